@@ -1,0 +1,71 @@
+// npm test: type check, lint, unit and integration tests (vitest), then end-to-end tests
+// (Playwright in Debian's Chromium). Ends with one plain "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status === 0;
+}
+
+function step(name, cmd, args) {
+  if (run(name, cmd, args)) return;
+  failed++;
+  failures.push(name);
+}
+
+step('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+step('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit']);
+step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+
+const vitestJson = path.join(tmp, 'vitest.json');
+const vitestOk = run('unit and integration tests', 'npx', [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`,
+]);
+if (fs.existsSync(vitestJson)) {
+  const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  if (r.numFailedTests === 0 && !vitestOk) {
+    failed++;
+    failures.push('vitest (suite error)');
+  }
+} else if (!vitestOk) {
+  failed++;
+  failures.push('vitest (no report)');
+}
+
+const hasE2e = fs.existsSync(path.join(root, 'e2e')) && fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
+if (hasE2e) {
+  if (!fs.existsSync('/usr/bin/chromium')) {
+    if (process.getuid?.() === 0) {
+      run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+    } else {
+      console.error('End-to-end tests need Chromium: run "sudo apt-get install chromium" (Debian) and npm test again.');
+    }
+  }
+  const pwJson = path.join(tmp, 'playwright.json');
+  const ok = run('end-to-end tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson, PARLEY_E2E_REPORT: pwJson });
+  if (fs.existsSync(pwJson)) {
+    const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats ?? {};
+    passed += s.expected ?? 0;
+    failed += (s.unexpected ?? 0) + (s.flaky ?? 0) * 0;
+    if (!ok && !s.unexpected) { failed++; failures.push('playwright (run error)'); }
+  } else if (!ok) {
+    failed++;
+    failures.push('playwright (no report)');
+  }
+}
+
+if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

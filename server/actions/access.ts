@@ -1,0 +1,92 @@
+import type { Database } from '../db/index.js';
+import type { Stream, User } from '../db/schema.js';
+import { isAdmin, isGuest } from '../domain/roles.js';
+
+/**
+ * Who may see what. An object a user may not see is answered exactly as one that does not
+ * exist, so the callers turn `false` into their "does not exist" error.
+ */
+export function canSeeStream(user: User | null, stream: Stream, subscribed: boolean): boolean {
+  if (stream.deactivated) return false;
+  if (user === null) return !!stream.is_web_public;
+  if (subscribed) return true;
+  if (isGuest(user)) return !!stream.is_web_public;
+  if (!stream.invite_only) return true;
+  return isAdmin(user); // administrators see private streams' metadata, not their messages
+}
+
+/** Whether the user can read the stream's messages that were not sent to them. */
+export function canReadStreamHistory(user: User | null, stream: Stream, subscribed: boolean): boolean {
+  if (stream.deactivated) return false;
+  if (stream.is_web_public) return true;
+  if (user === null) return false;
+  if (!stream.invite_only) return !isGuest(user) || subscribed;
+  return subscribed && !!stream.history_public_to_subscribers;
+}
+
+export async function subscribedStreamIds(db: Database, userId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('stream_id')
+    .where('user_id', '=', userId)
+    .where('active', '=', 1)
+    .execute();
+  return new Set(rows.map((r) => r.stream_id));
+}
+
+export async function isSubscribed(db: Database, userId: number, streamId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('stream_id', '=', streamId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function activeSubscriberIds(db: Database, streamId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .innerJoin('users', 'users.id', 'subscriptions.user_id')
+    .select('subscriptions.user_id')
+    .where('subscriptions.stream_id', '=', streamId)
+    .where('subscriptions.active', '=', 1)
+    .where('users.is_active', '=', 1)
+    .orderBy('subscriptions.user_id')
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Users who should hear about changes to a stream: subscribers, and everyone for public ones. */
+export async function streamAudience(db: Database, stream: Stream): Promise<number[]> {
+  if (stream.invite_only) {
+    const subs = await activeSubscriberIds(db, stream.id);
+    const admins = await db
+      .selectFrom('users')
+      .select('id')
+      .where('realm_id', '=', stream.realm_id)
+      .where('is_active', '=', 1)
+      .where('role', '<=', 200)
+      .execute();
+    return [...new Set([...subs, ...admins.map((a) => a.id)])];
+  }
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('realm_id', '=', stream.realm_id)
+    .where('is_active', '=', 1)
+    .execute();
+  const subs = new Set(await activeSubscriberIds(db, stream.id));
+  return rows.filter((u) => u.role !== 600 || subs.has(u.id) || stream.is_web_public).map((u) => u.id);
+}
+
+export async function activeUserIds(db: Database, realmId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,135 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { DB, Message, Realm, User } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { FLAG_BITS } from '../domain/flags.js';
+import { canReadStreamHistory } from './access.js';
+import { formatMessages } from './message-records.js';
+import { narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
+
+export const MAX_MESSAGES_PER_FETCH = 5000;
+const HISTORICAL_FLAGS = FLAG_BITS.historical | FLAG_BITS.read;
+/** ids are 32-bit integer columns; larger anchors mean "after everything" */
+const MAX_ID = 2147483647;
+
+export interface GetMessagesOptions {
+  anchor: 'newest' | 'oldest' | 'first_unread' | number;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: NarrowTerm[];
+  applyMarkdown: boolean;
+}
+
+type Row = Message & { flags: number };
+type Q = SelectQueryBuilder<DB & { m: DB['messages']; um: DB['user_messages'] }, 'm' | 'um', Row>;
+
+function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan): Q {
+  const me = user?.id ?? -1;
+  const db = ctx.db as any;
+  let q: Q;
+  if (plan.historyStream || plan.publicStreamIds) {
+    // Reading a stream's shared history: messages the user never received count too.
+    q = db
+      .selectFrom('messages as m')
+      .leftJoin('user_messages as um', (j: any) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', me))
+      .selectAll('m')
+      .select(sql<number>`coalesce(um.flags, ${HISTORICAL_FLAGS})`.as('flags'));
+  } else {
+    q = db
+      .selectFrom('user_messages as um')
+      .innerJoin('messages as m', 'm.id', 'um.message_id')
+      .selectAll('m')
+      .select('um.flags as flags')
+      .where('um.user_id', '=', me);
+  }
+  for (const c of plan.conditions) q = q.where(c as any);
+  return q;
+}
+
+/** GET /messages */
+export async function getMessages(ctx: AppContext, realm: Realm, user: User | null, opts: GetMessagesOptions) {
+  if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
+    throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  if (opts.numBefore < 0 || opts.numAfter < 0) throw badRequest('num_before and num_after must not be negative');
+  const lookup = await narrowLookup(ctx.db, realm, user);
+  const plan = planNarrow(opts.narrow, lookup);
+  if (user === null) {
+    const stream = plan.historyStream;
+    if (!stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) {
+      throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    }
+  }
+  const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
+
+  let anchor: number;
+  let anchorIsNewest = false;
+  if (opts.anchor === 'newest') {
+    anchorIsNewest = true;
+    anchor = MAX_ID;
+  } else if (opts.anchor === 'oldest') {
+    anchor = 0;
+  } else if (opts.anchor === 'first_unread') {
+    const first = await baseQuery(ctx, user, plan)
+      .clearSelect()
+      .select(sql<number>`min(m.id)`.as('first'))
+      .where(sql<number>`coalesce(um.flags, ${FLAG_BITS.read}) & ${FLAG_BITS.read}`, '=', 0)
+      .executeTakeFirst();
+    if (first?.first != null) anchor = Number(first.first);
+    else {
+      anchorIsNewest = true;
+      anchor = MAX_ID;
+    }
+  } else {
+    anchor = Math.min(opts.anchor, MAX_ID);
+  }
+
+  const before = opts.numBefore
+    ? await baseQuery(ctx, user, plan).where(idCol as any, '<', anchor).orderBy(idCol as any, 'desc').limit(opts.numBefore + 1).execute()
+    : [];
+  const anchorRows = opts.includeAnchor && !anchorIsNewest
+    ? await baseQuery(ctx, user, plan).where(idCol as any, '=', anchor).execute()
+    : [];
+  const after = opts.numAfter && !anchorIsNewest
+    ? await baseQuery(ctx, user, plan).where(idCol as any, '>', anchor).orderBy(idCol as any, 'asc').limit(opts.numAfter + 1).execute()
+    : [];
+
+  const foundOldest = before.length <= opts.numBefore;
+  const foundNewest = anchorIsNewest || after.length <= opts.numAfter;
+  const rows = [...before.slice(0, opts.numBefore).reverse(), ...anchorRows, ...after.slice(0, opts.numAfter)];
+  const messages = await formatMessages(ctx, ctx.db, realm, rows, { applyMarkdown: opts.applyMarkdown });
+  return {
+    anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
+    found_anchor: anchorRows.length > 0,
+    found_oldest: foundOldest,
+    found_newest: foundNewest,
+    history_limited: false,
+    messages,
+  };
+}
+
+/** A message the user may read, with their flags, or null (unknown and forbidden look alike). */
+export async function accessibleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number): Promise<Row | null> {
+  const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', id).where('realm_id', '=', realm.id).executeTakeFirst();
+  if (!message) return null;
+  if (user) {
+    const um = await ctx.db.selectFrom('user_messages').select('flags').where('user_id', '=', user.id).where('message_id', '=', id).executeTakeFirst();
+    if (um) return { ...message, flags: um.flags };
+  }
+  if (message.stream_id === null) return null;
+  const stream = await ctx.db.selectFrom('streams').selectAll().where('id', '=', message.stream_id).executeTakeFirstOrThrow();
+  const subscribed = user
+    ? !!(await ctx.db.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst())
+    : false;
+  return canReadStreamHistory(user, stream, subscribed) ? { ...message, flags: HISTORICAL_FLAGS } : null;
+}
+
+export const invalidMessage = () => badRequest('Invalid message(s)');
+
+/** GET /messages/{id} */
+export async function getSingleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number, applyMarkdown: boolean) {
+  const row = await accessibleMessage(ctx, realm, user, id);
+  if (!row) throw invalidMessage();
+  const [message] = await formatMessages(ctx, ctx.db, realm, [row], { applyMarkdown });
+  return { raw_content: row.content, message };
+}

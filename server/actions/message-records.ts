@@ -1,0 +1,72 @@
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/index.js';
+import type { Message, Realm, Stream, User } from '../db/schema.js';
+import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
+
+/** Loads what message records need (senders, streams, DM participants) in a few queries. */
+export async function buildMessageRecords(
+  ctx: AppContext,
+  db: Database,
+  realm: Realm,
+  messages: Message[],
+): Promise<Map<number, Record<string, unknown>>> {
+  const userIds = new Set<number>();
+  const streamIds = new Set<number>();
+  for (const m of messages) {
+    userIds.add(m.sender_id);
+    if (m.stream_id !== null) streamIds.add(m.stream_id);
+    for (const id of dmIds(m.dm_key)) userIds.add(id);
+  }
+  const users = userIds.size
+    ? await db.selectFrom('users').select(['id', 'email', 'full_name', 'avatar_version']).where('id', 'in', [...userIds]).execute()
+    : [];
+  const streams = streamIds.size
+    ? await db.selectFrom('streams').selectAll().where('id', 'in', [...streamIds]).execute()
+    : [];
+  const userMap = new Map(users.map((u) => [u.id, u]));
+  const streamMap = new Map<number, Stream>(streams.map((s) => [s.id, s]));
+  const out = new Map<number, Record<string, unknown>>();
+  for (const m of messages) {
+    const sender = userMap.get(m.sender_id)!;
+    out.set(
+      m.id,
+      messageRecord(ctx, {
+        id: m.id,
+        sender,
+        type: m.type,
+        stream: m.stream_id !== null ? streamMap.get(m.stream_id) : null,
+        topic: m.topic,
+        dmUsers: dmIds(m.dm_key).map((id) => userMap.get(id)).filter((u): u is DisplayUser & { avatar_version: number } => !!u),
+        content: m.content,
+        rendered_content: m.rendered_content,
+        date_sent: m.date_sent,
+        last_edit_time: m.last_edit_time,
+        sending_client: m.sending_client,
+        realm,
+      }),
+    );
+  }
+  return out;
+}
+
+export function dmIds(dmKey: string | null): number[] {
+  if (!dmKey) return [];
+  return dmKey.split(',').map(Number);
+}
+
+export function dmKeyOf(userIds: number[]): string {
+  return [...new Set(userIds)].sort((a, b) => a - b).join(',');
+}
+
+export async function formatMessages(
+  ctx: AppContext,
+  db: Database,
+  realm: Realm,
+  rows: (Message & { flags: number })[],
+  opts: { applyMarkdown: boolean },
+) {
+  const records = await buildMessageRecords(ctx, db, realm, rows);
+  return rows.map((r) => finishMessage(records.get(r.id)!, { applyMarkdown: opts.applyMarkdown, flags: r.flags }));
+}
+
+export type { User };

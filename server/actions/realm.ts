@@ -1,0 +1,64 @@
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/index.js';
+import type { Realm } from '../db/schema.js';
+import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from '../domain/settings.js';
+import { SYSTEM_GROUPS } from '../domain/roles.js';
+
+export const realmSettings = (realm: Realm): RealmSettings =>
+  parseSettings(REALM_SETTING_DEFAULTS, realm.settings);
+
+export async function createRealm(
+  db: Database,
+  opts: { stringId: string; name: string; description?: string; settings?: Partial<RealmSettings> },
+): Promise<Realm> {
+  const now = Math.floor(Date.now() / 1000);
+  const realm = await db
+    .insertInto('realms')
+    .values({
+      string_id: opts.stringId,
+      name: opts.name,
+      description: opts.description ?? '',
+      date_created: now,
+      deactivated: 0,
+      settings: JSON.stringify(opts.settings ?? {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  for (const g of SYSTEM_GROUPS) {
+    await db
+      .insertInto('user_groups')
+      .values({
+        realm_id: realm.id,
+        name: g.name,
+        description: g.description,
+        is_system_group: 1,
+        can_mention_group: null,
+        date_created: now,
+        creator_id: null,
+        deactivated: 0,
+      })
+      .execute();
+  }
+  return realm;
+}
+
+export async function systemGroupId(db: Database, realmId: number, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_groups')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('name', '=', name)
+    .where('is_system_group', '=', 1)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function realmIconUrl(ctx: AppContext, realm: Realm) {
+  return `${ctx.config.externalUrl}/realm-icon/${realm.id}.svg`;
+}
+
+export function realmDescriptionHtml(realm: Realm) {
+  return realm.description
+    ? `<p>${realm.description.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`
+    : '';
+}

@@ -1,0 +1,166 @@
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/index.js';
+import type { Realm, Stream, User } from '../db/schema.js';
+import { badRequest, streamDoesNotExist } from '../http/errors.js';
+import { isAdmin } from '../domain/roles.js';
+import { streamToApi } from '../domain/serialize.js';
+import { renderStreamDescription } from '../markdown/index.js';
+import { canSeeStream, subscribedStreamIds } from './access.js';
+import { systemGroupId } from './realm.js';
+
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+export async function realmStreams(db: Database, realmId: number): Promise<Stream[]> {
+  return db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('deactivated', '=', 0)
+    .orderBy('id')
+    .execute();
+}
+
+export async function firstMessageIds(db: Database, streamIds: number[]): Promise<Map<number, number>> {
+  if (streamIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['stream_id', (eb) => eb.fn.min('id').as('first_id')])
+    .where('stream_id', 'in', streamIds)
+    .groupBy('stream_id')
+    .execute();
+  return new Map(rows.map((r) => [r.stream_id!, Number(r.first_id)]));
+}
+
+export async function defaultStreamIds(db: Database, realmId: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realmId).execute();
+  return new Set(rows.map((r) => r.stream_id));
+}
+
+/** Finds a stream by id or name that `user` may see, or answers STREAM_DOES_NOT_EXIST. */
+export async function streamForUser(
+  db: Database,
+  realm: Realm,
+  user: User | null,
+  ref: { id?: number; name?: string },
+): Promise<{ stream: Stream; subscribed: boolean }> {
+  let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
+  if (ref.id !== undefined) q = q.where('id', '=', ref.id);
+  else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
+  const stream = await q.executeTakeFirst();
+  const notFound = () => streamDoesNotExist(ref.id ?? ref.name ?? '');
+  if (!stream) throw notFound();
+  const subscribed = user
+    ? !!(await db
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .where('stream_id', '=', stream.id)
+        .where('active', '=', 1)
+        .executeTakeFirst())
+    : false;
+  if (!canSeeStream(user, stream, subscribed)) throw notFound();
+  return { stream, subscribed };
+}
+
+export interface GetStreamsOptions {
+  include_public: boolean;
+  include_web_public: boolean;
+  include_subscribed: boolean;
+  include_all_active: boolean;
+  include_default: boolean;
+  include_owner_subscribed: boolean;
+}
+
+/** GET /streams */
+export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts: GetStreamsOptions) {
+  if (opts.include_all_active && !isAdmin(user)) throw badRequest('User not authorized for this query');
+  const streams = await realmStreams(ctx.db, realm.id);
+  const subscribed = await subscribedStreamIds(ctx.db, user.id);
+  const ownerSubscribed =
+    opts.include_owner_subscribed && user.is_bot && user.bot_owner_id
+      ? await subscribedStreamIds(ctx.db, user.bot_owner_id)
+      : new Set<number>();
+  const defaults = await defaultStreamIds(ctx.db, realm.id);
+  const selected = streams.filter((s) => {
+    const sub = subscribed.has(s.id);
+    if (opts.include_all_active) return true;
+    if (opts.include_public && !s.invite_only && canSeeStream(user, s, sub)) return true;
+    if (opts.include_web_public && s.is_web_public) return true;
+    if (opts.include_subscribed && sub) return true;
+    if (opts.include_default && defaults.has(s.id) && canSeeStream(user, s, sub)) return true;
+    if (ownerSubscribed.has(s.id)) return true;
+    return false;
+  });
+  const firsts = await firstMessageIds(ctx.db, selected.map((s) => s.id));
+  return {
+    streams: selected.map((s) =>
+      streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null, isDefault: defaults.has(s.id) }),
+    ),
+  };
+}
+
+/** GET /streams/{id} */
+export async function getStreamById(ctx: AppContext, realm: Realm, user: User, streamId: number) {
+  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId });
+  const firsts = await firstMessageIds(ctx.db, [stream.id]);
+  const defaults = await defaultStreamIds(ctx.db, realm.id);
+  return { stream: streamToApi(stream, { firstMessageId: firsts.get(stream.id) ?? null, isDefault: defaults.has(stream.id) }) };
+}
+
+/** GET /get_stream_id */
+export async function getStreamId(ctx: AppContext, realm: Realm, user: User, name: string) {
+  const { stream } = await streamForUser(ctx.db, realm, user, { name });
+  return { stream_id: stream.id };
+}
+
+export function validateStreamName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest('Channel name is required.');
+  if (trimmed.length > MAX_STREAM_NAME_LENGTH)
+    throw badRequest(`Channel name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed))
+    throw badRequest(`Invalid character in channel name, at position ${trimmed.search(/[\u0000-\u001f\u007f-\u009f]/) + 1}.`);
+  return trimmed;
+}
+
+export interface NewStreamOptions {
+  name: string;
+  description?: string;
+  invite_only?: boolean;
+  is_web_public?: boolean;
+  history_public_to_subscribers?: boolean;
+  stream_post_policy?: number;
+  message_retention_days?: number | null;
+  can_remove_subscribers_group?: number;
+  creatorId: number | null;
+}
+
+export async function insertStream(db: Database, realm: Realm, opts: NewStreamOptions): Promise<Stream> {
+  const name = validateStreamName(opts.name);
+  const description = (opts.description ?? '').replace(/\n/g, ' ');
+  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) throw badRequest('Channel description too long');
+  const groupId = opts.can_remove_subscribers_group ?? (await systemGroupId(db, realm.id, 'role:administrators'));
+  const inviteOnly = !!opts.invite_only && !opts.is_web_public;
+  return db
+    .insertInto('streams')
+    .values({
+      realm_id: realm.id,
+      name,
+      description,
+      rendered_description: description
+        ? renderStreamDescription(description, { users: [], streams: [] })
+        : '',
+      invite_only: inviteOnly ? 1 : 0,
+      is_web_public: opts.is_web_public ? 1 : 0,
+      history_public_to_subscribers: inviteOnly ? (opts.history_public_to_subscribers === false ? 0 : 1) : 1,
+      stream_post_policy: opts.stream_post_policy ?? 1,
+      message_retention_days: opts.message_retention_days ?? null,
+      date_created: Math.floor(Date.now() / 1000),
+      can_remove_subscribers_group: groupId,
+      creator_id: opts.creatorId,
+      deactivated: 0,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -1,0 +1,57 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
+import { ApiError } from './http/errors.js';
+import { knownRoutes } from './http/route.js';
+import { securityHeaders, sendClientFile } from './http/static.js';
+import { registerRoutes } from './routes/index.js';
+
+/** The HTTP application: API under /api/v1 and the web client at /. */
+export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'info' } : false,
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: true,
+    return503OnClosing: false,
+    forceCloseConnections: true,
+  });
+  if (opts.logger) ctx.log = app.log;
+  registerBodyParsers(app);
+  securityHeaders(app);
+
+  app.setErrorHandler((err: any, request, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send(err.envelope());
+    const status: number | undefined = err.statusCode;
+    if (status && status >= 400 && status < 500) {
+      const msg =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'Request body too large'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type'
+            : 'Malformed request';
+      return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+    }
+    request.log.error({ err }, 'unexpected error');
+    if (!opts.logger) console.error(err);
+    return reply.code(500).send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url === '/api') {
+      const allowed = knownRoutes.filter((r) => r.pattern.test(url)).map((r) => r.method);
+      if (allowed.length) {
+        reply.header('Allow', [...new Set(allowed)].join(', '));
+        return reply.code(405).send({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
+      }
+      return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+    }
+    return sendClientFile(ctx.config.clientDir, url, reply);
+  });
+
+  registerRoutes(app, ctx);
+  return app;
+}

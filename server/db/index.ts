@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { DB } from './schema.js';
+import { InCodeMigrations, type Dialect } from './migrations.js';
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  db: Database;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export class DataDirLockedError extends Error {}
+
+/**
+ * Only one server process may own an SQLite data directory: a second one would see a consistent
+ * database but keep its own in-memory event queues and write the same files. The lock file holds
+ * the owner's pid; a lock left behind by a dead process is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  const lockPath = path.join(dir, 'parley.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lockPath, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err: any) {
+      if (err.code !== 'EEXIST') throw err;
+      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirLockedError(
+          `Another Parley server (pid ${owner}) is already using the data directory ${dir}. ` +
+            `Stop it first, or set PARLEY_DATA_DIR to another directory.`,
+        );
+      }
+      fs.unlinkSync(lockPath); // stale lock from a process that died
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the data directory ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err: any) {
+    return err.code === 'EPERM';
+  }
+}
+
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    handle = { db, dialect: 'postgres', close: () => db.destroy() };
+  } else {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const unlock = lockDataDir(opts.dataDir);
+    try {
+      const sqlite = new SQLite(path.join(opts.dataDir, 'parley.sqlite3'));
+      sqlite.pragma('journal_mode = WAL');
+      // FULL: a write acknowledged to a client has reached the disk, even if the machine crashes.
+      sqlite.pragma('synchronous = FULL');
+      sqlite.pragma('foreign_keys = ON');
+      sqlite.pragma('busy_timeout = 5000');
+      const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+      handle = {
+        db,
+        dialect: 'sqlite',
+        close: async () => {
+          await db.destroy();
+          unlock();
+        },
+      };
+    } catch (err) {
+      unlock();
+      throw err;
+    }
+  }
+  await migrate(handle);
+  return handle;
+}
+
+export async function migrate(handle: DatabaseHandle): Promise<void> {
+  const migrator = new Migrator({ db: handle.db, provider: new InCodeMigrations(handle.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const r of results ?? []) {
+    if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
+  }
+  if (error) throw error;
+}

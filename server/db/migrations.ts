@@ -1,0 +1,233 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * Versioned migrations, applied in order at start. Never edit a migration that has shipped:
+ * add a new one. Booleans are integers and JSON is text so both dialects share the schema.
+ */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const idType = dialect === 'sqlite' ? 'integer' : 'serial';
+  const id = (c: any) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());
+  const bool = 'integer';
+
+  return {
+    '0001_initial': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('realms')
+          .addColumn('id', idType, id)
+          .addColumn('string_id', 'text', (c) => c.notNull().unique())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('date_created', 'integer', (c) => c.notNull())
+          .addColumn('deactivated', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+          .execute();
+
+        await db.schema
+          .createTable('users')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull().references('realms.id'))
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('delivery_email', 'text', (c) => c.notNull())
+          .addColumn('full_name', 'text', (c) => c.notNull())
+          .addColumn('password_hash', 'text')
+          .addColumn('api_key', 'text', (c) => c.notNull())
+          .addColumn('role', 'integer', (c) => c.notNull().defaultTo(400))
+          .addColumn('is_bot', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('bot_type', 'integer')
+          .addColumn('bot_owner_id', 'integer')
+          .addColumn('is_active', bool, (c) => c.notNull().defaultTo(1))
+          .addColumn('date_joined', 'integer', (c) => c.notNull())
+          .addColumn('timezone', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('avatar_version', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
+          .execute();
+        await db.schema.createIndex('users_realm_email').on('users').columns(['realm_id', 'email']).unique().execute();
+        await db.schema.createIndex('users_api_key').on('users').column('api_key').execute();
+
+        await db.schema
+          .createTable('streams')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull().references('realms.id'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('rendered_description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('invite_only', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('is_web_public', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('history_public_to_subscribers', bool, (c) => c.notNull().defaultTo(1))
+          .addColumn('stream_post_policy', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('message_retention_days', 'integer')
+          .addColumn('date_created', 'integer', (c) => c.notNull())
+          .addColumn('can_remove_subscribers_group', 'integer', (c) => c.notNull())
+          .addColumn('creator_id', 'integer')
+          .addColumn('deactivated', bool, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('streams_realm').on('streams').column('realm_id').execute();
+
+        await db.schema
+          .createTable('subscriptions')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+          .addColumn('stream_id', 'integer', (c) => c.notNull().references('streams.id'))
+          .addColumn('active', bool, (c) => c.notNull().defaultTo(1))
+          .addColumn('color', 'text', (c) => c.notNull())
+          .addColumn('is_muted', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('pin_to_top', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('desktop_notifications', bool)
+          .addColumn('audible_notifications', bool)
+          .addColumn('push_notifications', bool)
+          .addColumn('email_notifications', bool)
+          .addColumn('wildcard_mentions_notify', bool)
+          .execute();
+        await db.schema.createIndex('subs_user_stream').on('subscriptions').columns(['user_id', 'stream_id']).unique().execute();
+        await db.schema.createIndex('subs_stream').on('subscriptions').columns(['stream_id', 'active']).execute();
+
+        await db.schema
+          .createTable('messages')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('sender_id', 'integer', (c) => c.notNull().references('users.id'))
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('stream_id', 'integer')
+          .addColumn('topic', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('topic_key', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('dm_key', 'text')
+          .addColumn('content', 'text', (c) => c.notNull())
+          .addColumn('rendered_content', 'text', (c) => c.notNull())
+          .addColumn('date_sent', 'integer', (c) => c.notNull())
+          .addColumn('last_edit_time', 'integer')
+          .addColumn('sending_client', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('messages_stream_topic').on('messages').columns(['stream_id', 'topic_key', 'id']).execute();
+        await db.schema.createIndex('messages_stream_id').on('messages').columns(['stream_id', 'id']).execute();
+        await db.schema.createIndex('messages_dm').on('messages').columns(['dm_key', 'id']).execute();
+        await db.schema.createIndex('messages_sender').on('messages').columns(['sender_id', 'id']).execute();
+
+        await db.schema
+          .createTable('user_messages')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('flags', 'integer', (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('user_messages_pk', ['user_id', 'message_id'])
+          .execute();
+        await db.schema.createIndex('user_messages_message').on('user_messages').column('message_id').execute();
+        await db.schema
+          .createIndex('user_messages_unread')
+          .on('user_messages')
+          .columns(['user_id', 'message_id'])
+          .where(sql<number>`flags & 1`, '=', 0)
+          .execute();
+
+        await db.schema
+          .createTable('user_groups')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('is_system_group', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('can_mention_group', 'integer')
+          .addColumn('date_created', 'integer', (c) => c.notNull())
+          .addColumn('creator_id', 'integer')
+          .addColumn('deactivated', bool, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createTable('user_group_members')
+          .addColumn('group_id', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('ugm_pk', ['group_id', 'user_id'])
+          .execute();
+        await db.schema
+          .createTable('user_group_subgroups')
+          .addColumn('group_id', 'integer', (c) => c.notNull())
+          .addColumn('subgroup_id', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('ugs_pk', ['group_id', 'subgroup_id'])
+          .execute();
+
+        await db.schema
+          .createTable('default_streams')
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('stream_id', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('default_streams_pk', ['realm_id', 'stream_id'])
+          .execute();
+
+        await db.schema
+          .createTable('drafts')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('to_ids', 'text', (c) => c.notNull())
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('content', 'text', (c) => c.notNull())
+          .addColumn('timestamp', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('drafts_user').on('drafts').column('user_id').execute();
+
+        await db.schema
+          .createTable('custom_profile_fields')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('hint', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('field_type', 'integer', (c) => c.notNull())
+          .addColumn('field_data', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('order', 'integer', (c) => c.notNull())
+          .addColumn('display_in_profile_summary', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('required', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('editable_by_user', bool, (c) => c.notNull().defaultTo(1))
+          .execute();
+        await db.schema
+          .createTable('custom_profile_values')
+          .addColumn('field_id', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('rendered_value', 'text')
+          .addPrimaryKeyConstraint('cpv_pk', ['field_id', 'user_id'])
+          .execute();
+
+        await db.schema
+          .createTable('linkifiers')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('pattern', 'text', (c) => c.notNull())
+          .addColumn('url_template', 'text', (c) => c.notNull())
+          .addColumn('order', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+
+        await db.schema
+          .createTable('alert_words')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('word', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('alert_words_pk', ['user_id', 'word'])
+          .execute();
+
+        await db.schema
+          .createTable('user_topics')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('stream_id', 'integer', (c) => c.notNull())
+          .addColumn('topic', 'text', (c) => c.notNull())
+          .addColumn('topic_key', 'text', (c) => c.notNull())
+          .addColumn('visibility_policy', 'integer', (c) => c.notNull())
+          .addColumn('last_updated', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('user_topics_pk', ['user_id', 'stream_id', 'topic_key'])
+          .execute();
+
+        await db.schema
+          .createTable('muted_users')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('muted_user_id', 'integer', (c) => c.notNull())
+          .addColumn('date_muted', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('muted_users_pk', ['user_id', 'muted_user_id'])
+          .execute();
+      },
+    },
+  };
+}
+
+export class InCodeMigrations implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations() {
+    return migrations(this.dialect);
+  }
+}

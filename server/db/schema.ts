@@ -1,0 +1,210 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Booleans are stored as 0/1 integers and structured settings as
+ * JSON text so that SQLite and PostgreSQL share one schema and one set of queries.
+ */
+export interface DB {
+  realms: RealmTable;
+  users: UserTable;
+  streams: StreamTable;
+  subscriptions: SubscriptionTable;
+  messages: MessageTable;
+  user_messages: UserMessageTable;
+  user_groups: UserGroupTable;
+  user_group_members: UserGroupMemberTable;
+  user_group_subgroups: UserGroupSubgroupTable;
+  default_streams: DefaultStreamTable;
+  drafts: DraftTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_values: CustomProfileValueTable;
+  linkifiers: LinkifierTable;
+  alert_words: AlertWordTable;
+  user_topics: UserTopicTable;
+  muted_users: MutedUserTable;
+}
+
+export type Bool = 0 | 1;
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: string;
+  date_created: number;
+  deactivated: Bool;
+  /** JSON object of realm settings overriding the defaults in actions/realm-settings.ts */
+  settings: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  password_hash: string | null;
+  api_key: string;
+  role: number;
+  is_bot: Bool;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_active: Bool;
+  date_joined: number;
+  timezone: string;
+  avatar_version: number;
+  /** JSON object of user settings overriding the defaults */
+  settings: string;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: Bool;
+  is_web_public: Bool;
+  history_public_to_subscribers: Bool;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  date_created: number;
+  can_remove_subscribers_group: number;
+  creator_id: number | null;
+  deactivated: Bool;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  active: Bool;
+  color: string;
+  is_muted: Bool;
+  pin_to_top: Bool;
+  desktop_notifications: Bool | null;
+  audible_notifications: Bool | null;
+  push_notifications: Bool | null;
+  email_notifications: Bool | null;
+  wildcard_mentions_notify: Bool | null;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  /** 'stream' or 'private' */
+  type: string;
+  stream_id: number | null;
+  topic: string;
+  /** lower-cased topic, for case-insensitive topic narrows */
+  topic_key: string;
+  /** direct messages: the sorted participant ids, comma separated (sender included) */
+  dm_key: string | null;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  last_edit_time: number | null;
+  sending_client: string;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  /** bit set of flags, see actions/flags.ts */
+  flags: number;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+  is_system_group: Bool;
+  can_mention_group: number | null;
+  date_created: number;
+  creator_id: number | null;
+  deactivated: Bool;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  group_id: number;
+  subgroup_id: number;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  to_ids: string;
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: string;
+  field_type: number;
+  field_data: string;
+  order: number;
+  display_in_profile_summary: Bool;
+  required: Bool;
+  editable_by_user: Bool;
+}
+
+export interface CustomProfileValueTable {
+  field_id: number;
+  user_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export interface LinkifierTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  order: number;
+}
+
+export interface AlertWordTable {
+  user_id: number;
+  word: string;
+}
+
+export interface UserTopicTable {
+  user_id: number;
+  stream_id: number;
+  topic: string;
+  topic_key: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
+export interface MutedUserTable {
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}
+
+export type Realm = Selectable<RealmTable>;
+export type User = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type Stream = Selectable<StreamTable>;
+export type Subscription = Selectable<SubscriptionTable>;
+export type Message = Selectable<MessageTable>;
+export type UserGroup = Selectable<UserGroupTable>;

@@ -1,0 +1,49 @@
+export const ROLE = {
+  OWNER: 100,
+  ADMINISTRATOR: 200,
+  MODERATOR: 300,
+  MEMBER: 400,
+  GUEST: 600,
+} as const;
+
+export const VALID_ROLES: number[] = Object.values(ROLE);
+
+interface HasRole {
+  role: number;
+}
+
+export const isOwner = (u: HasRole) => u.role === ROLE.OWNER;
+export const isAdmin = (u: HasRole) => u.role <= ROLE.ADMINISTRATOR;
+export const isModeratorOrAbove = (u: HasRole) => u.role <= ROLE.MODERATOR;
+export const isGuest = (u: HasRole) => u.role === ROLE.GUEST;
+
+/** The system groups every organization has; membership follows the role. */
+export const SYSTEM_GROUPS = [
+  { name: 'role:internet', description: 'Everyone on the Internet', maxRole: null },
+  { name: 'role:everyone', description: 'Everyone including guests', maxRole: ROLE.GUEST },
+  { name: 'role:members', description: 'Everyone except guests', maxRole: ROLE.MEMBER },
+  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', maxRole: ROLE.MEMBER },
+  { name: 'role:moderators', description: 'Moderators of this organization, including administrators', maxRole: ROLE.MODERATOR },
+  { name: 'role:administrators', description: 'Administrators of this organization, including owners', maxRole: ROLE.ADMINISTRATOR },
+  { name: 'role:owners', description: 'Owners of this organization', maxRole: ROLE.OWNER },
+  { name: 'role:nobody', description: 'Nobody', maxRole: 0 },
+] as const;
+
+/** Policies of the form 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody. */
+export function policyAllows(policy: number, user: HasRole): boolean {
+  switch (policy) {
+    case 1:
+    case 3:
+      return user.role <= ROLE.MEMBER;
+    case 2:
+      return isAdmin(user);
+    case 4:
+      return isModeratorOrAbove(user);
+    case 5:
+      return true;
+    case 6:
+      return false;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,386 @@
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../db/schema.js';
+import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
+import { isAdmin, isGuest } from '../domain/roles.js';
+import { roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
+import { canSeeStream } from '../actions/access.js';
+import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
+import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
+import { subscriptionObjects } from '../actions/subscriptions.js';
+import { profileDataFor, realmUsers } from '../actions/users.js';
+import { dmIds } from '../actions/message-records.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
+import type { ClientCapabilities } from './queue.js';
+
+export const FEATURE_LEVEL = 222;
+export const SERVICE_VERSION = '8.0-parley-0.1';
+export const MAX_UNREAD_MESSAGES = 50000;
+
+export const ALL_FETCH_TYPES = [
+  'alert_words', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts',
+  'message', 'muted_users', 'presence', 'realm', 'realm_bot', 'realm_emoji', 'realm_linkifiers',
+  'realm_filters', 'realm_user', 'realm_user_groups', 'realm_user_settings_defaults', 'recent_private_conversations',
+  'scheduled_messages', 'starred_messages', 'stream', 'subscription', 'update_message_flags',
+  'user_settings', 'user_status', 'user_topic', 'video_calls', 'realm_playgrounds', 'onboarding_steps',
+] as const;
+
+export interface StateOptions {
+  fetchTypes: Set<string> | null;
+  capabilities: ClientCapabilities;
+  includeSubscribers: boolean;
+  slimPresence: boolean;
+  clientGravatar: boolean;
+}
+
+const wants = (opts: StateOptions, type: string) => opts.fetchTypes === null || opts.fetchTypes.has(type);
+
+/** The snapshot POST /register returns for an authenticated user. */
+export async function initialState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
+  const state: Record<string, unknown> = {};
+  const db = ctx.db;
+  const settings = realmSettings(realm);
+
+  if (wants(opts, 'alert_words')) {
+    state.alert_words = (await db.selectFrom('alert_words').select('word').where('user_id', '=', user.id).execute()).map((r) => r.word);
+  }
+  if (wants(opts, 'custom_profile_fields')) {
+    const fields = await db.selectFrom('custom_profile_fields').selectAll().where('realm_id', '=', realm.id).orderBy('order').execute();
+    state.custom_profile_fields = fields.map((f) => ({
+      id: f.id, type: f.field_type, order: f.order, name: f.name, hint: f.hint, field_data: f.field_data,
+      display_in_profile_summary: !!f.display_in_profile_summary, required: !!f.required, editable_by_user: !!f.editable_by_user,
+    }));
+    state.custom_profile_field_types = {
+      SHORT_TEXT: { id: 1, name: 'Text (short)' }, LONG_TEXT: { id: 2, name: 'Text (long)' },
+      SELECT: { id: 3, name: 'List of options' }, DATE: { id: 4, name: 'Date picker' }, URL: { id: 5, name: 'Link' },
+      USER: { id: 6, name: 'Users' }, EXTERNAL_ACCOUNT: { id: 7, name: 'External account' }, PRONOUNS: { id: 8, name: 'Pronouns' },
+    };
+  }
+  if (wants(opts, 'drafts')) {
+    const us = parseSettings(USER_SETTING_DEFAULTS, user.settings);
+    const drafts = us.enable_drafts_synchronization
+      ? await db.selectFrom('drafts').selectAll().where('user_id', '=', user.id).orderBy('id').execute()
+      : [];
+    state.drafts = drafts.map((d) => ({ id: d.id, type: d.type, to: JSON.parse(d.to_ids), topic: d.topic, content: d.content, timestamp: d.timestamp }));
+  }
+  if (wants(opts, 'message')) {
+    const max = await db.selectFrom('user_messages').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', user.id).executeTakeFirst();
+    state.max_message_id = Number(max?.m ?? -1);
+  }
+  if (wants(opts, 'muted_users')) {
+    state.muted_users = (await db.selectFrom('muted_users').selectAll().where('user_id', '=', user.id).execute()).map((r) => ({ id: r.muted_user_id, timestamp: r.date_muted }));
+  }
+  if (wants(opts, 'presence')) {
+    state.presences = {};
+    state.presence_last_update_id = -1;
+    state.server_timestamp = Date.now() / 1000;
+  }
+  if (wants(opts, 'realm')) Object.assign(state, realmState(ctx, realm, user, settings));
+  if (wants(opts, 'realm_user')) {
+    const users = await realmUsers(db, realm.id);
+    const profiles = await profileDataFor(db, realm.id);
+    const visible = users.map((u) => userToApi(ctx, u, user, profiles.get(u.id) ?? {}));
+    state.realm_users = visible.filter((u) => u.is_active);
+    state.realm_non_active_users = visible.filter((u) => !u.is_active);
+    state.cross_realm_bots = [];
+    Object.assign(state, {
+      avatar_source: 'G', avatar_url: avatarUrl(ctx, user), avatar_url_medium: avatarUrl(ctx, user),
+      delivery_email: user.delivery_email, email: user.email,
+      full_name: user.full_name, user_id: user.id, ...roleFlags(user),
+    });
+  }
+  if (wants(opts, 'realm_bot')) {
+    const bots = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
+    state.realm_bots = bots
+      .filter((b) => isAdmin(user) || b.bot_owner_id === user.id)
+      .map((b) => ({
+        user_id: b.id, full_name: b.full_name, api_key: b.api_key, email: b.email, avatar_url: avatarUrl(ctx, b),
+        bot_type: b.bot_type, default_sending_stream: null, default_events_register_stream: null,
+        default_all_public_streams: false, owner_id: b.bot_owner_id, is_active: !!b.is_active, services: [],
+      }));
+  }
+  if (wants(opts, 'realm_emoji')) state.realm_emoji = {};
+  if (wants(opts, 'realm_linkifiers')) {
+    const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('order').execute();
+    state.realm_linkifiers = opts.capabilities.linkifier_url_template ? rows.map((r) => ({ id: r.id, pattern: r.pattern, url_template: r.url_template })) : [];
+  }
+  if (wants(opts, 'realm_filters')) state.realm_filters = [];
+  if (wants(opts, 'realm_playgrounds')) state.realm_playgrounds = [];
+  if (wants(opts, 'realm_user_groups')) state.realm_user_groups = await userGroupsState(ctx, realm);
+  if (wants(opts, 'realm_user_settings_defaults')) state.realm_user_settings_defaults = { ...USER_SETTING_DEFAULTS, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
+  if (wants(opts, 'recent_private_conversations')) state.recent_private_conversations = await recentConversations(ctx, user);
+  if (wants(opts, 'scheduled_messages')) state.scheduled_messages = [];
+  if (wants(opts, 'starred_messages')) {
+    state.starred_messages = (await db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id)
+      .where((eb) => eb(eb('flags', '&', FLAG_BITS.starred), '!=', 0)).orderBy('message_id').execute()).map((r) => r.message_id);
+  }
+  if (wants(opts, 'stream')) {
+    const streams = await realmStreams(db, realm.id);
+    const subs = new Set((await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('active', '=', 1).execute()).map((r) => r.stream_id));
+    const visible = streams.filter((s) => canSeeStream(user, s, subs.has(s.id)));
+    const firsts = await firstMessageIds(db, visible.map((s) => s.id));
+    state.streams = visible.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }));
+  }
+  if (wants(opts, 'default_streams')) {
+    const ids = await defaultStreamIds(db, realm.id);
+    const streams = (await realmStreams(db, realm.id)).filter((s) => ids.has(s.id));
+    const firsts = await firstMessageIds(db, streams.map((s) => s.id));
+    state.realm_default_streams = streams.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }));
+  }
+  if (wants(opts, 'default_stream_groups')) state.realm_default_stream_groups = [];
+  if (wants(opts, 'subscription')) Object.assign(state, await subscriptionState(ctx, realm, user, opts));
+  if (wants(opts, 'update_message_flags') && wants(opts, 'message')) state.unread_msgs = await unreadMessages(ctx, user);
+  if (wants(opts, 'user_settings')) {
+    const us = { ...parseSettings(USER_SETTING_DEFAULTS, user.settings), timezone: user.timezone };
+    const userSettings: Record<string, unknown> = {};
+    for (const key of [...Object.keys(USER_SETTING_DEFAULTS), 'timezone']) userSettings[key] = (us as any)[key];
+    userSettings.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
+    userSettings.emojiset_choices = EMOJISETS;
+    if (opts.capabilities.user_settings_object) state.user_settings = userSettings;
+    else Object.assign(state, userSettings);
+  }
+  if (wants(opts, 'user_status')) state.user_status = {};
+  if (wants(opts, 'user_topic')) {
+    const rows = await db.selectFrom('user_topics').selectAll().where('user_id', '=', user.id).execute();
+    state.user_topics = rows.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic, last_updated: r.last_updated, visibility_policy: r.visibility_policy }));
+  }
+  if (wants(opts, 'video_calls')) state.has_zoom_token = false;
+  if (wants(opts, 'onboarding_steps')) state.onboarding_steps = [];
+  return state;
+}
+
+function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnType<typeof realmSettings>) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(settings)) {
+    if (k === 'create_multiuse_invite_group_name') continue;
+    out[`realm_${k}`] = v;
+  }
+  const url = ctx.config.externalUrl;
+  Object.assign(out, {
+    realm_create_multiuse_invite_group: null,
+    realm_name: realm.name,
+    realm_description: realmDescriptionHtml(realm),
+    realm_date_created: realm.date_created,
+    realm_uri: url,
+    realm_url: url,
+    realm_icon_url: realmIconUrl(ctx, realm),
+    realm_icon_source: 'G',
+    realm_logo_url: '',
+    realm_logo_source: 'D',
+    realm_night_logo_url: '',
+    realm_night_logo_source: 'D',
+    realm_bot_domain: 'parley.bots',
+    realm_authentication_methods: { Email: true, Dev: false, LDAP: false },
+    realm_available_video_chat_providers: {
+      disabled: { name: 'None', id: 0 },
+      jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+    },
+    realm_meet_server_url: null,
+    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_is_zephyr_mirror_realm: false,
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_upload_quota_mib: null,
+    realm_domains: [],
+    realm_default_external_accounts: {},
+    realm_incoming_webhook_bots: [],
+    realm_embedded_bots: [],
+    realm_welcome_message_custom_text: '',
+    realm_empty_topic_display_name: 'general chat',
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    max_avatar_file_size_mib: 5,
+    max_file_upload_size_mib: 25,
+    max_message_length: MAX_MESSAGE_LENGTH,
+    max_topic_length: MAX_TOPIC_LENGTH,
+    max_stream_name_length: 60,
+    max_stream_description_length: 1024,
+    max_bulk_new_subscription_messages: 100,
+    server_typing_started_wait_period_milliseconds: 10000,
+    server_typing_stopped_wait_period_milliseconds: 5000,
+    server_typing_started_expiry_period_milliseconds: 15000,
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: 140,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_needs_upgrade: false,
+    server_web_public_streams_enabled: true,
+    server_emoji_data_url: '',
+    server_jitsi_server_url: null,
+    server_can_summarize_topics: false,
+    server_thumbnail_formats: [],
+    server_supported_permission_settings: permissionSettings(),
+    settings_send_digest_emails: false,
+    realm_message_edit_history_visibility_policy: 'all',
+    password_min_length: 6,
+    password_max_length: 100,
+    password_min_guesses: 10000,
+    giphy_rating_options: { disabled: { name: 'GIPHY integration disabled', id: -1 } },
+    giphy_api_key: '',
+    development_environment: false,
+    event_queue_longpoll_timeout_seconds: ctx.config.longPollSeconds + 40,
+    jitsi_server_url: 'https://meet.jit.si',
+    demo_organization_scheduled_deletion_date: undefined,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: '',
+    stop_words: [],
+  });
+  delete out.demo_organization_scheduled_deletion_date;
+  void user;
+  return out;
+}
+
+function permissionSettings() {
+  const setting = (required: boolean, allowInternet = false) => ({
+    require_system_group: required,
+    allow_internet_group: allowInternet,
+    allow_owners_group: false,
+    allow_nobody_group: true,
+    allow_everyone_group: true,
+    default_group_name: 'role:everyone',
+    id_field_name: 'can_mention_group',
+    default_for_system_groups: null,
+    allowed_system_groups: [],
+  });
+  return {
+    realm: { create_multiuse_invite_group: { ...setting(true), default_group_name: 'role:administrators', id_field_name: 'create_multiuse_invite_group_id' } },
+    stream: { can_remove_subscribers_group: { ...setting(true), default_group_name: 'role:administrators', id_field_name: 'can_remove_subscribers_group_id' } },
+    group: { can_mention_group: { ...setting(false), default_for_system_groups: 'role:nobody', id_field_name: 'can_mention_group_id' } },
+  };
+}
+
+const SYSTEM_GROUP_STRUCTURE: Record<string, { role: number | null; subgroup: string | null }> = {
+  'role:owners': { role: 100, subgroup: null },
+  'role:administrators': { role: 200, subgroup: 'role:owners' },
+  'role:moderators': { role: 300, subgroup: 'role:administrators' },
+  'role:fullmembers': { role: 400, subgroup: 'role:moderators' },
+  'role:members': { role: null, subgroup: 'role:fullmembers' },
+  'role:everyone': { role: 600, subgroup: 'role:members' },
+};
+
+export async function userGroupsState(ctx: AppContext, realm: Realm) {
+  const groups = await ctx.db.selectFrom('user_groups').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0).orderBy('id').execute();
+  const members = await ctx.db.selectFrom('user_group_members').innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
+    .select(['user_group_members.group_id', 'user_group_members.user_id']).where('user_groups.realm_id', '=', realm.id).execute();
+  const subgroups = await ctx.db.selectFrom('user_group_subgroups').innerJoin('user_groups', 'user_groups.id', 'user_group_subgroups.group_id')
+    .select(['user_group_subgroups.group_id', 'user_group_subgroups.subgroup_id']).where('user_groups.realm_id', '=', realm.id).execute();
+  const users = await ctx.db.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+  const nobody = groups.find((g) => g.name === 'role:nobody')?.id ?? null;
+  const byName = new Map(groups.map((g) => [g.name, g.id]));
+  return groups.map((g) => {
+    let ids: number[];
+    let direct_subgroup_ids: number[];
+    if (g.is_system_group) {
+      // Each role group holds its own role directly and the next stricter group as a subgroup.
+      const rule = SYSTEM_GROUP_STRUCTURE[g.name];
+      ids = rule?.role ? users.filter((u) => u.role === rule.role).map((u) => u.id) : [];
+      direct_subgroup_ids = rule?.subgroup && byName.has(rule.subgroup) ? [byName.get(rule.subgroup)!] : [];
+    } else {
+      ids = members.filter((m) => m.group_id === g.id).map((m) => m.user_id);
+      direct_subgroup_ids = subgroups.filter((s) => s.group_id === g.id).map((s) => s.subgroup_id);
+    }
+    return {
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      members: ids.sort((a, b) => a - b),
+      direct_subgroup_ids,
+      is_system_group: !!g.is_system_group,
+      can_mention_group: g.can_mention_group ?? nobody,
+      date_created: g.is_system_group ? null : g.date_created,
+      creator_id: g.creator_id,
+      deactivated: false,
+    };
+  });
+}
+
+async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
+  const subscriptions = await subscriptionObjects(ctx.db, user, { includeSubscribers: opts.includeSubscribers });
+  const unsubscribed = (await subscriptionObjects(ctx.db, user, { includeSubscribers: opts.includeSubscribers, active: false }))
+    .filter((s) => canSeeStream(user, { ...(s as any), id: s.stream_id, invite_only: s.invite_only ? 1 : 0, is_web_public: s.is_web_public ? 1 : 0, deactivated: 0 }, false));
+  const known = new Set([...subscriptions, ...unsubscribed].map((s) => s.stream_id));
+  const streams = await realmStreams(ctx.db, realm.id);
+  const never = streams.filter((s) => !known.has(s.id) && canSeeStream(user, s, false));
+  const firsts = await firstMessageIds(ctx.db, never.map((s) => s.id));
+  let subscribers: Map<number, number[]> | null = null;
+  if (opts.includeSubscribers) {
+    const { subscribersByStream } = await import('../actions/subscriptions.js');
+    subscribers = await subscribersByStream(ctx.db, never.filter((s) => !s.invite_only).map((s) => s.id));
+  }
+  return {
+    subscriptions,
+    unsubscribed,
+    never_subscribed: never.map((s) => {
+      const o = streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
+      if (subscribers) o.subscribers = subscribers.get(s.id) ?? [];
+      return o;
+    }),
+  };
+}
+
+async function recentConversations(ctx: AppContext, user: User) {
+  const rows = await ctx.db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id')
+    .select(['m.dm_key', (eb) => eb.fn.max('m.id').as('max_id')])
+    .where('um.user_id', '=', user.id).where('m.type', '=', 'private')
+    .groupBy('m.dm_key').orderBy('max_id', 'desc').limit(1000).execute();
+  return rows.map((r) => ({ max_message_id: Number(r.max_id), user_ids: dmIds(r.dm_key).filter((id) => id !== user.id) }));
+}
+
+/** The unread summary, over the newest 50000 unread messages. */
+export async function unreadMessages(ctx: AppContext, user: User) {
+  const rows = await ctx.db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id')
+    .select(['m.id', 'm.type', 'm.stream_id', 'm.topic', 'm.topic_key', 'm.dm_key', 'm.sender_id', 'um.flags'])
+    .where('um.user_id', '=', user.id)
+    .where((eb) => eb(eb('um.flags', '&', FLAG_BITS.read), '=', 0))
+    .orderBy('um.message_id', 'desc')
+    .limit(MAX_UNREAD_MESSAGES + 1)
+    .execute();
+  const oldMissing = rows.length > MAX_UNREAD_MESSAGES;
+  const recent = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
+  const mutedStreams = new Set((await ctx.db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('is_muted', '=', 1).execute()).map((r) => r.stream_id));
+  const topicPolicies = await ctx.db.selectFrom('user_topics').select(['stream_id', 'topic_key', 'visibility_policy']).where('user_id', '=', user.id).execute();
+  const policy = new Map(topicPolicies.map((t) => [`${t.stream_id}\u0000${t.topic_key}`, t.visibility_policy]));
+  const isMuted = (streamId: number, topicKey: string) => {
+    const p = policy.get(`${streamId}\u0000${topicKey}`);
+    if (p === 1) return true;
+    if (p === 2 || p === 3) return false;
+    return mutedStreams.has(streamId);
+  };
+  const pms = new Map<number, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const huddles = new Map<string, number[]>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const r of recent) {
+    if (r.type === 'stream') {
+      const key = `${r.stream_id}\u0000${r.topic_key}`;
+      let entry = streams.get(key);
+      if (!entry) streams.set(key, (entry = { stream_id: r.stream_id!, topic: r.topic, unread_message_ids: [] }));
+      entry.unread_message_ids.push(r.id);
+      const muted = isMuted(r.stream_id!, r.topic_key);
+      if (!muted) count++;
+      if (r.flags & FLAG_BITS.mentioned || (r.flags & WILDCARD_BITS && !muted)) mentions.push(r.id);
+    } else {
+      count++;
+      if (r.flags & ANY_MENTION_BITS) mentions.push(r.id);
+      const ids = dmIds(r.dm_key);
+      if (ids.length <= 2) {
+        const other = ids.find((id) => id !== user.id) ?? user.id;
+        pms.set(other, [...(pms.get(other) ?? []), r.id]);
+      } else {
+        huddles.set(r.dm_key!, [...(huddles.get(r.dm_key!) ?? []), r.id]);
+      }
+    }
+  }
+  return {
+    count,
+    pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+    streams: [...streams.values()],
+    huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+    mentions,
+    old_unreads_missing: oldMissing,
+  };
+}

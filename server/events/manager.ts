@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import { EventQueue, type QueueOptions } from './queue.js';
+import type { Bus, Delivery } from './types.js';
+
+/**
+ * The queues this process owns, and their delivery. Actions publish on the bus; every process
+ * delivers each publication to the queues it owns.
+ */
+export class QueueManager {
+  /** names this process inside queue ids, so a proxy can route GET /events by queue id */
+  readonly processTag = crypto.randomBytes(3).toString('hex');
+  private queues = new Map<string, EventQueue>();
+  private byUser = new Map<number, Set<EventQueue>>();
+  private publicStreamQueues = new Set<EventQueue>();
+  private gcTimer: NodeJS.Timeout;
+
+  constructor(
+    readonly bus: Bus,
+    private readonly idleMs: number,
+  ) {
+    bus.subscribe((deliveries) => this.deliver(deliveries));
+    this.gcTimer = setInterval(() => this.collectGarbage(), Math.min(60_000, idleMs / 2));
+    this.gcTimer.unref();
+  }
+
+  create(opts: QueueOptions): EventQueue {
+    const queue = new EventQueue(this.processTag, opts);
+    this.queues.set(queue.id, queue);
+    let set = this.byUser.get(opts.userId);
+    if (!set) this.byUser.set(opts.userId, (set = new Set()));
+    set.add(queue);
+    if (opts.allPublicStreams) this.publicStreamQueues.add(queue);
+    return queue;
+  }
+
+  get(queueId: string, userId: number): EventQueue | undefined {
+    const queue = this.queues.get(queueId);
+    return queue && queue.opts.userId === userId ? queue : undefined;
+  }
+
+  delete(queue: EventQueue) {
+    queue.interrupt();
+    this.queues.delete(queue.id);
+    this.byUser.get(queue.opts.userId)?.delete(queue);
+    if (this.byUser.get(queue.opts.userId)?.size === 0) this.byUser.delete(queue.opts.userId);
+    this.publicStreamQueues.delete(queue);
+  }
+
+  /** Drops every queue of a user (deactivation, key change). */
+  deleteUserQueues(userId: number) {
+    for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q);
+  }
+
+  queuesOf(userId: number): EventQueue[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  get size() {
+    return this.queues.size;
+  }
+
+  private deliver(deliveries: Delivery[]) {
+    for (const d of deliveries) {
+      const reached = new Set<EventQueue>();
+      for (const userId of d.userIds) {
+        for (const q of this.byUser.get(userId) ?? []) {
+          if (q.opts.realmId !== d.realmId) continue;
+          reached.add(q);
+          q.accept(d, userId);
+        }
+      }
+      if (d.publicStreamId !== undefined) {
+        for (const q of this.publicStreamQueues) {
+          if (reached.has(q) || q.opts.realmId !== d.realmId) continue;
+          q.accept({ ...d, perUser: undefined, event: { ...d.event, flags: ['read'] } }, q.opts.userId);
+        }
+      }
+    }
+  }
+
+  collectGarbage(now = Date.now()) {
+    for (const q of [...this.queues.values()]) {
+      if (!q.isWaiting && now - q.lastAccess > this.idleMs) this.delete(q);
+    }
+  }
+
+  close() {
+    clearInterval(this.gcTimer);
+    for (const q of [...this.queues.values()]) this.delete(q);
+  }
+}

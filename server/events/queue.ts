@@ -1,0 +1,290 @@
+import crypto from 'node:crypto';
+import type { ApiEvent, Delivery } from './types.js';
+
+export interface ClientCapabilities {
+  notification_settings_null: boolean;
+  bulk_message_deletion: boolean;
+  user_avatar_url_field_optional: boolean;
+  stream_typing_notifications: boolean;
+  user_settings_object: boolean;
+  linkifier_url_template: boolean;
+  empty_topic_name: boolean;
+}
+
+export interface QueueOptions {
+  userId: number;
+  realmId: number;
+  eventTypes: Set<string> | null;
+  narrow: [string, string][];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allPublicStreams: boolean;
+  capabilities: ClientCapabilities;
+}
+
+type QueuedEvent = ApiEvent & { id: number };
+
+interface Waiter {
+  resolve: (events: QueuedEvent[]) => void;
+}
+
+/** A client's queue of events. It lives in the memory of the process that created it. */
+export class EventQueue {
+  readonly id: string;
+  private events: QueuedEvent[] = [];
+  private nextId = 0;
+  lastAccess = Date.now();
+  private waiter: Waiter | null = null;
+
+  constructor(
+    processTag: string,
+    readonly opts: QueueOptions,
+  ) {
+    this.id = `${processTag}:${crypto.randomBytes(12).toString('base64url')}`;
+  }
+
+  /** The id of the newest event; `-1` before any. */
+  get lastEventId(): number {
+    return this.nextId - 1;
+  }
+
+  get isWaiting(): boolean {
+    return this.waiter !== null;
+  }
+
+  wantsType(type: string): boolean {
+    return this.opts.eventTypes === null || this.opts.eventTypes.has(type);
+  }
+
+  push(event: ApiEvent) {
+    const queued = { ...event, id: this.nextId++ } as QueuedEvent;
+    this.events.push(queued);
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      // Let other pushes from the same publish land in this answer too.
+      queueMicrotask(() => w.resolve(this.events.slice()));
+    }
+  }
+
+  /** Drops the events the client has acknowledged by passing `lastEventId`. */
+  acknowledge(lastEventId: number) {
+    const i = this.events.findIndex((e) => e.id > lastEventId);
+    this.events = i === -1 ? [] : this.events.slice(i);
+  }
+
+  pending(): QueuedEvent[] {
+    return this.events.slice();
+  }
+
+  /** Waits until an event arrives or `timeoutMs` passes (then it answers with what it has). */
+  wait(timeoutMs: number, signal: AbortSignal): Promise<QueuedEvent[]> {
+    this.lastAccess = Date.now();
+    if (this.waiter) this.waiter.resolve([]); // a newer fetch replaces an older one
+    return new Promise((resolve) => {
+      const finish = (events: QueuedEvent[]) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        if (this.waiter === waiter) this.waiter = null;
+        this.lastAccess = Date.now();
+        resolve(events);
+      };
+      const waiter: Waiter = { resolve: finish };
+      const onAbort = () => finish([]);
+      const timer = setTimeout(() => {
+        if (this.waiter !== waiter) return;
+        this.waiter = null;
+        this.push({ type: 'heartbeat' });
+        finish(this.events.slice());
+      }, timeoutMs);
+      signal.addEventListener('abort', onAbort);
+      this.waiter = waiter;
+    });
+  }
+
+  /** Ends a waiting fetch, for shutdown. */
+  interrupt() {
+    this.waiter?.resolve([]);
+    this.waiter = null;
+  }
+
+  /** Turns a published event into what this queue stores, following the client's options. */
+  accept(delivery: Delivery, userId: number) {
+    const { event } = delivery;
+    if (!this.wantsType(event.type)) return;
+    const personal = delivery.perUser?.[userId];
+    const merged: ApiEvent = personal ? { ...event, ...personal } : event;
+    for (const e of adaptEvent(merged, this, delivery)) this.push(e);
+  }
+}
+
+/** Event shapes that depend on the queue's register options and client capabilities. */
+function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): ApiEvent[] {
+  const caps = queue.opts.capabilities;
+  switch (event.type) {
+    case 'message': {
+      const message = { ...(event.message as Record<string, unknown>) };
+      if (!messageMatchesNarrow(message, event, queue.opts.narrow, queue.opts.userId)) return [];
+      const rendered = message.rendered_content as string;
+      message.content = queue.opts.applyMarkdown ? rendered : message.raw_content;
+      message.content_type = queue.opts.applyMarkdown ? 'text/html' : 'text/x-markdown';
+      delete message.rendered_content;
+      delete message.raw_content;
+      if (queue.opts.clientGravatar === false && message.avatar_url === null)
+        message.avatar_url = message.avatar_url_fallback ?? null;
+      delete message.avatar_url_fallback;
+      const out: ApiEvent = { type: 'message', message, flags: event.flags ?? [] };
+      if (delivery.echo && delivery.echo.queueId === queue.id) out.local_id = delivery.echo.localId;
+      return [out];
+    }
+    case 'delete_message': {
+      if (caps.bulk_message_deletion) return [event];
+      const ids = event.message_ids as number[];
+      return ids.map((id) => {
+        const { message_ids: _ids, ...rest } = event;
+        return { ...rest, message_id: id };
+      });
+    }
+    case 'realm_linkifiers':
+      return caps.linkifier_url_template ? [event] : [];
+    case 'typing':
+      if (event.message_type === 'stream' && !caps.stream_typing_notifications) return [];
+      return [event];
+    case 'user_settings': {
+      if (caps.user_settings_object) return [event];
+      const legacy = legacyUserSettingsEvent(event);
+      return legacy ? [event, legacy] : [event];
+    }
+    default:
+      return [event];
+  }
+}
+
+/** Settings that older clients learn from `update_global_notifications`; the rest are display. */
+const NOTIFICATION_SETTINGS = new Set([
+  'enable_stream_desktop_notifications',
+  'enable_stream_email_notifications',
+  'enable_stream_push_notifications',
+  'enable_stream_audible_notifications',
+  'wildcard_mentions_notify',
+  'notification_sound',
+  'enable_desktop_notifications',
+  'enable_sounds',
+  'email_notifications_batching_period_seconds',
+  'enable_offline_email_notifications',
+  'enable_offline_push_notifications',
+  'enable_online_push_notifications',
+  'enable_digest_emails',
+  'enable_marketing_emails',
+  'enable_login_emails',
+  'message_content_in_email_notifications',
+  'pm_content_in_desktop_notifications',
+  'desktop_icon_count_display',
+  'realm_name_in_email_notifications_policy',
+  'presence_enabled',
+  'enable_followed_topic_desktop_notifications',
+  'enable_followed_topic_email_notifications',
+  'enable_followed_topic_push_notifications',
+  'enable_followed_topic_audible_notifications',
+  'enable_followed_topic_wildcard_mentions_notify',
+]);
+const ACCOUNT_SETTINGS = new Set(['full_name', 'email', 'delivery_email']);
+
+function legacyUserSettingsEvent(event: ApiEvent): ApiEvent | null {
+  const property = event.property as string;
+  if (ACCOUNT_SETTINGS.has(property)) return null;
+  if (NOTIFICATION_SETTINGS.has(property))
+    return { type: 'update_global_notifications', notification_name: property, setting: event.value };
+  const legacy: ApiEvent = { type: 'update_display_settings', setting_name: property, setting: event.value };
+  if (property === 'default_language') legacy.language_name = event.language_name;
+  return legacy;
+}
+
+/** The narrow filter of a queue; it applies to message events only, as in the real server. */
+export function messageMatchesNarrow(
+  message: Record<string, unknown>,
+  event: ApiEvent,
+  narrow: [string, string][],
+  ownerId: number,
+): boolean {
+  const flags = (event.flags as string[] | undefined) ?? [];
+  for (const [rawOperator, operand] of narrow) {
+    const negated = rawOperator.startsWith('-');
+    const operator = negated ? rawOperator.slice(1) : rawOperator;
+    const matches = narrowTermMatches(operator, operand, message, flags, ownerId);
+    if (matches === negated) return false;
+  }
+  return true;
+}
+
+function narrowTermMatches(
+  operator: string,
+  operand: string,
+  m: Record<string, unknown>,
+  flags: string[],
+  ownerId: number,
+): boolean {
+  const isStream = m.type === 'stream';
+  const recipientIds = Array.isArray(m.display_recipient)
+    ? (m.display_recipient as { id: number }[]).map((r) => r.id)
+    : [];
+  const recipientEmails = Array.isArray(m.display_recipient)
+    ? (m.display_recipient as { email: string }[]).map((r) => r.email.toLowerCase())
+    : [];
+  switch (operator) {
+    case 'stream':
+    case 'channel':
+      return (
+        isStream &&
+        (String(m.stream_id) === operand ||
+          String(m.display_recipient).toLowerCase() === operand.toLowerCase())
+      );
+    case 'topic':
+    case 'subject':
+      return isStream && String(m.subject).toLowerCase() === operand.toLowerCase();
+    case 'is':
+      switch (operand) {
+        case 'dm':
+        case 'private':
+          return !isStream;
+        case 'starred':
+          return flags.includes('starred');
+        case 'mentioned':
+          return flags.includes('mentioned') || flags.includes('wildcard_mentioned');
+        case 'unread':
+          return !flags.includes('read');
+        case 'alerted':
+          return flags.includes('has_alert_word');
+        default:
+          return true;
+      }
+    case 'dm':
+    case 'pm-with': {
+      if (isStream) return false;
+      // The conversation's participants, with the queue's owner implied on both sides.
+      const wanted = new Set(operand.split(',').map((s) => s.trim().toLowerCase()));
+      wanted.add(String(ownerId));
+      const emailToId = new Map(recipientEmails.map((e, i) => [e, String(recipientIds[i])]));
+      const wantedIds = new Set([...wanted].map((w) => emailToId.get(w) ?? w));
+      const actual = new Set([...recipientIds.map(String), String(ownerId)]);
+      return wantedIds.size === actual.size && [...actual].every((id) => wantedIds.has(id));
+    }
+    case 'dm-including':
+    case 'group-pm-with':
+      return (
+        !isStream &&
+        (recipientIds.map(String).includes(operand) || recipientEmails.includes(operand.toLowerCase()))
+      );
+    case 'sender':
+      return (
+        String(m.sender_id) === operand ||
+        String(m.sender_email).toLowerCase() === operand.toLowerCase()
+      );
+    case 'search':
+      return String(m.raw_content ?? '')
+        .toLowerCase()
+        .includes(operand.toLowerCase());
+    default:
+      return true;
+  }
+}

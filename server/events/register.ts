@@ -1,0 +1,149 @@
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/realm.js';
+import { firstMessageIds, realmStreams } from '../actions/streams.js';
+import { streamToApi } from '../domain/serialize.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
+import { parseNarrow } from '../actions/narrow.js';
+import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
+import type { ClientCapabilities } from './queue.js';
+
+export interface RegisterParams {
+  apply_markdown: boolean;
+  client_gravatar?: boolean;
+  include_subscribers: boolean;
+  slim_presence: boolean;
+  event_types?: string[];
+  fetch_event_types?: string[];
+  all_public_streams: boolean;
+  narrow: unknown;
+  client_capabilities: Record<string, unknown>;
+}
+
+export function versionFields() {
+  return {
+    zulip_version: SERVICE_VERSION,
+    zulip_feature_level: FEATURE_LEVEL,
+    zulip_merge_base: SERVICE_VERSION,
+    service_version: SERVICE_VERSION,
+    service_feature_level: FEATURE_LEVEL,
+    service_merge_base: SERVICE_VERSION,
+  };
+}
+
+function capabilities(raw: Record<string, unknown>): ClientCapabilities {
+  const flag = (k: string) => raw[k] === true;
+  return {
+    notification_settings_null: flag('notification_settings_null'),
+    bulk_message_deletion: flag('bulk_message_deletion'),
+    user_avatar_url_field_optional: flag('user_avatar_url_field_optional'),
+    stream_typing_notifications: flag('stream_typing_notifications'),
+    user_settings_object: flag('user_settings_object'),
+    linkifier_url_template: flag('linkifier_url_template'),
+    empty_topic_name: flag('empty_topic_name'),
+  };
+}
+
+function queueNarrow(raw: unknown): [string, string][] {
+  return parseNarrow(raw).map((t) => [
+    (t.negated ? '-' : '') + t.operator,
+    Array.isArray(t.operand) ? t.operand.join(',') : String(t.operand),
+  ]);
+}
+
+/** POST /register */
+export async function registerQueue(ctx: AppContext, realm: Realm, user: User | null, params: RegisterParams) {
+  if (user === null) return spectatorRegister(ctx, realm, params);
+  const caps = capabilities(params.client_capabilities);
+  const narrow = queueNarrow(params.narrow);
+  const eventTypes = params.event_types ? new Set(params.event_types) : null;
+  const fetchTypes = params.fetch_event_types ? new Set(params.fetch_event_types) : eventTypes;
+  const clientGravatar = params.client_gravatar ?? true;
+  // The queue exists before the snapshot is read, under the lock writers take, so every change
+  // is either in the snapshot or in the queue.
+  return ctx.lock.run(async () => {
+    const queue = ctx.queues.create({
+      userId: user.id,
+      realmId: realm.id,
+      eventTypes,
+      narrow,
+      applyMarkdown: params.apply_markdown,
+      clientGravatar,
+      allPublicStreams: params.all_public_streams,
+      capabilities: caps,
+    });
+    try {
+      const state = await initialState(ctx, realm, user, {
+        fetchTypes,
+        capabilities: caps,
+        includeSubscribers: params.include_subscribers,
+        slimPresence: params.slim_presence,
+        clientGravatar,
+      });
+      return { queue_id: queue.id, last_event_id: queue.lastEventId, ...versionFields(), ...state };
+    } catch (err) {
+      ctx.queues.delete(queue);
+      throw err;
+    }
+  });
+}
+
+async function spectatorRegister(ctx: AppContext, realm: Realm, params: RegisterParams) {
+  const settings = realmSettings(realm);
+  if (!settings.enable_spectator_access) {
+    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+  }
+  if (params.client_gravatar === true) throw badRequest('Invalid \'client_gravatar\' parameter for anonymous request');
+  if (params.include_subscribers) throw badRequest('Invalid \'include_subscribers\' parameter for anonymous request');
+  const streams = (await realmStreams(ctx.db, realm.id)).filter((s) => s.is_web_public);
+  const firsts = await firstMessageIds(ctx.db, streams.map((s) => s.id));
+  return {
+    queue_id: null,
+    last_event_id: -1,
+    ...versionFields(),
+    realm_name: realm.name,
+    realm_description: realmDescriptionHtml(realm),
+    realm_icon_url: realmIconUrl(ctx, realm),
+    realm_uri: ctx.config.externalUrl,
+    realm_url: ctx.config.externalUrl,
+    realm_enable_spectator_access: true,
+    realm_default_language: settings.default_language,
+    max_message_length: MAX_MESSAGE_LENGTH,
+    max_topic_length: MAX_TOPIC_LENGTH,
+    streams: streams.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null })),
+    realm_users: [],
+    realm_non_active_users: [],
+    subscriptions: [],
+    unsubscribed: [],
+    never_subscribed: [],
+  };
+}
+
+/** GET /events */
+export async function getEvents(
+  ctx: AppContext,
+  user: User,
+  params: { queue_id: string; last_event_id?: number; dont_block: boolean },
+  signal: AbortSignal,
+) {
+  const queue = ctx.queues.get(params.queue_id, user.id);
+  if (!queue) {
+    throw new ApiError(`Bad event queue ID: ${params.queue_id}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: params.queue_id });
+  }
+  queue.lastAccess = Date.now();
+  if (params.last_event_id !== undefined) queue.acknowledge(params.last_event_id);
+  let events = queue.pending();
+  if (!events.length && !params.dont_block) {
+    events = await queue.wait(ctx.config.longPollSeconds * 1000, signal);
+  }
+  return { events, queue_id: queue.id };
+}
+
+/** DELETE /events */
+export function deleteQueue(ctx: AppContext, user: User, queueId: string) {
+  const queue = ctx.queues.get(queueId, user.id);
+  if (!queue) throw new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  ctx.queues.delete(queue);
+  return {};
+}

@@ -1,0 +1,37 @@
+/** An event as the API delivers it; `id` is added per queue. */
+export type ApiEvent = { type: string } & Record<string, unknown>;
+
+/** One event addressed to some users, as actions publish it on the bus. */
+export interface Delivery {
+  realmId: number;
+  /** the users whose queues receive it */
+  userIds: number[];
+  event: ApiEvent;
+  /** fields merged into the event for one user only (message flags, for instance) */
+  perUser?: Record<number, Record<string, unknown>>;
+  /** a message event: echo `local_id` to the queue that sent it */
+  echo?: { queueId: string; localId: string };
+  /** a message to a public stream: also for queues registered with `all_public_streams` */
+  publicStreamId?: number;
+}
+
+export interface Bus {
+  publish(deliveries: Delivery[]): Promise<void>;
+  /** called with every delivery published by any process */
+  subscribe(handler: (deliveries: Delivery[]) => void): void;
+  close(): Promise<void>;
+}
+
+/** One process: the bus is a plain in-memory fan-out. */
+export class MemoryBus implements Bus {
+  private handlers: ((d: Delivery[]) => void)[] = [];
+  async publish(deliveries: Delivery[]) {
+    for (const h of this.handlers) h(deliveries);
+  }
+  subscribe(handler: (d: Delivery[]) => void) {
+    this.handlers.push(handler);
+  }
+  async close() {
+    this.handlers = [];
+  }
+}

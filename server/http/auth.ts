@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../db/schema.js';
+import { constantTimeEqual } from '../domain/password.js';
+import { ApiError } from './errors.js';
+
+export interface Auth {
+  realm: Realm;
+  user: User;
+}
+
+/** The organization a request addresses: by subdomain when one matches, else the first one. */
+export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Promise<Realm> {
+  const host = (req.headers.host ?? '').split(':')[0].toLowerCase();
+  const sub = host.split('.').length > 2 || host.endsWith('.localhost') ? host.split('.')[0] : '';
+  if (sub) {
+    const bySub = await ctx.db.selectFrom('realms').selectAll().where('string_id', '=', sub).executeTakeFirst();
+    if (bySub) return bySub;
+  }
+  const realm = await ctx.db.selectFrom('realms').selectAll().orderBy('id').limit(1).executeTakeFirst();
+  if (!realm) throw new ApiError('No organization exists on this server yet', 'BAD_REQUEST', 400);
+  return realm;
+}
+
+export function parseBasicAuth(header: string | undefined): { email: string; key: string } | null {
+  if (!header) return null;
+  const m = /^Basic\s+(.+)$/i.exec(header.trim());
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
+}
+
+export const realmDeactivated = () =>
+  new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+export const userDeactivated = () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+
+/** HTTP Basic with the API email and key. `null` when the request carries no credentials. */
+export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: Realm): Promise<Auth | null> {
+  const creds = parseBasicAuth(req.headers.authorization);
+  if (!creds) {
+    if (req.headers.authorization) throw new ApiError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
+    return null;
+  }
+  const user = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('email', '=', creds.email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!user || !constantTimeEqual(user.api_key, creds.key)) {
+    throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
+  }
+  if (realm.deactivated) throw realmDeactivated();
+  if (!user.is_active) throw userDeactivated();
+  return { realm, user };
+}

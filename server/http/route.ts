@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../db/schema.js';
+import { authenticate, realmForRequest } from './auth.js';
+import { ApiError } from './errors.js';
+import { parseParams, type ParamSpec, type Parsed } from './params.js';
+import type { RawParams } from './body.js';
+import { checkRateLimit } from './rate-limit.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
+  method: Method;
+  /** under /api/v1, fastify syntax: '/messages/:message_id' */
+  path: string;
+  /** 'required' (default), 'optional' (spectators allowed) or 'none' */
+  auth?: A;
+  params: S;
+  /** legacy names: { subject: 'topic' } */
+  aliases?: Record<string, string>;
+  /** path segments that must be integers (others are strings) */
+  pathInts?: string[];
+}
+
+export type AuthMode = 'required' | 'optional' | 'none';
+
+export interface ApiRequest<S extends ParamSpec, A extends AuthMode> {
+  ctx: AppContext;
+  realm: Realm;
+  user: A extends 'required' ? User : User | null;
+  params: Parsed<S>;
+  path: Record<string, string>;
+  pathInt(name: string): number;
+  /** aborts when the client goes away (long-polls use it) */
+  signal: AbortSignal;
+  userAgent: string;
+  raw: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<S extends ParamSpec, A extends AuthMode> = (
+  req: ApiRequest<S, A>,
+) => Promise<Record<string, unknown> | void>;
+
+/** Every method registered per path pattern, for 405 answers. */
+export const knownRoutes: { method: Method; pattern: RegExp }[] = [];
+
+const PATH_INT = /^\d{1,15}$/;
+
+export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  def: RouteDef<S, A>,
+  handler: Handler<S, A>,
+) {
+  const url = `/api/v1${def.path}`;
+  knownRoutes.push({
+    method: def.method,
+    pattern: new RegExp('^' + url.replace(/:[a-z_]+/g, '[^/]+') + '/?$'),
+  });
+  app.route({
+    method: def.method,
+    url,
+    handler: async (request, reply) => {
+      const pathParams = (request.params ?? {}) as Record<string, string>;
+      for (const name of def.pathInts ?? []) {
+        if (!PATH_INT.test(pathParams[name] ?? '')) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+      }
+      const realm = await realmForRequest(ctx, request);
+      const mode = def.auth ?? 'required';
+      let user: User | null = null;
+      if (mode !== 'none') {
+        const auth = await authenticate(ctx, request, realm);
+        if (!auth && mode === 'required') {
+          reply.header('WWW-Authenticate', 'Basic realm="zulip"');
+          throw new ApiError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
+        }
+        user = auth?.user ?? null;
+      }
+      checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
+
+      const raw: RawParams = {
+        ...((request.query ?? {}) as RawParams),
+        ...(def.method === 'GET' ? {} : ((request.body ?? {}) as RawParams)),
+      };
+      for (const [k, v] of Object.entries(raw)) if (Array.isArray(v)) raw[k] = String(v[v.length - 1]);
+      const { params, ignored } = parseParams(def.params, raw, def.aliases);
+
+      const controller = new AbortController();
+      reply.raw.on('close', () => controller.abort());
+      const result =
+        (await handler({
+          ctx,
+          realm,
+          user: user as ApiRequest<S, A>['user'],
+          params,
+          path: pathParams,
+          pathInt: (name) => Number(pathParams[name]),
+          signal: controller.signal,
+          userAgent: String(request.headers['user-agent'] ?? ''),
+          raw: request,
+          reply,
+        })) ?? {};
+      const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
+      if (ignored.length) body.ignored_parameters_unsupported = ignored;
+      return body;
+    },
+  });
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { authRoutes } from './auth.js';
+import { eventRoutes } from './events.js';
+import { messageRoutes } from './messages.js';
+import { streamRoutes } from './streams.js';
+import { userRoutes } from './users.js';
+import { assetRoutes } from './assets.js';
+
+export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
+  authRoutes(app, ctx);
+  userRoutes(app, ctx);
+  streamRoutes(app, ctx);
+  messageRoutes(app, ctx);
+  eventRoutes(app, ctx);
+  assetRoutes(app, ctx);
+}

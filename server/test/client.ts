@@ -1,0 +1,67 @@
+/** A minimal HTTP client for the tests, speaking the API as third-party clients do. */
+export interface ApiResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export class TestClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly email?: string,
+    readonly apiKey?: string,
+  ) {}
+
+  static async login(baseUrl: string, email: string, password: string): Promise<TestClient> {
+    const anon = new TestClient(baseUrl);
+    const r = await anon.post('/fetch_api_key', { username: email, password });
+    if (r.status !== 200) throw new Error(`login failed for ${email}: ${JSON.stringify(r.body)}`);
+    return new TestClient(baseUrl, r.body.email, r.body.api_key);
+  }
+
+  private headers(): Record<string, string> {
+    if (!this.email) return {};
+    return { Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64') };
+  }
+
+  static encode(params: Record<string, unknown>): URLSearchParams {
+    const out = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) {
+      if (v === undefined) continue;
+      out.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+    return out;
+  }
+
+  async request(method: string, path: string, params: Record<string, unknown> = {}, init: RequestInit = {}): Promise<ApiResult> {
+    const encoded = TestClient.encode(params);
+    const url = `${this.baseUrl}/api/v1${path}` + (method === 'GET' && [...encoded].length ? `?${encoded}` : '');
+    const res = await fetch(url, {
+      method,
+      headers: { ...this.headers(), ...(method !== 'GET' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      body: method !== 'GET' ? encoded.toString() : undefined,
+      ...init,
+    });
+    const text = await res.text();
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: res.status, body, headers: res.headers };
+  }
+
+  get(path: string, params?: Record<string, unknown>) {
+    return this.request('GET', path, params);
+  }
+  post(path: string, params?: Record<string, unknown>) {
+    return this.request('POST', path, params);
+  }
+  patch(path: string, params?: Record<string, unknown>) {
+    return this.request('PATCH', path, params);
+  }
+  delete(path: string, params?: Record<string, unknown>) {
+    return this.request('DELETE', path, params);
+  }
+}

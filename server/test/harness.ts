@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { configFromEnv, type Config } from '../config.js';
+import { seedDemo } from '../demo/seed.js';
+import { startServer, type RunningServer } from '../server.js';
+
+export const DEMO_PASSWORD = 'parley-demo';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** restarts on the same data, as after a crash or deploy */
+  restart(): Promise<TestServer>;
+}
+
+/** Which databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+let schemaCounter = 0;
+
+/** A fresh PostgreSQL schema per server, so test files can run side by side. */
+async function freshPostgresUrl(): Promise<string> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const schema = `parley_test_${process.pid}_${Date.now()}_${schemaCounter++}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+export async function startTestServer(
+  opts: { db?: 'sqlite' | 'postgres'; demo?: boolean; config?: Partial<Config> } = {},
+): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-data-'));
+  const databaseUrl = opts.db === 'postgres' ? await freshPostgresUrl() : undefined;
+  const config: Config = {
+    ...configFromEnv({}),
+    port: 0,
+    dataDir,
+    databaseUrl,
+    scryptCost: 1024,
+    rateLimitPerMinute: 100_000,
+    longPollSeconds: 2,
+    ...opts.config,
+  };
+  return boot(config, opts.demo ?? true);
+}
+
+async function boot(config: Config, demo: boolean): Promise<TestServer> {
+  const server = await startServer(config);
+  if (demo) await seedDemo(server.ctx, DEMO_PASSWORD);
+  const result: TestServer = {
+    ...server,
+    dataDir: config.dataDir,
+    async restart() {
+      await server.close();
+      return boot({ ...config }, false);
+    },
+  };
+  return result;
+}
