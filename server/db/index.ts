@@ -38,7 +38,7 @@ function lockDataDir(dir: string): () => void {
     } catch (err: any) {
       if (err.code !== 'EEXIST') throw err;
       const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      if (owner && isAlive(owner)) {
         throw new DataDirLockedError(
           `Another Parley server (pid ${owner}) is already using the data directory ${dir}. ` +
             `Stop it first, or set PARLEY_DATA_DIR to another directory.`,
@@ -62,6 +62,8 @@ function isAlive(pid: number): boolean {
 export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
+  /** management commands share the directory with a running server; servers take the lock */
+  lock?: boolean;
 }): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (opts.databaseUrl) {
@@ -72,7 +74,7 @@ export async function openDatabase(opts: {
     handle = { db, dialect: 'postgres', close: () => db.destroy() };
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    const unlock = lockDataDir(opts.dataDir);
+    const unlock = opts.lock === false ? () => {} : lockDataDir(opts.dataDir);
     try {
       const sqlite = new SQLite(path.join(opts.dataDir, 'parley.sqlite3'));
       sqlite.pragma('journal_mode = WAL');
