@@ -24,7 +24,7 @@ export interface GetMessagesOptions {
 type Row = Message & { flags: number };
 type Q = SelectQueryBuilder<DB & { m: DB['messages']; um: DB['user_messages'] }, 'm' | 'um', Row>;
 
-function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan): Q {
+export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan): Q {
   const me = user?.id ?? -1;
   const db = ctx.db as any;
   let q: Q;

@@ -22,7 +22,7 @@ export function validateFullName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0) throw badRequest('Name too short!');
   if (trimmed.length > 100) throw badRequest('Name too long!');
-  if (/[\u0000-\u001f*`\\>"@]/.test(trimmed) && /[\u0000-\u001f]/.test(trimmed)) throw badRequest('Invalid characters in name!');
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw badRequest('Invalid characters in name!');
   return trimmed;
 }
 

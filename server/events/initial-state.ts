@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
-import { isAdmin, isGuest } from '../domain/roles.js';
+import { isAdmin } from '../domain/roles.js';
 import { roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { canSeeStream } from '../actions/access.js';

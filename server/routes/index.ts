@@ -6,6 +6,7 @@ import { messageRoutes } from './messages.js';
 import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { assetRoutes } from './assets.js';
+import { flagRoutes } from './flags.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -13,5 +14,6 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   streamRoutes(app, ctx);
   messageRoutes(app, ctx);
   eventRoutes(app, ctx);
+  flagRoutes(app, ctx);
   assetRoutes(app, ctx);
 }

@@ -20,6 +20,16 @@ export const DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_UR
 let schemaCounter = 0;
 
 /** A fresh PostgreSQL schema per server, so test files can run side by side. */
+async function dropSchema(url: string) {
+  const schema = /search_path%3D(\w+)|search_path=(\w+)/.exec(url);
+  const name = schema?.[1] ?? schema?.[2];
+  if (!name) return;
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+  await client.end();
+}
+
 async function freshPostgresUrl(): Promise<string> {
   const base = process.env.TEST_DATABASE_URL!;
   const schema = `parley_test_${process.pid}_${Date.now()}_${schemaCounter++}`;
@@ -47,7 +57,25 @@ export async function startTestServer(
     longPollSeconds: 2,
     ...opts.config,
   };
-  return boot(config, opts.demo ?? true);
+  const server = await boot(config, opts.demo ?? true);
+  return withCleanup(server, databaseUrl);
+}
+
+/** Drops the test's PostgreSQL schema when the last server on it closes. */
+function withCleanup(server: TestServer, databaseUrl: string | undefined): TestServer {
+  if (!databaseUrl) return server;
+  const close = server.close;
+  const restart = server.restart;
+  return {
+    ...server,
+    async close() {
+      await close();
+      await dropSchema(databaseUrl);
+    },
+    async restart() {
+      return withCleanup(await restart(), databaseUrl);
+    },
+  };
 }
 
 async function boot(config: Config, demo: boolean): Promise<TestServer> {
