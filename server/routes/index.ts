@@ -7,6 +7,8 @@ import { streamRoutes } from './streams.js';
 import { userRoutes } from './users.js';
 import { assetRoutes } from './assets.js';
 import { flagRoutes } from './flags.js';
+import { draftRoutes } from './drafts.js';
+import { subscriptionSettingRoutes } from './subscription-settings.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -15,5 +17,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   messageRoutes(app, ctx);
   eventRoutes(app, ctx);
   flagRoutes(app, ctx);
+  draftRoutes(app, ctx);
+  subscriptionSettingRoutes(app, ctx);
   assetRoutes(app, ctx);
 }
