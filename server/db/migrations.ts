@@ -222,6 +222,40 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_email_changes_reactions_edits': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('email_changes')
+          .addColumn('token', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('new_email', 'text', (c) => c.notNull())
+          .addColumn('created', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('reactions')
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('emoji_name', 'text', (c) => c.notNull())
+          .addColumn('emoji_code', 'text', (c) => c.notNull())
+          .addColumn('reaction_type', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('reactions_pk', ['message_id', 'user_id', 'emoji_code', 'reaction_type'])
+          .execute();
+        await db.schema
+          .createTable('message_edits')
+          .addColumn('id', idType, id)
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('timestamp', 'integer', (c) => c.notNull())
+          .addColumn('prev_content', 'text')
+          .addColumn('prev_rendered_content', 'text')
+          .addColumn('prev_topic', 'text')
+          .addColumn('prev_stream_id', 'integer')
+          .addColumn('topic', 'text')
+          .addColumn('stream_id', 'integer')
+          .execute();
+        await db.schema.createIndex('message_edits_message').on('message_edits').column('message_id').execute();
+      },
+    },
   };
 }
 

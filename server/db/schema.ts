@@ -22,6 +22,37 @@ export interface DB {
   alert_words: AlertWordTable;
   user_topics: UserTopicTable;
   muted_users: MutedUserTable;
+  email_changes: EmailChangeTable;
+  reactions: ReactionTable;
+  message_edits: MessageEditTable;
+}
+
+export interface EmailChangeTable {
+  token: string;
+  user_id: number;
+  new_email: string;
+  created: number;
+}
+
+export interface ReactionTable {
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface MessageEditTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  timestamp: number;
+  prev_content: string | null;
+  prev_rendered_content: string | null;
+  prev_topic: string | null;
+  prev_stream_id: number | null;
+  topic: string | null;
+  stream_id: number | null;
 }
 
 export type Bool = 0 | 1;

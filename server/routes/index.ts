@@ -8,6 +8,7 @@ import { userRoutes } from './users.js';
 import { assetRoutes } from './assets.js';
 import { flagRoutes } from './flags.js';
 import { draftRoutes } from './drafts.js';
+import { settingsRoutes } from './settings.js';
 import { subscriptionSettingRoutes } from './subscription-settings.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -18,6 +19,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   eventRoutes(app, ctx);
   flagRoutes(app, ctx);
   draftRoutes(app, ctx);
+  settingsRoutes(app, ctx);
   subscriptionSettingRoutes(app, ctx);
   assetRoutes(app, ctx);
 }
