@@ -33,7 +33,8 @@ export function normalizeContent(content: string): string {
   const body = content.replace(/\s+$/, '');
   if (body.trim() === '') throw badRequest('Message must not be empty');
   if (body.includes('\u0000')) throw badRequest('Message must not contain null bytes');
-  if (body.length > MAX_MESSAGE_LENGTH) return body.slice(0, MAX_MESSAGE_LENGTH - 20) + '\n[message truncated]';
+  if (body.length > MAX_MESSAGE_LENGTH)
+    return body.slice(0, MAX_MESSAGE_LENGTH - 20) + '\n[message truncated]';
   return body;
 }
 
@@ -48,18 +49,52 @@ export function normalizeTopic(topic: string, mandatory: boolean): string {
   return t.length > MAX_TOPIC_LENGTH ? t.slice(0, MAX_TOPIC_LENGTH - 3) + '...' : t;
 }
 
-export async function markdownContext(db: Database, realm: Realm, sender: User | null): Promise<MarkdownContext> {
-  const users = await db.selectFrom('users').select(['id', 'full_name', 'is_active']).where('realm_id', '=', realm.id).execute();
-  const streams = await db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0).execute();
+export async function markdownContext(
+  db: Database,
+  realm: Realm,
+  sender: User | null,
+): Promise<MarkdownContext> {
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'full_name', 'is_active'])
+    .where('realm_id', '=', realm.id)
+    .execute();
+  const streams = await db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('deactivated', '=', 0)
+    .execute();
   const subscribed = sender
-    ? new Set((await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', sender.id).where('active', '=', 1).execute()).map((r) => r.stream_id))
+    ? new Set(
+        (
+          await db
+            .selectFrom('subscriptions')
+            .select('stream_id')
+            .where('user_id', '=', sender.id)
+            .where('active', '=', 1)
+            .execute()
+        ).map((r) => r.stream_id),
+      )
     : new Set<number>();
-  const groups = await db.selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realm.id)
-    .where('is_system_group', '=', 0).where('deactivated', '=', 0).execute();
-  const linkifiers = await db.selectFrom('linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realm.id).orderBy('order').execute();
+  const groups = await db
+    .selectFrom('user_groups')
+    .select(['id', 'name'])
+    .where('realm_id', '=', realm.id)
+    .where('is_system_group', '=', 0)
+    .where('deactivated', '=', 0)
+    .execute();
+  const linkifiers = await db
+    .selectFrom('linkifiers')
+    .select(['id', 'pattern', 'url_template'])
+    .where('realm_id', '=', realm.id)
+    .orderBy('order')
+    .execute();
   return {
     users: users.map((u) => ({ id: u.id, full_name: u.full_name, is_active: !!u.is_active })),
-    streams: streams.filter((s) => canSeeStream(sender, s, subscribed.has(s.id))).map((s) => ({ id: s.id, name: s.name })),
+    streams: streams
+      .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
+      .map((s) => ({ id: s.id, name: s.name })),
     userGroups: groups,
     linkifiers,
   };
@@ -74,145 +109,254 @@ function checkStreamPostPolicy(user: User, stream: Stream) {
   if (!allowed) throw badRequest('Only organization administrators can send to this channel.');
 }
 
-async function resolveDirectRecipients(db: Database, realm: Realm, sender: User, r: Extract<Recipient, { type: 'direct' }>) {
+async function resolveDirectRecipients(
+  db: Database,
+  realm: Realm,
+  sender: User,
+  r: Extract<Recipient, { type: 'direct' }>,
+) {
   const users: User[] = [];
   for (const id of r.userIds ?? []) {
-    const u = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('id', '=', id).executeTakeFirst();
+    const u = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('realm_id', '=', realm.id)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!u) throw badRequest(`Invalid user ID ${id}`);
     users.push(u);
   }
   for (const email of r.emails ?? []) {
-    const u = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id)
-      .where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    const u = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('realm_id', '=', realm.id)
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
     if (!u) throw badRequest(`Invalid email '${email}'`);
     users.push(u);
   }
   if (!users.length) throw badRequest('Message must have recipients');
   for (const u of users) {
-    if (!u.is_active && u.id !== sender.id) throw badRequest(`'${u.email}' is no longer using Zulip.`);
+    if (!u.is_active && u.id !== sender.id)
+      throw badRequest(`'${u.email}' is no longer using Zulip.`);
   }
   const settings = realmSettings(realm);
   const others = users.filter((u) => u.id !== sender.id);
   if (settings.private_message_policy === 2 && others.some((u) => !u.is_bot) && !sender.is_bot)
     throw badRequest('Direct messages are disabled in this organization.');
-  const all = new Map<number, User>([[sender.id, sender], ...users.map((u) => [u.id, u] as [number, User])]);
+  const all = new Map<number, User>([
+    [sender.id, sender],
+    ...users.map((u) => [u.id, u] as [number, User]),
+  ]);
   return [...all.values()];
 }
 
 /** POST /messages */
 export async function sendMessage(ctx: AppContext, realm: Realm, sender: User, opts: SendOptions) {
+  return transact(ctx, (trx, events) => insertMessage(ctx, trx, events, realm, sender, opts));
+}
+
+/**
+ * Sends a message inside an open transaction; events go to `events` for after the commit.
+ * `system` skips the sender's posting permissions (notification messages).
+ */
+export async function insertMessage(
+  ctx: AppContext,
+  trx: Database,
+  events: Delivery[],
+  realm: Realm,
+  sender: User,
+  opts: SendOptions,
+  system = false,
+) {
   const content = normalizeContent(opts.content);
   const settings = realmSettings(realm);
-  return transact(ctx, async (trx, events) => {
-    let stream: Stream | null = null;
-    let topic = '';
-    let recipients: number[];
-    let dmKey: string | null = null;
-    if (opts.recipient.type === 'stream') {
-      const found = await streamForUser(trx, realm, sender, { id: opts.recipient.streamId, name: opts.recipient.streamName });
-      stream = found.stream;
-      if ((stream.invite_only || isGuest(sender)) && !found.subscribed && !(sender.is_bot && sender.bot_owner_id)) {
-        throw badRequest(`Not authorized to send to channel '${stream.name}'`);
-      }
-      checkStreamPostPolicy(sender, stream);
-      topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
-      recipients = await activeSubscriberIds(trx, stream.id);
-    } else {
-      const users = await resolveDirectRecipients(trx, realm, sender, opts.recipient);
-      recipients = users.filter((u) => u.is_active).map((u) => u.id);
-      dmKey = dmKeyOf(users.map((u) => u.id));
+  let stream: Stream | null = null;
+  let topic = '';
+  let recipients: number[];
+  let dmKey: string | null = null;
+  if (opts.recipient.type === 'stream') {
+    const found = await streamForUser(trx, realm, sender, {
+      id: opts.recipient.streamId,
+      name: opts.recipient.streamName,
+    });
+    stream = found.stream;
+    if (
+      !system &&
+      (stream.invite_only || isGuest(sender)) &&
+      !found.subscribed &&
+      !(sender.is_bot && sender.bot_owner_id)
+    ) {
+      throw badRequest(`Not authorized to send to channel '${stream.name}'`);
     }
-    if (!recipients.includes(sender.id)) recipients.push(sender.id);
+    if (!system) checkStreamPostPolicy(sender, stream);
+    topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
+    recipients = await activeSubscriberIds(trx, stream.id);
+  } else {
+    const users = await resolveDirectRecipients(trx, realm, sender, opts.recipient);
+    recipients = users.filter((u) => u.is_active).map((u) => u.id);
+    dmKey = dmKeyOf(users.map((u) => u.id));
+  }
+  if (!recipients.includes(sender.id)) recipients.push(sender.id);
 
-    const md = renderMarkdown(content, await markdownContext(trx, realm, sender));
-    const now = Math.floor(Date.now() / 1000);
-    const message = await trx
-      .insertInto('messages')
-      .values({
-        realm_id: realm.id,
-        sender_id: sender.id,
-        type: stream ? 'stream' : 'private',
-        stream_id: stream?.id ?? null,
-        topic,
-        topic_key: topic.toLowerCase(),
-        dm_key: dmKey,
-        content,
-        rendered_content: md.html,
-        date_sent: now,
-        last_edit_time: null,
-        sending_client: opts.client,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const md = renderMarkdown(content, await markdownContext(trx, realm, sender));
+  const now = Math.floor(Date.now() / 1000);
+  const message = await trx
+    .insertInto('messages')
+    .values({
+      realm_id: realm.id,
+      sender_id: sender.id,
+      type: stream ? 'stream' : 'private',
+      stream_id: stream?.id ?? null,
+      topic,
+      topic_key: topic.toLowerCase(),
+      dm_key: dmKey,
+      content,
+      rendered_content: md.html,
+      date_sent: now,
+      last_edit_time: null,
+      sending_client: opts.client,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
-    const mutedBy = new Set(
-      (await trx.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', sender.id).execute()).map((r) => r.user_id),
-    );
-    const topicParticipants = md.topicWildcard && stream
-      ? new Set((await trx.selectFrom('messages').select('sender_id').distinct()
-          .where('stream_id', '=', stream.id).where('topic_key', '=', topic.toLowerCase()).execute()).map((r) => r.sender_id))
+  const mutedBy = new Set(
+    (
+      await trx
+        .selectFrom('muted_users')
+        .select('user_id')
+        .where('muted_user_id', '=', sender.id)
+        .execute()
+    ).map((r) => r.user_id),
+  );
+  const topicParticipants =
+    md.topicWildcard && stream
+      ? new Set(
+          (
+            await trx
+              .selectFrom('messages')
+              .select('sender_id')
+              .distinct()
+              .where('stream_id', '=', stream.id)
+              .where('topic_key', '=', topic.toLowerCase())
+              .execute()
+          ).map((r) => r.sender_id),
+        )
       : new Set<number>();
-    const mentioned = new Set(md.mentionedUserIds);
-    const alertWords = await trx.selectFrom('alert_words').select(['user_id', 'word']).where('user_id', 'in', recipients).execute();
-    const lowered = content.toLowerCase();
-    const flagsFor = (userId: number) => {
-      let flags = 0;
-      if (userId === sender.id || mutedBy.has(userId)) flags |= FLAG_BITS.read;
-      if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
-      if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
-      if (md.topicWildcard && topicParticipants.has(userId)) flags |= FLAG_BITS.topic_wildcard_mentioned;
-      if (alertWords.some((a) => a.user_id === userId && userId !== sender.id && lowered.includes(a.word.toLowerCase())))
-        flags |= FLAG_BITS.has_alert_word;
-      return flags;
-    };
-    const rows = recipients.map((userId) => ({ user_id: userId, message_id: message.id, flags: flagsFor(userId) }));
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('user_messages').values(rows.slice(i, i + 500)).execute();
+  const mentioned = new Set(md.mentionedUserIds);
+  const alertWords = await trx
+    .selectFrom('alert_words')
+    .select(['user_id', 'word'])
+    .where('user_id', 'in', recipients)
+    .execute();
+  const lowered = content.toLowerCase();
+  const flagsFor = (userId: number) => {
+    let flags = 0;
+    if (userId === sender.id || mutedBy.has(userId)) flags |= FLAG_BITS.read;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (md.topicWildcard && topicParticipants.has(userId))
+      flags |= FLAG_BITS.topic_wildcard_mentioned;
+    if (
+      alertWords.some(
+        (a) =>
+          a.user_id === userId && userId !== sender.id && lowered.includes(a.word.toLowerCase()),
+      )
+    )
+      flags |= FLAG_BITS.has_alert_word;
+    return flags;
+  };
+  const rows = recipients.map((userId) => ({
+    user_id: userId,
+    message_id: message.id,
+    flags: flagsFor(userId),
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await trx
+      .insertInto('user_messages')
+      .values(rows.slice(i, i + 500))
+      .execute();
 
-    const record = (await buildMessageRecords(ctx, trx, realm, [message])).get(message.id)!;
-    const delivery: Delivery = {
-      realmId: realm.id,
-      userIds: recipients,
-      event: { type: 'message', message: record },
-      perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
-    };
-    if (opts.queueId && opts.localId !== undefined) delivery.echo = { queueId: opts.queueId, localId: opts.localId };
-    if (stream && !stream.invite_only) delivery.publicStreamId = stream.id;
-    events.push(delivery);
+  const record = (await buildMessageRecords(ctx, trx, realm, [message])).get(message.id)!;
+  const delivery: Delivery = {
+    realmId: realm.id,
+    userIds: recipients,
+    event: { type: 'message', message: record },
+    perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
+  };
+  if (opts.queueId && opts.localId !== undefined)
+    delivery.echo = { queueId: opts.queueId, localId: opts.localId };
+  if (stream && !stream.invite_only) delivery.publicStreamId = stream.id;
+  events.push(delivery);
 
-    const result: Record<string, unknown> = { id: message.id };
-    if (stream) {
-      const policy = await automaticFollow(trx, sender, stream, topic, now, events, realm);
-      if (policy !== null) result.automatic_new_visibility_policy = policy;
-    }
-    return result;
-  });
+  const result: Record<string, unknown> = { id: message.id };
+  if (stream && !system) {
+    const policy = await automaticFollow(trx, sender, stream, topic, now, events, realm);
+    if (policy !== null) result.automatic_new_visibility_policy = policy;
+  }
+  return result;
 }
 
 /** The sender's "automatically follow topics" setting: 1 on send, 2 on participation, 3 on start. */
-async function automaticFollow(trx: Database, sender: User, stream: Stream, topic: string, now: number, events: Delivery[], realm: Realm): Promise<number | null> {
+async function automaticFollow(
+  trx: Database,
+  sender: User,
+  stream: Stream,
+  topic: string,
+  now: number,
+  events: Delivery[],
+  realm: Realm,
+): Promise<number | null> {
   if (sender.is_bot) return null;
   const settings = parseSettings(USER_SETTING_DEFAULTS, sender.settings);
   const policy = settings.automatically_follow_topics_policy;
   if (policy === 4) return null;
-  const existing = await trx.selectFrom('user_topics').select('visibility_policy')
-    .where('user_id', '=', sender.id).where('stream_id', '=', stream.id).where('topic_key', '=', topic.toLowerCase()).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('user_topics')
+    .select('visibility_policy')
+    .where('user_id', '=', sender.id)
+    .where('stream_id', '=', stream.id)
+    .where('topic_key', '=', topic.toLowerCase())
+    .executeTakeFirst();
   if (existing && existing.visibility_policy !== 0) return null;
   if (policy === 3) {
-    const count = await trx.selectFrom('messages').select((eb) => eb.fn.countAll().as('n'))
-      .where('stream_id', '=', stream.id).where('topic_key', '=', topic.toLowerCase()).executeTakeFirst();
+    const count = await trx
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('stream_id', '=', stream.id)
+      .where('topic_key', '=', topic.toLowerCase())
+      .executeTakeFirst();
     if (Number(count?.n) !== 1) return null;
   }
   const FOLLOWED = 3;
-  await trx.deleteFrom('user_topics').where('user_id', '=', sender.id).where('stream_id', '=', stream.id)
-    .where('topic_key', '=', topic.toLowerCase()).execute();
-  await trx.insertInto('user_topics').values({
-    user_id: sender.id, stream_id: stream.id, topic, topic_key: topic.toLowerCase(), visibility_policy: FOLLOWED, last_updated: now,
-  }).execute();
+  await trx
+    .deleteFrom('user_topics')
+    .where('user_id', '=', sender.id)
+    .where('stream_id', '=', stream.id)
+    .where('topic_key', '=', topic.toLowerCase())
+    .execute();
+  await trx
+    .insertInto('user_topics')
+    .values({
+      user_id: sender.id,
+      stream_id: stream.id,
+      topic,
+      topic_key: topic.toLowerCase(),
+      visibility_policy: FOLLOWED,
+      last_updated: now,
+    })
+    .execute();
   events.push({
     realmId: realm.id,
     userIds: [sender.id],
-    event: { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: FOLLOWED },
+    event: {
+      type: 'user_topic',
+      stream_id: stream.id,
+      topic_name: topic,
+      last_updated: now,
+      visibility_policy: FOLLOWED,
+    },
   });
   return FOLLOWED;
 }
-

@@ -8,6 +8,7 @@ import { userRoutes } from './users.js';
 import { assetRoutes } from './assets.js';
 import { flagRoutes } from './flags.js';
 import { draftRoutes } from './drafts.js';
+import { messageEditRoutes } from './message-edits.js';
 import { settingsRoutes } from './settings.js';
 import { subscriptionSettingRoutes } from './subscription-settings.js';
 
@@ -19,6 +20,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   eventRoutes(app, ctx);
   flagRoutes(app, ctx);
   draftRoutes(app, ctx);
+  messageEditRoutes(app, ctx);
   settingsRoutes(app, ctx);
   subscriptionSettingRoutes(app, ctx);
   assetRoutes(app, ctx);
