@@ -9,7 +9,7 @@ import { registerRoutes } from './routes/index.js';
 /** The HTTP application: API under /api/v1 and the web client at /. */
 export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'info' } : false,
+    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'warn' } : false,
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: true,
     return503OnClosing: false,

@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A real Parley server in its own process for end-to-end tests, on a fresh demo database, that
+ * a test can stop and start again on the same data (the app must recover without a reload).
+ */
+export class ServerProcess {
+  private child: ChildProcess | null = null;
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
+
+  constructor(readonly port: number) {}
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: path.resolve(__dirname, '..'),
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        PARLEY_DATA_DIR: this.dataDir,
+        PARLEY_DEMO: '1',
+        PARLEY_QUIET: '1',
+        PARLEY_RATE_LIMIT: '100000',
+        PARLEY_LONGPOLL_SECONDS: '20',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      try {
+        const r = await fetch(`${this.url}/api/v1/server_settings`);
+        if (r.ok) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`server did not start in time: ${output}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    this.child = null;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
