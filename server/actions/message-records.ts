@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
+import { reactionsFor } from './reactions.js';
 
 /** Loads what message records need (senders, streams, DM participants) in a few queries. */
 export async function buildMessageRecords(
@@ -23,6 +24,7 @@ export async function buildMessageRecords(
   const streams = streamIds.size
     ? await db.selectFrom('streams').selectAll().where('id', 'in', [...streamIds]).execute()
     : [];
+  const reactions = await reactionsFor(db, messages.map((m) => m.id));
   const userMap = new Map(users.map((u) => [u.id, u]));
   const streamMap = new Map<number, Stream>(streams.map((s) => [s.id, s]));
   const out = new Map<number, Record<string, unknown>>();
@@ -43,6 +45,7 @@ export async function buildMessageRecords(
         last_edit_time: m.last_edit_time,
         sending_client: m.sending_client,
         realm,
+        reactions: reactions.get(m.id) ?? [],
       }),
     );
   }

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { TestClient } from './client.js';
+
+const drain = async (c: TestClient, queueId: string) =>
+  (await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as any[];
+
+describe.each(DATABASES)('reactions and read receipts on %s', (db) => {
+  let server: TestServer;
+  let hamlet: TestClient;
+  let othello: TestClient;
+  let cordelia: TestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer({ db });
+    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
+    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
+  });
+  afterAll(() => server?.close());
+
+  it('adds and removes a reaction with reaction events, shown on the message', async () => {
+    const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'react', content: 'react to me' })).body.id;
+    const q = await hamlet.post('/register', { event_types: ['reaction'] });
+    expect((await othello.post(`/messages/${id}/reactions`, { emoji_name: 'smile' })).status).toBe(200);
+    const dup = await othello.post(`/messages/${id}/reactions`, { emoji_name: 'smile' });
+    expect(dup.body.msg).toBe('Reaction already exists.');
+    const msg = (await hamlet.get(`/messages/${id}`)).body.message;
+    expect(msg.reactions).toEqual([expect.objectContaining({ emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji', user_id: expect.any(Number) })]);
+    expect((await othello.delete(`/messages/${id}/reactions`, { emoji_name: 'smile' })).status).toBe(200);
+    expect((await othello.delete(`/messages/${id}/reactions`, { emoji_name: 'smile' })).status).toBe(400);
+    const events = await drain(hamlet, q.body.queue_id);
+    expect(events.map((e) => e.op)).toEqual(['add', 'remove']);
+    expect(events[0]).toMatchObject({ type: 'reaction', message_id: id, emoji_code: '1f604' });
+  });
+
+  it('refuses unknown emoji and messages the user cannot see', async () => {
+    const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'react', content: 'x' })).body.id;
+    expect((await othello.post(`/messages/${id}/reactions`, { emoji_name: 'no_such_emoji_here' })).status).toBe(400);
+    const secret = (await hamlet.post('/messages', { type: 'stream', to: 'design', topic: 'private', content: 'x' })).body.id;
+    expect((await othello.post(`/messages/${secret}/reactions`, { emoji_name: 'smile' })).body.msg).toBe('Invalid message(s)');
+  });
+
+  it('lists who has read a message, governed by the realm setting', async () => {
+    const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'receipts', content: 'read me' })).body.id;
+    await othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
+    const othelloId = (await othello.get('/users/me')).body.user_id;
+    const r = await cordelia.get(`/messages/${id}/read_receipts`);
+    expect(r.body.user_ids).toEqual([othelloId]);
+    const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    await server.ctx.db.updateTable('realms').set({ settings: JSON.stringify({ ...JSON.parse(realm.settings), enable_read_receipts: false }) }).execute();
+    expect((await cordelia.get(`/messages/${id}/read_receipts`)).status).toBe(400);
+  });
+});
