@@ -8,6 +8,7 @@ import { userRoutes } from './users.js';
 import { assetRoutes } from './assets.js';
 import { flagRoutes } from './flags.js';
 import { draftRoutes } from './drafts.js';
+import { topicRoutes } from './topics.js';
 import { reactionRoutes } from './reactions.js';
 import { messageEditRoutes } from './message-edits.js';
 import { settingsRoutes } from './settings.js';
@@ -21,6 +22,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   eventRoutes(app, ctx);
   flagRoutes(app, ctx);
   draftRoutes(app, ctx);
+  topicRoutes(app, ctx);
   reactionRoutes(app, ctx);
   messageEditRoutes(app, ctx);
   settingsRoutes(app, ctx);
