@@ -7,6 +7,7 @@ import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
+import { startScheduler } from './actions/scheduler.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +26,7 @@ export async function startServer(
   const queues = new QueueManager(bus, config.queueIdleSeconds * 1000);
   const ctx: AppContext = { db: handle.db, dialect: handle.dialect, config, queues, lock: new Mutex(), log: console };
   const app = await buildApp(ctx, { logger: opts.logger });
+  app.addHook('onClose', startScheduler(ctx));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -5,6 +5,7 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { canReadStreamHistory } from './access.js';
 import { formatMessages } from './message-records.js';
+import { realmSettings } from './realm.js';
 import { narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -56,7 +57,8 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
   const plan = planNarrow(opts.narrow, lookup);
   if (user === null) {
     const stream = plan.historyStream;
-    if (!stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) {
+    const spectatorsAllowed = realmSettings(realm).enable_spectator_access;
+    if (!spectatorsAllowed || !stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) {
       throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
     }
   }
@@ -117,6 +119,7 @@ export async function accessibleMessage(ctx: AppContext, realm: Realm, user: Use
     if (um) return { ...message, flags: um.flags };
   }
   if (message.stream_id === null) return null;
+  if (!user && !realmSettings(realm).enable_spectator_access) return null;
   const stream = await ctx.db.selectFrom('streams').selectAll().where('id', '=', message.stream_id).executeTakeFirstOrThrow();
   const subscribed = user
     ? !!(await ctx.db.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst())

@@ -12,6 +12,7 @@ import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
+import { compileLinkifierPattern } from './linkifiers.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -89,6 +90,7 @@ export async function markdownContext(
     .select(['id', 'pattern', 'url_template'])
     .where('realm_id', '=', realm.id)
     .orderBy('order')
+    .orderBy('id')
     .execute();
   return {
     users: users.map((u) => ({ id: u.id, full_name: u.full_name, is_active: !!u.is_active })),
@@ -96,7 +98,15 @@ export async function markdownContext(
       .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
       .map((s) => ({ id: s.id, name: s.name })),
     userGroups: groups,
-    linkifiers,
+    linkifiers: linkifiers.flatMap((l) => {
+      // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
+      try {
+        const { regexp } = compileLinkifierPattern(l.pattern);
+        return [{ id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template }];
+      } catch {
+        return [];
+      }
+    }),
   };
 }
 

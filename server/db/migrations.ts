@@ -256,6 +256,68 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('message_edits_message').on('message_edits').column('message_id').execute();
       },
     },
+    '0004_invites_scheduled_messages_default_stream_groups': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('invites')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('is_multiuse', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('email', 'text')
+          .addColumn('invited_by', 'integer', (c) => c.notNull())
+          .addColumn('invited_as', 'integer', (c) => c.notNull())
+          .addColumn('stream_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('include_realm_default_subscriptions', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('notify_referrer_on_join', bool, (c) => c.notNull().defaultTo(1))
+          .addColumn('link_key', 'text', (c) => c.notNull().unique())
+          .addColumn('created', 'integer', (c) => c.notNull())
+          .addColumn('expiry', 'integer')
+          .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('invites_realm').on('invites').columns(['realm_id', 'status']).execute();
+
+        await db.schema
+          .createTable('scheduled_messages')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('sender_id', 'integer', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('stream_id', 'integer')
+          .addColumn('to_ids', 'text', (c) => c.notNull())
+          .addColumn('topic', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('content', 'text', (c) => c.notNull())
+          .addColumn('rendered_content', 'text', (c) => c.notNull())
+          .addColumn('scheduled_timestamp', 'integer', (c) => c.notNull())
+          .addColumn('sending_client', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('read_by_sender', bool)
+          .addColumn('delivered', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('delivered_message_id', 'integer')
+          .addColumn('failed', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('failure_message', 'text')
+          .execute();
+        await db.schema.createIndex('scheduled_messages_sender').on('scheduled_messages').columns(['sender_id', 'delivered']).execute();
+        await db.schema
+          .createIndex('scheduled_messages_due')
+          .on('scheduled_messages')
+          .columns(['delivered', 'failed', 'scheduled_timestamp'])
+          .execute();
+
+        await db.schema
+          .createTable('default_stream_groups')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('default_stream_groups_name').on('default_stream_groups').columns(['realm_id', 'name']).unique().execute();
+        await db.schema
+          .createTable('default_stream_group_streams')
+          .addColumn('group_id', 'integer', (c) => c.notNull())
+          .addColumn('stream_id', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('default_stream_group_streams_pk', ['group_id', 'stream_id'])
+          .execute();
+      },
+    },
   };
 }
 

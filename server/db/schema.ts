@@ -25,6 +25,65 @@ export interface DB {
   email_changes: EmailChangeTable;
   reactions: ReactionTable;
   message_edits: MessageEditTable;
+  invites: InviteTable;
+  scheduled_messages: ScheduledMessageTable;
+  default_stream_groups: DefaultStreamGroupTable;
+  default_stream_group_streams: DefaultStreamGroupStreamTable;
+}
+
+/** Email invitations and reusable invitation links (`is_multiuse`). */
+export interface InviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  is_multiuse: Bool;
+  /** null for reusable links */
+  email: string | null;
+  invited_by: number;
+  invited_as: number;
+  /** JSON list of stream ids to subscribe the new user to */
+  stream_ids: string;
+  include_realm_default_subscriptions: Bool;
+  notify_referrer_on_join: Bool;
+  /** the secret in the invitation link */
+  link_key: string;
+  created: number;
+  /** null: never expires */
+  expiry: number | null;
+  /** 0 pending, 1 accepted, 2 revoked */
+  status: number;
+}
+
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  /** 'stream' or 'private' */
+  type: string;
+  stream_id: number | null;
+  /** JSON: the stream id, or the list of recipient user ids */
+  to_ids: string;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_timestamp: number;
+  sending_client: string;
+  read_by_sender: Bool | null;
+  delivered: Bool;
+  delivered_message_id: number | null;
+  failed: Bool;
+  failure_message: string | null;
+}
+
+export interface DefaultStreamGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: string;
+}
+
+export interface DefaultStreamGroupStreamTable {
+  group_id: number;
+  stream_id: number;
 }
 
 export interface EmailChangeTable {

@@ -12,6 +12,9 @@ import { profileDataFor, realmUsers } from '../actions/users.js';
 import { dmIds } from '../actions/message-records.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
 import type { ClientCapabilities } from './queue.js';
+import { multiuseInviteGroupId } from '../actions/realm-admin.js';
+import { pendingScheduledMessages } from '../actions/scheduled-messages.js';
+import { defaultStreamGroupObjects } from '../actions/default-streams.js';
 
 export const FEATURE_LEVEL = 222;
 export const SERVICE_VERSION = '8.0-parley-0.1';
@@ -75,7 +78,10 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     state.presence_last_update_id = -1;
     state.server_timestamp = Date.now() / 1000;
   }
-  if (wants(opts, 'realm')) Object.assign(state, realmState(ctx, realm, user, settings));
+  if (wants(opts, 'realm')) {
+    Object.assign(state, realmState(ctx, realm, user, settings));
+    state.realm_create_multiuse_invite_group = await multiuseInviteGroupId(db, realm);
+  }
   if (wants(opts, 'realm_user')) {
     const users = await realmUsers(db, realm.id);
     const profiles = await profileDataFor(db, realm.id);
@@ -101,7 +107,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   }
   if (wants(opts, 'realm_emoji')) state.realm_emoji = {};
   if (wants(opts, 'realm_linkifiers')) {
-    const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('order').execute();
+    const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('order').orderBy('id').execute();
     state.realm_linkifiers = opts.capabilities.linkifier_url_template ? rows.map((r) => ({ id: r.id, pattern: r.pattern, url_template: r.url_template })) : [];
   }
   if (wants(opts, 'realm_filters')) state.realm_filters = [];
@@ -109,7 +115,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   if (wants(opts, 'realm_user_groups')) state.realm_user_groups = await userGroupsState(ctx, realm);
   if (wants(opts, 'realm_user_settings_defaults')) state.realm_user_settings_defaults = { ...USER_SETTING_DEFAULTS, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
   if (wants(opts, 'recent_private_conversations')) state.recent_private_conversations = await recentConversations(ctx, user);
-  if (wants(opts, 'scheduled_messages')) state.scheduled_messages = [];
+  if (wants(opts, 'scheduled_messages')) state.scheduled_messages = await pendingScheduledMessages(db, user.id);
   if (wants(opts, 'starred_messages')) {
     state.starred_messages = (await db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id)
       .where((eb) => eb(eb('flags', '&', FLAG_BITS.starred), '!=', 0)).orderBy('message_id').execute()).map((r) => r.message_id);
@@ -127,7 +133,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     const firsts = await firstMessageIds(db, streams.map((s) => s.id));
     state.realm_default_streams = streams.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }));
   }
-  if (wants(opts, 'default_stream_groups')) state.realm_default_stream_groups = [];
+  if (wants(opts, 'default_stream_groups')) state.realm_default_stream_groups = await defaultStreamGroupObjects(db, realm.id);
   if (wants(opts, 'subscription')) Object.assign(state, await subscriptionState(ctx, realm, user, opts));
   if (wants(opts, 'update_message_flags') && wants(opts, 'message')) state.unread_msgs = await unreadMessages(ctx, user);
   if (wants(opts, 'user_settings')) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { authenticate, realmForRequest } from './auth.js';
+import { authenticate, realmDeactivated, realmForRequest } from './auth.js';
 import { ApiError } from './errors.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
@@ -46,6 +46,8 @@ export type Handler<S extends ParamSpec, A extends AuthMode> = (
 export const knownRoutes: { method: Method; pattern: RegExp }[] = [];
 
 const PATH_INT = /^\d{1,15}$/;
+/** ids are 32-bit integer columns: a larger one names no row, like an unknown id */
+const MAX_ID = 2147483647;
 
 export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app: FastifyInstance,
@@ -76,6 +78,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
           throw new ApiError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
         }
         user = auth?.user ?? null;
+        if (!user && realm.deactivated) throw realmDeactivated();
       }
       checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
 
@@ -95,7 +98,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
           user: user as ApiRequest<S, A>['user'],
           params,
           path: pathParams,
-          pathInt: (name) => Number(pathParams[name]),
+          pathInt: (name) => (Number(pathParams[name]) > MAX_ID ? -1 : Number(pathParams[name])),
           signal: controller.signal,
           userAgent: String(request.headers['user-agent'] ?? ''),
           raw: request,

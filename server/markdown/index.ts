@@ -8,7 +8,7 @@ import type { MarkdownContext, RenderResult } from './types.js';
 export type { MarkdownContext, MentionableUser, RenderResult } from './types.js';
 export { emojiCodeForName, emojiNameForCode } from './emoji.js';
 export { streamNarrowUrl, topicNarrowUrl, hashEncode } from './links.js';
-export { expandTemplate } from './linkifiers.js';
+export { expandUrlTemplate } from './linkifiers.js';
 
 /**
  * Zulip-flavoured Markdown to safe HTML. Raw HTML is never passed through (html: false), links

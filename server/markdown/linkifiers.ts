@@ -10,26 +10,46 @@ interface Compiled {
 
 const cache = new Map<string, Compiled | null>();
 
-function compile(pattern: string, template: string): Compiled | null {
-  const key = `${pattern}\u0000${template}`;
+function compile(pattern: string, flags: string, template: string): Compiled | null {
+  const key = `${pattern}\u0000${flags}\u0000${template}`;
   if (!cache.has(key)) {
-    try {
-      cache.set(key, { re: new RegExp(pattern, 'gu'), template });
-    } catch {
-      cache.set(key, null); // an invalid pattern is skipped, never fatal
+    let compiled: Compiled | null = null;
+    for (const extra of ['g', 'gu']) {
+      try {
+        compiled = { re: new RegExp(pattern, flags + extra), template };
+        break;
+      } catch {
+        // an invalid pattern is skipped, never fatal
+      }
     }
+    cache.set(key, compiled);
     if (cache.size > 1000) cache.delete(cache.keys().next().value!);
   }
   return cache.get(key) ?? null;
 }
 
-/** RFC 6570 level 1 and 2 expansion: {name} encodes reserved characters, {+name} keeps them. */
-export function expandTemplate(template: string, groups: Record<string, string | undefined>): string {
-  return template.replace(/\{(\+?)([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, plus: string, name: string) => {
-    const value = groups[name] ?? '';
-    return plus ? encodeURI(value) : encodeURIComponent(value);
+/** RFC 6570 expansion (levels 1 to 3 and prefixes) of a linkifier's URL template. */
+export function expandUrlTemplate(template: string, values: Record<string, string>): string {
+  const encode = (s: string, reserved: boolean) =>
+    reserved ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return template.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_whole, op: string, body: string) => {
+    const parts = body.split(',').map((spec) => {
+      const [, name, prefix] = /^([^:*]+)(?::(\d+))?\*?$/.exec(spec) ?? [];
+      let value = values[name];
+      if (value === undefined) return null;
+      if (prefix) value = value.slice(0, Number(prefix));
+      const text = encode(value, op === '+' || op === '#');
+      if (op === ';') return value === '' ? name : `${name}=${text}`;
+      if (op === '?' || op === '&') return `${name}=${text}`;
+      return text;
+    }).filter((x): x is string => x !== null);
+    if (!parts.length) return '';
+    const first = { '': '', '+': '', '#': '#', '.': '.', '/': '/', ';': ';', '?': '?', '&': '&' }[op] ?? '';
+    const sep = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/', ';': ';', '?': '&', '&': '&' }[op] ?? ',';
+    return first + parts.join(sep);
   });
 }
+
 
 function linkifyText(state: StateCore, text: string, linkifiers: Compiled[]): Token[] | null {
   type Match = { start: number; end: number; href: string };
@@ -41,7 +61,7 @@ function linkifyText(state: StateCore, text: string, linkifiers: Compiled[]): To
       const start = m.index!;
       const end = start + m[0].length;
       if (matches.some((x) => start < x.end && end > x.start)) continue;
-      const href = expandTemplate(template, m.groups ?? {});
+      const href = expandUrlTemplate(template, (m.groups ?? {}) as Record<string, string>);
       if (isSafeUrl(href)) matches.push({ start, end, href });
     }
   }
@@ -72,7 +92,7 @@ export function linkifierPlugin(md: MarkdownIt) {
   md.core.ruler.push('zulip_linkifiers', (state) => {
     const env = state.env as unknown as RenderEnv;
     const compiled = (env?.ctx?.linkifiers ?? [])
-      .map((l) => compile(l.pattern, l.url_template))
+      .map((l) => compile(l.pattern, l.flags ?? '', l.url_template))
       .filter((c): c is Compiled => c !== null);
     if (!compiled.length) return;
     for (const block of state.tokens) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emojiCodeForName, expandTemplate, renderMarkdown, type MarkdownContext } from './index.js';
+import { emojiCodeForName, expandUrlTemplate, renderMarkdown, type MarkdownContext } from './index.js';
 
 const ctx: MarkdownContext = {
   users: [
@@ -80,7 +80,7 @@ describe('renderMarkdown', () => {
   it('applies linkifiers outside links and skips invalid patterns', () => {
     expect(html('fixes #123')).toBe('<p>fixes <a href="https://github.com/zulip/zulip/issues/123">#123</a></p>');
     expect(html('[#9](https://example.com)')).toBe('<p><a href="https://example.com">#9</a></p>');
-    expect(expandTemplate('https://x/{id}/{+path}', { id: 'a b', path: 'c/d' })).toBe('https://x/a%20b/c/d');
+    expect(expandUrlTemplate('https://x/{id}/{+path}', { id: 'a b', path: 'c/d' })).toBe('https://x/a%20b/c/d');
   });
 
   it('never passes raw HTML or unsafe links through', () => {

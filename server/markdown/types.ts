@@ -10,8 +10,8 @@ export interface MarkdownContext {
   /** streams the sender can link to */
   streams: readonly { id: number; name: string }[];
   userGroups?: readonly { id: number; name: string }[];
-  /** regex sources with named groups, and RFC 6570 level 1/2 URL templates */
-  linkifiers?: readonly { id: number; pattern: string; url_template: string }[];
+  /** JavaScript regex sources with named groups (plus flags), and RFC 6570 URL templates */
+  linkifiers?: readonly { id: number; pattern: string; flags?: string; url_template: string }[];
 }
 
 export interface RenderResult {

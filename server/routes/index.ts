@@ -13,6 +13,11 @@ import { reactionRoutes } from './reactions.js';
 import { messageEditRoutes } from './message-edits.js';
 import { settingsRoutes } from './settings.js';
 import { subscriptionSettingRoutes } from './subscription-settings.js';
+import { realmRoutes } from './realm.js';
+import { streamAdminRoutes } from './stream-admin.js';
+import { linkifierRoutes } from './linkifiers.js';
+import { inviteRoutes } from './invites.js';
+import { scheduledMessageRoutes } from './scheduled-messages.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -27,5 +32,10 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   messageEditRoutes(app, ctx);
   settingsRoutes(app, ctx);
   subscriptionSettingRoutes(app, ctx);
+  realmRoutes(app, ctx);
+  streamAdminRoutes(app, ctx);
+  linkifierRoutes(app, ctx);
+  inviteRoutes(app, ctx);
+  scheduledMessageRoutes(app, ctx);
   assetRoutes(app, ctx);
 }

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { route } from '../http/route.js';
+import { check, p, type Checker } from '../http/params.js';
+import { createMultiuseInvite, inviteUsers, listInvites, resendInvite, revokeInvite } from '../actions/invites.js';
+import { joinPages } from './join.js';
+
+const minutesOrNull: Checker<number | null> = (v, name) => (v === null ? null : check.int(v, name));
+
+const inviteParams = {
+  invite_expires_in_minutes: p.json(minutesOrNull).optional(),
+  invite_as: p.int().default(400),
+  include_realm_default_subscriptions: p.bool().default(false),
+};
+
+export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/invites',
+      params: {
+        ...inviteParams,
+        invitee_emails: p.string(),
+        stream_ids: p.intList(),
+        notify_referrer_on_join: p.bool().default(true),
+      },
+    },
+    async ({ realm, user, params }) =>
+      inviteUsers(ctx, realm, user, params.invitee_emails, {
+        streamIds: params.stream_ids,
+        expiresInMinutes: params.invite_expires_in_minutes,
+        inviteAs: params.invite_as,
+        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+        notifyReferrerOnJoin: params.notify_referrer_on_join,
+      }),
+  );
+
+  route(app, ctx, { method: 'GET', path: '/invites', params: {} }, async ({ realm, user }) => listInvites(ctx, realm, user));
+
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/invites/multiuse', params: { ...inviteParams, stream_ids: p.intList().default([]) } },
+    async ({ realm, user, params }) =>
+      createMultiuseInvite(ctx, realm, user, {
+        streamIds: params.stream_ids,
+        expiresInMinutes: params.invite_expires_in_minutes,
+        inviteAs: params.invite_as,
+        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
+        notifyReferrerOnJoin: false,
+      }),
+  );
+
+  route(app, ctx, { method: 'DELETE', path: '/invites/:invite_id', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+    revokeInvite(ctx, realm, user, pathInt('invite_id'), false),
+  );
+
+  route(app, ctx, { method: 'DELETE', path: '/invites/multiuse/:invite_id', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+    revokeInvite(ctx, realm, user, pathInt('invite_id'), true),
+  );
+
+  route(app, ctx, { method: 'POST', path: '/invites/:invite_id/resend', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+    resendInvite(ctx, realm, user, pathInt('invite_id')),
+  );
+
+  joinPages(app, ctx);
+}
