@@ -109,6 +109,8 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
   const migrator = new Migrator({
     db: handle.db,
     provider: new InCodeMigrations(handle.dialect),
+    // Migrations written on parallel branches may land out of order; each runs once.
+    allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
