@@ -1,0 +1,174 @@
+import { ApiRequestError, retryAfterSeconds, type ApiFailure } from './errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A parameter value before wire encoding; undefined means "leave it out". */
+export type ParamValue = string | number | boolean | null | undefined | readonly unknown[] | object;
+export type Params = Record<string, ParamValue>;
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+export interface ConnectionOptions {
+  /** defaults to the same origin's /api/v1 */
+  baseUrl?: string;
+  credentials?: Credentials | null;
+  fetch?: typeof fetch;
+  /** how to wait before the one retry after RATE_LIMIT_HIT; injectable for tests */
+  sleep?: (ms: number) => Promise<void>;
+  /** waits longer than this are not retried but surfaced to the caller */
+  maxRateLimitWaitMs?: number;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Encodes one parameter as the API wants it: lists and objects as JSON, booleans as true/false. */
+export function encodeParamValue(value: Exclude<ParamValue, undefined>): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export function encodeParams(params: Params): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) out.append(key, encodeParamValue(value));
+  }
+  return out;
+}
+
+function basicAuthHeader({ email, apiKey }: Credentials): string {
+  const bytes = new TextEncoder().encode(`${email}:${apiKey}`);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return `Basic ${btoa(binary)}`;
+}
+
+/** The one transport: every request of the app goes through here. */
+export class ApiConnection {
+  readonly baseUrl: string;
+  readonly credentials: Credentials | null;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly maxRateLimitWaitMs: number;
+
+  constructor(options: ConnectionOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? '/api/v1').replace(/\/$/, '');
+    this.credentials = options.credentials ?? null;
+    // Bound so that a window.fetch keeps its `this`.
+    this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.sleep = options.sleep ?? defaultSleep;
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  }
+
+  async request<T>(
+    method: HttpMethod,
+    path: string,
+    params: Params = {},
+    options: RequestOptions = {},
+  ): Promise<T> {
+    try {
+      return await this.requestOnce<T>(method, path, params, options);
+    } catch (error) {
+      const waitSeconds =
+        error instanceof ApiRequestError ? retryAfterSeconds(error.failure) : null;
+      if (waitSeconds === null || waitSeconds * 1000 > this.maxRateLimitWaitMs) throw error;
+      await this.sleep(waitSeconds * 1000);
+      return this.requestOnce<T>(method, path, params, options);
+    }
+  }
+
+  private async requestOnce<T>(
+    method: HttpMethod,
+    path: string,
+    params: Params,
+    options: RequestOptions,
+  ): Promise<T> {
+    const body = encodeParams(params).toString();
+    const query = method === 'GET' && body !== '' ? `?${body}` : '';
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
+    if (method !== 'GET') headers['Content-Type'] = 'application/x-www-form-urlencoded';
+
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}${query}`, {
+        method,
+        headers,
+        body: method === 'GET' ? undefined : body,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiRequestError({
+        kind: 'network',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return readResponse<T>(response);
+  }
+}
+
+async function readResponse<T>(response: Response): Promise<T> {
+  const { status } = response;
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    json = undefined;
+  }
+  const envelope = isEnvelope(json) ? json : null;
+
+  if (status >= 500) {
+    const message =
+      typeof envelope?.msg === 'string' && envelope.msg ? envelope.msg : response.statusText;
+    throw new ApiRequestError({ kind: 'server', status, message });
+  }
+  if (!envelope)
+    throw new ApiRequestError({
+      kind: 'malformed',
+      status,
+      message: 'response is not a JSON envelope',
+    });
+  if (envelope.result === 'success' && status >= 200 && status < 300) return envelope as T;
+  if (envelope.result === 'error')
+    throw new ApiRequestError(apiFailure(status, envelope, response.headers));
+  throw new ApiRequestError({
+    kind: 'malformed',
+    status,
+    message: `result "${String(envelope.result)}" with HTTP ${status}`,
+  });
+}
+
+function isEnvelope(
+  json: unknown,
+): json is { result: unknown; msg?: unknown } & Record<string, unknown> {
+  return typeof json === 'object' && json !== null && 'result' in json;
+}
+
+function apiFailure(
+  status: number,
+  envelope: Record<string, unknown>,
+  headers: Headers,
+): ApiFailure {
+  const { result: _result, msg, code, ...extra } = envelope;
+  const failure: ApiFailure = {
+    kind: 'api',
+    status,
+    code: typeof code === 'string' ? code : 'BAD_REQUEST',
+    msg: typeof msg === 'string' ? msg : '',
+    extra,
+  };
+  // The header is the fallback for servers that put the delay only there.
+  const header = headers.get('Retry-After');
+  if (failure.code === 'RATE_LIMIT_HIT' && extra['retry-after'] === undefined && header !== null) {
+    failure.extra = { ...extra, 'retry-after': Number(header) };
+  }
+  return failure;
+}

@@ -1,0 +1,84 @@
+/** Wire types for messages, as GET /messages and message events carry them. */
+
+export type MessageFlag =
+  | 'read'
+  | 'starred'
+  | 'collapsed'
+  | 'mentioned'
+  | 'wildcard_mentioned'
+  | 'stream_wildcard_mentioned'
+  | 'topic_wildcard_mentioned'
+  | 'has_alert_word'
+  | 'historical';
+
+/** The flags a user may add or remove through POST /messages/flags. */
+export type ChangeableFlag = 'read' | 'starred' | 'collapsed';
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+  user_id: number;
+}
+
+export interface DisplayRecipientUser {
+  id: number;
+  email: string;
+  full_name: string;
+}
+
+interface MessageBase {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  /** null when the avatar comes from a generated-avatar service and client_gravatar is on */
+  avatar_url: string | null;
+  recipient_id: number;
+  timestamp: number;
+  /** HTML when the request or queue asked for apply_markdown, Markdown otherwise */
+  content: string;
+  content_type: 'text/html' | 'text/x-markdown';
+  /** the topic; always the empty string for direct messages */
+  subject: string;
+  flags: MessageFlag[];
+  reactions: Reaction[];
+  is_me_message: boolean;
+  client?: string;
+  last_edit_timestamp?: number;
+}
+
+export interface StreamMessage extends MessageBase {
+  type: 'stream';
+  stream_id: number;
+  /** the stream's name */
+  display_recipient: string;
+}
+
+export interface DirectMessage extends MessageBase {
+  type: 'private';
+  /** every participant, the sender included */
+  display_recipient: DisplayRecipientUser[];
+}
+
+export type Message = StreamMessage | DirectMessage;
+
+/** One narrow term as the API takes it: `{operator: 'channel', operand: 5}`. */
+export interface ApiNarrowTerm {
+  operator: string;
+  operand: string | number | number[];
+  negated?: boolean;
+}
+
+export type ApiNarrow = ApiNarrowTerm[];
+
+export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
+
+export interface GetMessagesResponse {
+  anchor: number;
+  found_anchor: boolean;
+  found_oldest: boolean;
+  found_newest: boolean;
+  history_limited: boolean;
+  messages: Message[];
+}

@@ -1,0 +1,30 @@
+/** Wire types for users. */
+
+export type Role = 100 | 200 | 300 | 400 | 600;
+
+export interface User {
+  user_id: number;
+  email: string;
+  delivery_email: string | null;
+  full_name: string;
+  date_joined: string;
+  is_active: boolean;
+  is_owner: boolean;
+  is_admin: boolean;
+  is_guest: boolean;
+  is_billing_admin: boolean;
+  is_bot: boolean;
+  role: Role;
+  timezone: string;
+  /** may be absent with the user_avatar_url_field_optional capability */
+  avatar_url?: string | null;
+  avatar_version: number;
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
+}
+
+/** GET /users/me */
+export interface OwnUser extends User {
+  max_message_id?: number;
+}

@@ -1,0 +1,27 @@
+/** Bindings for server-side drafts. */
+import type { ApiConnection } from '../connection';
+import type { Draft } from '../model';
+
+/** GET /drafts */
+export function getDrafts(connection: ApiConnection) {
+  return connection.request<{ count: number; drafts: Draft[] }>('GET', '/drafts');
+}
+
+/** POST /drafts */
+export function createDrafts(connection: ApiConnection, options: { drafts: Omit<Draft, 'id'>[] }) {
+  return connection.request<{ ids: number[] }>('POST', '/drafts', options);
+}
+
+/** PATCH /drafts/{draft_id} */
+export function editDraft(
+  connection: ApiConnection,
+  draftId: number,
+  options: { draft: Omit<Draft, 'id'> },
+) {
+  return connection.request<object>('PATCH', `/drafts/${draftId}`, options);
+}
+
+/** DELETE /drafts/{draft_id} */
+export function deleteDraft(connection: ApiConnection, draftId: number) {
+  return connection.request<object>('DELETE', `/drafts/${draftId}`);
+}

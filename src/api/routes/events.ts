@@ -1,0 +1,38 @@
+/** Bindings for the event queue. */
+import type { ApiConnection, RequestOptions } from '../connection';
+import type { ClientCapabilities, GetEventsResponse, RegisterResponse } from '../model';
+
+export interface RegisterQueueOptions {
+  apply_markdown?: boolean;
+  client_gravatar?: boolean;
+  include_subscribers?: boolean;
+  slim_presence?: boolean;
+  event_types?: string[];
+  fetch_event_types?: string[];
+  all_public_streams?: boolean;
+  narrow?: [string, string][];
+  client_capabilities?: ClientCapabilities;
+}
+
+/** POST /register */
+export function registerQueue(
+  connection: ApiConnection,
+  options: RegisterQueueOptions = {},
+  request?: RequestOptions,
+) {
+  return connection.request<RegisterResponse>('POST', '/register', { ...options }, request);
+}
+
+/** GET /events: long-polls until the queue has events after `last_event_id`, or a heartbeat. */
+export function getEvents(
+  connection: ApiConnection,
+  options: { queue_id: string; last_event_id: number; dont_block?: boolean },
+  request?: RequestOptions,
+) {
+  return connection.request<GetEventsResponse>('GET', '/events', options, request);
+}
+
+/** DELETE /events */
+export function deleteQueue(connection: ApiConnection, options: { queue_id: string }) {
+  return connection.request<object>('DELETE', '/events', options);
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { EmptyState } from '../../components/StatePanel';
+import { useOwnUserId, useUserSetting } from '../../model/hooks';
+import { parsePlaceUrl, type Place } from '../../narrow';
+import { DraftsView } from '../drafts/DraftsView';
+import { InboxView } from '../inbox/InboxView';
+import { MessageView } from '../message-list/MessageView';
+import { RecentView } from '../recent/RecentView';
+import { LeftSidebar } from '../sidebar/LeftSidebar';
+import { RightSidebar } from '../sidebar/RightSidebar';
+import { ConnectionBanner } from './ConnectionBanner';
+import { TopBar } from './TopBar';
+
+const PHONE_QUERY = '(max-width: 760px)';
+
+function useIsPhone(): boolean {
+  const [isPhone, setIsPhone] = useState(() => window.matchMedia?.(PHONE_QUERY).matches ?? false);
+  useEffect(() => {
+    const query = window.matchMedia?.(PHONE_QUERY);
+    if (!query) return;
+    const onChange = () => setIsPhone(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return isPhone;
+}
+
+const HOME_URLS: Record<string, string> = {
+  inbox: '/inbox',
+  recent_topics: '/recent',
+  all_messages: '/feed',
+};
+
+export function AppShell() {
+  const location = useLocation();
+  const ownUserId = useOwnUserId();
+  const homeView = useUserSetting<string>('web_home_view');
+  const isPhone = useIsPhone();
+  const [leftOpen, setLeftOpen] = useState(false);
+  const [rightOpenDesktop, setRightOpenDesktop] = useState(true);
+  const [rightOpenPhone, setRightOpenPhone] = useState(false);
+  const rightOpen = isPhone ? rightOpenPhone : rightOpenDesktop;
+
+  const closeDrawers = useCallback(() => {
+    setLeftOpen(false);
+    setRightOpenPhone(false);
+  }, []);
+
+  // Navigating from a drawer closes it, so the phone shows what was chosen.
+  useEffect(closeDrawers, [location.pathname, closeDrawers]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeDrawers();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [closeDrawers]);
+
+  if (location.pathname === '/' || location.pathname === '') {
+    return <Navigate to={HOME_URLS[homeView] ?? '/inbox'} replace />;
+  }
+  const place = parsePlaceUrl(location.pathname, ownUserId);
+  const drawerOpen = isPhone && (leftOpen || rightOpen);
+
+  return (
+    <div
+      className="app-shell"
+      data-phone={isPhone}
+      data-left-open={leftOpen}
+      data-right-open={rightOpen}
+    >
+      <a className="skip-link" href="#main-content">
+        Skip to messages
+      </a>
+      <TopBar
+        leftOpen={leftOpen}
+        rightOpen={rightOpen}
+        onToggleLeft={() => setLeftOpen((open) => !open)}
+        onToggleRight={() =>
+          isPhone ? setRightOpenPhone((open) => !open) : setRightOpenDesktop((open) => !open)
+        }
+      />
+      <ConnectionBanner />
+      <LeftSidebar place={place} hidden={isPhone && !leftOpen} />
+      <main className="feed-column" id="main-content" tabIndex={-1}>
+        <PlaceView place={place} />
+      </main>
+      <RightSidebar hidden={!rightOpen} />
+      {drawerOpen && <div className="drawer-backdrop" onClick={closeDrawers} aria-hidden="true" />}
+    </div>
+  );
+}
+
+function PlaceView({ place }: { place: Place | null }) {
+  if (!place) {
+    return (
+      <EmptyState title="Nothing here">
+        This address does not match any view or conversation.{' '}
+        <Link to="/inbox">Go to your inbox</Link>.
+      </EmptyState>
+    );
+  }
+  if (place.kind === 'view') {
+    switch (place.view) {
+      case 'inbox':
+        return <InboxView />;
+      case 'recent':
+        return <RecentView />;
+      case 'drafts':
+        return <DraftsView />;
+    }
+  }
+  return <MessageView narrow={place.narrow} />;
+}

@@ -1,0 +1,114 @@
+/**
+ * Flag changes the user makes (read, starred) show at once: they are applied to the store and the
+ * caches as the event the server will send, and rolled back if the server refuses.
+ */
+import type { Message, UnreadMessageDetails, UpdateMessageFlagsEvent } from '../../api/model';
+import { updateMessageFlags } from '../../api/routes/messages';
+import { dmMessageParticipants, isMentioned } from '../../narrow';
+import { applyEventsToQueryCache } from '../../queries/apply-event';
+import type { AccountSession } from './session';
+
+type FlagChange = Omit<UpdateMessageFlagsEvent, 'id' | 'type'>;
+
+export function applyFlagChangeLocally(session: AccountSession, change: FlagChange): void {
+  const store = session.state.getState().store;
+  if (!store) return;
+  store.getState().flagsChangedLocally(change);
+  applyEventsToQueryCache(
+    session.queryClient,
+    [{ id: -1, type: 'update_message_flags', ...change }],
+    store.getState().ownUserId,
+  );
+}
+
+function unreadDetails(message: Message, ownUserId: number): UnreadMessageDetails {
+  if (message.type === 'stream') {
+    return {
+      type: 'stream',
+      stream_id: message.stream_id,
+      topic: message.subject,
+      mentioned: isMentioned(message.flags),
+    };
+  }
+  const participants = dmMessageParticipants(message, ownUserId) ?? [];
+  return {
+    type: 'private',
+    user_ids: participants.filter((id) => id !== ownUserId),
+    mentioned: isMentioned(message.flags),
+  };
+}
+
+export async function changeFlag(
+  session: AccountSession,
+  messages: readonly Message[],
+  op: 'add' | 'remove',
+  flag: 'read' | 'starred',
+) {
+  const ids = messages.map((m) => m.id).filter((id) => id > 0);
+  if (ids.length === 0) return;
+  const ownUserId = session.state.getState().store?.getState().ownUserId ?? -1;
+  const details = Object.fromEntries(
+    messages.map((m) => [String(m.id), unreadDetails(m, ownUserId)]),
+  );
+  applyFlagChangeLocally(session, {
+    op,
+    flag,
+    messages: ids,
+    all: false,
+    message_details: op === 'remove' ? details : undefined,
+  });
+  try {
+    await updateMessageFlags(session.connection, { messages: ids, op, flag });
+  } catch (error) {
+    const undo = op === 'add' ? 'remove' : 'add';
+    applyFlagChangeLocally(session, {
+      op: undo,
+      flag,
+      messages: ids,
+      all: false,
+      message_details: undo === 'remove' ? details : undefined,
+    });
+    throw error;
+  }
+}
+
+/**
+ * Collects messages seen on screen and marks them read in one request per short burst, so that
+ * scrolling through a hundred messages costs one or two requests, not a hundred.
+ */
+export class ReadBatcher {
+  private pending = new Map<number, Message>();
+  private sent = new Set<number>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly session: AccountSession,
+    private readonly delayMs = 400,
+  ) {}
+
+  seen(messages: readonly Message[]): void {
+    for (const message of messages) {
+      if (message.id > 0 && !message.flags.includes('read') && !this.sent.has(message.id))
+        this.pending.set(message.id, message);
+    }
+    if (this.pending.size > 0 && this.timer === null)
+      this.timer = setTimeout(() => this.flush(), this.delayMs);
+  }
+
+  flush(): void {
+    this.timer = null;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    if (batch.length === 0) return;
+    for (const message of batch) this.sent.add(message.id);
+    changeFlag(this.session, batch, 'add', 'read').catch(() => {
+      // Rolled back already; let the messages be marked again when seen again.
+      for (const message of batch) this.sent.delete(message.id);
+    });
+  }
+
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.flush();
+  }
+}

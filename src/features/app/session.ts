@@ -1,0 +1,132 @@
+/**
+ * One logged-in account: its connection, its event poller, the current per-queue store, and the
+ * state that outlives a queue (outbox, compose drafts). Wires events into the store and into
+ * React Query's caches. No React here.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { ApiConnection } from '../../api/connection';
+import type { RegisterResponse } from '../../api/model';
+import { deleteQueue } from '../../api/routes/events';
+import type { ParsedEvent } from '../../api/parse-event';
+import { createAccountStore, type AccountStore } from '../../model/account-store';
+import { createComposeDraftsStore, type ComposeDraftsStore } from '../../model/compose-drafts';
+import { createOutboxStore, type OutboxStore } from '../../model/outbox';
+import {
+  connectionStatus,
+  EventPoller,
+  pollerApiFor,
+  type ConnectionStatus,
+  type PollerApi,
+  type PollerState,
+} from '../../model/poller';
+import { applyEventsToQueryCache } from '../../queries/apply-event';
+import { messageKeys } from '../../queries/messages';
+import { topicKeys } from '../../queries/topics';
+import { retrySend } from '../compose/send';
+import { ReadBatcher } from './flag-changes';
+
+export interface SessionState {
+  /** null until the first register succeeds */
+  store: AccountStore | null;
+  status: ConnectionStatus;
+  stopReason: Extract<PollerState, { kind: 'stopped' }>['reason'] | null;
+}
+
+const TYPING_TICK_MS = 1000;
+
+export class AccountSession {
+  readonly connection: ApiConnection;
+  readonly state: StoreApi<SessionState>;
+  readonly outbox: OutboxStore = createOutboxStore();
+  readonly composeDrafts: ComposeDraftsStore;
+  private readonly poller: EventPoller;
+  readonly readBatcher: ReadBatcher = new ReadBatcher(this);
+  private everConnected = false;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    readonly email: string,
+    apiKey: string,
+    readonly queryClient: QueryClient,
+    options: { baseUrl?: string; pollerApi?: PollerApi; storage?: Storage | null } = {},
+  ) {
+    this.connection = new ApiConnection({
+      baseUrl: options.baseUrl,
+      credentials: { email, apiKey },
+    });
+    this.state = createStore<SessionState>()(() => ({
+      store: null,
+      status: 'connecting',
+      stopReason: null,
+    }));
+    this.composeDrafts = createComposeDraftsStore(
+      email,
+      options.storage === undefined ? safeLocalStorage() : options.storage,
+    );
+    this.poller = new EventPoller(options.pollerApi ?? pollerApiFor(this.connection), {
+      snapshotReceived: (register) => this.snapshotReceived(register),
+      eventsReceived: (events) => this.eventsReceived(events),
+    });
+    this.poller.subscribe((pollerState) => this.pollerChanged(pollerState));
+  }
+
+  readonly retrySend = (localId: string) => retrySend(this, localId);
+  readonly cancelSend = (localId: string) => this.outbox.getState().sendCancelled(localId);
+
+  start(): void {
+    void this.poller.start();
+    this.ticker = setInterval(
+      () => this.state.getState().store?.getState().clockTicked(Date.now()),
+      TYPING_TICK_MS,
+    );
+  }
+
+  /** Stops polling; with `deleteServerQueue`, also frees the queue on the server (log out). */
+  stop(deleteServerQueue = false): void {
+    const queueId = this.state.getState().store?.getState().queueId;
+    this.poller.stop();
+    this.readBatcher.dispose();
+    if (this.ticker) clearInterval(this.ticker);
+    if (deleteServerQueue && queueId)
+      void deleteQueue(this.connection, { queue_id: queueId }).catch(() => {});
+  }
+
+  private snapshotReceived(register: RegisterResponse) {
+    const isReplacement = this.state.getState().store !== null;
+    this.state.setState({ store: createAccountStore(register) });
+    if (isReplacement) {
+      // Events were missed while the queue was gone: history must come from the server again.
+      this.outbox.getState().queueReplaced();
+      void this.queryClient.resetQueries({ queryKey: messageKeys.all });
+      void this.queryClient.invalidateQueries({ queryKey: topicKeys.all });
+    }
+  }
+
+  private eventsReceived(events: ParsedEvent[]) {
+    const store = this.state.getState().store;
+    if (!store) return;
+    store.getState().eventsReceived(events);
+    applyEventsToQueryCache(this.queryClient, events, store.getState().ownUserId);
+    const echoed = events.flatMap((e) =>
+      e.type === 'message' && e.local_id !== undefined ? [e.local_id] : [],
+    );
+    if (echoed.length > 0) this.outbox.getState().echoesArrived(echoed);
+  }
+
+  private pollerChanged(pollerState: PollerState) {
+    if (pollerState.kind === 'polling') this.everConnected = true;
+    this.state.setState({
+      status: connectionStatus(pollerState, this.everConnected),
+      stopReason: pollerState.kind === 'stopped' ? pollerState.reason : null,
+    });
+  }
+}
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}

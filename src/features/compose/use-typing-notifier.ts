@@ -1,0 +1,56 @@
+/**
+ * Tells others that the user is typing, following the server's timing: a start when composing
+ * begins and again every `started wait` while it goes on, a stop after `stopped wait` of quiet or
+ * when the message is sent or the box goes away.
+ */
+import { useCallback, useEffect, useRef } from 'react';
+import { setTypingStatus, type TypingOptions } from '../../api/routes/messages';
+import { useRealmLimits, useUserSetting } from '../../model/hooks';
+import { useConnection } from '../app/session-context';
+
+export type TypingTarget =
+  { type: 'direct'; to: number[] } | { type: 'stream'; stream_id: number; topic: string } | null;
+
+export function useTypingNotifier(target: TypingTarget) {
+  const connection = useConnection();
+  const realm = useRealmLimits();
+  const sendDm = useUserSetting<boolean | undefined>('send_private_typing_notifications') !== false;
+  const sendStream =
+    useUserSetting<boolean | undefined>('send_stream_typing_notifications') !== false;
+  const lastStart = useRef(0);
+  const stopTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const activeTarget = useRef<TypingTarget>(null);
+
+  const send = useCallback(
+    (op: 'start' | 'stop', to: NonNullable<TypingTarget>) => {
+      void setTypingStatus(connection, { op, ...to } as TypingOptions).catch(() => {});
+    },
+    [connection],
+  );
+
+  const stopped = useCallback(() => {
+    if (stopTimer.current) clearTimeout(stopTimer.current);
+    stopTimer.current = null;
+    if (activeTarget.current) send('stop', activeTarget.current);
+    activeTarget.current = null;
+    lastStart.current = 0;
+  }, [send]);
+
+  const typed = useCallback(() => {
+    if (!target || (target.type === 'direct' ? !sendDm : !sendStream)) return;
+    const now = Date.now();
+    if (activeTarget.current === null || now - lastStart.current > realm.typingStartedWaitMs) {
+      send('start', target);
+      activeTarget.current = target;
+      lastStart.current = now;
+    }
+    if (stopTimer.current) clearTimeout(stopTimer.current);
+    stopTimer.current = setTimeout(stopped, realm.typingStoppedWaitMs);
+  }, [target, sendDm, sendStream, realm, send, stopped]);
+
+  // A changed recipient or leaving the conversation ends typing there.
+  const targetKey = JSON.stringify(target);
+  useEffect(() => stopped, [targetKey, stopped]);
+
+  return { typed, stopped };
+}

@@ -1,0 +1,185 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { describeFailure, ApiRequestError } from '../../api/errors';
+import { markAllAsRead } from '../../api/routes/messages';
+import { EmptyState } from '../../components/StatePanel';
+import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
+import {
+  useOwnUserId,
+  useStreamsById,
+  useSubscriptionsById,
+  useUnreads,
+  useUsersById,
+} from '../../model/hooks';
+import { totalUnreadCount, unreadDetailsFor } from '../../model/unreads';
+import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow } from '../../narrow';
+import { applyFlagChangeLocally } from '../app/flag-changes';
+import { useSession } from '../app/session-context';
+import { dmConversationName } from '../sidebar/conversation-names';
+
+/** Every conversation with unread messages, DMs first, then channels and their topics. */
+export function InboxView() {
+  const unreads = useUnreads();
+  const total = totalUnreadCount(unreads);
+  return (
+    <section className="view-page" aria-labelledby="inbox-title">
+      <header className="narrow-header">
+        <div className="narrow-titles">
+          <h1 id="inbox-title">Inbox</h1>
+          <p className="narrow-description">
+            {total > 0
+              ? `${total} unread ${total === 1 ? 'message' : 'messages'}`
+              : 'All caught up'}
+          </p>
+        </div>
+        {total > 0 && <MarkAllReadButton />}
+      </header>
+      <div className="view-scroll">
+        {total === 0 ? (
+          <EmptyState title="You have no unread messages">
+            New messages in your channels and direct messages will show up here.
+          </EmptyState>
+        ) : (
+          <>
+            <DmSection />
+            <StreamSections />
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function MarkAllReadButton() {
+  const session = useSession();
+  const unreads = useUnreads();
+  const ownUserId = useOwnUserId();
+  const [error, setError] = useState<string | null>(null);
+  const onClick = async () => {
+    const ids = [
+      ...Object.values(unreads.dms).flat(),
+      ...Object.values(unreads.streams).flatMap((topics) => Object.values(topics).flat()),
+    ];
+    const details = unreadDetailsFor(unreads, ids, ownUserId);
+    applyFlagChangeLocally(session, { op: 'add', flag: 'read', messages: ids, all: true });
+    try {
+      await markAllAsRead(session.connection);
+    } catch (e) {
+      applyFlagChangeLocally(session, {
+        op: 'remove',
+        flag: 'read',
+        messages: ids,
+        all: false,
+        message_details: details,
+      });
+      setError(
+        e instanceof ApiRequestError ? describeFailure(e.failure) : 'Could not mark all as read.',
+      );
+    }
+  };
+  return (
+    <div className="narrow-actions">
+      <button type="button" className="button button-small" onClick={() => void onClick()}>
+        Mark all as read
+      </button>
+      {error && (
+        <span role="alert" className="narrow-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function DmSection() {
+  const unreads = useUnreads();
+  const users = useUsersById();
+  const entries = Object.entries(unreads.dms);
+  if (entries.length === 0) return null;
+  return (
+    <section className="inbox-group" aria-labelledby="inbox-dms">
+      <h2 id="inbox-dms" className="inbox-group-header">
+        Direct messages
+      </h2>
+      <ul className="inbox-list">
+        {entries.map(([key, ids]) => {
+          const participants = key.split(',').map(Number);
+          const name = dmConversationName(participants, users);
+          return (
+            <li key={key}>
+              <Link
+                className="inbox-row"
+                to={narrowToUrl(dmNarrow(participants))}
+                aria-label={withUnreadLabel(name, ids.length)}
+              >
+                <span className="inbox-name">{name}</span>
+                <UnreadBadge count={ids.length} mention />
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function StreamSections() {
+  const unreads = useUnreads();
+  const streams = useStreamsById();
+  const subscriptions = useSubscriptionsById();
+  const streamIds = Object.keys(unreads.streams)
+    .map(Number)
+    .sort((a, b) => (streams[a]?.name ?? '').localeCompare(streams[b]?.name ?? ''));
+  return (
+    <>
+      {streamIds.map((streamId) => {
+        const name = streams[streamId]?.name ?? 'Unknown channel';
+        const topics = Object.entries(unreads.streams[streamId]);
+        const count = topics.reduce((sum, [, ids]) => sum + ids.length, 0);
+        return (
+          <section key={streamId} className="inbox-group" aria-label={name}>
+            <h2
+              className="inbox-group-header"
+              style={
+                { '--stream-color': subscriptions[streamId]?.color ?? 'transparent' } as Record<
+                  string,
+                  string
+                >
+              }
+            >
+              <Link
+                to={narrowToUrl(streamNarrow(streamId), name)}
+                aria-label={withUnreadLabel(name, count)}
+              >
+                <span
+                  className="stream-swatch"
+                  style={{ background: subscriptions[streamId]?.color }}
+                  aria-hidden="true"
+                />
+                {name}
+              </Link>
+              <UnreadBadge count={count} />
+            </h2>
+            <ul className="inbox-list">
+              {topics.map(([topic, ids]) => (
+                <li key={topic}>
+                  <Link
+                    className="inbox-row"
+                    to={narrowToUrl(topicNarrow(streamId, topic), name)}
+                    aria-label={withUnreadLabel(topic, ids.length)}
+                  >
+                    <span className="inbox-name">{topic || '(no topic)'}</span>
+                    <UnreadBadge
+                      count={ids.length}
+                      mention={ids.some((id) => unreads.mentions.includes(id))}
+                    />
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,181 @@
+import { memo, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { Message } from '../../api/model';
+import { Avatar } from '../../components/Avatar';
+import { StarIcon } from '../../components/icons';
+import type { OutboxMessage } from '../../model/outbox';
+import { isMentioned } from '../../narrow';
+import { formatDay, formatFullDateTime, formatTime } from './format';
+import { sanitizeMessageHtml } from './sanitize';
+
+interface MessageItemProps {
+  message: Message;
+  showSender: boolean;
+  ownUserId: number;
+  twentyFourHour: boolean;
+  echo?: OutboxMessage;
+  onToggleStar(message: Message): void;
+  onRetry(localId: string): void;
+  onCancel(localId: string): void;
+}
+
+export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
+  const { message, showSender, ownUserId, twentyFourHour, echo } = props;
+  const unread = !message.flags.includes('read');
+  const starred = message.flags.includes('starred');
+  const classes = [
+    'message',
+    showSender ? 'message-first' : '',
+    unread ? 'message-unread' : '',
+    isMentioned(message.flags) ? 'message-mentioned' : '',
+    echo ? `message-echo message-echo-${echo.status}` : '',
+  ];
+  const time = formatTime(message.timestamp, twentyFourHour);
+
+  return (
+    <article
+      className={classes.filter(Boolean).join(' ')}
+      aria-label={`${message.sender_full_name}, ${time}`}
+      data-message-id={message.id}
+    >
+      <div className="message-gutter">
+        {showSender ? (
+          <Avatar url={message.avatar_url} name={message.sender_full_name} size={36} />
+        ) : (
+          <time
+            className="message-hover-time"
+            dateTime={new Date(message.timestamp * 1000).toISOString()}
+            title={formatFullDateTime(message.timestamp)}
+          >
+            {time}
+          </time>
+        )}
+      </div>
+      <div className="message-main">
+        {showSender && (
+          <div className="message-header">
+            <span className="message-sender">{message.sender_full_name}</span>
+            <time
+              dateTime={new Date(message.timestamp * 1000).toISOString()}
+              title={formatFullDateTime(message.timestamp)}
+            >
+              {time}
+            </time>
+          </div>
+        )}
+        <div
+          className="message-content rendered-markdown"
+          dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
+        />
+        {message.last_edit_timestamp !== undefined && (
+          <span className="message-edited">(edited)</span>
+        )}
+        {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
+      </div>
+      {!echo && (
+        <div className="message-actions">
+          <button
+            type="button"
+            className={starred ? 'icon-button star-button starred' : 'icon-button star-button'}
+            aria-label={starred ? 'Unstar message' : 'Star message'}
+            aria-pressed={starred}
+            onClick={() => props.onToggleStar(message)}
+          >
+            <StarIcon />
+          </button>
+        </div>
+      )}
+    </article>
+  );
+});
+
+function EchoStatus({
+  echo,
+  onRetry,
+  onCancel,
+}: {
+  echo: OutboxMessage;
+  onRetry(id: string): void;
+  onCancel(id: string): void;
+}) {
+  if (echo.status !== 'failed') return <span className="echo-status">Sending…</span>;
+  return (
+    <div className="echo-failed" role="alert">
+      <span>{echo.error ? `Not sent: ${echo.error.replace(/[.!]+$/, '')}.` : 'Not sent.'}</span>
+      <button type="button" className="button button-small" onClick={() => onRetry(echo.localId)}>
+        Retry
+      </button>
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        onClick={() => onCancel(echo.localId)}
+      >
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+export function DateSeparator({ timestamp }: { timestamp: number }) {
+  return (
+    <div className="date-separator" role="separator" aria-label={formatDay(timestamp)}>
+      <span>{formatDay(timestamp)}</span>
+    </div>
+  );
+}
+
+interface RecipientBarProps {
+  message: Message;
+  streamColor: string | undefined;
+  streamUrl: string | null;
+  topicUrl: string | null;
+  dmUrl: string | null;
+  dmLabel: string;
+}
+
+export function RecipientBar({
+  message,
+  streamColor,
+  streamUrl,
+  topicUrl,
+  dmUrl,
+  dmLabel,
+}: RecipientBarProps) {
+  if (message.type === 'stream') {
+    return (
+      <div
+        className="recipient-bar recipient-stream"
+        style={
+          { '--stream-color': streamColor ?? 'var(--color-border-strong)' } as Record<
+            string,
+            string
+          >
+        }
+      >
+        <BarLink to={streamUrl}>
+          <span className="recipient-swatch" aria-hidden="true" />
+          {message.display_recipient}
+        </BarLink>
+        <span className="recipient-separator" aria-hidden="true">
+          ›
+        </span>
+        <BarLink to={topicUrl}>{message.subject || '(no topic)'}</BarLink>
+      </div>
+    );
+  }
+  return (
+    <div className="recipient-bar recipient-dm">
+      <BarLink to={dmUrl}>{dmLabel}</BarLink>
+    </div>
+  );
+}
+
+function BarLink({ to, children }: { to: string | null; children: ReactNode }) {
+  return to ? (
+    <Link to={to} className="recipient-link">
+      {children}
+    </Link>
+  ) : (
+    <span className="recipient-link">{children}</span>
+  );
+}

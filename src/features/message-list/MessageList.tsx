@@ -1,0 +1,228 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef } from 'react';
+import type { Message } from '../../api/model';
+import { describeFailure, ApiRequestError } from '../../api/errors';
+import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
+import {
+  useOwnUserId,
+  useSubscriptionsById,
+  useUsersById,
+  useUserSetting,
+} from '../../model/hooks';
+import {
+  dmMessageParticipants,
+  dmNarrow,
+  narrowToUrl,
+  streamNarrow,
+  topicNarrow,
+  type Narrow,
+} from '../../narrow';
+import { changeFlag } from '../app/flag-changes';
+import { useSession } from '../app/session-context';
+import type { FeedRow } from './build-rows';
+import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
+import { useFeedRows } from './use-feed-items';
+import { useFeedScroll } from './use-feed-scroll';
+
+const ROW_ESTIMATES = { date: 40, recipient: 40, first: 68, continued: 30 };
+
+export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: string }) {
+  const session = useSession();
+  const { query, rows } = useFeedRows(narrow);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimateRow(rows[index]),
+    getItemKey: (index) => rows[index].key,
+    overscan: 10,
+  });
+
+  const {
+    hasPreviousPage,
+    isFetchingPreviousPage,
+    fetchPreviousPage,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+  } = query;
+  const loadOlder = useCallback(() => {
+    if (hasPreviousPage && !isFetchingPreviousPage) void fetchPreviousPage();
+  }, [hasPreviousPage, isFetchingPreviousPage, fetchPreviousPage]);
+  const loadNewer = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const markVisibleRead = useCallback(() => {
+    const element = scroller.current;
+    if (!element || !document.hasFocus()) return;
+    const top = element.scrollTop;
+    const bottom = top + element.clientHeight;
+    const seen: Message[] = [];
+    for (const item of virtualizer.measurementsCache) {
+      if (item.end <= top || item.start >= bottom) continue;
+      const row = rows[item.index];
+      // A message counts as seen once its end is on screen.
+      if (row?.kind === 'message' && item.end <= bottom + 2 && item.end > top)
+        seen.push(row.message);
+    }
+    session.readBatcher.seen(seen);
+  }, [rows, virtualizer, session]);
+
+  const toggleStar = useCallback(
+    (message: Message) =>
+      void changeFlag(
+        session,
+        [message],
+        message.flags.includes('starred') ? 'remove' : 'add',
+        'starred',
+      ).catch(() => {}),
+    [session],
+  );
+
+  const { onScroll } = useFeedScroll({
+    rows,
+    virtualizer,
+    scroller,
+    loadOlder,
+    loadNewer,
+    onVisibleRowsChanged: markVisibleRead,
+  });
+
+  useEffect(() => {
+    window.addEventListener('focus', markVisibleRead);
+    return () => window.removeEventListener('focus', markVisibleRead);
+  }, [markVisibleRead]);
+
+  if (query.isPending) return <LoadingState label="Loading messages…" />;
+  if (query.isError) {
+    const message =
+      query.error instanceof ApiRequestError
+        ? describeFailure(query.error.failure)
+        : String(query.error);
+    return (
+      <ErrorState
+        title="Could not load messages"
+        message={message}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
+
+  return (
+    <div
+      ref={scroller}
+      className="message-scroller"
+      onScroll={onScroll}
+      tabIndex={0}
+      aria-label="Messages"
+      role="log"
+    >
+      <HistoryEdge
+        loading={isFetchingPreviousPage}
+        reachedStart={!hasPreviousPage}
+        conversation={['stream', 'topic', 'dm'].includes(narrow.kind)}
+      />
+      <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            className="message-slot"
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
+            <FeedRowView row={rows[item.index]} onToggleStar={toggleStar} />
+          </div>
+        ))}
+      </div>
+      {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
+    </div>
+  );
+}
+
+function estimateRow(row: FeedRow | undefined): number {
+  if (!row) return ROW_ESTIMATES.continued;
+  if (row.kind === 'message') return row.showSender ? ROW_ESTIMATES.first : ROW_ESTIMATES.continued;
+  return ROW_ESTIMATES[row.kind];
+}
+
+interface HistoryEdgeProps {
+  loading: boolean;
+  reachedStart: boolean;
+  /** a stream, topic or DM has a beginning; cross-cutting views just run out */
+  conversation: boolean;
+}
+
+function HistoryEdge({ loading, reachedStart, conversation }: HistoryEdgeProps) {
+  if (loading) return <p className="history-edge">Loading older messages…</p>;
+  if (!reachedStart) return null;
+  const text = conversation ? 'This is the beginning of the conversation.' : 'No older messages.';
+  return <p className="history-edge">{text}</p>;
+}
+
+function FeedRowView({
+  row,
+  onToggleStar,
+}: {
+  row: FeedRow;
+  onToggleStar(message: Message): void;
+}) {
+  const session = useSession();
+  const ownUserId = useOwnUserId();
+  const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
+  const subscriptions = useSubscriptionsById();
+  const users = useUsersById();
+
+  switch (row.kind) {
+    case 'date':
+      return <DateSeparator timestamp={row.timestamp} />;
+    case 'recipient': {
+      const { message } = row;
+      if (message.type === 'stream') {
+        const name = message.display_recipient;
+        return (
+          <RecipientBar
+            message={message}
+            streamColor={subscriptions[message.stream_id]?.color}
+            streamUrl={narrowToUrl(streamNarrow(message.stream_id), name)}
+            topicUrl={narrowToUrl(topicNarrow(message.stream_id, message.subject), name)}
+            dmUrl={null}
+            dmLabel=""
+          />
+        );
+      }
+      const participants = dmMessageParticipants(message, ownUserId) ?? [];
+      const others = participants.filter((id) => id !== ownUserId);
+      const label =
+        others.length === 0
+          ? 'You (notes to self)'
+          : `You and ${others.map((id) => users[id]?.full_name ?? 'Unknown user').join(', ')}`;
+      return (
+        <RecipientBar
+          message={message}
+          streamColor={undefined}
+          streamUrl={null}
+          topicUrl={null}
+          dmUrl={narrowToUrl(dmNarrow(participants))}
+          dmLabel={label}
+        />
+      );
+    }
+    case 'message':
+      return (
+        <MessageItem
+          message={row.message}
+          showSender={row.showSender}
+          ownUserId={ownUserId}
+          twentyFourHour={twentyFourHour}
+          echo={row.echo}
+          onToggleStar={onToggleStar}
+          onRetry={session.retrySend}
+          onCancel={session.cancelSend}
+        />
+      );
+  }
+}

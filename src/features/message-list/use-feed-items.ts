@@ -1,0 +1,31 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import { useOwnUserId, useStreamsById, useUsersById } from '../../model/hooks';
+import type { Narrow } from '../../narrow';
+import { allMessages, messageListQuery, reachesNewest } from '../../queries/messages';
+import { useSession } from '../app/session-context';
+import { echoesIn } from '../compose/echo';
+import { buildRows } from './build-rows';
+
+/** The loaded history of a narrow plus its local echoes, as feed rows. */
+export function useFeedRows(narrow: Narrow) {
+  const session = useSession();
+  const query = useInfiniteQuery(messageListQuery(session.connection, narrow));
+  const outbox = useStore(session.outbox, (s) => s.messages);
+  const ownUserId = useOwnUserId();
+  const users = useUsersById();
+  const streams = useStreamsById();
+
+  const rows = useMemo(() => {
+    const items = allMessages(query.data).map((message) => ({ message }));
+    // Echoes sit after history, and only once history reaches the present.
+    const echoes =
+      query.data && reachesNewest(query.data)
+        ? echoesIn(narrow, outbox, ownUserId, users, streams)
+        : [];
+    return buildRows([...items, ...echoes]);
+  }, [query.data, outbox, narrow, ownUserId, users, streams]);
+
+  return { query, rows };
+}

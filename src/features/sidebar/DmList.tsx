@@ -1,0 +1,62 @@
+import { Link } from 'react-router';
+import { Avatar } from '../../components/Avatar';
+import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
+import { useDmUnreadCount, useRecentDms, useUsersById } from '../../model/hooks';
+import { dmNarrow, narrowKey, narrowToUrl, type Place } from '../../narrow';
+import { dmConversationName } from './conversation-names';
+
+const DMS_SHOWN = 12;
+
+export function DmList({ place }: { place: Place | null }) {
+  const recent = useRecentDms();
+  const currentKey = place?.kind === 'narrow' ? narrowKey(place.narrow) : null;
+  return (
+    <section className="sidebar-section" aria-labelledby="dms-heading">
+      <h2 id="dms-heading" className="sidebar-heading">
+        Direct messages
+      </h2>
+      {recent.length === 0 ? (
+        <p className="sidebar-empty">
+          No direct messages yet. Pick someone from the people list to start one.
+        </p>
+      ) : (
+        <ul className="sidebar-list">
+          {recent.slice(0, DMS_SHOWN).map((conversation) => (
+            <DmItem
+              key={conversation.user_ids.join(',')}
+              userIds={conversation.user_ids}
+              current={currentKey === narrowKey(dmNarrow(conversation.user_ids))}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function DmItem({ userIds, current }: { userIds: number[]; current: boolean }) {
+  const users = useUsersById();
+  const count = useDmUnreadCount(userIds);
+  const name = dmConversationName(userIds, users);
+  const single = userIds.length === 1 ? users[userIds[0]] : undefined;
+  return (
+    <li>
+      <Link
+        to={narrowToUrl(dmNarrow(userIds))}
+        className="sidebar-row"
+        aria-label={withUnreadLabel(name, count)}
+        aria-current={current ? 'page' : undefined}
+      >
+        {single ? (
+          <Avatar url={single.avatar_url} name={single.full_name} size={20} />
+        ) : (
+          <span className="group-dm-icon" aria-hidden="true">
+            {userIds.length}
+          </span>
+        )}
+        <span className="sidebar-name">{name}</span>
+        <UnreadBadge count={count} mention />
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The per-account zustand store. One store per event queue: when the queue is lost, a new
+ * store is built from the new snapshot rather than patched. Actions are named after what
+ * happened, not after what they do to the state.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { RegisterResponse, UpdateMessageFlagsEvent } from '../api/model';
+import type { ParsedEvent } from '../api/parse-event';
+import {
+  accountStateFromSnapshot,
+  reduceAccountEvent,
+  reduceAccountEvents,
+  type AccountState,
+} from './account-state';
+import { expireTyping } from './typing';
+
+export interface AccountActions {
+  eventsReceived(events: readonly ParsedEvent[]): void;
+  /** the user read or un-read messages here, before the server confirms (optimistic) */
+  flagsChangedLocally(change: Omit<UpdateMessageFlagsEvent, 'id' | 'type'>): void;
+  clockTicked(now: number): void;
+}
+
+export type AccountStore = StoreApi<AccountState & AccountActions>;
+
+export function createAccountStore(
+  register: RegisterResponse,
+  clock: () => number = Date.now,
+): AccountStore {
+  return createStore<AccountState & AccountActions>()((set, get) => ({
+    ...accountStateFromSnapshot(register),
+    eventsReceived(events) {
+      const state = get();
+      const next = reduceAccountEvents(state, events, clock());
+      if (next !== state) set(next);
+    },
+    flagsChangedLocally(change) {
+      const state = get();
+      const next = reduceAccountEvent(
+        state,
+        { id: -1, type: 'update_message_flags', ...change },
+        clock(),
+      );
+      if (next !== state) set(next);
+    },
+    clockTicked(now) {
+      const typing = expireTyping(get().typing, now);
+      if (typing !== get().typing) set({ typing });
+    },
+  }));
+}

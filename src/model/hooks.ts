@@ -1,0 +1,123 @@
+/**
+ * Small selector hooks over the per-account store. The store itself is never exported: screens
+ * ask for exactly what they show. The current store can be replaced (new queue), so hooks read
+ * it through a holder.
+ */
+import { createContext, useContext, useMemo } from 'react';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { Stream, Subscription, User } from '../api/model';
+import type { Narrow } from '../narrow';
+import type { AccountState } from './account-state';
+import type { AccountActions, AccountStore } from './account-store';
+import { realmIconUrl, realmName } from './realm';
+import { typistsIn } from './typing';
+import { dmUnreadCount, streamUnreadCount, topicUnreadCount } from './unreads';
+
+export type StoreHolder = StoreApi<{ store: AccountStore | null }>;
+
+export const StoreHolderContext = createContext<StoreHolder | null>(null);
+
+function useCurrentStore(): AccountStore {
+  const holder = useContext(StoreHolderContext);
+  if (!holder) throw new Error('no account store: render inside a StoreHolderContext provider');
+  const store = useStore(holder, (s) => s.store);
+  if (!store) throw new Error('the account store is not ready');
+  return store;
+}
+
+function useAccount<T>(selector: (state: AccountState) => T): T {
+  return useStore(useCurrentStore(), selector);
+}
+
+export function useAccountActions(): Pick<AccountActions, 'flagsChangedLocally'> {
+  const store = useCurrentStore();
+  return useMemo(
+    () => ({ flagsChangedLocally: (change) => store.getState().flagsChangedLocally(change) }),
+    [store],
+  );
+}
+
+export const useOwnUserId = () => useAccount((s) => s.ownUserId);
+export const useQueueId = () => useAccount((s) => s.queueId);
+export const useRealmName = () => useAccount((s) => realmName(s.realm));
+export const useRealmIconUrl = () => useAccount((s) => realmIconUrl(s.realm));
+export const useRealmSetting = (name: string) => useAccount((s) => s.realm.settings[name]);
+export const useUserSetting = <T = unknown>(name: string) =>
+  useAccount((s) => s.settings[name]) as T;
+
+export function useUsersById(): Readonly<Record<number, User>> {
+  return useAccount((s) => s.users.byId);
+}
+
+export function useUser(userId: number): User | undefined {
+  return useAccount((s) => s.users.byId[userId]);
+}
+
+/** Active humans and bots, by name. */
+export function useActiveUsers(): User[] {
+  const byId = useUsersById();
+  return useMemo(
+    () =>
+      Object.values(byId)
+        .filter((u) => u.is_active)
+        .sort((a, b) => a.full_name.localeCompare(b.full_name)),
+    [byId],
+  );
+}
+
+export function useStream(streamId: number): Stream | undefined {
+  return useAccount(
+    (s) => s.subscriptions.subscriptions[streamId] ?? s.subscriptions.streams[streamId],
+  );
+}
+
+export function useSubscription(streamId: number): Subscription | undefined {
+  return useAccount((s) => s.subscriptions.subscriptions[streamId]);
+}
+
+/** Subscribed streams: pinned first, then by name. */
+export function useSortedSubscriptions(): Subscription[] {
+  const subscriptions = useAccount((s) => s.subscriptions.subscriptions);
+  return useMemo(
+    () =>
+      Object.values(subscriptions).sort(
+        (a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name),
+      ),
+    [subscriptions],
+  );
+}
+
+export const useStreamUnreadCount = (streamId: number) =>
+  useAccount((s) => streamUnreadCount(s.unreads, streamId));
+export const useTopicUnreadCount = (streamId: number, topic: string) =>
+  useAccount((s) => topicUnreadCount(s.unreads, streamId, topic));
+export const useDmUnreadCount = (participants: readonly number[]) =>
+  useAccount((s) => dmUnreadCount(s.unreads, participants));
+export const useMentionCount = () => useAccount((s) => s.unreads.mentions.length);
+export const useStarredCount = () => useAccount((s) => s.messages.starredIds.length);
+export const useUnreads = () => useAccount((s) => s.unreads);
+export const useRecentDms = () => useAccount((s) => s.messages.recentDms);
+export const useServerDrafts = () => useAccount((s) => s.drafts.byId);
+export const useRealmLimits = () => useAccount((s) => s.realm);
+
+/** Ids of unread messages, for marking a stream or topic read locally. */
+export function useUnreadIdsIn(narrow: Narrow): readonly number[] {
+  const unreads = useUnreads();
+  return useMemo(() => {
+    if (narrow.kind === 'topic') return unreads.streams[narrow.streamId]?.[narrow.topic] ?? [];
+    if (narrow.kind === 'stream')
+      return Object.values(unreads.streams[narrow.streamId] ?? {}).flat();
+    if (narrow.kind === 'dm') return unreads.dms[narrow.userIds.join(',')] ?? [];
+    return [];
+  }, [unreads, narrow]);
+}
+
+export function useTypists(narrow: Narrow): number[] {
+  const typing = useAccount((s) => s.typing);
+  // `typing` changes on every start, stop and expiry tick, so recomputing here is enough.
+  return useMemo(() => typistsIn(typing, narrow, Date.now()), [typing, narrow]);
+}
+
+export const useStreamsById = () => useAccount((s) => s.subscriptions.streams);
+export const useSubscriptionsById = () => useAccount((s) => s.subscriptions.subscriptions);

@@ -1,0 +1,39 @@
+/** Organization settings, keyed without the `realm_` prefix, exactly as the server names them. */
+import type { RealmEvent, RegisterResponse } from '../api/model';
+
+export interface RealmState {
+  settings: Readonly<Record<string, unknown>>;
+  maxMessageLength: number;
+  maxTopicLength: number;
+  typingStartedWaitMs: number;
+  typingStoppedWaitMs: number;
+  typingExpiryMs: number;
+}
+
+export function realmFromSnapshot(register: RegisterResponse): RealmState {
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(register)) {
+    if (key.startsWith('realm_') && key !== 'realm_users' && key !== 'realm_non_active_users') {
+      settings[key.slice('realm_'.length)] = value;
+    }
+  }
+  return {
+    settings,
+    maxMessageLength: register.max_message_length ?? 10000,
+    maxTopicLength: register.max_topic_length ?? 60,
+    typingStartedWaitMs: register.server_typing_started_wait_period_milliseconds ?? 10000,
+    typingStoppedWaitMs: register.server_typing_stopped_wait_period_milliseconds ?? 5000,
+    typingExpiryMs: register.server_typing_started_expiry_period_milliseconds ?? 15000,
+  };
+}
+
+export function reduceRealm(state: RealmState, event: RealmEvent): RealmState {
+  const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
+  const changed = Object.entries(changes).some(([key, value]) => state.settings[key] !== value);
+  return changed ? { ...state, settings: { ...state.settings, ...changes } } : state;
+}
+
+export const realmName = (realm: RealmState) => String(realm.settings.name ?? '');
+export const realmIconUrl = (realm: RealmState) =>
+  typeof realm.settings.icon_url === 'string' ? realm.settings.icon_url : null;
+export const mandatoryTopics = (realm: RealmState) => realm.settings.mandatory_topics === true;

@@ -1,0 +1,4 @@
+export * from './narrow';
+export * from './api-narrow';
+export * from './contains';
+export * from './url';

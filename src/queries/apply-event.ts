@@ -1,0 +1,173 @@
+/**
+ * Events change cached server data in exactly one place: here. `applyEventToMessageList` and
+ * `applyEventToTopics` are pure; `applyEventsToQueryCache` walks the cache and calls them.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import type {
+  Message,
+  MessageFlag,
+  UpdateMessageEvent,
+  UpdateMessageFlagsEvent,
+} from '../api/model';
+import type { ParsedEvent } from '../api/parse-event';
+import { containsMessage, sameTopic, type Narrow } from '../narrow';
+import { messageKeys, reachesNewest, type MessageListData } from './messages';
+import { topicKeys, type TopicSummary } from './topics';
+
+/** Applies one event to one narrow's loaded history; the same object when nothing changed. */
+export function applyEventToMessageList(
+  data: MessageListData,
+  narrow: Narrow,
+  event: ParsedEvent,
+  ownUserId: number,
+): MessageListData {
+  switch (event.type) {
+    case 'message': {
+      const message = { ...event.message, flags: event.flags } as Message;
+      if (!reachesNewest(data) || !containsMessage(narrow, message, ownUserId)) return data;
+      if (data.pages.some((page) => page.messages.some((m) => m.id === message.id))) return data;
+      const last = data.pages.length - 1;
+      return withPages(data, (page, index) =>
+        index === last ? { ...page, messages: [...page.messages, message] } : page,
+      );
+    }
+    case 'update_message_flags':
+      return mapMessages(data, (message) => withFlagChange(message, event));
+    case 'delete_message': {
+      const ids = new Set(event.message_ids);
+      return withPages(data, (page) =>
+        page.messages.some((m) => ids.has(m.id))
+          ? { ...page, messages: page.messages.filter((m) => !ids.has(m.id)) }
+          : page,
+      );
+    }
+    case 'update_message':
+      return applyEdit(data, narrow, event, ownUserId);
+    default:
+      return data;
+  }
+}
+
+function withFlagChange(message: Message, event: UpdateMessageFlagsEvent): Message {
+  const targeted = event.all || event.messages.includes(message.id);
+  if (!targeted) return message;
+  const has = message.flags.includes(event.flag);
+  if (event.op === 'add' && !has) return { ...message, flags: [...message.flags, event.flag] };
+  if (event.op === 'remove' && has)
+    return { ...message, flags: message.flags.filter((f) => f !== event.flag) };
+  return message;
+}
+
+function applyEdit(
+  data: MessageListData,
+  narrow: Narrow,
+  event: UpdateMessageEvent,
+  ownUserId: number,
+): MessageListData {
+  const ids = new Set(event.message_ids);
+  const edited = mapMessages(data, (message) => {
+    if (!ids.has(message.id)) return message;
+    let next: Message = message;
+    if (message.id === event.message_id && event.rendered_content !== undefined) {
+      next = {
+        ...next,
+        content: event.rendered_content,
+        last_edit_timestamp: event.edit_timestamp,
+      };
+    }
+    if (event.flags && message.id === event.message_id)
+      next = { ...next, flags: event.flags as MessageFlag[] };
+    if (next.type === 'stream' && event.subject !== undefined)
+      next = { ...next, subject: event.subject };
+    if (next.type === 'stream' && event.new_stream_id !== undefined)
+      next = { ...next, stream_id: event.new_stream_id };
+    return next;
+  });
+  // Messages moved out of this narrow leave it; ones moved in are picked up by a refetch.
+  // Search results are the server's judgement, so they stay.
+  if (narrow.kind === 'search') return edited;
+  const stillBelongs = (m: Message) => !ids.has(m.id) || containsMessage(narrow, m, ownUserId);
+  return withPages(edited, (page) =>
+    page.messages.every(stillBelongs)
+      ? page
+      : { ...page, messages: page.messages.filter(stillBelongs) },
+  );
+}
+
+function mapMessages(data: MessageListData, fn: (message: Message) => Message): MessageListData {
+  return withPages(data, (page) => {
+    let changed = false;
+    const messages = page.messages.map((m) => {
+      const next = fn(m);
+      if (next !== m) changed = true;
+      return next;
+    });
+    return changed ? { ...page, messages } : page;
+  });
+}
+
+function withPages(
+  data: MessageListData,
+  fn: (page: MessageListData['pages'][number], index: number) => MessageListData['pages'][number],
+) {
+  const pages = data.pages.map(fn);
+  return pages.every((page, i) => page === data.pages[i]) ? data : { ...data, pages };
+}
+
+/** Keeps a stream's topic list current as messages arrive; most recent first. */
+export function applyEventToTopics(
+  topics: TopicSummary[],
+  streamId: number,
+  event: ParsedEvent,
+): TopicSummary[] {
+  if (
+    event.type !== 'message' ||
+    event.message.type !== 'stream' ||
+    event.message.stream_id !== streamId
+  )
+    return topics;
+  const { subject, id } = event.message;
+  const existing = topics.find((t) => sameTopic(t.name, subject));
+  if (existing && existing.maxId >= id) return topics;
+  return [{ name: existing?.name ?? subject, maxId: id }, ...topics.filter((t) => t !== existing)];
+}
+
+function isMove(event: ParsedEvent): boolean {
+  return (
+    event.type === 'update_message' &&
+    (event.new_stream_id !== undefined || event.subject !== undefined)
+  );
+}
+
+/** Applies a batch of events to every loaded message list and topic list. */
+export function applyEventsToQueryCache(
+  queryClient: QueryClient,
+  events: readonly ParsedEvent[],
+  ownUserId: number,
+): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: messageKeys.lists() })) {
+    const data = query.state.data as MessageListData | undefined;
+    if (!data) continue;
+    const narrow = query.queryKey[2] as Narrow;
+    const next = events.reduce(
+      (current, event) => applyEventToMessageList(current, narrow, event, ownUserId),
+      data,
+    );
+    if (next !== data) queryClient.setQueryData(query.queryKey, next);
+  }
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: topicKeys.all })) {
+    const topics = query.state.data as TopicSummary[] | undefined;
+    if (!topics) continue;
+    const streamId = query.queryKey[1] as number;
+    const next = events.reduce(
+      (current, event) => applyEventToTopics(current, streamId, event),
+      topics,
+    );
+    if (next !== topics) queryClient.setQueryData(query.queryKey, next);
+  }
+  if (events.some(isMove)) {
+    // Moved messages may now belong to lists that never saw them.
+    void queryClient.invalidateQueries({ queryKey: messageKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: topicKeys.all });
+  }
+}

@@ -1,0 +1,89 @@
+/** Message history per narrow, as React Query infinite queries paged around an anchor. */
+import { infiniteQueryOptions, type InfiniteData } from '@tanstack/react-query';
+import type { ApiConnection } from '../api/connection';
+import type { Anchor, Message } from '../api/model';
+import { getMessages } from '../api/routes/messages';
+import { toApiNarrow, type Narrow } from '../narrow';
+
+export const PAGE_SIZE = 50;
+
+export interface MessagePage {
+  messages: Message[];
+  foundOldest: boolean;
+  foundNewest: boolean;
+  /** for the first page: the message the list opened at (first unread, or newest) */
+  anchor: number;
+}
+
+export interface MessagePageParam {
+  anchor: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+}
+
+export type MessageListData = InfiniteData<MessagePage, MessagePageParam>;
+
+export const messageKeys = {
+  all: ['messages'] as const,
+  lists: () => [...messageKeys.all, 'list'] as const,
+  list: (narrow: Narrow) => [...messageKeys.lists(), narrow] as const,
+};
+
+export const firstPageParam: MessagePageParam = {
+  anchor: 'first_unread',
+  numBefore: PAGE_SIZE,
+  numAfter: PAGE_SIZE,
+  includeAnchor: true,
+};
+
+export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
+  return infiniteQueryOptions({
+    queryKey: messageKeys.list(narrow),
+    queryFn: async ({ pageParam, signal }): Promise<MessagePage> => {
+      const response = await getMessages(
+        connection,
+        {
+          anchor: pageParam.anchor,
+          num_before: pageParam.numBefore,
+          num_after: pageParam.numAfter,
+          include_anchor: pageParam.includeAnchor,
+          narrow: toApiNarrow(narrow),
+        },
+        signal,
+      );
+      return {
+        messages: response.messages,
+        foundOldest: response.found_oldest,
+        foundNewest: response.found_newest,
+        anchor: response.anchor,
+      };
+    },
+    initialPageParam: firstPageParam,
+    getPreviousPageParam: (first): MessagePageParam | undefined =>
+      first.foundOldest || first.messages.length === 0
+        ? undefined
+        : { anchor: first.messages[0].id, numBefore: PAGE_SIZE, numAfter: 0, includeAnchor: false },
+    getNextPageParam: (last): MessagePageParam | undefined =>
+      last.foundNewest || last.messages.length === 0
+        ? undefined
+        : {
+            anchor: last.messages[last.messages.length - 1].id,
+            numBefore: 0,
+            numAfter: PAGE_SIZE,
+            includeAnchor: false,
+          },
+    // Events keep loaded lists current; refetching would only lose the scroll position.
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+  });
+}
+
+export function allMessages(data: { pages: MessagePage[] } | undefined): Message[] {
+  return data ? data.pages.flatMap((page) => page.messages) : [];
+}
+
+/** Whether the list reaches the present, so that new messages can be appended to it. */
+export function reachesNewest(data: { pages: MessagePage[] }): boolean {
+  return data.pages.length > 0 && data.pages[data.pages.length - 1].foundNewest;
+}
