@@ -11,6 +11,8 @@ import './styles/messages.css';
 import './styles/rendered-markdown.css';
 import './styles/compose.css';
 import './styles/views.css';
+// Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
+import 'katex/dist/katex.min.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -23,12 +23,13 @@ describe('narrow URLs', () => {
   const cases: [Narrow, string][] = [
     [feedNarrow, '/feed'],
     [streamNarrow(5), '/narrow/channel/5-general'],
-    [topicNarrow(5, 'lunch plans'), '/narrow/channel/5-general/topic/lunch%20plans'],
-    [topicNarrow(5, 'a/b?c#d 100%'), '/narrow/channel/5-general/topic/a%2Fb%3Fc%23d%20100%25'],
+    [topicNarrow(5, 'lunch plans'), '/narrow/channel/5-general/topic/lunch.20plans'],
+    [topicNarrow(5, 'a/b?c#d 100%'), '/narrow/channel/5-general/topic/a.2Fb.3Fc.23d.20100.25'],
+    [topicNarrow(5, 'v1.20 release'), '/narrow/channel/5-general/topic/v1.2E20.20release'],
     [dmNarrow([8, 9]), '/narrow/dm/8,9'],
     [starredNarrow, '/narrow/starred'],
     [mentionsNarrow, '/narrow/mentions'],
-    [searchNarrow('foo bar'), '/narrow/search/foo%20bar'],
+    [searchNarrow('foo bar'), '/narrow/search/foo.20bar'],
   ];
 
   it.each(cases)('round-trips %j through %s', (narrow, url) => {

@@ -19,10 +19,32 @@ export type Place = { kind: 'view'; view: ViewName } | { kind: 'narrow'; narrow:
 
 const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts'];
 
+/**
+ * The encoding the reference web app uses in narrow links (encodeURIComponent, with '.' escaping
+ * instead of '%'), so that links rendered in messages (`/#narrow/channel/5-design/topic/a.20b`)
+ * and our own URLs are one format.
+ */
+export function hashEncode(text: string): string {
+  return encodeURIComponent(text).replace(/\./g, '%2E').replace(/%/g, '.');
+}
+
+export function hashDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment.replace(/\.(?=[0-9A-Fa-f]{2})/g, '%'));
+  } catch {
+    return null;
+  }
+}
+
 /** A stream's URL segment: `5-general`; spaces become dashes for readability. */
 export function streamSlug(streamId: number, streamName?: string): string {
   if (!streamName) return String(streamId);
-  return `${streamId}-${encodeURIComponent(streamName.replace(/ /g, '-'))}`;
+  return `${streamId}-${hashEncode(streamName.replace(/ /g, '-'))}`;
+}
+
+/** `#narrow/...` links from messages and other clients, as a path this app routes. */
+export function pathFromZulipHash(hash: string): string | null {
+  return hash.startsWith('#narrow/') ? `/${hash.slice(1)}` : null;
 }
 
 export function narrowToUrl(narrow: Narrow, streamName?: string): string {
@@ -32,7 +54,7 @@ export function narrowToUrl(narrow: Narrow, streamName?: string): string {
     case 'stream':
       return `/narrow/channel/${streamSlug(narrow.streamId, streamName)}`;
     case 'topic':
-      return `/narrow/channel/${streamSlug(narrow.streamId, streamName)}/topic/${encodeURIComponent(narrow.topic)}`;
+      return `/narrow/channel/${streamSlug(narrow.streamId, streamName)}/topic/${hashEncode(narrow.topic)}`;
     case 'dm':
       return `/narrow/dm/${narrow.userIds.join(',')}`;
     case 'starred':
@@ -40,7 +62,7 @@ export function narrowToUrl(narrow: Narrow, streamName?: string): string {
     case 'mentions':
       return '/narrow/mentions';
     case 'search':
-      return `/narrow/search/${encodeURIComponent(narrow.query)}`;
+      return `/narrow/search/${hashEncode(narrow.query)}`;
   }
 }
 
@@ -52,13 +74,7 @@ export function placeToUrl(place: Place): string {
   return place.kind === 'view' ? viewToUrl(place.view) : narrowToUrl(place.narrow);
 }
 
-function decode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
+const decode = hashDecode;
 
 function parseStreamId(slug: string): number | null {
   const match = /^(\d+)(-|$)/.exec(slug);

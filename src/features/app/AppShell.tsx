@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useUserSetting } from '../../model/hooks';
-import { parsePlaceUrl, type Place } from '../../narrow';
+import { parsePlaceUrl, pathFromZulipHash, type Place } from '../../narrow';
 import { DraftsView } from '../drafts/DraftsView';
 import { InboxView } from '../inbox/InboxView';
 import { MessageView } from '../message-list/MessageView';
@@ -59,7 +59,8 @@ export function AppShell() {
   }, [closeDrawers]);
 
   if (location.pathname === '/' || location.pathname === '') {
-    return <Navigate to={HOME_URLS[homeView] ?? '/inbox'} replace />;
+    const fromHash = pathFromZulipHash(location.hash);
+    return <Navigate to={fromHash ?? HOME_URLS[homeView] ?? '/inbox'} replace />;
   }
   const place = parsePlaceUrl(location.pathname, ownUserId);
   const drawerOpen = isPhone && (leftOpen || rightOpen);

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { describeFailure, ApiRequestError } from '../../api/errors';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
@@ -28,6 +29,7 @@ const ROW_ESTIMATES = { date: 40, recipient: 40, first: 68, continued: 30 };
 
 export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: string }) {
   const session = useSession();
+  const navigate = useNavigate();
   const { query, rows } = useFeedRows(narrow);
   const scroller = useRef<HTMLDivElement>(null);
 
@@ -111,11 +113,20 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   }
   if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
 
+  // Stream and topic links inside messages navigate within the app instead of reloading it.
+  function openInternalLink(event: React.MouseEvent) {
+    const link = (event.target as Element).closest?.('a[data-internal]');
+    if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(link.getAttribute('href')!);
+  }
+
   return (
     <div
       ref={scroller}
       className="message-scroller"
       onScroll={onScroll}
+      onClick={openInternalLink}
       tabIndex={0}
       aria-label="Messages"
       role="log"

@@ -22,6 +22,13 @@ describe('sanitizeMessageHtml', () => {
     expect(link.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
+  it('keeps narrow links from messages inside the app', () => {
+    const link = render('<p><a class="stream-topic" href="/#narrow/channel/5-design/topic/new.20ideas">#design &gt; new ideas</a></p>').querySelector('a')!;
+    expect(link.getAttribute('href')).toBe('/narrow/channel/5-design/topic/new.20ideas');
+    expect(link.getAttribute('target')).toBeNull();
+    expect(link.dataset.internal).toBe('true');
+  });
+
   it('renders emoji from the codepoints in the class name', () => {
     const span = render(
       '<p><span class="emoji emoji-1f604" title="smile">:smile:</span></p>',

@@ -13,12 +13,25 @@ function getPurifier(): DOMPurify {
   const instance = createDOMPurify(window);
   instance.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A' && node.hasAttribute('href')) {
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
+      // Narrow links (streams, topics) stay in the app; everything else opens a new tab.
+      const internal = internalPath(node.getAttribute('href') ?? '');
+      if (internal) {
+        node.setAttribute('href', internal);
+        node.setAttribute('data-internal', 'true');
+      } else {
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer');
+      }
     }
   });
   purifier = instance;
   return instance;
+}
+
+/** The in-app path of a narrow link (`/#narrow/...` as servers render them), else null. */
+export function internalPath(href: string): string | null {
+  const match = /^\/?#(narrow\/.*)$/.exec(href);
+  return match ? `/${match[1]}` : null;
 }
 
 /** `emoji-1f468-200d-1f469` → "👨‍👩"; null when the class is not a codepoint list. */
