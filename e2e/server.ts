@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A real Parley server in its own process for end-to-end tests, on a fresh demo database, that
@@ -19,7 +20,7 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: path.resolve(__dirname, '..'),
+      cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       env: {
         ...process.env,
         PORT: String(this.port),

@@ -1,0 +1,50 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+
+export const PASSWORD = 'parley-demo';
+
+/** Logs in through the login screen in a fresh browser context, as a person would. */
+export async function logIn(browser: Browser, baseURL: string, email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+  return page;
+}
+
+/** The API key of a demo user, for setting up state the way another client would. */
+export async function apiClient(baseURL: string, email: string) {
+  const login = await fetch(`${baseURL}/api/v1/fetch_api_key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password: PASSWORD }),
+  });
+  const { api_key: apiKey, user_id: userId } = (await login.json()) as { api_key: string; user_id: number };
+  const auth = 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
+  return {
+    userId,
+    async post(path: string, params: Record<string, string>) {
+      const r = await fetch(`${baseURL}/api/v1${path}`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params),
+      });
+      return r.json() as Promise<Record<string, any>>;
+    },
+    async get(path: string) {
+      const r = await fetch(`${baseURL}/api/v1${path}`, { headers: { Authorization: auth } });
+      return r.json() as Promise<Record<string, any>>;
+    },
+  };
+}
+
+/** The unread count a sidebar link announces in its accessible name ("general, 3 unread"). */
+export async function unreadCount(page: Page, name: string): Promise<number> {
+  const sidebar = page.getByRole('navigation', { name: 'Channels and views' });
+  const link = sidebar.getByRole('link', { name: new RegExp(`^${name}(, \\d+ unread)?$`) }).first();
+  const label = (await link.getAttribute('aria-label')) ?? (await link.innerText());
+  const m = /, (\d+) unread$/.exec(label);
+  return m ? Number(m[1]) : 0;
+}
