@@ -156,7 +156,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: baseEvent as any, perUser });
 
     if (moving && !pureResolve && oldStream) {
-      const bot = await notificationBot(ctx, trx, realm);
+      const bot = await notificationBot(ctx, trx, realm, events);
       const topic = newTopic ?? row.topic;
       const dest = newStream ?? oldStream;
       const count = targets.length;

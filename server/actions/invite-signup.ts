@@ -65,7 +65,7 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
 
     const referrer = await trx.selectFrom('users').selectAll().where('id', '=', invite.invited_by).executeTakeFirst();
     if (invite.notify_referrer_on_join && referrer?.is_active) {
-      const bot = await notificationBot(ctx, trx, realm);
+      const bot = await notificationBot(ctx, trx, realm, events);
       await insertMessage(ctx, trx, events, realm, bot, {
         recipient: { type: 'direct', userIds: [referrer.id] },
         content: `@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`,

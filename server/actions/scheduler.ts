@@ -69,7 +69,7 @@ async function recordFailure(ctx: AppContext, row: ScheduledMessage, err: unknow
   // Separately, so that a failing notice cannot undo the record of the failure.
   const when = new Date(row.scheduled_timestamp * 1000).toISOString();
   await transact(ctx, async (trx, events) => {
-    const bot = await notificationBot(ctx, trx, realm);
+    const bot = await notificationBot(ctx, trx, realm, events);
     await insertMessage(ctx, trx, events, realm, bot, {
       recipient: { type: 'direct', userIds: [row.sender_id] },
       content: `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`,

@@ -138,7 +138,7 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
     }
     if (parsed.timezone !== undefined && parsed.timezone !== fresh.timezone) {
       events.push({
-        realmId: realm.id, userIds: (await activeUserIds(trx, realm.id)).filter((id) => id !== user.id),
+        realmId: realm.id, userIds: await activeUserIds(trx, realm.id),
         event: { type: 'realm_user', op: 'update', person: { user_id: user.id, timezone: parsed.timezone } },
       });
     }

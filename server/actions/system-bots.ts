@@ -1,16 +1,28 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
+import type { Delivery } from '../events/types.js';
 import { generateApiKey } from '../domain/password.js';
+import { userToApi } from '../domain/serialize.js';
+import { activeUserIds } from './access.js';
+import { systemGroupJoinEvent } from './realm.js';
 
-/** The organization's "Notification Bot", created on first use; it cannot log in. */
-export async function notificationBot(_ctx: AppContext, trx: Database, realm: Realm): Promise<User> {
+/**
+ * The organization's "Notification Bot", created on first use (everyone learns of it through a
+ * realm_user event); it cannot log in.
+ */
+export async function notificationBot(ctx: AppContext, trx: Database, realm: Realm, events: Delivery[]): Promise<User> {
   const email = 'notification-bot@parley.bots';
   const existing = await trx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('email', '=', email).executeTakeFirst();
   if (existing) return existing;
-  return trx.insertInto('users').values({
+  const bot = await trx.insertInto('users').values({
     realm_id: realm.id, email, delivery_email: email, full_name: 'Notification Bot', password_hash: null,
     api_key: generateApiKey(), role: 400, is_bot: 1, bot_type: 1, bot_owner_id: null, is_active: 1,
     date_joined: Math.floor(Date.now() / 1000), timezone: '', avatar_version: 1, settings: '{}',
   }).returningAll().executeTakeFirstOrThrow();
+  const everyone = await activeUserIds(trx, realm.id);
+  events.push({ realmId: realm.id, userIds: everyone, event: { type: 'realm_user', op: 'add', person: userToApi(ctx, bot, null) } });
+  const joined = await systemGroupJoinEvent(trx, realm.id, bot.id, bot.role, everyone);
+  if (joined) events.push(joined);
+  return bot;
 }

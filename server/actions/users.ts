@@ -8,6 +8,7 @@ import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
 import { realmDeactivated, userDeactivated } from '../http/auth.js';
 import { activeUserIds } from './access.js';
+import { systemGroupJoinEvent } from './realm.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
@@ -87,6 +88,8 @@ export async function insertUser(
     userIds: everyone,
     event: { type: 'realm_user', op: 'add', person: userToApi(ctx, user, null) },
   });
+  const joined = await systemGroupJoinEvent(trx, realm.id, user.id, role, everyone);
+  if (joined) events.push(joined);
   if (opts.defaultStreams !== false) {
     const defaults = await trx
       .selectFrom('default_streams')

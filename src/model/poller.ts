@@ -49,6 +49,9 @@ export interface PollerOptions {
 export const REGISTER_OPTIONS = {
   apply_markdown: true,
   client_gravatar: false,
+  // Subscription events always carry subscriber lists; asking for them at register keeps the
+  // snapshot and the events in one shape (and lets screens show who is in a stream).
+  include_subscribers: true,
   slim_presence: true,
   client_capabilities: {
     notification_settings_null: true,

@@ -10,12 +10,22 @@ export interface RealmState {
   typingExpiryMs: number;
 }
 
+/**
+ * `realm_*` keys that are collections with events of their own (users, groups, linkifiers, ...),
+ * not settings: keeping them here would let them go stale, since realm events never update them.
+ */
+const NOT_SETTINGS = new Set([
+  'users', 'non_active_users', 'bots', 'user_groups', 'default_streams', 'default_stream_groups',
+  'linkifiers', 'filters', 'emoji', 'playgrounds', 'domains', 'user_settings_defaults',
+  'embedded_bots', 'incoming_webhook_bots',
+]);
+
 export function realmFromSnapshot(register: RegisterResponse): RealmState {
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(register)) {
-    if (key.startsWith('realm_') && key !== 'realm_users' && key !== 'realm_non_active_users') {
-      settings[key.slice('realm_'.length)] = value;
-    }
+    if (!key.startsWith('realm_')) continue;
+    const name = key.slice('realm_'.length);
+    if (!NOT_SETTINGS.has(name)) settings[name] = value;
   }
   return {
     settings,
