@@ -6,6 +6,8 @@ import { getMessages } from '../api/routes/messages';
 import { toApiNarrow, type Narrow } from '../narrow';
 
 export const PAGE_SIZE = 50;
+/** Pages fetched while scrolling are larger: fewer re-layouts when reading far back. */
+export const SCROLL_PAGE_SIZE = 200;
 
 export interface MessagePage {
   messages: Message[];
@@ -63,16 +65,19 @@ export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
     getPreviousPageParam: (first): MessagePageParam | undefined =>
       first.foundOldest || first.messages.length === 0
         ? undefined
-        : { anchor: first.messages[0].id, numBefore: PAGE_SIZE, numAfter: 0, includeAnchor: false },
+        : { anchor: first.messages[0].id, numBefore: SCROLL_PAGE_SIZE, numAfter: 0, includeAnchor: false },
     getNextPageParam: (last): MessagePageParam | undefined =>
       last.foundNewest || last.messages.length === 0
         ? undefined
         : {
             anchor: last.messages[last.messages.length - 1].id,
             numBefore: 0,
-            numAfter: PAGE_SIZE,
+            numAfter: SCROLL_PAGE_SIZE,
             includeAnchor: false,
           },
+    // A bounded window of pages: reading far back drops the newest pages (refetched on the way
+    // down), so the work per page stays constant however long the history is.
+    maxPages: 8,
     // Events keep loaded lists current; refetching would only lose the scroll position.
     staleTime: Infinity,
     gcTime: 5 * 60_000,
