@@ -12,6 +12,7 @@ import { configFromEnv } from '../server/config.js';
 import { seedDemo } from '../server/demo/seed.js';
 import { startServer } from '../server/server.js';
 import { TestClient } from '../server/test/client.js';
+import { renderMarkdown } from '../server/markdown/index.js';
 
 const PASSWORD = 'bench-pass';
 
@@ -95,7 +96,23 @@ async function historyFetch(server: Awaited<ReturnType<typeof startServer>>, url
   };
 }
 
+/** Markdown rendering of a typical message with 2,000 mentionable users. */
+function markdownThroughput() {
+  const users = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1, full_name: `User Number ${i}` }));
+  const ctx = { users, streams: [{ id: 1, name: 'general' }], linkifiers: [{ id: 1, pattern: '#(?<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' }] };
+  const message = 'Hey @**User Number 42**, see #123 in #**general** and https://example.com :smile:\nThanks **a lot**!';
+  for (let i = 0; i < 500; i++) renderMarkdown(message, ctx);
+  const rounds = 5000;
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) renderMarkdown(message, ctx);
+  const perMessageUs = Math.round(((performance.now() - start) / rounds) * 1000 * 10) / 10;
+  return { rounds, per_message_us: perMessageUs };
+}
+
 async function main() {
+  const md = markdownThroughput();
+  console.log(`Markdown: a typical message with 2,000 users renders in ${md.per_message_us} µs`);
+  console.log(JSON.stringify({ bench: 'markdown_render', ...md }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const config = { ...configFromEnv({}), port: 0, dataDir, rateLimitPerMinute: 1_000_000, databaseUrl: process.env.BENCH_DATABASE_URL };
   const server = await startServer(config);

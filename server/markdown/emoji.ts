@@ -9,30 +9,68 @@ interface EmojiEntry {
 const require = createRequire(import.meta.url);
 const data = require('emoji-datasource/emoji.json') as EmojiEntry[];
 
-const codeByName = new Map<string, string>();
-const nameByCode = new Map<string, string>();
-for (const e of data) {
-  const code = e.unified.toLowerCase();
-  nameByCode.set(code, e.short_name);
-  for (const n of e.short_names) if (!codeByName.has(n)) codeByName.set(n, code);
-}
-// Zulip's names for a few common emoji differ from the data set's.
-const ALIASES: Record<string, string> = { thumbs_up: '+1', thumbs_down: '-1', working_on_it: 'hammer_and_wrench', slight_smile: 'slightly_smiling_face' };
-for (const [alias, name] of Object.entries(ALIASES)) {
-  const code = codeByName.get(name);
-  if (code && !codeByName.has(alias)) codeByName.set(alias, code);
-  if (code) nameByCode.set(code, alias);
+/** Zulip's emoji codes: the code points in lowercase hex joined by '-', without FE0F selectors. */
+function zulipCode(unified: string): string {
+  return unified
+    .toLowerCase()
+    .split('-')
+    .filter((cp) => cp !== 'fe0f')
+    .join('-');
 }
 
-/** 'smile' -> '1f604'; multi-codepoint emoji join their code points with '-'. */
+const codeByName = new Map<string, string>();
+const nameByCode = new Map<string, string>();
+for (const entry of data) {
+  const code = zulipCode(entry.unified);
+  if (!nameByCode.has(code)) nameByCode.set(code, entry.short_name);
+  for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
+}
+
+/** Names Zulip uses in addition to the data set's; `canonical` ones also name the emoji. */
+const ZULIP_NAMES: { name: string; code: string; canonical?: boolean }[] = [
+  { name: 'thumbs_up', code: '1f44d' },
+  { name: 'thumbs_down', code: '1f44e' },
+  { name: 'working_on_it', code: '1f6e0', canonical: true },
+  { name: 'slight_smile', code: '1f642', canonical: true },
+];
+for (const { name, code, canonical } of ZULIP_NAMES) {
+  if (!nameByCode.has(code)) continue;
+  if (!codeByName.has(name)) codeByName.set(name, code);
+  if (canonical) nameByCode.set(code, name);
+}
+
+/** 'smile' -> '1f604'; multi-codepoint emoji join their code points with '-' ('us' -> '1f1fa-1f1f8'). */
 export function emojiCodeForName(name: string): string | undefined {
   return codeByName.get(name);
 }
 
+/** The primary name of an emoji code ('1f604' -> 'smile'); FE0F selectors are ignored. */
 export function emojiNameForCode(code: string): string | undefined {
-  return nameByCode.get(code.toLowerCase());
+  return nameByCode.get(zulipCode(code));
 }
 
+/** Zulip's markup for an emoji; names are [a-z0-9_+-] only, so they need no escaping. */
 export function emojiSpan(name: string, code: string): string {
   return `<span aria-label="${name}" class="emoji emoji-${code}" role="img" title="${name}">:${name}:</span>`;
+}
+
+/**
+ * A typed Unicode emoji: a flag (two regional indicators), a keycap, or a pictograph shown as
+ * emoji by default (or forced with FE0F), with optional skin tone and ZWJ-joined parts.
+ * Text-style pictographs such as © or ™ without FE0F are left alone.
+ */
+const UNICODE_EMOJI =
+  /\p{RI}\p{RI}|[#*0-9]\uFE0F?\u20E3|(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)\p{EMod}?(?:\u200D\p{Extended_Pictographic}\uFE0F?\p{EMod}?)*/gu;
+const MAYBE_EMOJI = /[\u00a9-\u{10ffff}]/u;
+
+/** Wraps typed Unicode emoji in (already escaped) HTML text in the same markup as :shortcodes:. */
+export function wrapUnicodeEmoji(html: string): string {
+  if (!MAYBE_EMOJI.test(html)) return html;
+  return html.replace(UNICODE_EMOJI, (seq) => {
+    const code = zulipCode(
+      [...seq].map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0')).join('-'),
+    );
+    const name = nameByCode.get(code);
+    return name ? emojiSpan(name, code) : seq;
+  });
 }

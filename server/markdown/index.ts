@@ -1,40 +1,98 @@
 import MarkdownIt from 'markdown-it';
-import { extrasPlugin } from './extras.js';
-import { isSafeUrl } from './links.js';
+import { wrapUnicodeEmoji } from './emoji.js';
+import { fencesPlugin } from './fences.js';
+import { inlinePlugin } from './inline.js';
+import { escapeHtml, isSafeUrl } from './links.js';
 import { linkifierPlugin } from './linkifiers.js';
-import { mentionsPlugin, type RenderEnv } from './mentions.js';
-import type { MarkdownContext, RenderResult } from './types.js';
+import { mentionsPlugin } from './mentions.js';
+import type { MarkdownContext, RenderEnv, RenderResult } from './types.js';
 
-export type { MarkdownContext, MentionableUser, RenderResult } from './types.js';
+export type {
+  MarkdownContext,
+  MarkdownLinkifier,
+  MarkdownStream,
+  MarkdownUserGroup,
+  MentionableUser,
+  RenderResult,
+} from './types.js';
 export { emojiCodeForName, emojiNameForCode } from './emoji.js';
-export { streamNarrowUrl, topicNarrowUrl, hashEncode } from './links.js';
+export { hashEncode, isSafeUrl, streamNarrowUrl, streamSlug, topicNarrowUrl } from './links.js';
 export { expandUrlTemplate } from './linkifiers.js';
 
 /**
- * Zulip-flavoured Markdown to safe HTML. Raw HTML is never passed through (html: false), links
- * are limited to safe schemes, and every attribute we generate is escaped.
+ * The one markdown-it instance, built at module load. Source HTML is never parsed (html: false):
+ * it is escaped like any text. Links are limited to safe schemes (validateLink), and the only
+ * unescaped output is markup this module builds itself from escaped parts.
  */
-const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false, maxNesting: 20 });
+const md = new MarkdownIt('default', {
+  html: false,
+  linkify: true,
+  breaks: true,
+  typographer: false,
+  maxNesting: 30,
+});
 md.disable(['image']);
 md.validateLink = isSafeUrl;
+// Bare domains (zulip.com, www.example.org) are linked like Zulip does; bare e-mail addresses are not.
+md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+
 mentionsPlugin(md);
-extrasPlugin(md);
+inlinePlugin(md);
+fencesPlugin(md);
 linkifierPlugin(md);
 
-export function renderMarkdown(content: string, ctx: MarkdownContext): RenderResult {
-  const env: RenderEnv = {
+// markdown-it keeps `[x]()` (an empty destination) as a link to the current page; render the
+// source text instead, as for any other refused destination.
+md.core.ruler.after('inline', 'zulip_empty_links', (state) => {
+  for (const block of state.tokens) {
+    const refused: boolean[] = [];
+    for (const token of block.children ?? []) {
+      if (token.type === 'link_open') {
+        const bad = !isSafeUrl(String(token.attrGet('href') ?? ''));
+        refused.push(bad);
+        if (bad)
+          Object.assign(token, { type: 'text', tag: '', nesting: 0, attrs: null, content: '[' });
+      } else if (token.type === 'link_close' && refused.pop()) {
+        Object.assign(token, { type: 'text', tag: '', nesting: 0, content: ']()' });
+      }
+    }
+  }
+});
+
+const rules = md.renderer.rules;
+rules.text = (tokens, idx) => wrapUnicodeEmoji(escapeHtml(tokens[idx]!.content));
+rules.s_open = () => '<del>';
+rules.s_close = () => '</del>';
+// Links carry their href only (no title); clients add target and rel themselves.
+rules.link_open = (tokens, idx) =>
+  `<a href="${escapeHtml(String(tokens[idx]!.attrGet('href') ?? ''))}">`;
+// Unreachable with html: false, but never let source HTML through regardless.
+rules.html_block = (tokens, idx) => `<p>${escapeHtml(tokens[idx]!.content)}</p>\n`;
+rules.html_inline = (tokens, idx) => escapeHtml(tokens[idx]!.content);
+
+function newEnv(ctx: MarkdownContext): RenderEnv {
+  return {
     ctx,
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
     streamWildcard: false,
     topicWildcard: false,
+    depth: 0,
+    lookups: {},
   };
+}
+
+/** Zulip-flavoured Markdown to safe HTML, with the mentions it makes. Never throws. */
+export function renderMarkdown(content: string, ctx: MarkdownContext): RenderResult {
+  let env = newEnv(ctx);
   let html: string;
   try {
-    html = md.render(content, env as unknown as Record<string, unknown>).trim();
+    const src = typeof content === 'string' ? content : '';
+    html = src.trim() ? md.render(src, env as unknown as Record<string, unknown>).trim() : '';
   } catch {
-    // markdown-it does not throw on text input; this is a last line of defence.
-    html = `<p>${content.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`;
+    // markdown-it does not throw on text; this is a last line of defence (no mentions then).
+    env = newEnv(ctx);
+    html = `<p>${escapeHtml(String(content)).replace(/\r?\n/g, '<br>\n')}</p>`;
   }
   return {
     html,
@@ -45,6 +103,7 @@ export function renderMarkdown(content: string, ctx: MarkdownContext): RenderRes
   };
 }
 
+/** A stream description, rendered like a message. */
 export function renderStreamDescription(text: string, ctx: MarkdownContext): string {
   return renderMarkdown(text, ctx).html;
 }

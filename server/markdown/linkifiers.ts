@@ -1,7 +1,7 @@
-import type { MarkdownIt } from 'markdown-it';
-import type { StateCore, Token } from 'markdown-it';
-import type { RenderEnv } from './mentions.js';
-import { isSafeUrl } from './links.js';
+import type { MarkdownIt, StateCore, Token } from 'markdown-it';
+import { isSafeUrl, wellFormed } from './links.js';
+import { hasNestedRepetition } from './regex-safety.js';
+import { renderEnv, type MarkdownLinkifier } from './types.js';
 
 interface Compiled {
   re: RegExp;
@@ -10,99 +10,207 @@ interface Compiled {
 
 const cache = new Map<string, Compiled | null>();
 
-function compile(pattern: string, flags: string, template: string): Compiled | null {
-  const key = `${pattern}\u0000${flags}\u0000${template}`;
-  if (!cache.has(key)) {
-    let compiled: Compiled | null = null;
-    for (const extra of ['g', 'gu']) {
-      try {
-        compiled = { re: new RegExp(pattern, flags + extra), template };
-        break;
-      } catch {
-        // an invalid pattern is skipped, never fatal
-      }
-    }
-    cache.set(key, compiled);
-    if (cache.size > 1000) cache.delete(cache.keys().next().value!);
+/**
+ * Zulip's boundaries around a linkifier match: it starts at the beginning of the text or after
+ * whitespace or one of '"(,:< and does not end in the middle of a word.
+ */
+const BEFORE = `(?<![^\\s'"\\(,:<])`;
+const AFTER_UNICODE = '(?![\\p{L}\\p{N}_])';
+const AFTER_ASCII = '(?!\\w)';
+
+function tryRegExp(source: string, flags: string): RegExp | null {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return null;
   }
-  return cache.get(key) ?? null;
 }
 
-/** RFC 6570 expansion (levels 1 to 3 and prefixes) of a linkifier's URL template. */
-export function expandUrlTemplate(template: string, values: Record<string, string>): string {
-  const encode = (s: string, reserved: boolean) =>
-    reserved ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return template.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_whole, op: string, body: string) => {
-    const parts = body.split(',').map((spec) => {
-      const [, name, prefix] = /^([^:*]+)(?::(\d+))?\*?$/.exec(spec) ?? [];
-      let value = values[name];
-      if (value === undefined) return null;
-      if (prefix) value = value.slice(0, Number(prefix));
-      const text = encode(value, op === '+' || op === '#');
-      if (op === ';') return value === '' ? name : `${name}=${text}`;
-      if (op === '?' || op === '&') return `${name}=${text}`;
-      return text;
-    }).filter((x): x is string => x !== null);
-    if (!parts.length) return '';
-    const first = { '': '', '+': '', '#': '#', '.': '.', '/': '/', ';': ';', '?': '?', '&': '&' }[op] ?? '';
-    const sep = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/', ';': ';', '?': '&', '&': '&' }[op] ?? ',';
-    return first + parts.join(sep);
+/**
+ * A linkifier's global regex with Zulip's boundaries, cached. Invalid patterns, and patterns that
+ * could backtrack exponentially, compile to null and are skipped.
+ */
+function compile(l: MarkdownLinkifier): Compiled | null {
+  const flags = [...new Set((l.flags ?? '').replace(/[^imsuv]/g, ''))].join('');
+  const key = `${l.pattern}\u0000${flags}\u0000${l.url_template}`;
+  let compiled = cache.get(key);
+  if (compiled === undefined) {
+    compiled = null;
+    if (typeof l.pattern === 'string' && l.pattern && !hasNestedRepetition(l.pattern)) {
+      const unicode = /[uv]/.test(flags);
+      // Validate the pattern alone first: wrapping it could make an unbalanced one parse.
+      const plain = tryRegExp(l.pattern, flags)
+        ? flags
+        : !unicode && tryRegExp(l.pattern, flags + 'u')
+          ? flags + 'u'
+          : null;
+      if (plain !== null) {
+        const wrapped = (after: string) => `${BEFORE}(?:${l.pattern})${after}`;
+        const re =
+          tryRegExp(wrapped(AFTER_UNICODE), /[uv]/.test(plain) ? plain + 'g' : plain + 'gu') ??
+          tryRegExp(wrapped(AFTER_ASCII), plain + 'g');
+        if (re) compiled = { re, template: l.url_template };
+      }
+    }
+    if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
+    cache.set(key, compiled);
+  }
+  return compiled;
+}
+
+function pctEncode(c: string): string {
+  return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/** RFC 6570 encoding: unreserved characters stay; `reserved` also keeps reserved ones and %XX. */
+function encodeValue(value: string, reserved: boolean): string {
+  const text = wellFormed(value);
+  if (!reserved) return encodeURIComponent(text).replace(/[!'()*]/g, pctEncode);
+  return encodeURI(text)
+    .replace(/%5B/gi, '[')
+    .replace(/%5D/gi, ']')
+    .replace(/%25([0-9A-Fa-f]{2})/g, '%$1');
+}
+
+const OPERATORS: Record<string, { first: string; sep: string; named: boolean; reserved: boolean }> =
+  {
+    '': { first: '', sep: ',', named: false, reserved: false },
+    '+': { first: '', sep: ',', named: false, reserved: true },
+    '#': { first: '#', sep: ',', named: false, reserved: true },
+    '.': { first: '.', sep: '.', named: false, reserved: false },
+    '/': { first: '/', sep: '/', named: false, reserved: false },
+    ';': { first: ';', sep: ';', named: true, reserved: false },
+    '?': { first: '?', sep: '&', named: true, reserved: false },
+    '&': { first: '&', sep: '&', named: true, reserved: false },
+  };
+
+/**
+ * Expands an RFC 6570 URL template with string values: `{name}` (percent-encoding everything but
+ * unreserved characters), `{+name}` (keeping reserved characters), the other level 3 operators,
+ * and `{name:3}` prefixes. Undefined variables expand to nothing.
+ */
+export function expandUrlTemplate(
+  template: string,
+  values: Record<string, string | undefined>,
+): string {
+  return template.replace(/\{([+#./;?&]?)([^{}]*)\}/g, (_whole, op: string, body: string) => {
+    const o = OPERATORS[op]!;
+    const parts: string[] = [];
+    for (const spec of body.split(',')) {
+      const m = /^([A-Za-z0-9_.%]+)(?::(\d{1,4}))?\*?$/.exec(spec.trim());
+      if (!m) continue;
+      const name = m[1]!;
+      let value = Object.hasOwn(values, name) ? values[name] : undefined;
+      if (value === undefined) continue;
+      if (m[2]) value = [...value].slice(0, Number(m[2])).join('');
+      const encoded = encodeValue(value, o.reserved);
+      if (!o.named) parts.push(encoded);
+      else parts.push(value === '' && op === ';' ? name : `${name}=${encoded}`);
+    }
+    return parts.length ? o.first + parts.join(o.sep) : '';
   });
 }
 
+interface Match {
+  start: number;
+  end: number;
+  href: string;
+}
 
-function linkifyText(state: StateCore, text: string, linkifiers: Compiled[]): Token[] | null {
-  type Match = { start: number; end: number; href: string };
-  const matches: Match[] = [];
-  for (const { re, template } of linkifiers) {
-    re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
-      if (m[0] === '') break;
-      const start = m.index!;
-      const end = start + m[0].length;
-      if (matches.some((x) => start < x.end && end > x.start)) continue;
-      const href = expandUrlTemplate(template, (m.groups ?? {}) as Record<string, string>);
-      if (isSafeUrl(href)) matches.push({ start, end, href });
+const MAX_MATCHES = 500;
+/** Long texts are matched in whitespace-separated pieces of at most this length, bounding the
+ * cost of patterns that backtrack polynomially; words longer than this are not linkified. */
+const SEGMENT = 500;
+
+function segments(text: string): [number, number][] {
+  if (text.length <= SEGMENT) return [[0, text.length]];
+  const out: [number, number][] = [];
+  let start = 0;
+  while (start < text.length) {
+    if (text.length - start <= SEGMENT) {
+      out.push([start, text.length]);
+      break;
     }
+    let cut = start + SEGMENT;
+    while (cut > start && !/\s/.test(text[cut]!)) cut--;
+    if (cut > start) {
+      out.push([start, cut]);
+    } else {
+      cut = text.slice(start + SEGMENT).search(/\s/);
+      if (cut < 0) break;
+      cut += start + SEGMENT;
+    }
+    start = cut + 1;
   }
-  if (!matches.length) return null;
-  matches.sort((a, b) => a.start - b.start);
-  const out: Token[] = [];
-  let pos = 0;
-  const text_ = (content: string) => {
-    const t = new state.Token('text', '', 0);
-    t.content = content;
-    out.push(t);
-  };
-  for (const m of matches) {
-    if (m.start > pos) text_(text.slice(pos, m.start));
-    const open = new state.Token('link_open', 'a', 1);
-    open.attrs = [['href', m.href]];
-    out.push(open);
-    text_(text.slice(m.start, m.end));
-    out.push(new state.Token('link_close', 'a', -1));
-    pos = m.end;
-  }
-  if (pos < text.length) text_(text.slice(pos));
   return out;
 }
 
-/** Applies the organization's linkifiers to plain text outside links and code. */
-export function linkifierPlugin(md: MarkdownIt) {
+function findMatches(text: string, linkifiers: Compiled[]): Match[] {
+  const matches: Match[] = [];
+  for (const [from, to] of segments(text)) {
+    const piece = from === 0 && to === text.length ? text : text.slice(from, to);
+    for (const { re, template } of linkifiers) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while (matches.length < MAX_MATCHES && (m = re.exec(piece)) !== null) {
+        if (m[0] === '') {
+          re.lastIndex++;
+          continue;
+        }
+        const start = from + m.index;
+        const end = start + m[0].length;
+        if (matches.some((x) => start < x.end && end > x.start)) continue;
+        const href = expandUrlTemplate(template, m.groups ?? {});
+        if (isSafeUrl(href)) matches.push({ start, end, href });
+      }
+    }
+  }
+  return matches.sort((a, b) => a.start - b.start);
+}
+
+function linkifyText(state: StateCore, token: Token, linkifiers: Compiled[]): Token[] | null {
+  const text = token.content;
+  const matches = findMatches(text, linkifiers);
+  if (!matches.length) return null;
+  const out: Token[] = [];
+  const pushText = (content: string) => {
+    const t = new state.Token('text', '', 0);
+    t.content = content;
+    t.level = token.level;
+    out.push(t);
+  };
+  let pos = 0;
+  for (const m of matches) {
+    if (m.start > pos) pushText(text.slice(pos, m.start));
+    const open = new state.Token('link_open', 'a', 1);
+    open.attrs = [['href', m.href]];
+    open.markup = 'linkifier';
+    out.push(open);
+    pushText(text.slice(m.start, m.end));
+    out.push(new state.Token('link_close', 'a', -1));
+    pos = m.end;
+  }
+  if (pos < text.length) pushText(text.slice(pos));
+  return out;
+}
+
+/** Applies the organization's linkifiers to text outside links and code. */
+export function linkifierPlugin(md: MarkdownIt): void {
   md.core.ruler.push('zulip_linkifiers', (state) => {
-    const env = state.env as unknown as RenderEnv;
-    const compiled = (env?.ctx?.linkifiers ?? [])
-      .map((l) => compile(l.pattern, l.flags ?? '', l.url_template))
-      .filter((c): c is Compiled => c !== null);
+    const env = renderEnv(state.env);
+    const list = env?.ctx.linkifiers;
+    if (!list?.length) return;
+    const compiled = list.map(compile).filter((c): c is Compiled => c !== null);
     if (!compiled.length) return;
     for (const block of state.tokens) {
       if (block.type !== 'inline' || !block.children) continue;
       const children: Token[] = [];
-      let linkDepth = 0;
+      let inLink = 0;
       for (const child of block.children) {
-        if (child.type === 'link_open') linkDepth++;
-        if (child.type === 'link_close') linkDepth--;
-        const replaced = child.type === 'text' && linkDepth === 0 ? linkifyText(state, child.content, compiled) : null;
+        if (child.type === 'link_open') inLink++;
+        else if (child.type === 'link_close') inLink--;
+        const replaced =
+          child.type === 'text' && inLink === 0 ? linkifyText(state, child, compiled) : null;
         if (replaced) children.push(...replaced);
         else children.push(child);
       }

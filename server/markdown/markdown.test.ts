@@ -1,112 +1,329 @@
+import katex from 'katex';
 import { describe, expect, it } from 'vitest';
-import { emojiCodeForName, expandUrlTemplate, renderMarkdown, type MarkdownContext } from './index.js';
+import {
+  hashEncode,
+  renderMarkdown,
+  renderStreamDescription,
+  streamNarrowUrl,
+  topicNarrowUrl,
+  type MarkdownContext,
+} from './index.js';
 
 const ctx: MarkdownContext = {
   users: [
     { id: 12, full_name: 'King Hamlet' },
     { id: 13, full_name: 'Othello, the Moor of Venice' },
-    { id: 14, full_name: 'Evil "><img src=x onerror=alert(1)>' },
+    { id: 20, full_name: 'Alex Smith' },
+    { id: 21, full_name: 'alex smith' },
+    { id: 30, full_name: 'Gone User', is_active: false },
+    { id: 31, full_name: 'Sam Lee', is_active: false },
+    { id: 32, full_name: 'Sam Lee', is_active: true },
   ],
-  streams: [{ id: 5, name: 'design' }, { id: 6, name: 'a <b> stream' }],
+  streams: [
+    { id: 5, name: 'design' },
+    { id: 6, name: 'design team' },
+  ],
   userGroups: [{ id: 3, name: 'support' }],
-  linkifiers: [
-    { id: 1, pattern: '#(?<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip/issues/{id}' },
-    { id: 2, pattern: '(?<bad', url_template: 'https://x/{bad}' },
-  ],
 };
 const html = (text: string) => renderMarkdown(text, ctx).html;
+const mention = (id: number, name: string) =>
+  `<span class="user-mention" data-user-id="${id}">@${name}</span>`;
 
-describe('renderMarkdown', () => {
-  it('renders paragraphs, emphasis, code, quotes and line breaks', () => {
-    expect(html('**bold** *it* ~~gone~~ `x<y`')).toBe('<p><strong>bold</strong> <em>it</em> <s>gone</s> <code>x&lt;y</code></p>');
-    expect(html('> quoted')).toBe('<blockquote>\n<p>quoted</p>\n</blockquote>');
-    expect(html('one\ntwo')).toBe('<p>one<br>\ntwo</p>');
-    expect(html('- a\n- b')).toBe('<ul>\n<li>a</li>\n<li>b</li>\n</ul>');
+describe('basic formatting', () => {
+  it('renders emphasis, strike-through and inline code like Zulip', () => {
+    expect(html('**bold** *it* ~~gone~~ `x<y`')).toBe(
+      '<p><strong>bold</strong> <em>it</em> <del>gone</del> <code>x&lt;y</code></p>',
+    );
   });
 
-  it('renders fenced code with its language, and quote, math and spoiler fences', () => {
+  it('keeps underscores literal (no _ emphasis in Zulip)', () => {
+    expect(html('snake_case_name and _not italic_ and __init__')).toBe(
+      '<p>snake_case_name and _not italic_ and __init__</p>',
+    );
+  });
+
+  it('turns single newlines into <br>', () => {
+    expect(html('one\ntwo')).toBe('<p>one<br>\ntwo</p>');
+    expect(html('one\n\ntwo')).toBe('<p>one</p>\n<p>two</p>');
+  });
+
+  it('renders quotes, lists and headings', () => {
+    expect(html('> quoted')).toBe('<blockquote>\n<p>quoted</p>\n</blockquote>');
+    expect(html('- a\n- b')).toBe('<ul>\n<li>a</li>\n<li>b</li>\n</ul>');
+    expect(html('1. a\n2. b')).toBe('<ol>\n<li>a</li>\n<li>b</li>\n</ol>');
+    expect(html('# Title')).toBe('<h1>Title</h1>');
+  });
+
+  it('renders empty and whitespace-only content as the empty string', () => {
+    expect(html('')).toBe('');
+    expect(html('  \n\t ')).toBe('');
+  });
+
+  it('renders stream descriptions with the same renderer', () => {
+    expect(renderStreamDescription('About **design**, see #**design team**', ctx)).toBe(
+      '<p>About <strong>design</strong>, see <a class="stream" data-stream-id="6" href="/#narrow/channel/6-design-team">#design team</a></p>',
+    );
+  });
+});
+
+describe('code blocks', () => {
+  it('renders fenced code with its language as typed', () => {
     expect(html('```Python\nprint("<hi>")\n```')).toBe(
       '<div class="codehilite" data-code-language="Python"><pre><span></span><code>print(&quot;&lt;hi&gt;&quot;)\n</code></pre></div>',
     );
-    expect(html('```quote\n**q**\n```')).toBe('<blockquote>\n<p><strong>q</strong></p>\n</blockquote>');
-    expect(html('```math\nx^2\n```')).toContain('class="katex-display"');
-    expect(html('```spoiler Plot\nthe butler\n```')).toContain('<div class="spoiler-content" aria-hidden="true"><p>the butler</p>');
+    expect(html('~~~js\na && b\n~~~')).toBe(
+      '<div class="codehilite" data-code-language="js"><pre><span></span><code>a &amp;&amp; b\n</code></pre></div>',
+    );
   });
 
-  it('renders user mentions by name or id, silently, and records who was mentioned', () => {
-    const r = renderMarkdown('hi @**King Hamlet**, @_**Othello, the Moor of Venice** and @**nobody**', ctx);
+  it('renders fences without a language, and indented code, without the attribute', () => {
+    expect(html('```\nx\n```')).toBe(
+      '<div class="codehilite"><pre><span></span><code>x\n</code></pre></div>',
+    );
+    expect(html('    indented')).toBe(
+      '<div class="codehilite"><pre><span></span><code>indented\n</code></pre></div>',
+    );
+  });
+
+  it('renders ```quote as a blockquote with full markdown inside', () => {
+    const r = renderMarkdown('```quote\n**q** @**King Hamlet**\n```', ctx);
     expect(r.html).toBe(
-      '<p>hi <span class="user-mention" data-user-id="12">@King Hamlet</span>, <span class="user-mention silent" data-user-id="13">Othello, the Moor of Venice</span> and @<strong>nobody</strong></p>',
+      `<blockquote>\n<p><strong>q</strong> ${mention(12, 'King Hamlet')}</p>\n</blockquote>`,
     );
     expect(r.mentionedUserIds).toEqual([12]);
-    expect(renderMarkdown('@**king hamlet|13**', ctx).mentionedUserIds).toEqual([13]);
   });
 
-  it('renders wildcard and group mentions with their flags', () => {
-    const all = renderMarkdown('@**all** look', ctx);
-    expect(all.html).toBe('<p><span class="user-mention channel-wildcard-mention" data-user-id="*">@all</span> look</p>');
-    expect(all.streamWildcard).toBe(true);
-    const topic = renderMarkdown('@**topic**', ctx);
-    expect(topic.html).toBe('<p><span class="topic-mention">@topic</span></p>');
-    expect(topic.topicWildcard).toBe(true);
-    expect(renderMarkdown('@_**everyone**', ctx).streamWildcard).toBe(false);
-    const group = renderMarkdown('@*support*', ctx);
-    expect(group.html).toBe('<p><span class="user-group-mention" data-user-group-id="3">@support</span></p>');
-    expect(group.mentionedGroupIds).toEqual([3]);
+  it('renders ```spoiler with a header', () => {
+    expect(html('```spoiler Plot *twist*\nthe butler\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header"><p>Plot <em>twist</em></p></div>' +
+        '<div class="spoiler-content" aria-hidden="true"><p>the butler</p></div></div>',
+    );
+    expect(html('```spoiler\nhidden\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header"></div>' +
+        '<div class="spoiler-content" aria-hidden="true"><p>hidden</p></div></div>',
+    );
   });
 
-  it('does not treat mentions or emoji inside code as such', () => {
-    const r = renderMarkdown('`@**King Hamlet** :smile:`\n```\n@**all**\n```', ctx);
+  it('renders ```math as KaTeX display math', () => {
+    const out = html('```math\nx^2\n```');
+    expect(out).toBe(
+      `<p>${katex.renderToString('x^2', { displayMode: true, throwOnError: false, output: 'html' })}</p>`,
+    );
+    expect(out).toContain('class="katex-display"');
+  });
+
+  it('bounds the nesting of ```quote blocks (deeper ones render as code)', () => {
+    const deep =
+      Array.from({ length: 30 }, (_, i) => '`'.repeat(40 - i) + 'quote\n').join('') + 'x';
+    const out = html(deep);
+    expect((out.match(/<blockquote>/g) ?? []).length).toBe(8);
+    expect(out).toContain('<div class="codehilite" data-code-language="quote">');
+  });
+});
+
+describe('inline math', () => {
+  it('renders $$...$$ with KaTeX', () => {
+    expect(html('$$x^2$$')).toBe(
+      `<p>${katex.renderToString('x^2', { throwOnError: false, output: 'html' })}</p>`,
+    );
+  });
+
+  it('renders TeX errors as KaTeX error spans and leaves code alone', () => {
+    expect(html('$$\\frac{$$')).toContain('class="katex-error"');
+    expect(html('`$$x$$`')).toBe('<p><code>$$x$$</code></p>');
+    expect(html('costs $5 and $$')).toBe('<p>costs $5 and $$</p>');
+  });
+});
+
+describe('links', () => {
+  it('links http, https, mailto and relative URLs with href only', () => {
+    expect(html('[a](https://example.com) [b](http://example.com/x "title")')).toBe(
+      '<p><a href="https://example.com">a</a> <a href="http://example.com/x">b</a></p>',
+    );
+    expect(
+      html('[m](mailto:a@example.com) [r](/user_uploads/1/a.png) [h](#narrow/channel/5-design)'),
+    ).toBe(
+      '<p><a href="mailto:a@example.com">m</a> <a href="/user_uploads/1/a.png">r</a> <a href="#narrow/channel/5-design">h</a></p>',
+    );
+  });
+
+  it('autolinks bare URLs and domains', () => {
+    expect(html('see https://example.com/a?b=1&c=2.')).toBe(
+      '<p>see <a href="https://example.com/a?b=1&amp;c=2">https://example.com/a?b=1&amp;c=2</a>.</p>',
+    );
+    expect(html('go to zulip.com')).toBe('<p>go to <a href="http://zulip.com">zulip.com</a></p>');
+    expect(html('<https://example.com>')).toBe(
+      '<p><a href="https://example.com">https://example.com</a></p>',
+    );
+  });
+
+  it('renders links with other schemes as text', () => {
+    expect(html('[x](javascript:alert(1))')).toBe('<p>[x](javascript:alert(1))</p>');
+    expect(html('[x](JaVaScRiPt:alert(1))')).toBe('<p>[x](JaVaScRiPt:alert(1))</p>');
+    expect(html('[x](data:text/html,hi)')).toBe('<p>[x](data:text/html,hi)</p>');
+    expect(html('[x](vbscript:msgbox)')).toBe('<p>[x](vbscript:msgbox)</p>');
+    expect(html('[x](file:///etc/passwd)')).toBe('<p>[x](file:///etc/passwd)</p>');
+    expect(html('[x](//evil.example)')).toBe('<p>[x](//evil.example)</p>');
+    expect(html('<javascript:alert(1)>')).toBe('<p>&lt;javascript:alert(1)&gt;</p>');
+  });
+
+  it('does not render images', () => {
+    expect(html('![alt](https://example.com/a.png)')).toBe(
+      '<p>!<a href="https://example.com/a.png">alt</a></p>',
+    );
+  });
+});
+
+describe('user mentions', () => {
+  it('renders @**Name** with the canonical name and records the user', () => {
+    const r = renderMarkdown('hi @**king hamlet**!', ctx);
+    expect(r.html).toBe(`<p>hi ${mention(12, 'King Hamlet')}!</p>`);
+    expect(r.mentionedUserIds).toEqual([12]);
+  });
+
+  it('selects by id with @**Name|id** (and @**|id**)', () => {
+    const r = renderMarkdown('@**alex smith|20** @**Alex Smith|21** @**|12**', ctx);
+    expect(r.html).toBe(
+      `<p>${mention(20, 'Alex Smith')} ${mention(21, 'alex smith')} ${mention(12, 'King Hamlet')}</p>`,
+    );
+    expect(r.mentionedUserIds).toEqual([20, 21, 12]);
+  });
+
+  it('renders silent mentions without @ and without notifying', () => {
+    const r = renderMarkdown('@_**Othello, the Moor of Venice**', ctx);
+    expect(r.html).toBe(
+      '<p><span class="user-mention silent" data-user-id="13">Othello, the Moor of Venice</span></p>',
+    );
+    expect(r.mentionedUserIds).toEqual([]);
+  });
+
+  it('leaves unknown, ambiguous and unknown-id mentions as literal text', () => {
+    const r = renderMarkdown(
+      '@**nobody** @**Alex Smith** @**King Hamlet|999** @_**<b>x</b>**',
+      ctx,
+    );
+    expect(r.html).toBe(
+      '<p>@**nobody** @**Alex Smith** @**King Hamlet|999** @_**&lt;b&gt;x&lt;/b&gt;**</p>',
+    );
+    expect(r.mentionedUserIds).toEqual([]);
+  });
+
+  it('prefers the active user among namesakes; deactivated users are not notified', () => {
+    expect(renderMarkdown('@**Sam Lee**', ctx).mentionedUserIds).toEqual([32]);
+    const gone = renderMarkdown('@**Gone User**', ctx);
+    expect(gone.html).toBe(`<p>${mention(30, 'Gone User')}</p>`);
+    expect(gone.mentionedUserIds).toEqual([]);
+  });
+
+  it('reports each mentioned user once', () => {
+    expect(
+      renderMarkdown('@**King Hamlet** @**King Hamlet** > @**King Hamlet**', ctx).mentionedUserIds,
+    ).toEqual([12]);
+  });
+
+  it('ignores mentions in code and glued to words', () => {
+    const r = renderMarkdown(
+      '`@**King Hamlet**`\n```\n@**King Hamlet** @**all**\n```\nmail@**King Hamlet**',
+      ctx,
+    );
     expect(r.mentionedUserIds).toEqual([]);
     expect(r.streamWildcard).toBe(false);
-    expect(r.html).not.toContain('emoji');
+    expect(r.html).not.toContain('user-mention');
   });
 
-  it('links streams and topics', () => {
-    expect(html('#**design**')).toBe('<p><a class="stream" data-stream-id="5" href="/#narrow/channel/5-design">#design</a></p>');
-    expect(html('#**design>new ideas.x**')).toBe(
-      '<p><a class="stream-topic" data-stream-id="5" href="/#narrow/channel/5-design/topic/new.20ideas.2Ex">#design &gt; new ideas.x</a></p>',
+  it('renders mentions inside emphasis, lists and quotes', () => {
+    const r = renderMarkdown('- **@**King Hamlet****\n> (@**Alex Smith|20**)', ctx);
+    expect(r.html).toBe(
+      `<ul>\n<li><strong>${mention(12, 'King Hamlet')}</strong></li>\n</ul>\n<blockquote>\n<p>(${mention(20, 'Alex Smith')})</p>\n</blockquote>`,
     );
-    expect(html('#**unknown**')).toBe('<p>#<strong>unknown</strong></p>');
+    expect(r.mentionedUserIds).toEqual([12, 20]);
+  });
+});
+
+describe('wildcard mentions', () => {
+  it.each(['all', 'everyone', 'stream', 'channel', 'Everyone'])(
+    'renders @**%s** and sets streamWildcard',
+    (word) => {
+      const r = renderMarkdown(`@**${word}** look`, ctx);
+      expect(r.html).toBe(
+        `<p><span class="user-mention channel-wildcard-mention" data-user-id="*">@${word}</span> look</p>`,
+      );
+      expect(r.streamWildcard).toBe(true);
+      expect(r.topicWildcard).toBe(false);
+    },
+  );
+
+  it('renders @**topic** and sets topicWildcard', () => {
+    const r = renderMarkdown('@**topic**', ctx);
+    expect(r.html).toBe('<p><span class="topic-mention">@topic</span></p>');
+    expect(r).toMatchObject({ topicWildcard: true, streamWildcard: false });
   });
 
-  it('renders emoji shortcodes and typed emoji, leaving unknown ones alone', () => {
-    expect(html(':smile:')).toBe('<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>');
-    expect(html(':not_an_emoji_at_all:')).toBe('<p>:not_an_emoji_at_all:</p>');
-    expect(html('👍')).toContain('class="emoji emoji-1f44d"');
-    expect(emojiCodeForName('flag-us') ?? emojiCodeForName('us')).toBe('1f1fa-1f1f8');
+  it('renders silent wildcards without setting flags', () => {
+    const r = renderMarkdown('@_**all** @_**topic**', ctx);
+    expect(r.html).toBe(
+      '<p><span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span> <span class="topic-mention silent">topic</span></p>',
+    );
+    expect(r).toMatchObject({ streamWildcard: false, topicWildcard: false, mentionedUserIds: [] });
+  });
+});
+
+describe('group mentions', () => {
+  it('renders @*group* and records the group', () => {
+    const r = renderMarkdown('@*Support* please', ctx);
+    expect(r.html).toBe(
+      '<p><span class="user-group-mention" data-user-group-id="3">@support</span> please</p>',
+    );
+    expect(r.mentionedGroupIds).toEqual([3]);
   });
 
-  it('applies linkifiers outside links and skips invalid patterns', () => {
-    expect(html('fixes #123')).toBe('<p>fixes <a href="https://github.com/zulip/zulip/issues/123">#123</a></p>');
-    expect(html('[#9](https://example.com)')).toBe('<p><a href="https://example.com">#9</a></p>');
-    expect(expandUrlTemplate('https://x/{id}/{+path}', { id: 'a b', path: 'c/d' })).toBe('https://x/a%20b/c/d');
+  it('renders silent group mentions without recording them', () => {
+    const r = renderMarkdown('@_*support*', ctx);
+    expect(r.html).toBe(
+      '<p><span class="user-group-mention silent" data-user-group-id="3">support</span></p>',
+    );
+    expect(r.mentionedGroupIds).toEqual([]);
   });
 
-  it('never passes raw HTML or unsafe links through', () => {
-    const evil = html('<script>alert(1)</script><img src=x onerror=alert(1)> [x](javascript:alert(1)) [y](data:text/html,hi) <a href="x">');
-    expect(evil).not.toMatch(/<script|<img|<a href="x"|href="javascript|href="data/);
-    expect(evil).toContain('&lt;script&gt;');
-    expect(html('@**Evil "><img src=x onerror=alert(1)>**')).not.toContain('<img');
-    expect(html('#**a <b> stream>t"><script>**')).not.toMatch(/<b>|<script>/);
-    expect(html('[ok](https://example.com/a?b=1&c=2)')).toBe('<p><a href="https://example.com/a?b=1&amp;c=2">ok</a></p>');
+  it('leaves unknown groups as literal text', () => {
+    expect(renderMarkdown('@*nope*', ctx)).toMatchObject({
+      html: '<p>@*nope*</p>',
+      mentionedGroupIds: [],
+    });
+  });
+});
+
+describe('stream and topic links', () => {
+  it('links streams by name, case-insensitively', () => {
+    expect(html('#**Design**')).toBe(
+      '<p><a class="stream" data-stream-id="5" href="/#narrow/channel/5-design">#design</a></p>',
+    );
+    expect(html('#**design team**')).toBe(
+      '<p><a class="stream" data-stream-id="6" href="/#narrow/channel/6-design-team">#design team</a></p>',
+    );
   });
 
-  it('survives hostile input without throwing', () => {
-    const inputs = ['>'.repeat(5000), '`'.repeat(10000), '*'.repeat(9999), '[['.repeat(3000), '$$'.repeat(2000), ':'.repeat(5000), '@**'.repeat(3000)];
-    let seed = 7;
-    for (let i = 0; i < 200; i++) {
-      let s = '';
-      for (let j = 0; j < 200; j++) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        s += '*_`>#@:$[]()!<\n abc|'[seed % 21];
-      }
-      inputs.push(s);
-    }
-    for (const input of inputs) {
-      const out = renderMarkdown(input, ctx).html;
-      expect(typeof out).toBe('string');
-      expect(out).not.toMatch(/<(script|img|iframe)/);
-    }
+  it('links topics, hash-encoding the topic', () => {
+    expect(html('#**design>ideas**')).toBe(
+      '<p><a class="stream-topic" data-stream-id="5" href="/#narrow/channel/5-design/topic/ideas">#design &gt; ideas</a></p>',
+    );
+    expect(html('#**design team>v1.2 release/100%**')).toBe(
+      '<p><a class="stream-topic" data-stream-id="6" href="/#narrow/channel/6-design-team/topic/v1.2E2.20release.2F100.25">#design team &gt; v1.2 release/100%</a></p>',
+    );
+  });
+
+  it('leaves unknown streams as literal text, and ignores links in code', () => {
+    expect(html('#**unknown** #**unknown>topic**')).toBe(
+      '<p>#**unknown** #**unknown&gt;topic**</p>',
+    );
+    expect(html('`#**design**`')).toBe('<p><code>#**design**</code></p>');
+  });
+
+  it('exposes the narrow URL helpers', () => {
+    expect(hashEncode('a.b c%')).toBe('a.2Eb.20c.25');
+    expect(streamNarrowUrl(7, 'social club')).toBe('/#narrow/channel/7-social-club');
+    expect(topicNarrowUrl(7, 'social club', 'lunch.today')).toBe(
+      '/#narrow/channel/7-social-club/topic/lunch.2Etoday',
+    );
   });
 });

@@ -4,20 +4,72 @@ export interface MentionableUser {
   is_active?: boolean;
 }
 
+export interface MarkdownStream {
+  id: number;
+  name: string;
+}
+
+export interface MarkdownUserGroup {
+  id: number;
+  name: string;
+}
+
+export interface MarkdownLinkifier {
+  id: number;
+  /** a JavaScript regular expression source, usually with named groups (?<name>...) */
+  pattern: string;
+  /** optional JavaScript regex flags (any of imsuv; 'g' is added by the renderer) */
+  flags?: string;
+  /** an RFC 6570 URL template such as https://github.com/zulip/zulip/issues/{id} */
+  url_template: string;
+}
+
 export interface MarkdownContext {
-  /** users of the organization that may be mentioned (names match case-insensitively) */
+  /** all users of the organization that may be mentioned (lookups are case-insensitive on full_name) */
   users: readonly MentionableUser[];
   /** streams the sender can link to */
-  streams: readonly { id: number; name: string }[];
-  userGroups?: readonly { id: number; name: string }[];
-  /** JavaScript regex sources with named groups (plus flags), and RFC 6570 URL templates */
-  linkifiers?: readonly { id: number; pattern: string; flags?: string; url_template: string }[];
+  streams: readonly MarkdownStream[];
+  /** user groups that can be mentioned */
+  userGroups?: readonly MarkdownUserGroup[];
+  /** the organization's linkifiers, applied in order (earlier ones win overlaps) */
+  linkifiers?: readonly MarkdownLinkifier[];
 }
 
 export interface RenderResult {
   html: string;
+  /** users mentioned with @**Name** (silent mentions excluded) */
   mentionedUserIds: number[];
+  /** groups mentioned with @*group* (silent mentions excluded) */
   mentionedGroupIds: number[];
+  /** @**all**, @**everyone**, @**stream** or @**channel** (not silent) */
+  streamWildcard: boolean;
+  /** @**topic** (not silent) */
+  topicWildcard: boolean;
+}
+
+/** Name indexes (lower-cased name -> entries), built lazily during a render when worthwhile. */
+export interface Lookups {
+  users?: Map<string, MentionableUser[]>;
+  groups?: Map<string, MarkdownUserGroup[]>;
+  streams?: Map<string, MarkdownStream[]>;
+  /** how many lookups scanned a list instead of using an index */
+  scans?: number;
+}
+
+/** The markdown-it `env` of one render; nested renders (```quote, ```spoiler) share it. */
+export interface RenderEnv {
+  ctx: MarkdownContext;
+  mentionedUserIds: Set<number>;
+  mentionedGroupIds: Set<number>;
   streamWildcard: boolean;
   topicWildcard: boolean;
+  /** how many fenced blocks deep the current nested render is */
+  depth: number;
+  lookups: Lookups;
+}
+
+/** The env of a markdown-it state, or null when rendering without our context. */
+export function renderEnv(env: unknown): RenderEnv | null {
+  const e = env as Partial<RenderEnv> | null | undefined;
+  return e && typeof e === 'object' && e.ctx ? (e as RenderEnv) : null;
 }

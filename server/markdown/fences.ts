@@ -1,0 +1,66 @@
+import type { MarkdownIt } from 'markdown-it';
+import { renderMath } from './inline.js';
+import { escapeHtml } from './links.js';
+import { renderEnv } from './types.js';
+
+/** ```quote / ```spoiler blocks may nest; past this depth they render as plain code. */
+const MAX_FENCE_DEPTH = 8;
+
+function codeBlock(code: string, lang: string): string {
+  const attr = lang ? ` data-code-language="${escapeHtml(lang)}"` : '';
+  return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(code)}</code></pre></div>\n`;
+}
+
+/** Display math: each blank-line separated chunk becomes its own paragraph, as Zulip does. */
+function mathBlock(tex: string): string {
+  return tex
+    .split(/\n[ \t]*\n/)
+    .filter((chunk) => chunk.trim())
+    .map((chunk) => `<p>${renderMath(chunk, true)}</p>\n`)
+    .join('');
+}
+
+/** Fenced blocks: code (with its language as typed), ```quote, ```math and ```spoiler. */
+export function fencesPlugin(md: MarkdownIt): void {
+  const nested = (text: string, env: unknown): string | null => {
+    const e = renderEnv(env);
+    if (!e || e.depth >= MAX_FENCE_DEPTH) return null;
+    e.depth++;
+    try {
+      return md.render(text, e as unknown as Record<string, unknown>).trim();
+    } finally {
+      e.depth--;
+    }
+  };
+
+  md.renderer.rules.fence = (tokens, idx, _options, env) => {
+    const token = tokens[idx]!;
+    const info = token.info.trim();
+    const space = info.search(/\s/);
+    const lang = space < 0 ? info : info.slice(0, space);
+    const rest = space < 0 ? '' : info.slice(space + 1).trim();
+    const body = token.content;
+    switch (lang.toLowerCase()) {
+      case 'quote': {
+        const inner = nested(body, env);
+        if (inner === null) break;
+        return `<blockquote>\n${inner ? `${inner}\n` : ''}</blockquote>\n`;
+      }
+      case 'spoiler': {
+        const header = rest ? nested(rest, env) : '';
+        const content = nested(body, env);
+        if (header === null || content === null) break;
+        return (
+          `<div class="spoiler-block"><div class="spoiler-header">${header}</div>` +
+          `<div class="spoiler-content" aria-hidden="true">${content}</div></div>\n`
+        );
+      }
+      case 'math':
+      case 'latex':
+        return mathBlock(body);
+    }
+    return codeBlock(body, lang);
+  };
+
+  md.renderer.rules.code_block = (tokens, idx) => codeBlock(tokens[idx]!.content, '');
+}

@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown, renderStreamDescription, type MarkdownContext } from './index.js';
+
+const EVIL = '"><img src=x onerror=alert(1)>';
+const ESCAPED_EVIL = '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;';
+const ctx: MarkdownContext = {
+  users: [
+    { id: 12, full_name: 'King Hamlet' },
+    { id: 14, full_name: `Evil ${EVIL}` },
+  ],
+  streams: [
+    { id: 5, name: 'design' },
+    { id: 6, name: `a <b> 'stream' ${EVIL}` },
+  ],
+  userGroups: [{ id: 3, name: `grp ${EVIL}` }],
+  linkifiers: [
+    {
+      id: 1,
+      pattern: '#(?<id>[0-9]+)',
+      url_template: 'https://github.com/zulip/zulip/issues/{id}',
+    },
+    { id: 2, pattern: 'T:(?<t>\\S+)', url_template: 'https://t.example/{t}' },
+    { id: 3, pattern: '(a+)+$', url_template: 'https://redos.example/' },
+  ],
+};
+const html = (text: string) => renderMarkdown(text, ctx).html;
+
+const TAGS = new Set(
+  'p br strong em del code pre div span a blockquote ul ol li h1 h2 h3 h4 h5 h6 hr table thead tbody tr th td svg path line'.split(
+    ' ',
+  ),
+);
+const ATTRS = new Set(
+  'href class style title role aria-hidden aria-label data-user-id data-user-group-id data-stream-id data-code-language start width height viewBox preserveAspectRatio d xmlns x1 x2 y1 y2 stroke-width'.split(
+    ' ',
+  ),
+);
+const SAFE_HREF = /^(?:https?:|mailto:|\/(?![/\\])|#)/i;
+
+/** Checks that output HTML has only known tags and attributes, and only safe links. */
+function assertWellFormedSafe(out: string): void {
+  expect(out).not.toMatch(/<(?![a-zA-Z/])/);
+  for (const tag of out.matchAll(/<(\/?)([a-zA-Z][\w-]*)([^>]*)>/g)) {
+    expect(TAGS.has(tag[2]!), `tag ${tag[2]} in ${out}`).toBe(true);
+    const attrs = tag[3]!.replace(/\/$/, '');
+    if (tag[1]) expect(attrs).toBe('');
+    expect(attrs.replace(/\s+[\w:-]+="[^"<>]*"/g, '').trim(), `attributes ${attrs}`).toBe('');
+    for (const attr of attrs.matchAll(/\s+([\w:-]+)="([^"]*)"/g)) {
+      expect(ATTRS.has(attr[1]!), `attribute ${attr[1]} in ${out}`).toBe(true);
+      if (attr[1] === 'href') expect(attr[2]!, out).toMatch(SAFE_HREF);
+    }
+  }
+}
+
+describe('raw HTML', () => {
+  it('escapes script, img and other tags', () => {
+    expect(html('<script>alert(1)</script>')).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(html('<img src=x onerror=alert(1)>')).toBe('<p>&lt;img src=x onerror=alert(1)&gt;</p>');
+    expect(html('<div onclick="x">\nhi\n</div>')).toBe(
+      '<p>&lt;div onclick=&quot;x&quot;&gt;<br>\nhi<br>\n&lt;/div&gt;</p>',
+    );
+    expect(html('a <a href="javascript:alert(1)">b</a>')).toBe(
+      '<p>a &lt;a href=&quot;javascript:alert(1)&quot;&gt;b&lt;/a&gt;</p>',
+    );
+  });
+
+  it('keeps entities as text', () => {
+    expect(html('&lt;b&gt; &amp; &#60;script&#62;')).toBe('<p>&lt;b&gt; &amp; &lt;script&gt;</p>');
+  });
+});
+
+describe('unsafe links', () => {
+  it.each([
+    '[x](javascript:alert(1))',
+    '[x](&#106;avascript:alert(1))',
+    '[x](java\tscript:alert(1))',
+    '[x]( javascript:alert(1) )',
+    '[x]()',
+    '[x](<>)',
+    '[x](data:text/html;base64,PHNjcmlwdD4=)',
+    '[x](vbscript:msgbox(1))',
+    '[x](file:///etc/passwd)',
+    '[x]: javascript:alert(1)\n\n[x]',
+    '<javascript:alert(1)>',
+    'javascript:alert(1)',
+  ])('does not link %j', (input) => {
+    const out = html(input);
+    expect(out).not.toContain('<a');
+    assertWellFormedSafe(out);
+  });
+
+  it('cannot break out of href with quotes', () => {
+    expect(html('[a](https://x.example/"onmouseover="alert(1))')).toBe(
+      '<p><a href="https://x.example/%22onmouseover=%22alert(1)">a</a></p>',
+    );
+    expect(html('T:"><script>')).toBe(
+      '<p><a href="https://t.example/%22%3E%3Cscript%3E">T:&quot;&gt;&lt;script&gt;</a></p>',
+    );
+  });
+
+  it('does not let KaTeX produce links or raw HTML', () => {
+    const out = html('$$\\href{javascript:alert(1)}{x} \\htmlClass{a}{b} <script>$$');
+    expect(out).not.toMatch(/href="javascript|<script/);
+    assertWellFormedSafe(out);
+  });
+});
+
+describe('names and topics cannot inject markup', () => {
+  it('escapes user names in mentions', () => {
+    expect(html(`@**Evil ${EVIL}**`)).toBe(
+      `<p><span class="user-mention" data-user-id="14">@Evil ${ESCAPED_EVIL}</span></p>`,
+    );
+    expect(html('@**evil "><img src=x onerror=alert(1)>|14**')).toBe(
+      `<p><span class="user-mention" data-user-id="14">@Evil ${ESCAPED_EVIL}</span></p>`,
+    );
+  });
+
+  it('escapes group names', () => {
+    expect(html(`@_*grp ${EVIL}*`)).toBe(
+      `<p><span class="user-group-mention silent" data-user-group-id="3">grp ${ESCAPED_EVIL}</span></p>`,
+    );
+  });
+
+  it('escapes stream names and topics in text and URLs', () => {
+    const out = html(`#**a <b> 'stream' ${EVIL}>"><script>alert(1)</script>**`);
+    expect(out).toBe(
+      '<p><a class="stream-topic" data-stream-id="6" ' +
+        'href="/#narrow/channel/6-a-.3Cb.3E-&#39;stream&#39;-.22.3E.3Cimg-src.3Dx-onerror.3Dalert(1).3E/topic/.22.3E.3Cscript.3Ealert(1).3C.2Fscript.3E">' +
+        `#a &lt;b&gt; &#39;stream&#39; ${ESCAPED_EVIL} &gt; &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a></p>`,
+    );
+    assertWellFormedSafe(out);
+  });
+
+  it('escapes unknown mentions and the code fence language', () => {
+    expect(html('@**<img src=x onerror=alert(1)>**')).toBe(
+      '<p>@**&lt;img src=x onerror=alert(1)&gt;**</p>',
+    );
+    expect(html('```js" onmouseover="alert(1)\nx\n```')).toBe(
+      '<div class="codehilite" data-code-language="js&quot;"><pre><span></span><code>x\n</code></pre></div>',
+    );
+  });
+});
+
+describe('robustness', () => {
+  const hostile = [
+    '>'.repeat(5000),
+    '> '.repeat(3000) + 'deep',
+    '- '.repeat(3000) + 'deep',
+    '`'.repeat(10000),
+    '*'.repeat(9999),
+    '**a'.repeat(3000),
+    '[['.repeat(3000),
+    '[a]('.repeat(2000),
+    '$$'.repeat(3000),
+    '$$\\frac{'.repeat(1000) + '$$',
+    ':'.repeat(5000),
+    ':smile'.repeat(1500),
+    '@**'.repeat(3000),
+    '@_*'.repeat(3000),
+    '#**'.repeat(3000),
+    '```quote\n'.repeat(1100),
+    '````spoiler x\n'.repeat(700),
+    '\ud800\udfff\ud800 #1 T:\ud800 @**\ud800** #**design>\udc00**',
+    '\u0000\u202e\ufeff<\u0000script>',
+    'a'.repeat(10000),
+    'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab',
+    '👍'.repeat(3000),
+    'https://'.repeat(1200),
+  ];
+
+  it('renders hostile input safely', () => {
+    for (const input of hostile) assertWellFormedSafe(renderMarkdown(input, ctx).html);
+  });
+
+  it('renders random input safely', () => {
+    const pieces = [
+      '*',
+      '**',
+      '_',
+      '`',
+      '```',
+      '~~~',
+      '~~',
+      '>',
+      '#',
+      '# ',
+      '@',
+      '@**',
+      '@_**',
+      '@*',
+      '**',
+      '|12',
+      'King Hamlet',
+      '#**',
+      'design',
+      '>',
+      ':smile:',
+      ':',
+      '$$',
+      '\\',
+      '[',
+      ']',
+      '(',
+      ')',
+      '](',
+      '<',
+      '>',
+      '"',
+      "'",
+      '&',
+      '=',
+      'script',
+      'img',
+      ' onerror=',
+      'javascript:',
+      'https://',
+      'x.com',
+      'mailto:',
+      '\n',
+      '\n\n',
+      ' ',
+      '- ',
+      '1. ',
+      '    ',
+      'quote',
+      'spoiler',
+      'math',
+      '#12',
+      'T:',
+      '👍',
+      '🇺🇸',
+      '\u200d',
+      'é',
+      '|',
+      '---',
+    ];
+    let seed = 1234567;
+    const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+    for (let i = 0; i < 400; i++) {
+      let input = '';
+      const n = 5 + (next() % 120);
+      for (let j = 0; j < n; j++) input += pieces[next() % pieces.length];
+      const r = renderMarkdown(input, ctx);
+      assertWellFormedSafe(r.html);
+      expect(Array.isArray(r.mentionedUserIds)).toBe(true);
+    }
+  });
+
+  it('handles contexts without optional parts', () => {
+    const bare: MarkdownContext = { users: [], streams: [] };
+    expect(renderMarkdown('@*support* #1 @**all**', bare)).toMatchObject({
+      html: '<p>@*support* #1 <span class="user-mention channel-wildcard-mention" data-user-id="*">@all</span></p>',
+      streamWildcard: true,
+    });
+    expect(renderStreamDescription('', bare)).toBe('');
+  });
+
+  it('finds a mention among thousands of users', () => {
+    const users = Array.from({ length: 2000 }, (_, i) => ({ id: i + 100, full_name: `User Number ${i}` }));
+    const message = 'Hey @**User Number 42**, see #123 and https://example.com :smile:\nThanks **a lot**!';
+    expect(renderMarkdown(message, { ...ctx, users }).mentionedUserIds).toEqual([142]);
+  });
+});
