@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
-import { ApiError } from './http/errors.js';
+import { ApiError, clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
 import { knownRoutes } from './http/route.js';
 import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
@@ -14,6 +14,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     trustProxy: true,
     return503OnClosing: false,
     forceCloseConnections: true,
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
   if (opts.logger) ctx.log = app.log;
   registerBodyParsers(app);

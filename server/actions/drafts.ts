@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, noSuchObject } from '../http/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { canSeeStream } from './access.js';
 
@@ -101,7 +101,7 @@ export async function editDraft(ctx: AppContext, realm: Realm, user: User, id: n
   draftsEnabled(user);
   return transact(ctx, async (trx, events) => {
     const existing = await trx.selectFrom('drafts').select('id').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
-    if (!existing) throw badRequest('Draft does not exist');
+    if (!existing) throw noSuchObject('Draft does not exist');
     const d = await normaliseAddress(trx, realm, user, draft);
     const row = await trx.updateTable('drafts').set({
       type: d.type, to_ids: JSON.stringify(d.to), topic: d.topic, content: d.content,
@@ -117,7 +117,7 @@ export async function deleteDraft(ctx: AppContext, realm: Realm, user: User, id:
   draftsEnabled(user);
   return transact(ctx, async (trx, events) => {
     const res = await trx.deleteFrom('drafts').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
-    if (!Number(res.numDeletedRows)) throw badRequest('Draft does not exist');
+    if (!Number(res.numDeletedRows)) throw noSuchObject('Draft does not exist');
     events.push({ realmId: realm.id, userIds: [user.id], event: { type: 'drafts', op: 'remove', draft_id: id } });
     return {};
   });

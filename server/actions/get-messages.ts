@@ -86,13 +86,12 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
     anchor = Math.min(opts.anchor, MAX_ID);
   }
 
-  const before = opts.numBefore
-    ? await baseQuery(ctx, user, plan).where(idCol as any, '<', anchor).orderBy(idCol as any, 'desc').limit(opts.numBefore + 1).execute()
-    : [];
+  // One row more than asked tells whether the window reaches the end, also for an empty side.
+  const before = await baseQuery(ctx, user, plan).where(idCol as any, '<', anchor).orderBy(idCol as any, 'desc').limit(opts.numBefore + 1).execute();
   const anchorRows = opts.includeAnchor && !anchorIsNewest
     ? await baseQuery(ctx, user, plan).where(idCol as any, '=', anchor).execute()
     : [];
-  const after = opts.numAfter && !anchorIsNewest
+  const after = !anchorIsNewest
     ? await baseQuery(ctx, user, plan).where(idCol as any, '>', anchor).orderBy(idCol as any, 'asc').limit(opts.numAfter + 1).execute()
     : [];
 

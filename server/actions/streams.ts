@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { badRequest, streamDoesNotExist } from '../http/errors.js';
+import { ApiError, badRequest, streamDoesNotExist } from '../http/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
@@ -43,13 +43,13 @@ export async function streamForUser(
   realm: Realm,
   user: User | null,
   ref: { id?: number; name?: string },
+  missing: () => ApiError = () => streamDoesNotExist(ref.id ?? ref.name ?? ''),
 ): Promise<{ stream: Stream; subscribed: boolean }> {
   let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
   if (ref.id !== undefined) q = q.where('id', '=', ref.id);
   else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
   const stream = await q.executeTakeFirst();
-  const notFound = () => streamDoesNotExist(ref.id ?? ref.name ?? '');
-  if (!stream) throw notFound();
+  if (!stream) throw missing();
   const subscribed = user
     ? !!(await db
         .selectFrom('subscriptions')
@@ -59,7 +59,7 @@ export async function streamForUser(
         .where('active', '=', 1)
         .executeTakeFirst())
     : false;
-  if (!canSeeStream(user, stream, subscribed)) throw notFound();
+  if (!canSeeStream(user, stream, subscribed)) throw missing();
   return { stream, subscribed };
 }
 
@@ -102,15 +102,14 @@ export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts
 
 /** GET /streams/{id} */
 export async function getStreamById(ctx: AppContext, realm: Realm, user: User, streamId: number) {
-  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId });
+  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId }, () => badRequest('Invalid channel ID'));
   const firsts = await firstMessageIds(ctx.db, [stream.id]);
-  const defaults = await defaultStreamIds(ctx.db, realm.id);
-  return { stream: streamToApi(stream, { firstMessageId: firsts.get(stream.id) ?? null, isDefault: defaults.has(stream.id) }) };
+  return { stream: streamToApi(stream, { firstMessageId: firsts.get(stream.id) ?? null }) };
 }
 
 /** GET /get_stream_id */
 export async function getStreamId(ctx: AppContext, realm: Realm, user: User, name: string) {
-  const { stream } = await streamForUser(ctx.db, realm, user, { name });
+  const { stream } = await streamForUser(ctx.db, realm, user, { name }, () => badRequest(`Invalid channel name '${name}'`));
   return { stream_id: stream.id };
 }
 

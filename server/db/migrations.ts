@@ -318,6 +318,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0003_presence': {
+      async up(db: Kysely<any>) {
+        // One row per user; update_id grows with every change in the organization.
+        await db.schema
+          .createTable('presences')
+          .addColumn('user_id', 'integer', (c) => c.primaryKey())
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('last_active_time', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_connected_time', 'integer', (c) => c.notNull())
+          .addColumn('update_id', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('presences_realm').on('presences').columns(['realm_id', 'update_id']).execute();
+      },
+    },
   };
 }
 

@@ -29,6 +29,7 @@ export interface DB {
   scheduled_messages: ScheduledMessageTable;
   default_stream_groups: DefaultStreamGroupTable;
   default_stream_group_streams: DefaultStreamGroupStreamTable;
+  presences: PresenceTable;
 }
 
 /** Email invitations and reusable invitation links (`is_multiuse`). */
@@ -288,6 +289,16 @@ export interface MutedUserTable {
   user_id: number;
   muted_user_id: number;
   date_muted: number;
+}
+
+/** A user's latest presence; `update_id` grows with every change (presence_last_update_id). */
+export interface PresenceTable {
+  user_id: number;
+  realm_id: number;
+  /** 0: never reported active */
+  last_active_time: number;
+  last_connected_time: number;
+  update_id: number;
 }
 
 export type Realm = Selectable<RealmTable>;

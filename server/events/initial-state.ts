@@ -15,6 +15,11 @@ import type { ClientCapabilities } from './queue.js';
 import { multiuseInviteGroupId } from '../actions/realm-admin.js';
 import { pendingScheduledMessages } from '../actions/scheduled-messages.js';
 import { defaultStreamGroupObjects } from '../actions/default-streams.js';
+import { alertWordsOf } from '../actions/alert-words.js';
+import { profileFieldObjects } from '../actions/profile-fields.js';
+import { mutedUserObjects } from '../actions/muted-users.js';
+import { presenceSnapshot } from '../actions/presence.js';
+import { userGroupObjects } from '../actions/user-groups.js';
 
 export const FEATURE_LEVEL = 222;
 export const SERVICE_VERSION = '8.0-parley-0.1';
@@ -27,6 +32,23 @@ export const ALL_FETCH_TYPES = [
   'scheduled_messages', 'starred_messages', 'stream', 'subscription', 'update_message_flags',
   'user_settings', 'user_status', 'user_topic', 'video_calls', 'realm_playgrounds', 'onboarding_steps',
 ] as const;
+
+/**
+ * What clients without the `user_settings_object` capability find at the top level: the real
+ * server's frozen legacy display and notification lists; newer settings exist only in `user_settings`.
+ */
+const LEGACY_TOP_LEVEL_SETTINGS = [
+  'color_scheme', 'default_language', 'web_home_view', 'demote_inactive_streams', 'dense_mode', 'emojiset',
+  'enable_drafts_synchronization', 'enter_sends', 'fluid_layout_width', 'high_contrast_mode', 'left_side_userlist',
+  'starred_message_counts', 'translate_emoticons', 'twenty_four_hour_time', 'timezone',
+  'enable_desktop_notifications', 'enable_digest_emails', 'enable_login_emails', 'enable_marketing_emails',
+  'email_notifications_batching_period_seconds', 'enable_offline_email_notifications',
+  'enable_offline_push_notifications', 'enable_online_push_notifications', 'enable_sounds',
+  'enable_stream_audible_notifications', 'enable_stream_desktop_notifications', 'enable_stream_email_notifications',
+  'enable_stream_push_notifications', 'message_content_in_email_notifications', 'notification_sound',
+  'pm_content_in_desktop_notifications', 'desktop_icon_count_display', 'realm_name_in_email_notifications_policy',
+  'presence_enabled', 'wildcard_mentions_notify', 'available_notification_sounds', 'emojiset_choices',
+];
 
 export interface StateOptions {
   fetchTypes: Set<string> | null;
@@ -45,14 +67,10 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   const settings = realmSettings(realm);
 
   if (wants(opts, 'alert_words')) {
-    state.alert_words = (await db.selectFrom('alert_words').select('word').where('user_id', '=', user.id).execute()).map((r) => r.word);
+    state.alert_words = await alertWordsOf(db, user.id);
   }
   if (wants(opts, 'custom_profile_fields')) {
-    const fields = await db.selectFrom('custom_profile_fields').selectAll().where('realm_id', '=', realm.id).orderBy('order').execute();
-    state.custom_profile_fields = fields.map((f) => ({
-      id: f.id, type: f.field_type, order: f.order, name: f.name, hint: f.hint, field_data: f.field_data,
-      display_in_profile_summary: !!f.display_in_profile_summary, required: !!f.required, editable_by_user: !!f.editable_by_user,
-    }));
+    state.custom_profile_fields = await profileFieldObjects(db, realm.id);
     state.custom_profile_field_types = {
       SHORT_TEXT: { id: 1, name: 'Text (short)' }, LONG_TEXT: { id: 2, name: 'Text (long)' },
       SELECT: { id: 3, name: 'List of options' }, DATE: { id: 4, name: 'Date picker' }, URL: { id: 5, name: 'Link' },
@@ -71,12 +89,10 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     state.max_message_id = Number(max?.m ?? -1);
   }
   if (wants(opts, 'muted_users')) {
-    state.muted_users = (await db.selectFrom('muted_users').selectAll().where('user_id', '=', user.id).execute()).map((r) => ({ id: r.muted_user_id, timestamp: r.date_muted }));
+    state.muted_users = await mutedUserObjects(db, user.id);
   }
   if (wants(opts, 'presence')) {
-    state.presences = {};
-    state.presence_last_update_id = -1;
-    state.server_timestamp = Date.now() / 1000;
+    Object.assign(state, await presenceSnapshot(db, realm, { slim: opts.slimPresence }));
   }
   if (wants(opts, 'realm')) {
     Object.assign(state, realmState(ctx, realm, user, settings));
@@ -112,7 +128,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   }
   if (wants(opts, 'realm_filters')) state.realm_filters = [];
   if (wants(opts, 'realm_playgrounds')) state.realm_playgrounds = [];
-  if (wants(opts, 'realm_user_groups')) state.realm_user_groups = await userGroupsState(ctx, realm);
+  if (wants(opts, 'realm_user_groups')) state.realm_user_groups = await userGroupObjects(db, realm.id);
   if (wants(opts, 'realm_user_settings_defaults')) state.realm_user_settings_defaults = { ...USER_SETTING_DEFAULTS, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
   if (wants(opts, 'recent_private_conversations')) state.recent_private_conversations = await recentConversations(ctx, user);
   if (wants(opts, 'scheduled_messages')) state.scheduled_messages = await pendingScheduledMessages(db, user.id);
@@ -143,7 +159,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     userSettings.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
     userSettings.emojiset_choices = EMOJISETS;
     if (opts.capabilities.user_settings_object) state.user_settings = userSettings;
-    else Object.assign(state, userSettings);
+    else for (const key of LEGACY_TOP_LEVEL_SETTINGS) state[key] = userSettings[key];
   }
   if (wants(opts, 'user_status')) state.user_status = {};
   if (wants(opts, 'user_topic')) {
@@ -158,7 +174,8 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
 function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnType<typeof realmSettings>) {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(settings)) {
-    if (k === 'create_multiuse_invite_group_name') continue;
+    // email_address_visibility became a user setting at feature level 163.
+    if (k === 'create_multiuse_invite_group_name' || k === 'email_address_visibility') continue;
     out[`realm_${k}`] = v;
   }
   const url = ctx.config.externalUrl;
@@ -256,51 +273,6 @@ function permissionSettings() {
     stream: { can_remove_subscribers_group: { ...setting(true), default_group_name: 'role:administrators', id_field_name: 'can_remove_subscribers_group_id' } },
     group: { can_mention_group: { ...setting(false), default_for_system_groups: 'role:nobody', id_field_name: 'can_mention_group_id' } },
   };
-}
-
-const SYSTEM_GROUP_STRUCTURE: Record<string, { role: number | null; subgroup: string | null }> = {
-  'role:owners': { role: 100, subgroup: null },
-  'role:administrators': { role: 200, subgroup: 'role:owners' },
-  'role:moderators': { role: 300, subgroup: 'role:administrators' },
-  'role:fullmembers': { role: 400, subgroup: 'role:moderators' },
-  'role:members': { role: null, subgroup: 'role:fullmembers' },
-  'role:everyone': { role: 600, subgroup: 'role:members' },
-};
-
-export async function userGroupsState(ctx: AppContext, realm: Realm) {
-  const groups = await ctx.db.selectFrom('user_groups').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0).orderBy('id').execute();
-  const members = await ctx.db.selectFrom('user_group_members').innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
-    .select(['user_group_members.group_id', 'user_group_members.user_id']).where('user_groups.realm_id', '=', realm.id).execute();
-  const subgroups = await ctx.db.selectFrom('user_group_subgroups').innerJoin('user_groups', 'user_groups.id', 'user_group_subgroups.group_id')
-    .select(['user_group_subgroups.group_id', 'user_group_subgroups.subgroup_id']).where('user_groups.realm_id', '=', realm.id).execute();
-  const users = await ctx.db.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
-  const nobody = groups.find((g) => g.name === 'role:nobody')?.id ?? null;
-  const byName = new Map(groups.map((g) => [g.name, g.id]));
-  return groups.map((g) => {
-    let ids: number[];
-    let direct_subgroup_ids: number[];
-    if (g.is_system_group) {
-      // Each role group holds its own role directly and the next stricter group as a subgroup.
-      const rule = SYSTEM_GROUP_STRUCTURE[g.name];
-      ids = rule?.role ? users.filter((u) => u.role === rule.role).map((u) => u.id) : [];
-      direct_subgroup_ids = rule?.subgroup && byName.has(rule.subgroup) ? [byName.get(rule.subgroup)!] : [];
-    } else {
-      ids = members.filter((m) => m.group_id === g.id).map((m) => m.user_id);
-      direct_subgroup_ids = subgroups.filter((s) => s.group_id === g.id).map((s) => s.subgroup_id);
-    }
-    return {
-      id: g.id,
-      name: g.name,
-      description: g.description,
-      members: ids.sort((a, b) => a - b),
-      direct_subgroup_ids,
-      is_system_group: !!g.is_system_group,
-      can_mention_group: g.can_mention_group ?? nobody,
-      date_created: g.is_system_group ? null : g.date_created,
-      creator_id: g.creator_id,
-      deactivated: false,
-    };
-  });
 }
 
 async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {

@@ -43,12 +43,15 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: 
     if (req.headers.authorization) throw new ApiError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
     return null;
   }
-  const user = await ctx.db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realm.id)
-    .where('email', '=', creds.email.trim().toLowerCase())
-    .executeTakeFirst();
+  // No email holds NUL, and PostgreSQL refuses to compare text containing it.
+  const user = creds.email.includes('\u0000')
+    ? undefined
+    : await ctx.db
+        .selectFrom('users')
+        .selectAll()
+        .where('realm_id', '=', realm.id)
+        .where('email', '=', creds.email.trim().toLowerCase())
+        .executeTakeFirst();
   if (!user || !constantTimeEqual(user.api_key, creds.key)) {
     throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
   }

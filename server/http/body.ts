@@ -43,6 +43,17 @@ function parseMultipart(req: FastifyRequest, payload: NodeJS.ReadableStream): Pr
       return;
     }
     const out: RawParams = {};
+    // The stream is handed over raw, so Fastify's bodyLimit does not apply: count the bytes here.
+    let received = 0;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= MAX_BODY_BYTES) return;
+      payload.off('data', onData);
+      payload.unpipe(bb);
+      payload.resume();
+      reject(new ApiError('Request body too large', 'BAD_REQUEST', 413));
+    };
+    payload.on('data', onData);
     bb.on('field', (name, value) => {
       out[name] = value;
     });

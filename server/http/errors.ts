@@ -1,3 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply } from 'fastify';
+
 /** An error that the API reports in its JSON envelope. Clients switch on `code`, never on `msg`. */
 export class ApiError extends Error {
   constructor(
@@ -33,7 +37,35 @@ export const streamDoesNotExist = (stream: string | number) =>
 
 export const notFound = (msg = 'Not Found') => new ApiError(msg, 'NOT_FOUND', 404);
 
+/** An unknown object addressed by id in the path (a draft, a scheduled message): 404, as upstream. */
+export const noSuchObject = (msg: string) => new ApiError(msg, 'BAD_REQUEST', 404);
+
 export const unauthorized = (msg: string, code = 'UNAUTHORIZED') => new ApiError(msg, code, 401);
 
 /** Zulip answers permission failures with a plain 400 BAD_REQUEST. */
 export const forbidden = (msg = 'Insufficient permission') => new ApiError(msg, 'BAD_REQUEST', 400);
+
+/**
+ * Requests Node's HTTP parser refuses before any route runs (headers over 16 KB, which a long
+ * GET query string reaches, or garbage on the wire) still get the envelope.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const msg = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timeout' : 'Malformed request';
+  const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
+
+/** Paths the router refuses before any route runs (bad %-escapes, over-long segments), in the envelope. */
+export function frameworkErrorHandler(err: { statusCode?: number; code?: string }, _request: unknown, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const msg = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URL component too long' : 'Malformed URL';
+  return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+}

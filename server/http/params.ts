@@ -36,6 +36,8 @@ export type ParamSpec = Record<string, Param<any>>;
 export type Parsed<S extends ParamSpec> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
 
 const INT_RE = /^-?\d+$/;
+/** Ids live in 32-bit integer columns; PostgreSQL refuses larger numbers even in comparisons. */
+export const MAX_ID = 2147483647;
 
 function parseInt(raw: string, name: string): number {
   const text = raw.trim();
@@ -82,6 +84,12 @@ export const check = {
     if (typeof v !== 'boolean') throw invalidParam(name, `${name} is not a boolean`);
     return v;
   }) as Checker<boolean>,
+  /** An integer that names a row: one beyond the id columns' range names nothing and is refused. */
+  id: ((v, name) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParam(name, `${name} is not an integer`);
+    if (v > MAX_ID) throw invalidParam(name, `Invalid ${name}`);
+    return v;
+  }) as Checker<number>,
   list<T>(item: Checker<T>): Checker<T[]> {
     return (v, name) => {
       if (!Array.isArray(v)) throw invalidParam(name, `${name} is not a list`);
@@ -115,6 +123,8 @@ export const p = {
       return n;
     }),
   bool: () => new Param<boolean>(parseBool),
+  id: () => new Param<number>((raw, name) => check.id(parseInt(raw, name), name)),
+  idList: () => new Param<number[]>((raw, name) => check.list(check.id)(parseJson(raw, name), name)),
   oneOf: <const V extends string>(values: readonly V[]) =>
     new Param<V>((raw, name) => {
       if (!(values as readonly string[]).includes(raw))
@@ -148,6 +158,10 @@ export function parseParams<S extends ParamSpec>(
     }
   }
   const params: Record<string, unknown> = {};
-  for (const [name, param] of Object.entries(spec)) params[name] = param.parse(values[name], name);
+  for (const [name, param] of Object.entries(spec)) {
+    // No text column can hold NUL (PostgreSQL refuses it), and no parameter needs it.
+    if (values[name]?.includes('\u0000')) throw invalidParam(name, `${name} contains NUL characters`);
+    params[name] = param.parse(values[name], name);
+  }
   return { params: params as Parsed<S>, ignored };
 }

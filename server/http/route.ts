@@ -68,6 +68,8 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
       for (const name of def.pathInts ?? []) {
         if (!PATH_INT.test(pathParams[name] ?? '')) throw new ApiError('Not Found', 'NOT_FOUND', 404);
       }
+      for (const [name, value] of Object.entries(pathParams))
+        if (value.includes('\u0000')) throw new ApiError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
       const realm = await realmForRequest(ctx, request);
       const mode = def.auth ?? 'required';
       let user: User | null = null;

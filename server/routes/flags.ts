@@ -6,22 +6,17 @@ import { badRequest } from '../http/errors.js';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlagsForNarrow } from '../actions/mark-read.js';
 import { setTypingStatus } from '../actions/typing.js';
 import { parseNarrow } from '../actions/narrow.js';
-
-function parseAnchor(raw: string): 'newest' | 'oldest' | 'first_unread' | number {
-  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
-  if (!/^\d{1,15}$/.test(raw.trim())) throw badRequest('Invalid anchor');
-  return Number(raw);
-}
+import { parseAnchor } from './messages.js';
 
 export function flagRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, { method: 'POST', path: '/mark_all_as_read', params: {} }, async ({ realm, user }) => markAllAsRead(ctx, realm, user));
-  route(app, ctx, { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: p.int() } }, async ({ realm, user, params }) =>
+  route(app, ctx, { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: p.id() } }, async ({ realm, user, params }) =>
     markStreamAsRead(ctx, realm, user, params.stream_id),
   );
   route(
     app,
     ctx,
-    { method: 'POST', path: '/mark_topic_as_read', params: { stream_id: p.int(), topic_name: p.string() } },
+    { method: 'POST', path: '/mark_topic_as_read', params: { stream_id: p.id(), topic_name: p.string() } },
     async ({ realm, user, params }) => markTopicAsRead(ctx, realm, user, params.stream_id, params.topic_name),
   );
   route(
@@ -60,8 +55,8 @@ export function flagRoutes(app: FastifyInstance, ctx: AppContext) {
       params: {
         op: p.oneOf(['start', 'stop'] as const),
         type: p.string().default('direct'),
-        to: p.intList().optional(),
-        stream_id: p.int().optional(),
+        to: p.idList().optional(),
+        stream_id: p.id().optional(),
         topic: p.string().optional(),
       },
     },

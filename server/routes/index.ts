@@ -18,6 +18,11 @@ import { streamAdminRoutes } from './stream-admin.js';
 import { linkifierRoutes } from './linkifiers.js';
 import { inviteRoutes } from './invites.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
+import { userAdminRoutes } from './user-admin.js';
+import { userGroupRoutes } from './user-groups.js';
+import { profileFieldRoutes } from './profile-fields.js';
+import { presenceRoutes } from './presence.js';
+import { mutingRoutes } from './muting.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -37,5 +42,10 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   linkifierRoutes(app, ctx);
   inviteRoutes(app, ctx);
   scheduledMessageRoutes(app, ctx);
+  userAdminRoutes(app, ctx);
+  userGroupRoutes(app, ctx);
+  profileFieldRoutes(app, ctx);
+  presenceRoutes(app, ctx);
+  mutingRoutes(app, ctx);
   assetRoutes(app, ctx);
 }

@@ -41,10 +41,13 @@ export function parseRecipient(type: string, to: string, topic: string | undefin
 
 const anchorParam = p.raw().default('newest');
 
-function parseAnchor(raw: string): 'newest' | 'oldest' | 'first_unread' | number {
+/** Clients echo the 10000000000000000 that stands for "newest"; any larger number means the same. */
+export function parseAnchor(raw: string): 'newest' | 'oldest' | 'first_unread' | number {
   if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
-  const n = Number(raw);
-  if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n)) throw badRequest('Invalid anchor');
+  const text = raw.trim();
+  if (!/^-?\d+$/.test(text)) throw badRequest('Invalid anchor');
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) return n > 0 ? Number.MAX_SAFE_INTEGER : 0;
   return Math.max(0, n);
 }
 
@@ -127,7 +130,7 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'POST',
       path: '/messages/flags',
-      params: { messages: p.intList(), op: p.string(), flag: p.string() },
+      params: { messages: p.idList(), op: p.string(), flag: p.string() },
     },
     async ({ realm, user, params }) => updateMessageFlags(ctx, realm, user, params),
   );

@@ -28,7 +28,7 @@ export function subscriptionSettingRoutes(app: FastifyInstance, ctx: AppContext)
     {
       method: 'POST',
       path: '/user_topics',
-      params: { stream_id: p.int(), topic: p.string(), visibility_policy: p.int() },
+      params: { stream_id: p.id(), topic: p.string(), visibility_policy: p.int() },
     },
     async ({ realm, user, params }) =>
       updateUserTopic(ctx, realm, user, { streamId: params.stream_id, topic: params.topic, visibilityPolicy: params.visibility_policy }),

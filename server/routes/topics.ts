@@ -18,7 +18,7 @@ export function topicRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'GET', path: '/messages/matches_narrow', params: { msg_ids: p.intList(), narrow: p.json(check.any) } },
+    { method: 'GET', path: '/messages/matches_narrow', params: { msg_ids: p.idList(), narrow: p.json(check.any) } },
     async ({ realm, user, params }) => matchesNarrow(ctx, realm, user, params.msg_ids, parseNarrow(params.narrow)),
   );
 }

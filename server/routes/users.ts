@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
-import { p } from '../http/params.js';
+import { MAX_ID, p } from '../http/params.js';
 import { createUserByAdmin, getOwnUser, getUserByEmail, getUserById, getUsers } from '../actions/users.js';
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -39,7 +39,8 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params, path }) => {
       const ref = path.user;
       if (/^\d{1,15}$/.test(ref)) {
-        return getUserById(ctx, realm, user, Number(ref), params.include_custom_profile_fields);
+        const id = Number(ref) <= MAX_ID ? Number(ref) : -1;
+        return getUserById(ctx, realm, user, id, params.include_custom_profile_fields);
       }
       return getUserByEmail(ctx, realm, user, ref, params.include_custom_profile_fields);
     },

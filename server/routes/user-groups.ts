@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { route } from '../http/route.js';
+import { p } from '../http/params.js';
+import { getUserGroupMembers, getUserGroups, getUserGroupSubgroups, isUserGroupMember } from '../actions/user-groups.js';
+import {
+  createUserGroup,
+  deleteUserGroup,
+  updateUserGroup,
+  updateUserGroupMembers,
+  updateUserGroupSubgroups,
+} from '../actions/user-group-edits.js';
+
+export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
+  route(app, ctx, { method: 'GET', path: '/user_groups', params: {} }, async ({ realm, user }) => getUserGroups(ctx, realm, user));
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/user_groups/create',
+      params: { name: p.string(), description: p.string(), members: p.intList(), can_mention_group: p.int().optional() },
+    },
+    async ({ realm, user, params }) => createUserGroup(ctx, realm, user, params),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'PATCH',
+      path: '/user_groups/:group_id',
+      pathInts: ['group_id'],
+      params: { name: p.string().optional(), description: p.string().optional(), can_mention_group: p.raw().optional() },
+    },
+    async ({ realm, user, params, pathInt }) => updateUserGroup(ctx, realm, user, pathInt('group_id'), params),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'DELETE', path: '/user_groups/:group_id', pathInts: ['group_id'], params: {} },
+    async ({ realm, user, pathInt }) => deleteUserGroup(ctx, realm, user, pathInt('group_id')),
+  );
+
+  const changes = { add: p.intList().default([]), delete: p.intList().default([]) };
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/user_groups/:group_id/members', pathInts: ['group_id'], params: changes },
+    async ({ realm, user, params, pathInt }) =>
+      updateUserGroupMembers(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/user_groups/:group_id/subgroups', pathInts: ['group_id'], params: changes },
+    async ({ realm, user, params, pathInt }) =>
+      updateUserGroupSubgroups(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/user_groups/:group_id/members',
+      pathInts: ['group_id'],
+      params: { direct_member_only: p.bool().default(false) },
+    },
+    async ({ realm, params, pathInt }) => getUserGroupMembers(ctx, realm, pathInt('group_id'), params.direct_member_only),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/user_groups/:group_id/members/:user_id',
+      pathInts: ['group_id', 'user_id'],
+      params: { direct_member_only: p.bool().default(false) },
+    },
+    async ({ realm, params, pathInt }) =>
+      isUserGroupMember(ctx, realm, pathInt('group_id'), pathInt('user_id'), params.direct_member_only),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/user_groups/:group_id/subgroups',
+      pathInts: ['group_id'],
+      params: { direct_subgroup_only: p.bool().default(false) },
+    },
+    async ({ realm, params, pathInt }) =>
+      getUserGroupSubgroups(ctx, realm, pathInt('group_id'), params.direct_subgroup_only),
+  );
+}

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { TestClient } from './client.js';
+
+/** The event system: long-polling, acknowledgement, heartbeats, filters and the register race. */
+
+type Event = { id: number; type: string; op?: string } & Record<string, any>;
+
+const poll = async (c: TestClient, queueId: string, lastEventId = -1, dontBlock = true) => {
+  const r = await c.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock });
+  if (r.status !== 200) throw new Error(`GET /events: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.events as Event[];
+};
+const messageIds = (events: Event[]) => events.filter((e) => e.type === 'message').map((e) => e.message.id as number);
+
+describe.each(DATABASES)('event queues on %s', (db) => {
+  let server: TestServer;
+  let hamlet: TestClient;
+  let othello: TestClient;
+  let cordelia: TestClient;
+  let anon: TestClient;
+  let othelloId: number;
+  /** a long-poll on a queue that gets no events, started first so that it times out meanwhile */
+  let idlePoll: Promise<{ status: number; body: any }>;
+  let idleQueue: string;
+  const register = async (c: TestClient, params: Record<string, unknown> = {}) => {
+    const r = await c.post('/register', params);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body;
+  };
+  const send = async (c: TestClient, to: string, topic: string, content = `${topic} says hello`) => {
+    const r = await c.post('/messages', { type: 'stream', to, topic, content });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.id as number;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ db });
+    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
+    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
+    anon = new TestClient(server.url);
+    othelloId = (await othello.get('/users/me')).body.user_id;
+    idleQueue = (await othello.post('/register', { event_types: ['realm_emoji'] })).body.queue_id;
+    idlePoll = othello.get('/events', { queue_id: idleQueue, last_event_id: -1 });
+  });
+  /** Resolves once the server holds a long-poll open on the queue. */
+  const pending = async (queueId: string, userId: number) => {
+    while (!server.ctx.queues.get(queueId, userId)?.isWaiting) await new Promise((r) => setTimeout(r, 5));
+  };
+  afterAll(() => server?.close());
+
+  it('wakes a pending long-poll with a message another client sends', async () => {
+    const q = await register(othello, { event_types: ['message'] });
+    expect(q.last_event_id).toBe(-1);
+    const waiting = othello.get('/events', { queue_id: q.queue_id, last_event_id: -1 });
+    await pending(q.queue_id, othelloId);
+    const id = await send(hamlet, 'general', 'wake up');
+    const r = await waiting;
+    expect(r.status).toBe(200);
+    expect(r.body.queue_id).toBe(q.queue_id);
+    expect(r.body.events).toHaveLength(1);
+    expect(r.body.events[0]).toMatchObject({ type: 'message', id: 0, message: { id, subject: 'wake up', sender_email: 'hamlet@example.com' } });
+    expect(r.body.events[0].flags).not.toContain('read');
+  });
+
+  it('answers at once with dont_block, and with what is queued without it', async () => {
+    const q = await register(othello, { event_types: ['message'] });
+    expect(await poll(othello, q.queue_id)).toEqual([]);
+    const id = await send(hamlet, 'general', 'queued');
+    expect(messageIds(await poll(othello, q.queue_id, -1, false))).toEqual([id]);
+  });
+
+  it('drops acknowledged events and keeps the newer ones', async () => {
+    const q = await register(othello, { event_types: ['message'] });
+    const ids = [await send(hamlet, 'general', 'ack 1'), await send(hamlet, 'general', 'ack 2'), await send(hamlet, 'general', 'ack 3')];
+    const all = await poll(othello, q.queue_id);
+    expect(all.map((e) => e.id)).toEqual([0, 1, 2]);
+    expect(messageIds(all)).toEqual(ids);
+    expect(messageIds(await poll(othello, q.queue_id, 0))).toEqual(ids.slice(1));
+    expect(messageIds(await poll(othello, q.queue_id, 1))).toEqual(ids.slice(2));
+    // Acknowledged events are gone even for a client that asks from the start again.
+    expect(messageIds(await poll(othello, q.queue_id, -1))).toEqual(ids.slice(2));
+    expect(await poll(othello, q.queue_id, 2)).toEqual([]);
+    const next = await send(hamlet, 'general', 'ack 4');
+    expect(await poll(othello, q.queue_id, 2)).toMatchObject([{ id: 3, message: { id: next } }]);
+  });
+
+  it('answers an idle long-poll with a heartbeat when it times out', async () => {
+    const r = await idlePoll;
+    expect(r.status).toBe(200);
+    expect(r.body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+    expect(await poll(othello, idleQueue, 0)).toEqual([]);
+  });
+
+  it('queues only the requested event types', async () => {
+    const q = await register(othello, { event_types: ['subscription'] });
+    await send(hamlet, 'general', 'filtered out');
+    const general = (await othello.get('/get_stream_id', { stream: 'general' })).body.stream_id;
+    await othello.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: general, property: 'pin_to_top', value: true }] });
+    const events = await poll(othello, q.queue_id);
+    expect(events.map((e) => `${e.type}:${e.op}`)).toEqual(['subscription:update']);
+    expect(events[0]).toMatchObject({ stream_id: general, property: 'pin_to_top', value: true });
+  });
+
+  it('filters message events by the narrow given at register', async () => {
+    const byStream = await register(othello, { narrow: [['stream', 'engineering']], event_types: ['message'] });
+    const byDm = await register(othello, { narrow: [['is', 'dm']], event_types: ['message'] });
+    const byTopic = await register(othello, { narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'Narrowed' }] });
+    const inGeneral = await send(hamlet, 'general', 'narrowed');
+    const inEngineering = await send(hamlet, 'engineering', 'narrowed');
+    const dm = (await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: 'psst' })).body.id;
+    expect(messageIds(await poll(othello, byStream.queue_id))).toEqual([inEngineering]);
+    expect(messageIds(await poll(othello, byDm.queue_id))).toEqual([dm]);
+    expect(messageIds(await poll(othello, byTopic.queue_id))).toEqual([inGeneral]);
+  });
+
+  it('gives all_public_streams queues the messages of public streams the user is not in', async () => {
+    const created = await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'town square' }] });
+    expect(created.status).toBe(200);
+    const everything = await register(cordelia, { all_public_streams: true, event_types: ['message'] });
+    const ordinary = await register(cordelia, { event_types: ['message'] });
+    const id = await send(hamlet, 'town square', 'open air');
+    const secret = await send(hamlet, 'design', 'closed doors');
+    const delivered = (await poll(cordelia, everything.queue_id)).filter((e) => e.type === 'message');
+    expect(delivered.map((e) => e.message.id)).toEqual([id, secret]);
+    expect(delivered[0].message.display_recipient).toBe('town square');
+    // cordelia is in design herself; the public stream's message arrives although she is not.
+    expect(messageIds(await poll(cordelia, ordinary.queue_id))).toEqual([secret]);
+  });
+
+  it('emits nothing for a change that fails and is rolled back', async () => {
+    const q = await register(othello, {});
+    const refused = await othello.post('/messages', { type: 'stream', to: 'announce', topic: 'nope', content: 'only admins post here' });
+    expect(refused.status).toBe(400);
+    // The new stream is inserted, then the request fails on "design": nothing may leak out.
+    const failed = await othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'never born' }, { name: 'design' }] });
+    expect(failed.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect((await hamlet.get('/get_stream_id', { stream: 'never born' })).status).toBe(400);
+    const missing = await othello.post('/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
+    expect(missing.body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect(await poll(othello, q.queue_id)).toEqual([]);
+  });
+
+  it('loses no message sent while a queue registers, and shows none twice', async () => {
+    for (let i = 0; i < 30; i++) {
+      const [registered, sent] = await Promise.all([
+        othello.post('/register', { event_types: ['message', 'update_message_flags'] }),
+        hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'race', content: `race ${i}` }),
+      ]);
+      const snapshot = registered.body;
+      const id = sent.body.id as number;
+      const inSnapshot = snapshot.max_message_id >= id;
+      const unread = snapshot.unread_msgs.streams.some((s: any) => s.unread_message_ids.includes(id));
+      expect(unread, `message ${id} in the snapshot's unreads`).toBe(inSnapshot);
+      const delivered = messageIds(await poll(othello, snapshot.queue_id)).filter((m) => m === id);
+      expect(delivered.length + (inSnapshot ? 1 : 0), `message ${id} (round ${i})`).toBe(1);
+      await othello.delete('/events', { queue_id: snapshot.queue_id });
+    }
+  });
+
+  it('echoes local_id to the sending queue only', async () => {
+    const mine = await register(hamlet, { event_types: ['message'] });
+    const other = await register(hamlet, { event_types: ['message'] });
+    const r = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'echo', content: 'x', queue_id: mine.queue_id, local_id: '17.01' });
+    expect(r.status).toBe(200);
+    const [echoed] = await poll(hamlet, mine.queue_id);
+    expect(echoed).toMatchObject({ local_id: '17.01', message: { id: r.body.id }, flags: expect.arrayContaining(['read']) });
+    const [plain] = await poll(hamlet, other.queue_id);
+    expect(plain.local_id).toBeUndefined();
+  });
+
+  it('deletes a queue on DELETE /events, and only its owner may', async () => {
+    const q = await register(othello, {});
+    const stranger = await hamlet.delete('/events', { queue_id: q.queue_id });
+    expect(stranger.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
+    expect((await hamlet.get('/events', { queue_id: q.queue_id, dont_block: true })).body.code).toBe('BAD_EVENT_QUEUE_ID');
+    expect((await othello.delete('/events', { queue_id: q.queue_id })).body).toEqual({ result: 'success', msg: '' });
+    const gone = await othello.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
+    expect(gone.status).toBe(400);
+    expect(gone.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: q.queue_id });
+    expect((await othello.delete('/events', { queue_id: q.queue_id })).body.code).toBe('BAD_EVENT_QUEUE_ID');
+  });
+
+  it('registers spectators without a queue and refuses what they cannot have', async () => {
+    const r = await anon.post('/register', {});
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ queue_id: null, realm_name: 'Parley Demo', service_feature_level: 222 });
+    expect(r.body.streams.map((s: any) => s.name)).toEqual(['welcome']);
+    for (const bad of [{ client_gravatar: true }, { include_subscribers: true }]) {
+      const refused = await anon.post('/register', bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    }
+    expect((await anon.post('/register', { client_gravatar: false })).status).toBe(200);
+  });
+
+  it('discards queues idle for longer than the idle time, but not one being polled', async () => {
+    const idle = (await register(othello, { event_types: ['message'] })).queue_id;
+    const polled = (await register(othello, { event_types: ['message'] })).queue_id;
+    const waiting = othello.get('/events', { queue_id: polled, last_event_id: -1 });
+    await pending(polled, othelloId);
+    const idleMs = server.ctx.config.queueIdleSeconds * 1000;
+    server.ctx.queues.collectGarbage(Date.now() + idleMs - 5000);
+    expect(server.ctx.queues.get(idle, othelloId)).toBeDefined();
+    server.ctx.queues.collectGarbage(Date.now() + idleMs + 1000);
+    const gone = await othello.get('/events', { queue_id: idle, last_event_id: -1, dont_block: true });
+    expect(gone.status).toBe(400);
+    expect(gone.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: idle });
+    const id = await send(hamlet, 'general', 'still polled');
+    expect((await waiting).body.events).toMatchObject([{ type: 'message', message: { id } }]);
+    expect((await othello.get('/events', { queue_id: polled, last_event_id: 0, dont_block: true })).status).toBe(200);
+  });
+
+  it('lets spectators read the web-public stream and nothing else', async () => {
+    const welcome = await anon.get('/messages', { anchor: 'newest', num_before: 5, narrow: [{ operator: 'channel', operand: 'welcome' }] });
+    expect(welcome.status).toBe(200);
+    expect(welcome.body.messages.length).toBeGreaterThan(0);
+    expect(welcome.body.messages.every((m: any) => m.display_recipient === 'welcome')).toBe(true);
+    const byId = (await hamlet.get('/get_stream_id', { stream: 'welcome' })).body.stream_id;
+    expect((await anon.get('/messages', { anchor: 'newest', num_before: 1, narrow: [['stream', String(byId)]] })).status).toBe(200);
+    for (const narrow of [[], [['channel', 'general']], [['channel', 'design']], [['is', 'dm']], [['channel', 'welcome'], ['channel', 'general']]]) {
+      const refused = await anon.get('/messages', { anchor: 'newest', num_before: 5, narrow });
+      expect(refused.status, JSON.stringify(narrow)).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.result).toBe('error');
+    }
+  });
+});
