@@ -65,3 +65,8 @@ export class TestClient {
     return this.request('DELETE', path, params);
   }
 }
+
+/** Every event a queue holds right now, without waiting (the tests' view of what an action emitted). */
+export async function drain(client: TestClient, queueId: string): Promise<any[]> {
+  return (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events;
+}

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { drain, TestClient } from './client.js';
 
-const drain = async (c: TestClient, queueId: string) =>
-  (await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as any[];
 
 describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => {
   let server: TestServer;

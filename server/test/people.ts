@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { DEMO_PASSWORD, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { drain, TestClient } from './client.js';
 import { OpenApiSpec, specAvailable } from './openapi.js';
 
 /** Shared set-up for the people tests (users, groups, profile fields, presence, muting). */
@@ -15,8 +15,7 @@ export interface Cast {
   queues(types: string[]): Promise<{ events(who: Person): Promise<any[]> }>;
 }
 
-export const drain = async (c: TestClient, queueId: string) =>
-  (await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as any[];
+export { drain };
 
 export async function cast(server: TestServer): Promise<Cast> {
   const c = Object.fromEntries(

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { drain, TestClient } from './client.js';
 import { deactivateRealm, reactivateRealm } from '../actions/realm-admin.js';
 
-const drain = async (c: TestClient, queueId: string) =>
-  (await c.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events as any[];
 
 const login = (server: TestServer, name: string) => TestClient.login(server.url, `${name}@example.com`, DEMO_PASSWORD);
 
