@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, streamDoesNotExist } from '../http/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isAdmin, isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
@@ -187,10 +187,10 @@ export async function insertMessage(
   let recipients: number[];
   let dmKey: string | null = null;
   if (opts.recipient.type === 'stream') {
-    const found = await streamForUser(trx, realm, sender, {
-      id: opts.recipient.streamId,
-      name: opts.recipient.streamName,
-    });
+    const { streamId, streamName } = opts.recipient;
+    const found = await streamForUser(trx, realm, sender, { id: streamId, name: streamName }, () =>
+      streamDoesNotExist(streamId ?? streamName ?? ''),
+    );
     stream = found.stream;
     if (
       !system &&

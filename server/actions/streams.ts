@@ -43,7 +43,8 @@ export async function streamForUser(
   realm: Realm,
   user: User | null,
   ref: { id?: number; name?: string },
-  missing: () => ApiError = () => streamDoesNotExist(ref.id ?? ref.name ?? ''),
+  // Upstream answers "Invalid channel ID" for a stream addressed by id, except when sending.
+  missing: () => ApiError = () => (ref.id !== undefined ? badRequest('Invalid channel ID') : streamDoesNotExist(ref.name ?? '')),
 ): Promise<{ stream: Stream; subscribed: boolean }> {
   let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
   if (ref.id !== undefined) q = q.where('id', '=', ref.id);

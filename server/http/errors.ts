@@ -27,13 +27,11 @@ export const missingParam = (name: string) =>
 export const invalidParam = (name: string, why = `Invalid ${name}`) =>
   new ApiError(why, 'BAD_REQUEST', 400);
 
+/** An unknown stream in a send or an unsubscribe; by name it names the stream, by id it gives `stream_id`. */
 export const streamDoesNotExist = (stream: string | number) =>
-  new ApiError(
-    typeof stream === 'number' ? `Invalid channel ID` : `Channel '${stream}' does not exist`,
-    'STREAM_DOES_NOT_EXIST',
-    400,
-    { stream: String(stream) },
-  );
+  typeof stream === 'number'
+    ? new ApiError(`Channel with ID '${stream}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: stream })
+    : new ApiError(`Channel '${stream}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: stream });
 
 export const notFound = (msg = 'Not Found') => new ApiError(msg, 'NOT_FOUND', 404);
 

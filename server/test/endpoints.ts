@@ -71,6 +71,7 @@ export const STEPS: Step[] = [
   { method: 'POST', path: '/typing', params: (v) => ({ op: 'stop', type: 'stream', stream_id: v.generalId, topic: 'openapi' }) },
   { method: 'GET', path: '/users/me/{stream_id}/topics', pathValues: (v) => ({ stream_id: v.generalId }) },
   { method: 'POST', path: '/user_topics', params: (v) => ({ stream_id: v.generalId, topic: 'openapi', visibility_policy: 2 }) },
+  { method: 'PATCH', path: '/users/me/subscriptions/muted_topics', params: () => ({ op: 'add', stream: 'general', topic: 'openapi muted' }) },
   { method: 'POST', path: '/mark_topic_as_read', as: 'othello', params: (v) => ({ stream_id: v.generalId, topic_name: 'openapi' }) },
   { method: 'POST', path: '/mark_stream_as_read', as: 'othello', params: (v) => ({ stream_id: v.generalId }) },
   { method: 'POST', path: '/mark_all_as_read', as: 'othello' },

@@ -296,7 +296,7 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     const send = await clients.hamlet.post('/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
     expect(send.body).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
     const byId = await clients.hamlet.post('/messages', { type: 'stream', to: 999999, topic: 't', content: 'x' });
-    expect(byId.body).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream: '999999' });
+    expect(byId.body).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream_id: 999999, msg: "Channel with ID '999999' does not exist" });
     const nul = await clients.hamlet.post('/messages', { type: 'stream', to: 'no\u0000where', topic: 't', content: 'x' });
     expect(nul).toMatchObject({ status: 400, body: { result: 'error', code: 'BAD_REQUEST' } });
     const leave = await clients.hamlet.delete('/users/me/subscriptions', { subscriptions: ['general', 'atlantis'] });

@@ -58,7 +58,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
   });
 
   it('refuses unknown streams and topics', async () => {
-    expect((await hamlet.post('/mark_stream_as_read', { stream_id: 999999 })).body.code).toBe('STREAM_DOES_NOT_EXIST');
+    expect((await hamlet.post('/mark_stream_as_read', { stream_id: 999999 })).body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid channel ID' });
     expect((await hamlet.post('/mark_topic_as_read', { stream_id: streamId, topic_name: 'never used' })).status).toBe(400);
   });
 
