@@ -69,10 +69,12 @@ interface Privacy {
 function proposedPrivacy(stream: Stream, c: StreamChanges, isDefault: boolean): Privacy {
   const invite_only = c.is_private ?? !!stream.invite_only;
   const is_web_public = c.is_web_public ?? !!stream.is_web_public;
-  const history_public_to_subscribers =
-    c.history_public_to_subscribers ?? (c.is_private !== undefined ? !c.is_private : !!stream.history_public_to_subscribers);
-  if (is_web_public && (!history_public_to_subscribers || invite_only)) throw badRequest('Invalid parameters');
-  if (!invite_only && !history_public_to_subscribers) throw badRequest('Invalid parameters');
+  // As upstream, a public stream's history is always public: a request for a public stream without
+  // it (the Python bindings' edit-stream example sends one) is not refused but corrected.
+  const history_public_to_subscribers = !invite_only
+    ? true
+    : (c.history_public_to_subscribers ?? (c.is_private !== undefined ? !c.is_private : !!stream.history_public_to_subscribers));
+  if (is_web_public && invite_only) throw badRequest('Invalid parameters');
   if (invite_only && (c.is_default_stream ?? isDefault)) throw badRequest('A default channel cannot be private.');
   return { invite_only, is_web_public, history_public_to_subscribers };
 }
