@@ -4,7 +4,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { ApiError, badRequest, missingParam } from '../http/errors.js';
+import { ApiError, badRequest, missingParam, noSuchObject } from '../http/errors.js';
 import { isGuest } from '../domain/roles.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { canSeeStream, isSubscribed } from './access.js';
@@ -126,10 +126,10 @@ export async function createScheduledMessage(
 }
 
 async function ownScheduledMessage(trx: Database, sender: User, id: number): Promise<ScheduledMessage> {
-  if (!isDbId(id)) throw badRequest('Scheduled message does not exist');
+  if (!isDbId(id)) throw noSuchObject('Scheduled message does not exist');
   const row = await trx.selectFrom('scheduled_messages').selectAll().where('id', '=', id)
     .where('sender_id', '=', sender.id).executeTakeFirst();
-  if (!row) throw badRequest('Scheduled message does not exist');
+  if (!row) throw noSuchObject('Scheduled message does not exist');
   return row;
 }
 

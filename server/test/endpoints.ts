@@ -156,7 +156,7 @@ export const STEPS: Step[] = [
   { method: 'GET', path: '/get_stream_id', params: () => ({ stream: 'no such stream' }), status: 400 },
   { method: 'PATCH', path: '/drafts/{draft_id}', pathValues: () => ({ draft_id: 999999 }), params: () => ({ draft: { type: '', to: [], topic: '', content: 'x' } }), status: 404 },
   // Upstream answers 404 here; realm.test.ts pins the 400 this server gives (the code is BAD_REQUEST either way).
-  { method: 'DELETE', path: '/scheduled_messages/{scheduled_message_id}', pathValues: () => ({ scheduled_message_id: 999999 }), status: 400 },
+  { method: 'DELETE', path: '/scheduled_messages/{scheduled_message_id}', pathValues: () => ({ scheduled_message_id: 999999 }), status: 404 },
   { method: 'GET', path: '/events', params: () => ({ queue_id: 'nope:nope', last_event_id: -1 }), status: 400 },
 ];
 

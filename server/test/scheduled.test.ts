@@ -86,13 +86,13 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     expect((await hamlet.patch(path, { scheduled_delivery_timestamp: now() - 1 })).body.msg).toBe('Scheduled delivery time must be in the future.');
     expect((await hamlet.patch(path, { type: 'direct', to: [99999] })).body.msg).toBe('Invalid user ID 99999');
     expect((await othello.patch(path, { content: 'mine' })).body.msg).toBe('Scheduled message does not exist');
-    expect((await othello.delete(path)).body.msg).toBe('Scheduled message does not exist');
+    expect(await othello.delete(path)).toMatchObject({ status: 404, body: { code: 'BAD_REQUEST', msg: 'Scheduled message does not exist' } });
 
     const moved = `/scheduled_messages/${d.scheduled_message_id}`;
     expect((await hamlet.patch(moved, { type: 'direct', to: [othelloId] })).status).toBe(200);
     expect((await hamlet.patch(moved, { type: 'stream', to: streams.general })).body.msg).toBe('Topic required when updating scheduled message type to channel.');
     expect((await hamlet.delete(moved)).status).toBe(200);
-    expect((await hamlet.delete(moved)).body.msg).toBe('Scheduled message does not exist');
+    expect(await hamlet.delete(moved)).toMatchObject({ status: 404, body: { code: 'BAD_REQUEST', msg: 'Scheduled message does not exist' } });
     expect((await drain(hamlet, q.body.queue_id)).slice(-1)).toEqual([expect.objectContaining({ op: 'remove', scheduled_message_id: d.scheduled_message_id })]);
   });
 
