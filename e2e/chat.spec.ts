@@ -104,3 +104,46 @@ test('the app recovers by itself when the server restarts', async ({ browser }) 
   await othello.post('/messages', { type: 'stream', to: 'engineering', topic: 'after restart', content: 'welcome back' });
   await expect(hamlet.getByText('welcome back')).toBeVisible({ timeout: 5000 });
 });
+
+test('settings save at once, apply live in another tab and survive a reload', async ({ browser }) => {
+  const page = await logIn(browser, server.url, 'cordelia@example.com');
+  const otherTab = await logIn(browser, server.url, 'cordelia@example.com');
+  await otherTab.emulateMedia({ colorScheme: 'light' });
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+
+  // Theme: the page and the other tab turn dark; a reload keeps it (it is stored on the server).
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByLabel('Theme').selectOption({ label: 'Dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(otherTab.locator('html')).toHaveAttribute('data-theme', 'dark', { timeout: 3000 });
+
+  const clock = page.getByLabel('Show times in 24-hour format');
+  const was = await clock.isChecked();
+  await clock.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' }).first()).toBeVisible();
+  await expect(clock).toBeChecked({ checked: !was });
+
+  await page.getByLabel('Name').fill('Cordelia of Britain');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByRole('button', { name: 'Save name' })).toBeDisabled();
+
+  // A wrong current password is refused with the server's words, and nothing else changes.
+  await page.getByLabel('Current password').fill('not my password');
+  await page.getByLabel('New password').fill('a-new-password-1');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await page.screenshot({ path: 'test-results/settings-dark.png', fullPage: true });
+
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.getByLabel('Show times in 24-hour format')).toBeChecked({ checked: !was });
+  await expect(page.getByLabel('Name')).toHaveValue('Cordelia of Britain');
+  const api = await apiClient(server.url, 'cordelia@example.com'); // the password still works
+  expect((await api.get('/users/me')).full_name).toBe('Cordelia of Britain');
+  await page.getByLabel('Theme').selectOption({ label: 'Same as the system' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+});

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './features/app/App';
+import { applyColorScheme } from './features/settings/color-scheme';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/shell.css';
@@ -13,6 +14,9 @@ import './styles/compose.css';
 import './styles/views.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
+
+// The system's theme until an account's own setting is known.
+applyColorScheme();
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -13,11 +13,11 @@ import {
   type Narrow,
 } from './narrow';
 
-export type ViewName = 'inbox' | 'recent' | 'drafts';
+export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings';
 
 export type Place = { kind: 'view'; view: ViewName } | { kind: 'narrow'; narrow: Narrow };
 
-const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts'];
+const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts', 'settings'];
 
 /**
  * The encoding the reference web app uses in narrow links (encodeURIComponent, with '.' escaping

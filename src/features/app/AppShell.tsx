@@ -7,6 +7,8 @@ import { DraftsView } from '../drafts/DraftsView';
 import { InboxView } from '../inbox/InboxView';
 import { MessageView } from '../message-list/MessageView';
 import { RecentView } from '../recent/RecentView';
+import { useColorScheme } from '../settings/color-scheme';
+import { SettingsView } from '../settings/SettingsView';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -36,6 +38,7 @@ export function AppShell() {
   const location = useLocation();
   const ownUserId = useOwnUserId();
   const homeView = useUserSetting<string>('web_home_view');
+  useColorScheme(useUserSetting<number>('color_scheme'));
   const isPhone = useIsPhone();
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpenDesktop, setRightOpenDesktop] = useState(true);
@@ -111,6 +114,8 @@ function PlaceView({ place }: { place: Place | null }) {
         return <RecentView />;
       case 'drafts':
         return <DraftsView />;
+      case 'settings':
+        return <SettingsView />;
     }
   }
   return <MessageView narrow={place.narrow} />;

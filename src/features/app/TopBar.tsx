@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LogoutIcon, MenuIcon, PeopleIcon, SearchIcon } from '../../components/icons';
+import { LogoutIcon, MenuIcon, PeopleIcon, SearchIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
 import { narrowToUrl, searchNarrow } from '../../narrow';
 import { loggedOut } from '../login/credentials';
@@ -71,6 +71,9 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
       >
         <PeopleIcon />
       </button>
+      <Link className="icon-button" to="/settings" aria-label="Settings" title="Settings">
+        <SettingsIcon />
+      </Link>
       <button
         type="button"
         className="icon-button"

@@ -1,0 +1,278 @@
+/**
+ * Personal settings: each control saves itself with PATCH /settings, as in the reference app. The
+ * values shown come from the live store, so a change made in another tab (a user_settings event)
+ * shows here too; while a save is in flight the control shows the value being saved.
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ApiRequestError, describeFailure } from '../../api/errors';
+import { updateSettings, type SettingsChanges } from '../../api/routes/settings';
+import { useOwnUserId, useUser, useUserSetting } from '../../model/hooks';
+import { useConnection } from '../app/session-context';
+import { COLOR_SCHEME } from './color-scheme';
+
+type Status =
+  { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
+
+function useSaver() {
+  const connection = useConnection();
+  const [status, setStatus] = useState<Record<string, Status>>({});
+  const [pending, setPending] = useState<SettingsChanges>({});
+  const save = async (key: string, changes: SettingsChanges): Promise<boolean> => {
+    setStatus((s) => ({ ...s, [key]: { kind: 'saving' } }));
+    setPending((p) => ({ ...p, ...changes }));
+    try {
+      await updateSettings(connection, changes);
+      setStatus((s) => ({ ...s, [key]: { kind: 'saved' } }));
+      return true;
+    } catch (error) {
+      setStatus((s) => ({ ...s, [key]: { kind: 'error', message: messageOf(error) } }));
+      return false;
+    } finally {
+      setPending((p) => {
+        const next = { ...p };
+        for (const name of Object.keys(changes)) delete next[name as keyof SettingsChanges];
+        return next;
+      });
+    }
+  };
+  return { status, pending, save };
+}
+
+function StatusNote({ status }: { status: Status | undefined }) {
+  if (!status || status.kind === 'idle') return null;
+  if (status.kind === 'error')
+    return (
+      <span className="settings-status settings-status-error" role="alert">
+        {status.message}
+      </span>
+    );
+  return (
+    <span className="settings-status" role="status">
+      {status.kind === 'saving' ? 'Saving…' : 'Saved'}
+    </span>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="settings-section" aria-labelledby={`settings-${title}`}>
+      <h2 id={`settings-${title}`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+type BooleanSetting =
+  | 'twenty_four_hour_time'
+  | 'enter_sends'
+  | 'send_private_typing_notifications'
+  | 'send_stream_typing_notifications'
+  | 'send_read_receipts'
+  | 'enable_drafts_synchronization'
+  | 'display_emoji_reaction_users';
+
+function Toggle({
+  name,
+  label,
+  hint,
+  saver,
+}: {
+  name: BooleanSetting;
+  label: string;
+  hint?: string;
+  saver: ReturnType<typeof useSaver>;
+}) {
+  const live = useUserSetting<boolean>(name);
+  const value = saver.pending[name] ?? live;
+  if (value === undefined) return null; // a server without this setting
+  return (
+    <div className="settings-row">
+      <label className="settings-toggle">
+        <input
+          type="checkbox"
+          checked={value}
+          disabled={saver.status[name]?.kind === 'saving'}
+          onChange={(e) => void saver.save(name, { [name]: e.target.checked })}
+        />
+        <span>{label}</span>
+      </label>
+      {hint && <p className="settings-hint">{hint}</p>}
+      <StatusNote status={saver.status[name]} />
+    </div>
+  );
+}
+
+function Choice<V extends string | number>({
+  name,
+  label,
+  options,
+  saver,
+}: {
+  name: 'color_scheme' | 'web_home_view';
+  label: string;
+  options: readonly (readonly [V, string])[];
+  saver: ReturnType<typeof useSaver>;
+}) {
+  const live = useUserSetting<V>(name);
+  const value = (saver.pending[name] as V | undefined) ?? live;
+  const id = `setting-${name}`;
+  return (
+    <div className="settings-row">
+      <label htmlFor={id}>{label}</label>
+      <select
+        className="text-input"
+        id={id}
+        value={String(value)}
+        onChange={(e) => {
+          const chosen = options.find(([v]) => String(v) === e.target.value)?.[0];
+          if (chosen !== undefined) void saver.save(name, { [name]: chosen });
+        }}
+      >
+        {options.map(([v, text]) => (
+          <option key={String(v)} value={String(v)}>
+            {text}
+          </option>
+        ))}
+      </select>
+      <StatusNote status={saver.status[name]} />
+    </div>
+  );
+}
+
+function NameForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
+  const me = useUser(useOwnUserId());
+  const [draft, setDraft] = useState<string | null>(null);
+  const current = me?.full_name ?? '';
+  const value = draft ?? current;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const name = value.trim();
+    if (!name || name === current) return;
+    if (await saver.save('full_name', { full_name: name })) setDraft(null);
+  };
+  return (
+    <form className="settings-row settings-inline-form" onSubmit={submit}>
+      <label htmlFor="setting-full-name">Name</label>
+      <input
+        className="text-input"
+        id="setting-full-name"
+        value={value}
+        maxLength={60}
+        onChange={(e) => setDraft(e.target.value)}
+        autoComplete="name"
+      />
+      <button type="submit" className="button" disabled={!value.trim() || value.trim() === current}>
+        Save name
+      </button>
+      <StatusNote status={saver.status.full_name} />
+    </form>
+  );
+}
+
+function PasswordForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
+  const [oldPassword, setOld] = useState('');
+  const [newPassword, setNew] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await saver.save('password', { old_password: oldPassword, new_password: newPassword })) {
+      setOld('');
+      setNew('');
+    }
+  };
+  return (
+    <form className="settings-row settings-password" onSubmit={submit}>
+      <label htmlFor="setting-old-password">Current password</label>
+      <input
+        className="text-input"
+        id="setting-old-password"
+        type="password"
+        value={oldPassword}
+        onChange={(e) => setOld(e.target.value)}
+        autoComplete="current-password"
+      />
+      <label htmlFor="setting-new-password">New password</label>
+      <input
+        className="text-input"
+        id="setting-new-password"
+        type="password"
+        value={newPassword}
+        onChange={(e) => setNew(e.target.value)}
+        autoComplete="new-password"
+      />
+      <button type="submit" className="button" disabled={!oldPassword || !newPassword}>
+        Change password
+      </button>
+      <StatusNote status={saver.status.password} />
+    </form>
+  );
+}
+
+const THEMES = [
+  [COLOR_SCHEME.AUTOMATIC, 'Same as the system'],
+  [COLOR_SCHEME.LIGHT, 'Light'],
+  [COLOR_SCHEME.DARK, 'Dark'],
+] as const;
+const HOME_VIEWS = [
+  ['inbox', 'Inbox'],
+  ['recent_topics', 'Recent conversations'],
+  ['all_messages', 'Combined feed'],
+] as const;
+
+export function SettingsView() {
+  const saver = useSaver();
+  return (
+    <div className="view-scroll">
+      <div className="settings-view">
+        <h1>Settings</h1>
+        <Section title="Profile">
+          <NameForm saver={saver} />
+        </Section>
+        <Section title="Preferences">
+          <Choice name="color_scheme" label="Theme" options={THEMES} saver={saver} />
+          <Choice name="web_home_view" label="Home view" options={HOME_VIEWS} saver={saver} />
+          <Toggle name="twenty_four_hour_time" label="Show times in 24-hour format" saver={saver} />
+          <Toggle
+            name="enter_sends"
+            label="Enter sends the message"
+            hint="Otherwise Ctrl+Enter sends and Enter starts a new line."
+            saver={saver}
+          />
+          <Toggle
+            name="display_emoji_reaction_users"
+            label="Show who reacted, not just how many"
+            saver={saver}
+          />
+        </Section>
+        <Section title="Privacy">
+          <Toggle
+            name="send_private_typing_notifications"
+            label="Let others see when I'm typing a direct message"
+            saver={saver}
+          />
+          <Toggle
+            name="send_stream_typing_notifications"
+            label="Let others see when I'm typing in a channel"
+            saver={saver}
+          />
+          <Toggle
+            name="send_read_receipts"
+            label="Let others see when I've read their messages"
+            saver={saver}
+          />
+          <Toggle
+            name="enable_drafts_synchronization"
+            label="Keep my drafts on the server"
+            hint="Turning this off deletes the drafts stored on the server."
+            saver={saver}
+          />
+        </Section>
+        <Section title="Password">
+          <PasswordForm saver={saver} />
+        </Section>
+      </div>
+    </div>
+  );
+}
