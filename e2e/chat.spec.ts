@@ -147,3 +147,38 @@ test('settings save at once, apply live in another tab and survive a reload', as
   await page.getByLabel('Theme').selectOption({ label: 'Same as the system' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
+
+test('a sender edits and deletes a message; the other side follows live', async ({ browser }) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20edits`;
+  await hamlet.goto(topicUrl);
+  await othello.goto(topicUrl);
+
+  await sendFromCompose(hamlet, 'A message with a tpyo');
+  const mine = hamlet.locator('article.message', { hasText: 'A message with a tpyo' });
+  await expect(mine).toBeVisible();
+  await expect(othello.getByText('A message with a tpyo')).toBeVisible({ timeout: 3000 });
+  // Othello may not edit or delete Hamlet's message: no such buttons are offered.
+  const theirs = othello.locator('article.message', { hasText: 'A message with a tpyo' });
+  await theirs.hover();
+  await expect(theirs.getByRole('button', { name: 'Edit message' })).toHaveCount(0);
+
+  await mine.hover();
+  await mine.getByRole('button', { name: 'Edit message' }).click();
+  const editor = hamlet.getByLabel('Edit message');
+  await expect(editor).toHaveValue('A message with a tpyo');
+  await editor.fill('A message with a **typo** fixed');
+  await editor.press('Control+Enter');
+  await expect(othello.locator('strong', { hasText: 'typo' })).toBeVisible({ timeout: 3000 });
+  const edited = hamlet.locator('article.message', { hasText: 'A message with a typo fixed' });
+  await expect(edited.getByText('(edited)')).toBeVisible();
+
+  await edited.hover();
+  await edited.getByRole('button', { name: 'Delete message' }).click();
+  await hamlet.screenshot({ path: 'test-results/delete-confirm.png' });
+  await edited.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(edited).toHaveCount(0);
+  await expect(othello.getByText('A message with a typo fixed')).toHaveCount(0, { timeout: 3000 });
+});

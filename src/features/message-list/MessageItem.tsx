@@ -1,11 +1,12 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../api/model';
 import { Avatar } from '../../components/Avatar';
-import { StarIcon } from '../../components/icons';
+import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
 import { formatDay, formatFullDateTime, formatTime } from './format';
+import { MessageEditor } from './MessageEditor';
 import { sanitizeMessageHtml } from './sanitize';
 
 interface MessageItemProps {
@@ -17,6 +18,11 @@ interface MessageItemProps {
   onToggleStar(message: Message): void;
   onRetry(localId: string): void;
   onCancel(localId: string): void;
+  canEdit: boolean;
+  canDelete: boolean;
+  editing: boolean;
+  onEdit(messageId: number | null): void;
+  onDelete(message: Message): Promise<string | null>;
 }
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
@@ -31,6 +37,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     echo ? `message-echo message-echo-${echo.status}` : '',
   ];
   const time = formatTime(message.timestamp, twentyFourHour);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const confirmDelete = async () => {
+    const failure = await props.onDelete(message);
+    setDeleteError(failure);
+    if (!failure) setConfirmingDelete(false);
+  };
 
   return (
     <article
@@ -63,11 +76,42 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             </time>
           </div>
         )}
-        <div
-          className="message-content rendered-markdown"
-          dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
-        />
-        {message.last_edit_timestamp !== undefined && (
+        {props.editing ? (
+          <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
+        ) : (
+          <div
+            className="message-content rendered-markdown"
+            dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
+          />
+        )}
+        {confirmingDelete && (
+          <div className="message-confirm" role="group" aria-label="Delete this message?">
+            <span>Delete this message for everyone?</span>
+            <button
+              type="button"
+              className="button button-small button-danger"
+              onClick={() => void confirmDelete()}
+            >
+              Delete
+            </button>
+            <button
+              type="button"
+              className="button button-small button-quiet"
+              onClick={() => {
+                setConfirmingDelete(false);
+                setDeleteError(null);
+              }}
+            >
+              Keep it
+            </button>
+            {deleteError && (
+              <span className="message-editor-error" role="alert">
+                {deleteError}
+              </span>
+            )}
+          </div>
+        )}
+        {!props.editing && message.last_edit_timestamp !== undefined && (
           <span className="message-edited">(edited)</span>
         )}
         {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
@@ -83,6 +127,28 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           >
             <StarIcon />
           </button>
+          {props.canEdit && !props.editing && (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Edit message"
+              title="Edit"
+              onClick={() => props.onEdit(message.id)}
+            >
+              <EditIcon />
+            </button>
+          )}
+          {props.canDelete && (
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Delete message"
+              title="Delete"
+              onClick={() => setConfirmingDelete(true)}
+            >
+              <TrashIcon />
+            </button>
+          )}
         </div>
       )}
     </article>

@@ -1,11 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { describeFailure, ApiRequestError } from '../../api/errors';
+import { deleteMessage } from '../../api/routes/messages';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
 import {
   useOwnUserId,
+  useRealmSetting,
   useSubscriptionsById,
   useUsersById,
   useUserSetting,
@@ -22,6 +24,7 @@ import { changeFlag } from '../app/flag-changes';
 import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
+import { canDelete, canEditContent } from './permissions';
 import { useFeedRows } from './use-feed-items';
 import { useFeedScroll } from './use-feed-scroll';
 
@@ -32,6 +35,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   const navigate = useNavigate();
   const { query, rows } = useFeedRows(narrow);
   const scroller = useRef<HTMLDivElement>(null);
+  const [editingId, setEditingId] = useState<number | null>(null);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -80,6 +84,19 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         message.flags.includes('starred') ? 'remove' : 'add',
         'starred',
       ).catch(() => {}),
+    [session],
+  );
+
+  /** Deletes a message; the answer is null, or what went wrong in words. */
+  const removeMessage = useCallback(
+    async (message: Message): Promise<string | null> => {
+      try {
+        await deleteMessage(session.connection, message.id);
+        return null;
+      } catch (error) {
+        return error instanceof ApiRequestError ? describeFailure(error.failure) : String(error);
+      }
+    },
     [session],
   );
 
@@ -145,7 +162,13 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
             className="message-slot"
             style={{ transform: `translateY(${item.start}px)` }}
           >
-            <FeedRowView row={rows[item.index]} onToggleStar={toggleStar} />
+            <FeedRowView
+              row={rows[item.index]}
+              onToggleStar={toggleStar}
+              editingId={editingId}
+              onEdit={setEditingId}
+              onDelete={removeMessage}
+            />
           </div>
         ))}
       </div>
@@ -177,12 +200,19 @@ function HistoryEdge({ loading, reachedStart, conversation }: HistoryEdgeProps) 
 function FeedRowView({
   row,
   onToggleStar,
+  editingId,
+  onEdit,
+  onDelete,
 }: {
   row: FeedRow;
   onToggleStar(message: Message): void;
+  editingId: number | null;
+  onEdit(messageId: number | null): void;
+  onDelete(message: Message): Promise<string | null>;
 }) {
   const session = useSession();
   const ownUserId = useOwnUserId();
+  const settings = useRealmSettings();
   const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
   const subscriptions = useSubscriptionsById();
   const users = useUsersById();
@@ -222,7 +252,10 @@ function FeedRowView({
         />
       );
     }
-    case 'message':
+    case 'message': {
+      const actor = { userId: ownUserId, role: users[ownUserId]?.role ?? 400 };
+      const now = Date.now() / 1000;
+      const sent = !row.echo;
       return (
         <MessageItem
           message={row.message}
@@ -233,7 +266,23 @@ function FeedRowView({
           onToggleStar={onToggleStar}
           onRetry={session.retrySend}
           onCancel={session.cancelSend}
+          canEdit={sent && canEditContent(row.message, actor, settings, now)}
+          canDelete={sent && canDelete(row.message, actor, settings, now)}
+          editing={editingId === row.message.id}
+          onEdit={onEdit}
+          onDelete={onDelete}
         />
       );
+    }
   }
+}
+
+/** The organization settings that decide which message actions to offer. */
+function useRealmSettings() {
+  return {
+    allow_message_editing: useRealmSetting('allow_message_editing'),
+    message_content_edit_limit_seconds: useRealmSetting('message_content_edit_limit_seconds'),
+    delete_own_message_policy: useRealmSetting('delete_own_message_policy'),
+    message_content_delete_limit_seconds: useRealmSetting('message_content_delete_limit_seconds'),
+  };
 }

@@ -1,0 +1,107 @@
+/**
+ * Editing a message in place: loads its Markdown source, saves with PATCH /messages/{id}. The new
+ * rendering arrives as an update_message event, like everyone else's copy.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { ApiRequestError, describeFailure } from '../../api/errors';
+import { getSingleMessage } from '../../api/routes/message-actions';
+import { updateMessage } from '../../api/routes/messages';
+import { useRealmLimits } from '../../model/hooks';
+import { useConnection } from '../app/session-context';
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
+
+export function MessageEditor({ messageId, onDone }: { messageId: number; onDone(): void }) {
+  const connection = useConnection();
+  const limits = useRealmLimits();
+  const source = useQuery({
+    queryKey: ['message-source', messageId],
+    queryFn: () => getSingleMessage(connection, messageId),
+    gcTime: 0,
+  });
+  const [text, setText] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  const value = text ?? source.data?.raw_content ?? '';
+
+  useEffect(() => {
+    if (source.data && field.current) {
+      field.current.focus();
+      field.current.setSelectionRange(field.current.value.length, field.current.value.length);
+    }
+  }, [source.data]);
+
+  const save = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!value.trim()) {
+      setError('A message cannot be empty; delete it instead.');
+      return;
+    }
+    if (value === source.data?.raw_content) return onDone();
+    setSaving(true);
+    setError(null);
+    try {
+      await updateMessage(connection, messageId, { content: value });
+      onDone();
+    } catch (failure) {
+      setError(messageOf(failure));
+      setSaving(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onDone();
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void save();
+    }
+  };
+
+  if (source.isError)
+    return (
+      <div className="message-editor" role="alert">
+        Could not load the message: {messageOf(source.error)}{' '}
+        <button type="button" className="button button-small button-quiet" onClick={onDone}>
+          Close
+        </button>
+      </div>
+    );
+
+  return (
+    <form className="message-editor" onSubmit={save}>
+      <label className="visually-hidden" htmlFor={`edit-${messageId}`}>
+        Edit message
+      </label>
+      <textarea
+        id={`edit-${messageId}`}
+        ref={field}
+        className="text-input message-editor-field"
+        value={value}
+        disabled={!source.data || saving}
+        maxLength={limits.maxMessageLength}
+        rows={Math.min(12, Math.max(2, value.split('\n').length + 1))}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {error && (
+        <p className="message-editor-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="message-editor-actions">
+        <button type="submit" className="button button-small button-primary" disabled={!source.data || saving}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button button-small button-quiet" onClick={onDone}>
+          Cancel
+        </button>
+        <span className="message-editor-hint">Ctrl+Enter saves, Esc cancels</span>
+      </div>
+    </form>
+  );
+}
