@@ -182,3 +182,32 @@ test('a sender edits and deletes a message; the other side follows live', async 
   await expect(edited).toHaveCount(0);
   await expect(othello.getByText('A message with a typo fixed')).toHaveCount(0, { timeout: 3000 });
 });
+
+test('reactions: added from the picker, seen live, toggled from the chip', async ({ browser }) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20reactions`;
+  await hamlet.goto(topicUrl);
+  await othello.goto(topicUrl);
+  await sendFromCompose(hamlet, 'Who is coming to the party?');
+  const onOthello = othello.locator('article.message', { hasText: 'Who is coming to the party?' });
+  await expect(onOthello).toBeVisible({ timeout: 3000 });
+
+  await onOthello.hover();
+  await onOthello.getByRole('button', { name: 'Add reaction' }).click();
+  await othello.getByRole('menuitem', { name: 'tada' }).click();
+  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAttribute('aria-pressed', 'true');
+
+  const onHamlet = hamlet.locator('article.message', { hasText: 'Who is coming to the party?' });
+  const chip = onHamlet.getByRole('button', { name: /^tada: / });
+  await expect(chip).toHaveAccessibleName('tada: Othello, the Moor of Venice', { timeout: 3000 });
+  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  await chip.click();
+  await expect(chip).toHaveAccessibleName('tada: Othello, the Moor of Venice and You');
+  await expect(chip).toHaveAttribute('aria-pressed', 'true');
+  await hamlet.screenshot({ path: 'test-results/reactions.png' });
+  await chip.click();
+  await expect(chip).toHaveAttribute('aria-pressed', 'false');
+  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAccessibleName('tada: You');
+});

@@ -20,7 +20,25 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNumberList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isNumber);
 const isObjectList = (v: unknown): v is Raw[] => Array.isArray(v) && v.every(isObject);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 const hasOp = (e: Raw, ...ops: string[]) => isString(e.op) && ops.includes(e.op);
+const hasNumbers = (v: unknown, ...keys: string[]): v is Raw =>
+  isObject(v) && keys.every((key) => isNumber(v[key]));
+const everyValue = (v: unknown, check: (item: unknown) => boolean) =>
+  isObject(v) && Object.values(v).every(check);
+
+const isUserGroup = (v: unknown) =>
+  hasNumbers(v, 'id') &&
+  isString(v.name) &&
+  isNumberList(v.members) &&
+  isNumberList(v.direct_subgroup_ids ?? []);
+const isStreamObject = (v: unknown) => hasNumbers(v, 'stream_id') && isString(v.name);
+const isScheduledMessage = (v: unknown) =>
+  hasNumbers(v, 'scheduled_message_id', 'scheduled_delivery_timestamp') && isString(v.type);
+const isLegacyPresence = (v: unknown) => hasNumbers(v, 'timestamp') && isString(v.status);
+const isModernPresence = (v: unknown) =>
+  isObject(v) && ['active_timestamp', 'idle_timestamp'].every((k) => isNumber(v[k] ?? 0));
+const isVisibilityPolicy = (v: unknown) => v === 0 || v === 1 || v === 2 || v === 3;
 
 /** Shape checks per event type: enough to make the reducers' reads safe. */
 const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
@@ -37,15 +55,70 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
     (hasOp(e, 'create', 'delete') && isObjectList(e.streams)) ||
     (hasOp(e, 'update') && isNumber(e.stream_id) && isString(e.property)),
   realm_user: (e) =>
-    hasOp(e, 'add', 'update', 'remove') && isObject(e.person) && isNumber(e.person.user_id),
+    hasOp(e, 'add', 'update', 'remove') &&
+    hasNumbers(e.person, 'user_id') &&
+    (e.person.custom_profile_field === undefined ||
+      hasNumbers(e.person.custom_profile_field, 'id')),
   realm: (e) =>
-    (hasOp(e, 'update') && isString(e.property)) || (hasOp(e, 'update_dict') && isObject(e.data)),
+    (hasOp(e, 'update') && isString(e.property)) ||
+    (hasOp(e, 'update_dict') && isObject(e.data)) ||
+    hasOp(e, 'deactivated'),
   user_settings: (e) => hasOp(e, 'update') && isString(e.property),
   drafts: (e) =>
     (hasOp(e, 'add') && isObjectList(e.drafts)) ||
     (hasOp(e, 'update') && isObject(e.draft)) ||
     (hasOp(e, 'remove') && isNumber(e.draft_id)),
   typing: (e) => hasOp(e, 'start', 'stop') && isObject(e.sender) && isNumber(e.sender.user_id),
+  user_group: (e) =>
+    (hasOp(e, 'add') && isUserGroup(e.group)) ||
+    (hasOp(e, 'update') && isNumber(e.group_id) && isObject(e.data)) ||
+    (hasOp(e, 'add_members', 'remove_members') &&
+      isNumber(e.group_id) &&
+      isNumberList(e.user_ids)) ||
+    (hasOp(e, 'add_subgroups', 'remove_subgroups') &&
+      isNumber(e.group_id) &&
+      isNumberList(e.direct_subgroup_ids)) ||
+    (hasOp(e, 'remove') && isNumber(e.group_id)),
+  realm_linkifiers: (e) =>
+    Array.isArray(e.realm_linkifiers) &&
+    e.realm_linkifiers.every((l) => hasNumbers(l, 'id') && isString(l.pattern)),
+  realm_filters: (e) => Array.isArray(e.realm_filters),
+  default_streams: (e) =>
+    Array.isArray(e.default_streams) && e.default_streams.every(isStreamObject),
+  default_stream_groups: (e) =>
+    isObjectList(e.default_stream_groups) &&
+    e.default_stream_groups.every(
+      (g) => isNumber(g.id) && Array.isArray(g.streams) && g.streams.every(isStreamObject),
+    ),
+  user_topic: (e) =>
+    isNumber(e.stream_id) && isString(e.topic_name) && isVisibilityPolicy(e.visibility_policy),
+  presence: (e) =>
+    (isNumber(e.user_id) && everyValue(e.presence, isLegacyPresence)) ||
+    everyValue(e.presences, isModernPresence),
+  custom_profile_fields: (e) =>
+    isObjectList(e.fields) && e.fields.every((f) => isNumber(f.id) && isString(f.name)),
+  alert_words: (e) => isStringList(e.alert_words),
+  muted_users: (e) =>
+    Array.isArray(e.muted_users) && e.muted_users.every((m) => hasNumbers(m, 'id')),
+  realm_bot: (e) => hasOp(e, 'add', 'update', 'remove', 'delete') && hasNumbers(e.bot, 'user_id'),
+  scheduled_messages: (e) =>
+    (hasOp(e, 'add') &&
+      Array.isArray(e.scheduled_messages) &&
+      e.scheduled_messages.every(isScheduledMessage)) ||
+    (hasOp(e, 'update') && isScheduledMessage(e.scheduled_message)) ||
+    (hasOp(e, 'remove') && isNumber(e.scheduled_message_id)),
+  realm_emoji: (e) =>
+    hasOp(e, 'update') &&
+    everyValue(
+      e.realm_emoji,
+      (emoji) => isObject(emoji) && isString(emoji.id) && isString(emoji.name),
+    ),
+  reaction: (e) =>
+    hasOp(e, 'add', 'remove') &&
+    isNumber(e.message_id) &&
+    (isNumber(e.user_id) || hasNumbers(e.user, 'user_id')) &&
+    isString(e.emoji_code),
+  invites_changed: () => true,
   heartbeat: () => true,
 };
 
@@ -72,6 +145,8 @@ function normalize(event: ServerEvent): ServerEvent {
     const single = (event as unknown as { message_id: number }).message_id;
     return { ...event, message_ids: [single] };
   }
+  if (event.type === 'reaction' && event.user_id === undefined && event.user)
+    return { ...event, user_id: event.user.user_id };
   if (event.type === 'typing' && (event.message_type as string) === 'private') {
     return { ...event, message_type: 'direct' };
   }

@@ -26,6 +26,74 @@ describe('reduceAccountEvent', () => {
   });
 });
 
+describe('reduceAccountEvent for organization and personal data', () => {
+  const initial = () => accountStateFromSnapshot(eg.registerResponse());
+
+  it('routes each event to its own part of the state, leaving the others alone', () => {
+    const state = initial();
+    const cases: [Record<string, unknown>, keyof typeof state][] = [
+      [{ type: 'alert_words', alert_words: ['ghost'] }, 'alertWords'],
+      [{ type: 'muted_users', muted_users: [{ id: 2, timestamp: 1 }] }, 'mutedUsers'],
+      [
+        {
+          type: 'user_topic',
+          stream_id: 5,
+          topic_name: 't',
+          last_updated: 1,
+          visibility_policy: 3,
+        },
+        'userTopics',
+      ],
+      [{ type: 'default_streams', default_streams: [eg.generalStream] }, 'defaultStreams'],
+      [
+        {
+          type: 'realm_linkifiers',
+          realm_linkifiers: [{ id: 1, pattern: 'x', url_template: 'y' }],
+        },
+        'linkifiers',
+      ],
+      [
+        { type: 'presence', presences: { 2: { active_timestamp: 1, idle_timestamp: 1 } } },
+        'presence',
+      ],
+      [
+        {
+          type: 'user_group',
+          op: 'add',
+          group: { id: 4, name: 'g', members: [], direct_subgroup_ids: [] },
+        },
+        'userGroups',
+      ],
+    ];
+    for (const [raw, part] of cases) {
+      const next = reduceAccountEvent(state, parseEvent({ id: 1, ...raw }), 0);
+      expect(next[part], part).not.toBe(state[part]);
+      for (const other of Object.keys(state) as (keyof typeof state)[])
+        if (other !== part) expect(next[other], `${part} left ${other} alone`).toBe(state[other]);
+    }
+  });
+
+  it('keeps the state for events that live outside it', () => {
+    const state = initial();
+    const outside = [
+      { type: 'invites_changed' },
+      { type: 'realm_filters', realm_filters: [] },
+      { type: 'realm', op: 'deactivated', realm_id: 1 },
+      {
+        type: 'reaction',
+        op: 'add',
+        message_id: 1,
+        user_id: 2,
+        emoji_code: '1f419',
+        emoji_name: 'octopus',
+        reaction_type: 'unicode_emoji',
+      },
+    ];
+    for (const raw of outside)
+      expect(reduceAccountEvent(state, parseEvent({ id: 1, ...raw }), 0)).toBe(state);
+  });
+});
+
 describe('parseEvent', () => {
   it('turns malformed payloads into unexpected events', () => {
     expect(parseEvent({ id: 1, type: 'message' }).type).toBe('unexpected');

@@ -1,10 +1,31 @@
 /** The whole live state of one account on one event queue, built from the register snapshot. */
 import type { RegisterResponse, User } from '../api/model';
 import type { ParsedEvent } from '../api/parse-event';
+import { alertWordsFromSnapshot, reduceAlertWords, type AlertWordsState } from './alert-words';
+import { botsFromSnapshot, reduceBots, type BotsState } from './bots';
 import type { ReducerContext } from './context';
+import {
+  defaultStreamsFromSnapshot,
+  reduceDefaultStreams,
+  type DefaultStreamsState,
+} from './default-streams';
 import { draftsFromSnapshot, reduceDrafts, type DraftsState } from './drafts';
+import { linkifiersFromSnapshot, reduceLinkifiers, type LinkifiersState } from './linkifiers';
 import { messagesFromSnapshot, reduceMessages, type MessagesState } from './messages';
+import { mutedUsersFromSnapshot, reduceMutedUsers, type MutedUsersState } from './muted-users';
+import { presenceFromSnapshot, reducePresence, type PresenceState } from './presence';
+import {
+  profileFieldsFromSnapshot,
+  reduceProfileFields,
+  type ProfileFieldsState,
+} from './profile-fields';
 import { realmFromSnapshot, reduceRealm, type RealmState } from './realm';
+import { realmEmojiFromSnapshot, reduceRealmEmoji, type RealmEmojiState } from './realm-emoji';
+import {
+  reduceScheduledMessages,
+  scheduledMessagesFromSnapshot,
+  type ScheduledMessagesState,
+} from './scheduled-messages';
 import { reduceSettings, type SettingsState } from './settings';
 import {
   reduceSubscriptions,
@@ -13,7 +34,14 @@ import {
 } from './subscriptions';
 import { emptyTyping, reduceTyping, type TypingState } from './typing';
 import { reduceUnreads, unreadsFromSnapshot, type UnreadsState } from './unreads';
-import { reduceUsers, usersFromSnapshot, type UsersState } from './users';
+import { reduceUserGroups, userGroupsFromSnapshot, type UserGroupsState } from './user-groups';
+import {
+  isConversationMuted,
+  reduceUserTopics,
+  userTopicsFromSnapshot,
+  type UserTopicsState,
+} from './user-topics';
+import { keepProfileFields, reduceUsers, usersFromSnapshot, type UsersState } from './users';
 
 export interface AccountState {
   queueId: string | null;
@@ -27,6 +55,17 @@ export interface AccountState {
   messages: MessagesState;
   drafts: DraftsState;
   typing: TypingState;
+  userGroups: UserGroupsState;
+  linkifiers: LinkifiersState;
+  defaultStreams: DefaultStreamsState;
+  userTopics: UserTopicsState;
+  presence: PresenceState;
+  profileFields: ProfileFieldsState;
+  alertWords: AlertWordsState;
+  mutedUsers: MutedUsersState;
+  bots: BotsState;
+  scheduledMessages: ScheduledMessagesState;
+  realmEmoji: RealmEmojiState;
 }
 
 export function accountStateFromSnapshot(register: RegisterResponse): AccountState {
@@ -43,6 +82,17 @@ export function accountStateFromSnapshot(register: RegisterResponse): AccountSta
     messages: messagesFromSnapshot(register, ownUserId),
     drafts: draftsFromSnapshot(register.drafts),
     typing: emptyTyping,
+    userGroups: userGroupsFromSnapshot(register),
+    linkifiers: linkifiersFromSnapshot(register),
+    defaultStreams: defaultStreamsFromSnapshot(register),
+    userTopics: userTopicsFromSnapshot(register),
+    presence: presenceFromSnapshot(register),
+    profileFields: profileFieldsFromSnapshot(register),
+    alertWords: alertWordsFromSnapshot(register),
+    mutedUsers: mutedUsersFromSnapshot(register),
+    bots: botsFromSnapshot(register),
+    scheduledMessages: scheduledMessagesFromSnapshot(register),
+    realmEmoji: realmEmojiFromSnapshot(register),
   };
 }
 
@@ -56,7 +106,12 @@ export function reduceAccountEvent(
   event: ParsedEvent,
   now: number,
 ): AccountState {
-  const context: ReducerContext = { ownUserId: state.ownUserId, now };
+  const context: ReducerContext = {
+    ownUserId: state.ownUserId,
+    now,
+    isMutedConversation: (streamId, topic) =>
+      isConversationMuted(state.userTopics, state.subscriptions, streamId, topic),
+  };
   switch (event.type) {
     case 'message':
     case 'update_message_flags':
@@ -86,6 +141,42 @@ export function reduceAccountEvent(
         'typing',
         reduceTyping(state.typing, event, { ...context, expiryMs: state.realm.typingExpiryMs }),
       );
+    case 'user_group':
+      return withPart(state, 'userGroups', reduceUserGroups(state.userGroups, event));
+    case 'realm_linkifiers':
+      return withPart(state, 'linkifiers', reduceLinkifiers(state.linkifiers, event));
+    case 'default_streams':
+    case 'default_stream_groups':
+      return withPart(state, 'defaultStreams', reduceDefaultStreams(state.defaultStreams, event));
+    case 'user_topic':
+      return withPart(state, 'userTopics', reduceUserTopics(state.userTopics, event));
+    case 'presence':
+      return withPart(state, 'presence', reducePresence(state.presence, event));
+    case 'custom_profile_fields': {
+      const profileFields = reduceProfileFields(state.profileFields, event);
+      if (profileFields === state.profileFields) return state;
+      const users = keepProfileFields(state.users, new Set(event.fields.map((f) => f.id)));
+      return { ...state, profileFields, users };
+    }
+    case 'alert_words':
+      return withPart(state, 'alertWords', reduceAlertWords(state.alertWords, event));
+    case 'muted_users':
+      return withPart(state, 'mutedUsers', reduceMutedUsers(state.mutedUsers, event));
+    case 'realm_bot':
+      return withPart(state, 'bots', reduceBots(state.bots, event));
+    case 'scheduled_messages':
+      return withPart(
+        state,
+        'scheduledMessages',
+        reduceScheduledMessages(state.scheduledMessages, event),
+      );
+    case 'realm_emoji':
+      return withPart(state, 'realmEmoji', reduceRealmEmoji(state.realmEmoji, event));
+    // Legacy linkifiers (this client reads realm_linkifiers); reactions and invitations live in
+    // React Query's caches, not in the account state.
+    case 'realm_filters':
+    case 'reaction':
+    case 'invites_changed':
     case 'heartbeat':
     case 'unexpected':
       return state;

@@ -12,7 +12,12 @@ import type { AccountState } from './account-state';
 import type { AccountActions, AccountStore } from './account-store';
 import { realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
-import { dmUnreadCount, streamUnreadCount, topicUnreadCount } from './unreads';
+import {
+  isTopicMutedFor,
+  unmutedStreamUnreadCount,
+  unmutedTotalUnreadCount,
+} from './unread-counts';
+import { dmUnreadCount, topicUnreadCount } from './unreads';
 
 export type StoreHolder = StoreApi<{ store: AccountStore | null }>;
 
@@ -88,8 +93,21 @@ export function useSortedSubscriptions(): Subscription[] {
   );
 }
 
+/** Unread messages in the stream's unmuted topics (muted ones do not count). */
 export const useStreamUnreadCount = (streamId: number) =>
-  useAccount((s) => streamUnreadCount(s.unreads, streamId));
+  useAccount((s) => unmutedStreamUnreadCount(s, streamId));
+/** Direct messages and unmuted conversations: the inbox's count. */
+export const useUnmutedUnreadTotal = () => useAccount((s) => unmutedTotalUnreadCount(s));
+/** A predicate for lists of conversations; changes when any muting changes. */
+export function useTopicMutedPredicate(): (streamId: number, topic: string) => boolean {
+  const subscriptions = useAccount((s) => s.subscriptions);
+  const userTopics = useAccount((s) => s.userTopics);
+  return useMemo(
+    () => (streamId: number, topic: string) =>
+      isTopicMutedFor({ subscriptions, userTopics }, streamId, topic),
+    [subscriptions, userTopics],
+  );
+}
 export const useTopicUnreadCount = (streamId: number, topic: string) =>
   useAccount((s) => topicUnreadCount(s.unreads, streamId, topic));
 export const useDmUnreadCount = (participants: readonly number[]) =>

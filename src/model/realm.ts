@@ -38,6 +38,9 @@ export function realmFromSnapshot(register: RegisterResponse): RealmState {
 }
 
 export function reduceRealm(state: RealmState, event: RealmEvent): RealmState {
+  // A deactivated organization refuses every later request (REALM_DEACTIVATED), and the poller
+  // stops on that: nothing to keep here.
+  if (event.op === 'deactivated') return state;
   const changes = event.op === 'update' ? { [event.property]: event.value } : event.data;
   const changed = Object.entries(changes).some(([key, value]) => state.settings[key] !== value);
   return changed ? { ...state, settings: { ...state.settings, ...changes } } : state;

@@ -11,7 +11,7 @@ import type {
   UpdateMessageEvent,
   UpdateMessageFlagsEvent,
 } from '../api/model';
-import { dmMessageParticipants, dmParticipants, isMentioned } from '../narrow';
+import { dmMessageParticipants, dmParticipants } from '../narrow';
 import type { ReducerContext } from './context';
 import { insertAllSorted, insertSorted, removeIds } from './sorted-ids';
 
@@ -69,27 +69,47 @@ export function reduceUnreads(
     case 'message':
       return event.flags.includes('read')
         ? state
-        : addUnreadMessage(state, event.message, event.flags, context.ownUserId);
+        : addUnreadMessage(state, event.message, event.flags, context);
     case 'update_message_flags':
       return reduceFlags(state, event, context);
     case 'delete_message':
       return removeUnreads(state, new Set(event.message_ids));
     case 'update_message':
-      return reduceUpdateMessage(state, event);
+      return reduceUpdateMessage(state, event, context);
   }
+}
+
+const WILDCARD_FLAGS = [
+  'wildcard_mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+];
+
+/**
+ * Whether an unread message with these flags is an unread mention. As on the server, a
+ * wildcard mention (@all, @topic) in a muted conversation is not; a personal or group one is.
+ */
+function countsAsMention(flags: readonly string[], muted: boolean): boolean {
+  if (flags.includes('mentioned')) return true;
+  return !muted && flags.some((flag) => WILDCARD_FLAGS.includes(flag));
 }
 
 function addUnreadMessage(
   state: UnreadsState,
   message: Message,
   flags: readonly string[],
-  ownUserId: number,
+  context: ReducerContext,
 ): UnreadsState {
   const withConversation =
     message.type === 'stream'
       ? addToStream(state, message.stream_id, message.subject, [message.id])
-      : addToDm(state, dmKey(dmMessageParticipants(message, ownUserId) ?? []), [message.id]);
-  return isMentioned(flags)
+      : addToDm(state, dmKey(dmMessageParticipants(message, context.ownUserId) ?? []), [
+          message.id,
+        ]);
+  const muted =
+    message.type === 'stream' &&
+    (context.isMutedConversation?.(message.stream_id, message.subject) ?? false);
+  return countsAsMention(flags, muted)
     ? withMentions(withConversation, insertSorted(withConversation.mentions, message.id))
     : withConversation;
 }
@@ -127,12 +147,20 @@ function addFromDetails(
   return details.mentioned ? withMentions(next, insertSorted(next.mentions, id)) : next;
 }
 
-function reduceUpdateMessage(state: UnreadsState, event: UpdateMessageEvent): UnreadsState {
+function reduceUpdateMessage(
+  state: UnreadsState,
+  event: UpdateMessageEvent,
+  context: ReducerContext,
+): UnreadsState {
   let next = state;
   if (event.flags) {
-    const mentioned = isMentioned(event.flags);
+    const where = unreadConversation(next, event.message_id);
+    const muted =
+      where?.kind === 'stream' &&
+      (context.isMutedConversation?.(where.streamId, where.topic) ?? false);
+    const mentioned = countsAsMention(event.flags, muted);
     const wasUnreadMention = next.mentions.includes(event.message_id);
-    const isUnread = isUnreadAnywhere(next, event.message_id);
+    const isUnread = where !== null;
     if (mentioned && isUnread && !wasUnreadMention)
       next = withMentions(next, insertSorted(next.mentions, event.message_id));
     if (!mentioned && wasUnreadMention)
@@ -205,13 +233,16 @@ function withMentions(state: UnreadsState, mentions: readonly number[]): Unreads
   return mentions === state.mentions ? state : { ...state, mentions };
 }
 
-function isUnreadAnywhere(state: UnreadsState, id: number): boolean {
-  return (
-    Object.values(state.dms).some((ids) => ids.includes(id)) ||
-    Object.values(state.streams).some((topics) =>
-      Object.values(topics).some((ids) => ids.includes(id)),
-    )
-  );
+/** Where an unread message is, or null when it is not unread. */
+function unreadConversation(
+  state: UnreadsState,
+  id: number,
+): { kind: 'dm' } | { kind: 'stream'; streamId: number; topic: string } | null {
+  if (Object.values(state.dms).some((ids) => ids.includes(id))) return { kind: 'dm' };
+  for (const [streamId, topics] of Object.entries(state.streams))
+    for (const [topic, ids] of Object.entries(topics))
+      if (ids.includes(id)) return { kind: 'stream', streamId: Number(streamId), topic };
+  return null;
 }
 
 export function removeUnreads(state: UnreadsState, ids: ReadonlySet<number>): UnreadsState {

@@ -1,5 +1,11 @@
 /** Every user of the organization the client can see, active or not. */
-import type { RealmUserEvent, RegisterResponse, User } from '../api/model';
+import type {
+  CustomProfileFieldChange,
+  ProfileValue,
+  RealmUserEvent,
+  RegisterResponse,
+  User,
+} from '../api/model';
 
 export interface UsersState {
   byId: Readonly<Record<number, User>>;
@@ -19,12 +25,13 @@ export function reduceUsers(state: UsersState, event: RealmUserEvent): UsersStat
     case 'update': {
       const user = state.byId[event.person.user_id];
       if (!user) return state;
-      const changed = Object.entries(event.person).some(
+      const { custom_profile_field: fieldChange, ...changes } = event.person;
+      const changed = Object.entries(changes).some(
         ([key, value]) => user[key as keyof User] !== value,
       );
-      return changed
-        ? { byId: { ...state.byId, [user.user_id]: { ...user, ...event.person } } }
-        : state;
+      let next = changed ? { ...user, ...changes } : user;
+      if (fieldChange) next = withProfileValue(next, fieldChange);
+      return next === user ? state : { byId: { ...state.byId, [user.user_id]: next } };
     }
     case 'remove': {
       // Upstream sends remove when a user becomes inaccessible; we keep the name for old messages.
@@ -33,6 +40,40 @@ export function reduceUsers(state: UsersState, event: RealmUserEvent): UsersStat
       return { byId: { ...state.byId, [user.user_id]: { ...user, is_active: false } } };
     }
   }
+}
+
+function withProfileValue(user: User, change: CustomProfileFieldChange): User {
+  const key = String(change.id);
+  const data = user.profile_data ?? {};
+  if (change.value === null) {
+    if (!(key in data)) return user;
+    const rest = { ...data };
+    delete rest[key];
+    return { ...user, profile_data: rest };
+  }
+  const value: ProfileValue = { value: change.value };
+  if (change.rendered_value != null) value.rendered_value = change.rendered_value;
+  const current = data[key];
+  if (current?.value === value.value && current.rendered_value === value.rendered_value)
+    return user;
+  return { ...user, profile_data: { ...data, [key]: value } };
+}
+
+/**
+ * After a field definition is deleted its values are gone too; the definitions event is all the
+ * server sends, so values of fields that no longer exist are dropped here.
+ */
+export function keepProfileFields(state: UsersState, fieldIds: ReadonlySet<number>): UsersState {
+  let byId = state.byId;
+  for (const user of Object.values(state.byId)) {
+    const data = user.profile_data;
+    if (!data || Object.keys(data).every((key) => fieldIds.has(Number(key)))) continue;
+    const kept = Object.fromEntries(
+      Object.entries(data).filter(([key]) => fieldIds.has(Number(key))),
+    );
+    byId = { ...byId, [user.user_id]: { ...user, profile_data: kept } };
+  }
+  return byId === state.byId ? state : { byId };
 }
 
 export function displayName(users: UsersState, userId: number, fallback = 'Unknown user'): string {

@@ -33,6 +33,48 @@ const ids = (data: MessageListData) => data.pages.flatMap((p) => p.messages.map(
 describe('applyEventToMessageList', () => {
   const old = eg.streamMessage({ id: 10, stream_id: 5, subject: 'lunch' });
 
+  it('adds and removes reactions once per person and emoji', () => {
+    const reaction = (op: 'add' | 'remove', user_id: number) =>
+      parseEvent({
+        id: 1,
+        type: 'reaction',
+        op,
+        message_id: 10,
+        user_id,
+        emoji_name: 'tada',
+        emoji_code: '1f389',
+        reaction_type: 'unicode_emoji',
+      });
+    const narrow = streamNarrow(5);
+    const reactionsOf = (data: MessageListData) =>
+      data.pages[0]!.messages[0]!.reactions.map((r) => r.user_id);
+    const once = applyEventToMessageList(
+      listOf([{ ...old, reactions: [] }]),
+      narrow,
+      reaction('add', 7),
+      self,
+    );
+    expect(reactionsOf(once)).toEqual([7]);
+    const twice = applyEventToMessageList(once, narrow, reaction('add', 7), self);
+    expect(twice).toBe(once);
+    const other = applyEventToMessageList(twice, narrow, reaction('add', 8), self);
+    expect(reactionsOf(other)).toEqual([7, 8]);
+    expect(
+      reactionsOf(applyEventToMessageList(other, narrow, reaction('remove', 7), self)),
+    ).toEqual([8]);
+    const elsewhere = parseEvent({
+      id: 2,
+      type: 'reaction',
+      op: 'add',
+      message_id: 99,
+      user_id: 7,
+      emoji_name: 'tada',
+      emoji_code: '1f389',
+      reaction_type: 'unicode_emoji',
+    });
+    expect(applyEventToMessageList(once, narrow, elsewhere, self)).toBe(once);
+  });
+
   it('appends a new message to the lists whose narrow contains it', () => {
     const fresh = eg.streamMessage({ id: 11, stream_id: 5, subject: 'lunch' });
     const event = parseEvent(eg.messageEvent(fresh, []));

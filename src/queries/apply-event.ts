@@ -6,6 +6,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type {
   Message,
   MessageFlag,
+  ReactionEvent,
   UpdateMessageEvent,
   UpdateMessageFlagsEvent,
 } from '../api/model';
@@ -43,9 +44,31 @@ export function applyEventToMessageList(
     }
     case 'update_message':
       return applyEdit(data, narrow, event, ownUserId);
+    case 'reaction':
+      return mapMessages(data, (message) => withReaction(message, event));
     default:
       return data;
   }
+}
+
+/** Adds or removes one person's reaction; adding twice or removing what is absent changes nothing. */
+export function withReaction(message: Message, event: ReactionEvent): Message {
+  if (message.id !== event.message_id) return message;
+  const reactions = message.reactions ?? [];
+  const same = (r: Message['reactions'][number]) =>
+    r.user_id === event.user_id &&
+    r.emoji_code === event.emoji_code &&
+    r.reaction_type === event.reaction_type;
+  const present = reactions.some(same);
+  if (event.op === 'add') {
+    if (present) return message;
+    const { emoji_name, emoji_code, reaction_type, user_id } = event;
+    return {
+      ...message,
+      reactions: [...reactions, { emoji_name, emoji_code, reaction_type, user_id }],
+    };
+  }
+  return present ? { ...message, reactions: reactions.filter((r) => !same(r)) } : message;
 }
 
 function withFlagChange(message: Message, event: UpdateMessageFlagsEvent): Message {

@@ -3,9 +3,25 @@
  * Every event carries its queue-local `id`.
  */
 import type { Draft } from './draft';
-import type { Message, MessageFlag } from './message';
+import type { Message, MessageFlag, Reaction } from './message';
+import type {
+  Bot,
+  LegacyPresenceInfo,
+  MutedUser,
+  ScheduledMessage,
+  TopicVisibilityPolicy,
+  UserPresence,
+} from './personal';
+import type {
+  CustomProfileField,
+  DefaultStreamGroup,
+  LegacyRealmFilter,
+  Linkifier,
+  RealmEmoji,
+} from './realm-data';
 import type { Stream, Subscription, SubscriptionProperty } from './stream';
 import type { User } from './user';
+import type { UserGroup } from './user-group';
 
 interface EventBase {
   id: number;
@@ -97,9 +113,20 @@ export type StreamEvent =
       rendered_description?: string;
     });
 
+/** One custom profile field value of a user; a null value clears it. */
+export interface CustomProfileFieldChange {
+  id: number;
+  value: string | null;
+  rendered_value?: string | null;
+}
+
 export type RealmUserEvent =
   | (EventBase & { type: 'realm_user'; op: 'add'; person: User })
-  | (EventBase & { type: 'realm_user'; op: 'update'; person: Partial<User> & { user_id: number } })
+  | (EventBase & {
+      type: 'realm_user';
+      op: 'update';
+      person: Partial<User> & { user_id: number; custom_profile_field?: CustomProfileFieldChange };
+    })
   | (EventBase & {
       type: 'realm_user';
       op: 'remove';
@@ -113,7 +140,9 @@ export type RealmEvent =
       op: 'update_dict';
       property: string;
       data: Record<string, unknown>;
-    });
+    })
+  /** The organization was deactivated: every later request fails with REALM_DEACTIVATED. */
+  | (EventBase & { type: 'realm'; op: 'deactivated'; realm_id: number });
 
 export interface UserSettingsEvent extends EventBase {
   type: 'user_settings';
@@ -148,6 +177,119 @@ export interface HeartbeatEvent extends EventBase {
   type: 'heartbeat';
 }
 
+export type UserGroupEvent =
+  | (EventBase & { type: 'user_group'; op: 'add'; group: UserGroup })
+  | (EventBase & {
+      type: 'user_group';
+      op: 'update';
+      group_id: number;
+      data: Partial<Omit<UserGroup, 'id' | 'members' | 'direct_subgroup_ids'>>;
+    })
+  | (EventBase & {
+      type: 'user_group';
+      op: 'add_members' | 'remove_members';
+      group_id: number;
+      user_ids: number[];
+    })
+  | (EventBase & {
+      type: 'user_group';
+      op: 'add_subgroups' | 'remove_subgroups';
+      group_id: number;
+      direct_subgroup_ids: number[];
+    })
+  | (EventBase & { type: 'user_group'; op: 'remove'; group_id: number });
+
+/** The whole new list, in order. */
+export interface RealmLinkifiersEvent extends EventBase {
+  type: 'realm_linkifiers';
+  realm_linkifiers: Linkifier[];
+}
+
+/** The legacy linkifier list; this client reads `realm_linkifiers` instead. */
+export interface RealmFiltersEvent extends EventBase {
+  type: 'realm_filters';
+  realm_filters: LegacyRealmFilter[];
+}
+
+export interface DefaultStreamsEvent extends EventBase {
+  type: 'default_streams';
+  default_streams: Stream[];
+}
+
+export interface DefaultStreamGroupsEvent extends EventBase {
+  type: 'default_stream_groups';
+  default_stream_groups: DefaultStreamGroup[];
+}
+
+/** A topic's visibility policy for the own user; policy 0 removes the entry. */
+export interface UserTopicEvent extends EventBase {
+  type: 'user_topic';
+  stream_id: number;
+  topic_name: string;
+  last_updated: number;
+  visibility_policy: TopicVisibilityPolicy;
+}
+
+/**
+ * Someone's presence changed. Servers send the legacy per-client `presence` record; newer ones
+ * (with simplified presence events) send `presences` in the modern form, keyed by user id.
+ */
+export interface PresenceEvent extends EventBase {
+  type: 'presence';
+  user_id?: number;
+  email?: string;
+  server_timestamp?: number;
+  presence?: Record<string, LegacyPresenceInfo>;
+  presences?: Record<string, UserPresence>;
+}
+
+/** Every field definition, in order, after any change. */
+export interface CustomProfileFieldsEvent extends EventBase {
+  type: 'custom_profile_fields';
+  fields: CustomProfileField[];
+}
+
+export interface AlertWordsEvent extends EventBase {
+  type: 'alert_words';
+  alert_words: string[];
+}
+
+export interface MutedUsersEvent extends EventBase {
+  type: 'muted_users';
+  muted_users: MutedUser[];
+}
+
+export type RealmBotEvent =
+  | (EventBase & { type: 'realm_bot'; op: 'add'; bot: Bot })
+  | (EventBase & { type: 'realm_bot'; op: 'update'; bot: Partial<Bot> & { user_id: number } })
+  | (EventBase & { type: 'realm_bot'; op: 'remove' | 'delete'; bot: { user_id: number } });
+
+export type ScheduledMessagesEvent =
+  | (EventBase & { type: 'scheduled_messages'; op: 'add'; scheduled_messages: ScheduledMessage[] })
+  | (EventBase & { type: 'scheduled_messages'; op: 'update'; scheduled_message: ScheduledMessage })
+  | (EventBase & { type: 'scheduled_messages'; op: 'remove'; scheduled_message_id: number });
+
+/** The whole set of custom emoji, keyed by id, after any change. */
+export interface RealmEmojiEvent extends EventBase {
+  type: 'realm_emoji';
+  op: 'update';
+  realm_emoji: Record<string, RealmEmoji>;
+}
+
+/** Reactions live on messages, in the message caches, not in the account state. */
+export interface ReactionEvent extends EventBase, Reaction {
+  type: 'reaction';
+  op: 'add' | 'remove';
+  message_id: number;
+  /** deprecated: the reacting user, also named by user_id */
+  user?: { user_id: number; email: string; full_name: string };
+}
+
+/** Invitations changed (sent to administrators and the inviter); the list is fetched on demand. */
+export interface InvitesChangedEvent extends EventBase {
+  type: 'invites_changed';
+}
+
 /** Every event this product understands, as the server sends it. */
 export type ServerEvent =
   | MessageEvent
@@ -161,6 +303,21 @@ export type ServerEvent =
   | UserSettingsEvent
   | DraftsEvent
   | TypingEvent
+  | UserGroupEvent
+  | RealmLinkifiersEvent
+  | RealmFiltersEvent
+  | DefaultStreamsEvent
+  | DefaultStreamGroupsEvent
+  | UserTopicEvent
+  | PresenceEvent
+  | CustomProfileFieldsEvent
+  | AlertWordsEvent
+  | MutedUsersEvent
+  | RealmBotEvent
+  | ScheduledMessagesEvent
+  | RealmEmojiEvent
+  | ReactionEvent
+  | InvitesChangedEvent
   | HeartbeatEvent;
 
 export interface GetEventsResponse {

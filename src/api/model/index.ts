@@ -5,3 +5,6 @@ export type * from './draft';
 export type * from './events';
 export type * from './register';
 export type * from './server-settings';
+export type * from './user-group';
+export type * from './realm-data';
+export type * from './personal';

@@ -1,7 +1,10 @@
 /** The snapshot POST /register returns, for the fetch types this product asks for. */
 import type { Draft } from './draft';
+import type { Bot, MutedUser, ScheduledMessage, UserPresence, UserTopic } from './personal';
+import type { CustomProfileField, DefaultStreamGroup, Linkifier, RealmEmoji } from './realm-data';
 import type { Stream, Subscription } from './stream';
 import type { User } from './user';
+import type { UserGroup } from './user-group';
 
 export interface ClientCapabilities {
   notification_settings_null?: boolean;
@@ -89,6 +92,22 @@ export interface RegisterResponse {
   recent_private_conversations: RecentPrivateConversation[];
   drafts: Draft[];
   user_settings: UserSettings;
+  // The collections below are optional: a server leaves out what fetch_event_types did not ask for.
+  realm_user_groups?: UserGroup[];
+  realm_linkifiers?: Linkifier[];
+  realm_default_streams?: Stream[];
+  realm_default_stream_groups?: DefaultStreamGroup[];
+  realm_bots?: Bot[];
+  /** by id, deactivated ones included */
+  realm_emoji?: Record<string, RealmEmoji>;
+  user_topics?: UserTopic[];
+  /** with slim_presence: by user id */
+  presences?: Record<string, UserPresence>;
+  server_presence_offline_threshold_seconds?: number;
+  custom_profile_fields?: CustomProfileField[];
+  alert_words?: string[];
+  muted_users?: MutedUser[];
+  scheduled_messages?: ScheduledMessage[];
   /** every realm_* setting, kept as delivered */
   [realmSetting: `realm_${string}`]: unknown;
 }

@@ -2,6 +2,12 @@
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 
+export interface ProfileValue {
+  value: string;
+  /** for the text field types: the value rendered as Markdown */
+  rendered_value?: string;
+}
+
 export interface User {
   user_id: number;
   email: string;
@@ -21,7 +27,8 @@ export interface User {
   avatar_version: number;
   bot_type?: number | null;
   bot_owner_id?: number | null;
-  profile_data?: Record<string, { value: string; rendered_value?: string }>;
+  /** custom profile field values by field id (humans only) */
+  profile_data?: Record<string, ProfileValue>;
 }
 
 /** GET /users/me */

@@ -8,6 +8,8 @@ import {
   useOwnUserId,
   useStreamsById,
   useSubscriptionsById,
+  useTopicMutedPredicate,
+  useUnmutedUnreadTotal,
   useUnreads,
   useUsersById,
 } from '../../model/hooks';
@@ -17,10 +19,14 @@ import { applyFlagChangeLocally } from '../app/flag-changes';
 import { useSession } from '../app/session-context';
 import { dmConversationName } from '../sidebar/conversation-names';
 
+/** Muted conversations stay listed, greyed; their unread messages do not count. */
+const MUTED_TEXT = { color: 'var(--color-text-muted)' };
+
 /** Every conversation with unread messages, DMs first, then channels and their topics. */
 export function InboxView() {
   const unreads = useUnreads();
-  const total = totalUnreadCount(unreads);
+  const total = useUnmutedUnreadTotal();
+  const anyUnread = totalUnreadCount(unreads) > 0;
   return (
     <section className="view-page" aria-labelledby="inbox-title">
       <header className="narrow-header">
@@ -29,13 +35,15 @@ export function InboxView() {
           <p className="narrow-description">
             {total > 0
               ? `${total} unread ${total === 1 ? 'message' : 'messages'}`
-              : 'All caught up'}
+              : anyUnread
+                ? 'Unread messages only in muted conversations'
+                : 'All caught up'}
           </p>
         </div>
-        {total > 0 && <MarkAllReadButton />}
+        {anyUnread && <MarkAllReadButton />}
       </header>
       <div className="view-scroll">
-        {total === 0 ? (
+        {!anyUnread ? (
           <EmptyState title="You have no unread messages">
             New messages in your channels and direct messages will show up here.
           </EmptyState>
@@ -127,6 +135,7 @@ function StreamSections() {
   const unreads = useUnreads();
   const streams = useStreamsById();
   const subscriptions = useSubscriptionsById();
+  const isMuted = useTopicMutedPredicate();
   const streamIds = Object.keys(unreads.streams)
     .map(Number)
     .sort((a, b) => (streams[a]?.name ?? '').localeCompare(streams[b]?.name ?? ''));
@@ -135,7 +144,11 @@ function StreamSections() {
       {streamIds.map((streamId) => {
         const name = streams[streamId]?.name ?? 'Unknown channel';
         const topics = Object.entries(unreads.streams[streamId]);
-        const count = topics.reduce((sum, [, ids]) => sum + ids.length, 0);
+        const count = topics.reduce(
+          (sum, [topic, ids]) => (isMuted(streamId, topic) ? sum : sum + ids.length),
+          0,
+        );
+        const allMuted = topics.every(([topic]) => isMuted(streamId, topic));
         return (
           <section key={streamId} className="inbox-group" aria-label={name}>
             <h2
@@ -150,6 +163,7 @@ function StreamSections() {
               <Link
                 to={narrowToUrl(streamNarrow(streamId), name)}
                 aria-label={withUnreadLabel(name, count)}
+                style={allMuted ? MUTED_TEXT : undefined}
               >
                 <span
                   className="stream-swatch"
@@ -161,21 +175,26 @@ function StreamSections() {
               <UnreadBadge count={count} />
             </h2>
             <ul className="inbox-list">
-              {topics.map(([topic, ids]) => (
-                <li key={topic}>
-                  <Link
-                    className="inbox-row"
-                    to={narrowToUrl(topicNarrow(streamId, topic), name)}
-                    aria-label={withUnreadLabel(topic, ids.length)}
-                  >
-                    <span className="inbox-name">{topic || '(no topic)'}</span>
-                    <UnreadBadge
-                      count={ids.length}
-                      mention={ids.some((id) => unreads.mentions.includes(id))}
-                    />
-                  </Link>
-                </li>
-              ))}
+              {topics.map(([topic, ids]) => {
+                const muted = isMuted(streamId, topic);
+                return (
+                  <li key={topic} className={muted ? 'inbox-muted' : undefined}>
+                    <Link
+                      className="inbox-row"
+                      to={narrowToUrl(topicNarrow(streamId, topic), name)}
+                      aria-label={withUnreadLabel(topic, ids.length)}
+                    >
+                      <span className="inbox-name" style={muted ? MUTED_TEXT : undefined}>
+                        {topic || '(no topic)'}
+                      </span>
+                      <UnreadBadge
+                        count={ids.length}
+                        mention={ids.some((id) => unreads.mentions.includes(id))}
+                      />
+                    </Link>
+                  </li>
+                );
+              })}
             </ul>
           </section>
         );

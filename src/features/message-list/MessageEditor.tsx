@@ -94,7 +94,11 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
         </p>
       )}
       <div className="message-editor-actions">
-        <button type="submit" className="button button-small button-primary" disabled={!source.data || saving}>
+        <button
+          type="submit"
+          className="button button-small button-primary"
+          disabled={!source.data || saving}
+        >
           {saving ? 'Saving…' : 'Save'}
         </button>
         <button type="button" className="button button-small button-quiet" onClick={onDone}>

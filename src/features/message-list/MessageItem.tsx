@@ -1,12 +1,14 @@
 import { memo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Message } from '../../api/model';
+import type { Message, User } from '../../api/model';
+import type { ReactionRef } from '../../api/routes/message-actions';
 import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
 import { formatDay, formatFullDateTime, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
+import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
 
 interface MessageItemProps {
@@ -23,6 +25,9 @@ interface MessageItemProps {
   editing: boolean;
   onEdit(messageId: number | null): void;
   onDelete(message: Message): Promise<string | null>;
+  users: Readonly<Record<number, User>>;
+  showReactionNames: boolean;
+  onToggleReaction(message: Message, reaction: ReactionRef, add: boolean): void;
 }
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
@@ -84,6 +89,15 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
           />
         )}
+        {!echo && (
+          <Reactions
+            message={message}
+            ownUserId={ownUserId}
+            users={props.users}
+            showNames={props.showReactionNames}
+            onToggle={props.onToggleReaction}
+          />
+        )}
         {confirmingDelete && (
           <div className="message-confirm" role="group" aria-label="Delete this message?">
             <span>Delete this message for everyone?</span>
@@ -127,6 +141,11 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           >
             <StarIcon />
           </button>
+          <ReactionPicker
+            message={message}
+            ownUserId={ownUserId}
+            onToggle={props.onToggleReaction}
+          />
           {props.canEdit && !props.editing && (
             <button
               type="button"

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { describeFailure, ApiRequestError } from '../../api/errors';
 import { deleteMessage } from '../../api/routes/messages';
+import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
 import {
   useOwnUserId,
@@ -100,6 +101,16 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     [session],
   );
 
+  const toggleReaction = useCallback(
+    (message: Message, reaction: ReactionRef, add: boolean) => {
+      const change = add ? addReaction : removeReaction;
+      change(session.connection, message.id, reaction).catch((error: unknown) => {
+        console.warn('reaction not changed', error);
+      });
+    },
+    [session],
+  );
+
   const { onScroll } = useFeedScroll({
     rows,
     virtualizer,
@@ -168,6 +179,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
               editingId={editingId}
               onEdit={setEditingId}
               onDelete={removeMessage}
+              onToggleReaction={toggleReaction}
             />
           </div>
         ))}
@@ -203,16 +215,19 @@ function FeedRowView({
   editingId,
   onEdit,
   onDelete,
+  onToggleReaction,
 }: {
   row: FeedRow;
   onToggleStar(message: Message): void;
   editingId: number | null;
   onEdit(messageId: number | null): void;
   onDelete(message: Message): Promise<string | null>;
+  onToggleReaction(message: Message, reaction: ReactionRef, add: boolean): void;
 }) {
   const session = useSession();
   const ownUserId = useOwnUserId();
   const settings = useRealmSettings();
+  const showReactionNames = useUserSetting<boolean>('display_emoji_reaction_users') ?? true;
   const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
   const subscriptions = useSubscriptionsById();
   const users = useUsersById();
@@ -271,6 +286,9 @@ function FeedRowView({
           editing={editingId === row.message.id}
           onEdit={onEdit}
           onDelete={onDelete}
+          users={users}
+          showReactionNames={showReactionNames}
+          onToggleReaction={onToggleReaction}
         />
       );
     }

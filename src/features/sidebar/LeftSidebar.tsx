@@ -10,8 +10,12 @@ import {
   StarIcon,
 } from '../../components/icons';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
-import { useMentionCount, useServerDrafts, useStarredCount, useUnreads } from '../../model/hooks';
-import { totalUnreadCount } from '../../model/unreads';
+import {
+  useMentionCount,
+  useServerDrafts,
+  useStarredCount,
+  useUnmutedUnreadTotal,
+} from '../../model/hooks';
 import {
   mentionsNarrow,
   narrowToUrl,
@@ -35,7 +39,7 @@ export function LeftSidebar({ place, hidden }: { place: Place | null; hidden: bo
 }
 
 function ViewList({ place }: { place: Place | null }) {
-  const unreads = useUnreads();
+  const unreadTotal = useUnmutedUnreadTotal();
   const mentions = useMentionCount();
   const starred = useStarredCount();
   const localDrafts = useStore(useSession().composeDrafts, (state) => state.byConversation);
@@ -51,7 +55,7 @@ function ViewList({ place }: { place: Place | null }) {
         to={viewToUrl('inbox')}
         icon={<InboxIcon />}
         name="Inbox"
-        count={totalUnreadCount(unreads)}
+        count={unreadTotal}
         current={isView('inbox')}
       />
       <ViewLink

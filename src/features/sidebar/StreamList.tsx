@@ -4,12 +4,19 @@ import { Link } from 'react-router';
 import type { Subscription } from '../../api/model';
 import { LockIcon } from '../../components/icons';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
-import { useSortedSubscriptions, useStreamUnreadCount, useUnreads } from '../../model/hooks';
+import {
+  useSortedSubscriptions,
+  useStreamUnreadCount,
+  useTopicMutedPredicate,
+  useUnreads,
+} from '../../model/hooks';
 import { narrowToUrl, sameTopic, streamNarrow, topicNarrow, type Place } from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection } from '../app/session-context';
 
 const TOPICS_SHOWN = 8;
+/** Muted topics stay listed, greyed; their unread messages do not count for the stream. */
+const MUTED_TEXT = { color: 'var(--color-text-muted)' };
 
 export function StreamList({ place }: { place: Place | null }) {
   const subscriptions = useSortedSubscriptions();
@@ -87,6 +94,7 @@ function TopicList({
   const topics = useQuery(streamTopicsQuery(connection, subscription.stream_id));
   const unreads = useUnreads();
   const unreadTopics = unreads.streams[subscription.stream_id];
+  const isMuted = useTopicMutedPredicate();
 
   const rows = useMemo(() => {
     const names = (topics.data ?? []).map((t) => t.name);
@@ -114,15 +122,18 @@ function TopicList({
     <ul className="sidebar-list topic-list" aria-label={`Topics in ${subscription.name}`}>
       {rows.map((topic) => {
         const count = unreadTopics?.[topic]?.length ?? 0;
+        const muted = isMuted(subscription.stream_id, topic);
         return (
-          <li key={topic}>
+          <li key={topic} className={muted ? 'topic-muted' : undefined}>
             <Link
               to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
               className="sidebar-row topic-row"
               aria-label={withUnreadLabel(topic, count)}
               aria-current={openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined}
             >
-              <span className="sidebar-name">{topic || '(no topic)'}</span>
+              <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
+                {topic || '(no topic)'}
+              </span>
               <UnreadBadge count={count} />
             </Link>
           </li>
