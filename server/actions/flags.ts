@@ -4,7 +4,8 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
-import { FLAG_BITS, type FlagName, USER_CHANGEABLE_FLAGS, ANY_MENTION_BITS } from '../domain/flags.js';
+import { FLAG_BITS, type FlagName, USER_CHANGEABLE_FLAGS, WILDCARD_BITS } from '../domain/flags.js';
+import { VISIBILITY } from './subscription-properties.js';
 import { accessibleMessage } from './get-messages.js';
 import { dmIds } from './message-records.js';
 
@@ -21,16 +22,25 @@ export async function messageDetails(db: Database, userId: number, ids: number[]
   const rows = await db
     .selectFrom('messages as m')
     .innerJoin('user_messages as um', 'um.message_id', 'm.id')
-    .select(['m.id', 'm.type', 'm.stream_id', 'm.topic', 'm.dm_key', 'um.flags'])
+    .select(['m.id', 'm.type', 'm.stream_id', 'm.topic', 'm.topic_key', 'm.dm_key', 'um.flags'])
     .where('um.user_id', '=', userId)
     .where('m.id', 'in', ids)
     .execute();
   const mutedStreams = new Set(
     (await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', userId).where('is_muted', '=', 1).execute()).map((r) => r.stream_id),
   );
+  const policies = await db.selectFrom('user_topics').select(['stream_id', 'topic_key', 'visibility_policy']).where('user_id', '=', userId).execute();
+  const policy = new Map(policies.map((t) => [`${t.stream_id}\u0000${t.topic_key}`, t.visibility_policy]));
+  /** As in the register's unread summary: a muted topic, or a muted stream unless the topic is unmuted or followed. */
+  const muted = (streamId: number, topicKey: string) => {
+    const p = policy.get(`${streamId}\u0000${topicKey}`);
+    return p === VISIBILITY.MUTED || (p !== VISIBILITY.UNMUTED && p !== VISIBILITY.FOLLOWED && mutedStreams.has(streamId));
+  };
   for (const r of rows) {
     const d: Record<string, unknown> = { type: r.type === 'stream' ? 'stream' : 'private' };
-    if (r.flags & ANY_MENTION_BITS) d.mentioned = true;
+    // A wildcard mention in a muted conversation does not count as a mention (the register agrees).
+    const wildcardCounts = r.type !== 'stream' || !muted(r.stream_id!, r.topic_key);
+    if (r.flags & FLAG_BITS.mentioned || (r.flags & WILDCARD_BITS && wildcardCounts)) d.mentioned = true;
     if (r.type === 'stream') {
       d.stream_id = r.stream_id;
       d.topic = r.topic;

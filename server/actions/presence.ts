@@ -122,6 +122,27 @@ async function recordPresence(trx: Database, realm: Realm, user: User, status: '
   });
 }
 
+/**
+ * Presence sharing turned off or on: others' clients learn it from a presence event, since their
+ * snapshot of this user no longer (or again) matches. Off shows the user offline, as a
+ * last-connection time past the offline threshold; on shows the stored presence, if any.
+ */
+export async function presenceSharingChanged(trx: Database, realm: Realm, user: User, enabled: boolean, events: Delivery[]) {
+  if (realmSettings(realm).presence_disabled || user.is_bot) return;
+  const row = await trx.selectFrom('presences').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  if (!row) return;
+  const longAgo = nowSeconds() - OFFLINE_THRESHOLD_SECONDS - 1;
+  const info = enabled
+    ? legacyInfo(row)
+    : { client: 'website', status: 'idle' as const, timestamp: Math.min(longAgo, row.last_connected_time), pushable: false };
+  const others = (await activeUserIds(trx, realm.id)).filter((id) => id !== user.id);
+  events.push({
+    realmId: realm.id,
+    userIds: others,
+    event: { type: 'presence', user_id: user.id, email: user.email, server_timestamp: Date.now() / 1000, presence: { website: info } },
+  });
+}
+
 export interface PresenceReport {
   status: 'active' | 'idle';
   ping_only: boolean;

@@ -4,24 +4,45 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { emojiCodeForName } from '../markdown/index.js';
+import { emojiCodeForName, emojiNameForCode } from '../markdown/index.js';
+import { activeEmojiNamed, emojiById } from './realm-emoji.js';
 import { accessibleMessage } from './get-messages.js';
 import { realmSettings } from './realm.js';
 
 export interface ReactionRequest {
-  emojiName: string;
+  emojiName?: string;
   emojiCode?: string;
   reactionType?: string;
 }
 
-/** Resolves the emoji a reaction names; Unicode emoji only (no custom emoji yet). */
-function resolveEmoji(req: ReactionRequest): { name: string; code: string; type: string } {
-  const type = req.reactionType ?? 'unicode_emoji';
-  if (type !== 'unicode_emoji') throw badRequest(`Invalid emoji type '${type}'`);
-  const code = emojiCodeForName(req.emojiName);
-  if (!code) throw badRequest(`Emoji '${req.emojiName}' does not exist`);
-  if (req.emojiCode !== undefined && req.emojiCode !== code) throw badRequest(`Invalid emoji code '${req.emojiCode}'`);
-  return { name: req.emojiName, code, type };
+interface ResolvedEmoji {
+  name: string;
+  code: string;
+  type: string;
+}
+
+/** The emoji a name means in this organization: an active custom emoji first, as upstream. */
+async function emojiData(db: Database, realm: Realm, name: string): Promise<{ code: string; type: string }> {
+  const custom = await activeEmojiNamed(db, realm.id, name);
+  if (custom) return { code: String(custom.id), type: 'realm_emoji' };
+  const code = emojiCodeForName(name);
+  if (code) return { code, type: 'unicode_emoji' };
+  throw badRequest(`Emoji '${name}' does not exist`);
+}
+
+/** Whether (name, code, type) names an emoji that may be used for a new reaction. */
+async function checkEmojiRequest(db: Database, realm: Realm, emoji: ResolvedEmoji) {
+  if (emoji.type === 'realm_emoji') {
+    const custom = await emojiById(db, realm.id, emoji.code);
+    if (!custom) throw badRequest('Invalid custom emoji.');
+    if (custom.name !== emoji.name) throw badRequest('Invalid custom emoji name.');
+    if (custom.deactivated) throw badRequest('This custom emoji has been deactivated.');
+  } else if (emoji.type === 'unicode_emoji') {
+    if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f')) throw badRequest('Invalid emoji code.');
+    if (emojiCodeForName(emoji.name) !== emoji.code) throw badRequest('Invalid emoji name.');
+  } else {
+    throw badRequest('Invalid emoji type.');
+  }
 }
 
 /** Reactions as message records carry them. */
@@ -45,23 +66,48 @@ export async function reactionsFor(db: Database, messageIds: number[]) {
   return map;
 }
 
+/**
+ * Adding: the name alone finds the code and type. Someone else's reaction with the same code and
+ * type is a vote for it and takes its name (even a since deactivated emoji's); a new reaction
+ * must name a usable emoji. Removing: the code, or the name's current code, with the type given
+ * (unicode_emoji when none is).
+ */
 async function changeReaction(ctx: AppContext, realm: Realm, user: User, messageId: number, req: ReactionRequest, op: 'add' | 'remove') {
   const message = await accessibleMessage(ctx, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
-  const emoji = resolveEmoji(req);
+  let code = req.emojiCode;
+  let type = req.reactionType;
+  if (op === 'add') {
+    if (code === undefined || type === undefined) {
+      const data = await emojiData(ctx.db, realm, req.emojiName ?? '');
+      code ??= data.code;
+      type ??= data.type;
+    }
+  } else {
+    if (code === undefined) {
+      if (req.emojiName === undefined)
+        throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+      code = (await emojiData(ctx.db, realm, req.emojiName)).code;
+    }
+    type ??= 'unicode_emoji';
+  }
+  const emoji: ResolvedEmoji = { name: req.emojiName ?? '', code, type };
   return transact(ctx, async (trx, events) => {
-    const existing = await trx.selectFrom('reactions').select('user_id').where('message_id', '=', messageId)
-      .where('user_id', '=', user.id).where('emoji_code', '=', emoji.code).where('reaction_type', '=', emoji.type).executeTakeFirst();
+    const same = (q: any) => q.where('message_id', '=', messageId).where('emoji_code', '=', emoji.code).where('reaction_type', '=', emoji.type);
+    const existing = await same(trx.selectFrom('reactions').select(['user_id', 'emoji_name'])).where('user_id', '=', user.id).executeTakeFirst();
     if (op === 'add') {
       if (existing) throw badRequest('Reaction already exists.');
+      const vote = await same(trx.selectFrom('reactions').select('emoji_name')).executeTakeFirst();
+      if (vote) emoji.name = vote.emoji_name;
+      else await checkEmojiRequest(trx, realm, emoji);
       await trx.insertInto('reactions').values({ message_id: messageId, user_id: user.id, emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type }).execute();
       // Reacting to a message from a stream's history adds it to the user's messages.
       await trx.insertInto('user_messages').values({ user_id: user.id, message_id: messageId, flags: message.flags })
         .onConflict((oc) => oc.doNothing()).execute();
     } else {
       if (!existing) throw badRequest("Reaction doesn't exist.");
-      await trx.deleteFrom('reactions').where('message_id', '=', messageId).where('user_id', '=', user.id)
-        .where('emoji_code', '=', emoji.code).where('reaction_type', '=', emoji.type).execute();
+      emoji.name = existing.emoji_name;
+      await same(trx.deleteFrom('reactions')).where('user_id', '=', user.id).execute();
     }
     const audience = (await trx.selectFrom('user_messages').select('user_id').where('message_id', '=', messageId).execute()).map((r) => r.user_id);
     events.push({

@@ -299,6 +299,15 @@ export async function updateRealm(ctx: AppContext, realm: Realm, actor: User, ra
   });
 }
 
+/**
+ * Settings api-spec.md names differently from upstream: register carries both names, and a change
+ * is announced under the spec's name too (a single-property `update`, which names any property).
+ */
+export const SPEC_SETTING_NAMES: Record<string, string> = {
+  jitsi_server_url: 'meet_server_url',
+  giphy_rating: 'gif_rating',
+};
+
 /** One `update_dict` with every change, and the single-property `update` older clients know. */
 function realmUpdateEvents(realmId: number, userIds: number[], changed: Record<string, unknown>): Delivery[] {
   const deliveries: Delivery[] = [
@@ -307,6 +316,8 @@ function realmUpdateEvents(realmId: number, userIds: number[], changed: Record<s
   for (const [property, value] of Object.entries(changed)) {
     if (!DICT_ONLY.has(property))
       deliveries.push({ realmId, userIds, event: { type: 'realm', op: 'update', property, value } });
+    const specName = SPEC_SETTING_NAMES[property];
+    if (specName) deliveries.push({ realmId, userIds, event: { type: 'realm', op: 'update', property: specName, value } });
   }
   return deliveries;
 }

@@ -13,6 +13,7 @@ import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { compileLinkifierPattern } from './linkifiers.js';
+import { activeRealmEmoji } from './realm-emoji.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -98,6 +99,7 @@ export async function markdownContext(
       .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
       .map((s) => ({ id: s.id, name: s.name })),
     userGroups: groups,
+    realmEmoji: await activeRealmEmoji(db, realm.id),
     linkifiers: linkifiers.flatMap((l) => {
       // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
       try {
@@ -162,6 +164,13 @@ async function resolveDirectRecipients(
   return [...all.values()];
 }
 
+async function activeStreamById(trx: Database, realm: Realm, streamId: number): Promise<Stream> {
+  const stream = await trx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
+    .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
+  if (!stream) throw streamDoesNotExist(streamId);
+  return stream;
+}
+
 /** POST /messages */
 export async function sendMessage(ctx: AppContext, realm: Realm, sender: User, opts: SendOptions) {
   return transact(ctx, (trx, events) => insertMessage(ctx, trx, events, realm, sender, opts));
@@ -188,9 +197,12 @@ export async function insertMessage(
   let dmKey: string | null = null;
   if (opts.recipient.type === 'stream') {
     const { streamId, streamName } = opts.recipient;
-    const found = await streamForUser(trx, realm, sender, { id: streamId, name: streamName }, () =>
-      streamDoesNotExist(streamId ?? streamName ?? ''),
-    );
+    // System notices (Notification Bot) go to streams the bot itself is not in, private ones too.
+    const found = system && streamId !== undefined
+      ? { stream: await activeStreamById(trx, realm, streamId), subscribed: true }
+      : await streamForUser(trx, realm, sender, { id: streamId, name: streamName }, () =>
+          streamDoesNotExist(streamId ?? streamName ?? ''),
+        );
     stream = found.stream;
     if (
       !system &&

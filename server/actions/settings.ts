@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { presenceSharingChanged } from './presence.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
@@ -127,6 +128,7 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
       else stored[name] = value;
       events.push(settingEvent(name, value));
       if (name === 'enable_drafts_synchronization' && value === false) await deleteAllDrafts(trx, user.id);
+      if (name === 'presence_enabled') await presenceSharingChanged(trx, realm, user, value === true, events);
     }
     if (Object.keys(parsed).some((n) => n !== 'timezone')) updates.settings = JSON.stringify(stored);
     if (fullName !== undefined && fullName !== fresh.full_name) {

@@ -3,9 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { generateApiKey } from '../domain/password.js';
-import { userToApi } from '../domain/serialize.js';
-import { activeUserIds } from './access.js';
-import { systemGroupJoinEvent } from './realm.js';
+import { announceNewUser } from './announce-user.js';
 
 /**
  * The organization's "Notification Bot", created on first use (everyone learns of it through a
@@ -20,9 +18,6 @@ export async function notificationBot(ctx: AppContext, trx: Database, realm: Rea
     api_key: generateApiKey(), role: 400, is_bot: 1, bot_type: 1, bot_owner_id: null, is_active: 1,
     date_joined: Math.floor(Date.now() / 1000), timezone: '', avatar_version: 1, settings: '{}',
   }).returningAll().executeTakeFirstOrThrow();
-  const everyone = await activeUserIds(trx, realm.id);
-  events.push({ realmId: realm.id, userIds: everyone, event: { type: 'realm_user', op: 'add', person: userToApi(ctx, bot, null) } });
-  const joined = await systemGroupJoinEvent(trx, realm.id, bot.id, bot.role, everyone);
-  if (joined) events.push(joined);
+  await announceNewUser(ctx, trx, realm, bot, events);
   return bot;
 }

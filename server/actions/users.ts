@@ -7,9 +7,8 @@ import { generateApiKey, hashPassword, verifyPassword } from '../domain/password
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
 import { realmDeactivated, userDeactivated } from '../http/auth.js';
-import { activeUserIds } from './access.js';
-import { systemGroupJoinEvent } from './realm.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
+import { announceNewUser } from './announce-user.js';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 
@@ -82,14 +81,7 @@ export async function insertUser(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const everyone = await activeUserIds(trx, realm.id);
-  events.push({
-    realmId: realm.id,
-    userIds: everyone,
-    event: { type: 'realm_user', op: 'add', person: userToApi(ctx, user, null) },
-  });
-  const joined = await systemGroupJoinEvent(trx, realm.id, user.id, role, everyone);
-  if (joined) events.push(joined);
+  await announceNewUser(ctx, trx, realm, user, events);
   if (opts.defaultStreams !== false) {
     const defaults = await trx
       .selectFrom('default_streams')

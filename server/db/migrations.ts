@@ -332,6 +332,41 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('presences_realm').on('presences').columns(['realm_id', 'update_id']).execute();
       },
     },
+    '0005_attachments_realm_emoji': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('attachments')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('owner_id', 'integer', (c) => c.notNull())
+          .addColumn('path_id', 'text', (c) => c.notNull().unique())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('content_type', 'text', (c) => c.notNull())
+          .addColumn('create_time', 'integer', (c) => c.notNull())
+          .addColumn('message_id_floor', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('attachments_owner').on('attachments').columns(['owner_id', 'id']).execute();
+
+        await db.schema
+          .createTable('realm_emoji')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('author_id', 'integer')
+          .addColumn('file_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('deactivated', bool, (c) => c.notNull().defaultTo(0))
+          .execute();
+        // One active emoji per name; deactivated ones keep their names (old messages still show them).
+        await db.schema
+          .createIndex('realm_emoji_active_name')
+          .on('realm_emoji')
+          .columns(['realm_id', 'name'])
+          .unique()
+          .where(sql.ref('deactivated'), '=', 0)
+          .execute();
+      },
+    },
   };
 }
 

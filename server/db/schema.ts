@@ -30,6 +30,8 @@ export interface DB {
   default_stream_groups: DefaultStreamGroupTable;
   default_stream_group_streams: DefaultStreamGroupStreamTable;
   presences: PresenceTable;
+  attachments: AttachmentTable;
+  realm_emoji: RealmEmojiTable;
 }
 
 /** Email invitations and reusable invitation links (`is_multiuse`). */
@@ -301,6 +303,33 @@ export interface PresenceTable {
   update_id: number;
 }
 
+/** An uploaded file; the bytes live under `<dataDir>/uploads/<path_id>`. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  /** `<realm_id>/<2 hex>/<24 random>/<sanitized name>`: the URL path after /user_uploads/ */
+  path_id: string;
+  /** the name the client gave, NUL bytes removed */
+  file_name: string;
+  size: number;
+  content_type: string;
+  create_time: number;
+  /** the newest message id when the file arrived: only later messages can link to it */
+  message_id_floor: number;
+}
+
+/** A custom emoji; its image lives under `<dataDir>/avatars/<realm_id>/emoji/images/<file_name>`. */
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  /** `<id>.<ext>`; empty until the image is stored */
+  file_name: string;
+  deactivated: Bool;
+}
+
 export type Realm = Selectable<RealmTable>;
 export type User = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;
@@ -309,3 +338,5 @@ export type Stream = Selectable<StreamTable>;
 export type Subscription = Selectable<SubscriptionTable>;
 export type Message = Selectable<MessageTable>;
 export type UserGroup = Selectable<UserGroupTable>;
+export type Attachment = Selectable<AttachmentTable>;
+export type RealmEmoji = Selectable<RealmEmojiTable>;

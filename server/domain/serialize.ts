@@ -35,6 +35,15 @@ export function userToApi(ctx: AppContext, user: User, viewer: User | null, prof
   return out;
 }
 
+/** A bot as `realm_bots` and `realm_bot` events describe it to its owner and administrators. */
+export function botToApi(ctx: AppContext, bot: User) {
+  return {
+    user_id: bot.id, full_name: bot.full_name, api_key: bot.api_key, email: bot.email, avatar_url: avatarUrl(ctx, bot),
+    bot_type: bot.bot_type, default_sending_stream: null, default_events_register_stream: null,
+    default_all_public_streams: false, owner_id: bot.bot_owner_id, is_active: !!bot.is_active, services: [],
+  };
+}
+
 export function roleFlags(user: User) {
   return {
     is_admin: isAdmin(user),

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { isAdmin } from '../domain/roles.js';
-import { roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
+import { botToApi, roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { canSeeStream } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
@@ -12,7 +12,7 @@ import { profileDataFor, realmUsers } from '../actions/users.js';
 import { dmIds } from '../actions/message-records.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
 import type { ClientCapabilities } from './queue.js';
-import { multiuseInviteGroupId } from '../actions/realm-admin.js';
+import { multiuseInviteGroupId, SPEC_SETTING_NAMES } from '../actions/realm-admin.js';
 import { pendingScheduledMessages } from '../actions/scheduled-messages.js';
 import { defaultStreamGroupObjects } from '../actions/default-streams.js';
 import { alertWordsOf } from '../actions/alert-words.js';
@@ -20,10 +20,14 @@ import { profileFieldObjects } from '../actions/profile-fields.js';
 import { mutedUserObjects } from '../actions/muted-users.js';
 import { presenceSnapshot } from '../actions/presence.js';
 import { userGroupObjects } from '../actions/user-groups.js';
+import { realmEmojiDict } from '../actions/realm-emoji.js';
+import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
 
 export const FEATURE_LEVEL = 222;
 export const SERVICE_VERSION = '8.0-parley-0.1';
 export const MAX_UNREAD_MESSAGES = 50000;
+/** The video-meeting server used when the organization sets none (server_meet_server_url). */
+export const SERVER_MEET_URL = 'https://meet.jit.si';
 
 export const ALL_FETCH_TYPES = [
   'alert_words', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts',
@@ -115,13 +119,9 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     const bots = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
     state.realm_bots = bots
       .filter((b) => isAdmin(user) || b.bot_owner_id === user.id)
-      .map((b) => ({
-        user_id: b.id, full_name: b.full_name, api_key: b.api_key, email: b.email, avatar_url: avatarUrl(ctx, b),
-        bot_type: b.bot_type, default_sending_stream: null, default_events_register_stream: null,
-        default_all_public_streams: false, owner_id: b.bot_owner_id, is_active: !!b.is_active, services: [],
-      }));
+      .map((b) => botToApi(ctx, b));
   }
-  if (wants(opts, 'realm_emoji')) state.realm_emoji = {};
+  if (wants(opts, 'realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (wants(opts, 'realm_linkifiers')) {
     const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('order').orderBy('id').execute();
     state.realm_linkifiers = opts.capabilities.linkifier_url_template ? rows.map((r) => ({ id: r.id, pattern: r.pattern, url_template: r.url_template })) : [];
@@ -177,6 +177,7 @@ function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnT
     // email_address_visibility became a user setting at feature level 163.
     if (k === 'create_multiuse_invite_group_name' || k === 'email_address_visibility') continue;
     out[`realm_${k}`] = v;
+    if (SPEC_SETTING_NAMES[k]) out[`realm_${SPEC_SETTING_NAMES[k]}`] = v;
   }
   const url = ctx.config.externalUrl;
   Object.assign(out, {
@@ -198,7 +199,6 @@ function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnT
       disabled: { name: 'None', id: 0 },
       jitsi_meet: { name: 'Jitsi Meet', id: 1 },
     },
-    realm_meet_server_url: null,
     realm_push_notifications_enabled: false,
     realm_push_notifications_enabled_end_timestamp: null,
     realm_is_zephyr_mirror_realm: false,
@@ -214,7 +214,7 @@ function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnT
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     max_avatar_file_size_mib: 5,
-    max_file_upload_size_mib: 25,
+    max_file_upload_size_mib: MAX_FILE_UPLOAD_MIB,
     max_message_length: MAX_MESSAGE_LENGTH,
     max_topic_length: MAX_TOPIC_LENGTH,
     max_stream_name_length: 60,
@@ -232,7 +232,8 @@ function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnT
     server_needs_upgrade: false,
     server_web_public_streams_enabled: true,
     server_emoji_data_url: '',
-    server_jitsi_server_url: null,
+    server_jitsi_server_url: SERVER_MEET_URL,
+    server_meet_server_url: SERVER_MEET_URL,
     server_can_summarize_topics: false,
     server_thumbnail_formats: [],
     server_supported_permission_settings: permissionSettings(),
@@ -245,7 +246,7 @@ function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnT
     giphy_api_key: '',
     development_environment: false,
     event_queue_longpoll_timeout_seconds: ctx.config.longPollSeconds + 40,
-    jitsi_server_url: 'https://meet.jit.si',
+    jitsi_server_url: settings.jitsi_server_url ?? SERVER_MEET_URL,
     demo_organization_scheduled_deletion_date: undefined,
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',

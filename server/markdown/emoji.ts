@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { escapeHtml } from './links.js';
 
 interface EmojiEntry {
   unified: string;
@@ -52,6 +53,12 @@ export function emojiNameForCode(code: string): string | undefined {
 /** Zulip's markup for an emoji; names are [a-z0-9_+-] only, so they need no escaping. */
 export function emojiSpan(name: string, code: string): string {
   return `<span aria-label="${name}" class="emoji emoji-${code}" role="img" title="${name}">:${name}:</span>`;
+}
+
+/** Zulip's markup for a custom emoji: the image, with the name's underscores as spaces in the title. */
+export function realmEmojiImage(name: string, src: string): string {
+  const title = name.replace(/_/g, ' ');
+  return `<img alt=":${escapeHtml(name)}:" class="emoji" src="${escapeHtml(src)}" title="${escapeHtml(title)}">`;
 }
 
 /**

@@ -22,14 +22,16 @@ function mathBlock(tex: string): string {
 
 /** Fenced blocks: code (with its language as typed), ```quote, ```math and ```spoiler. */
 export function fencesPlugin(md: MarkdownIt): void {
-  const nested = (text: string, env: unknown): string | null => {
+  const nested = (text: string, env: unknown, quote = false): string | null => {
     const e = renderEnv(env);
     if (!e || e.depth >= MAX_FENCE_DEPTH) return null;
     e.depth++;
+    if (quote) e.quoteDepth = (e.quoteDepth ?? 0) + 1;
     try {
       return md.render(text, e as unknown as Record<string, unknown>).trim();
     } finally {
       e.depth--;
+      if (quote) e.quoteDepth! -= 1;
     }
   };
 
@@ -42,7 +44,7 @@ export function fencesPlugin(md: MarkdownIt): void {
     const body = token.content;
     switch (lang.toLowerCase()) {
       case 'quote': {
-        const inner = nested(body, env);
+        const inner = nested(body, env, true);
         if (inner === null) break;
         return `<blockquote>\n${inner ? `${inner}\n` : ''}</blockquote>\n`;
       }

@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { wrapUnicodeEmoji } from './emoji.js';
 import { fencesPlugin } from './fences.js';
+import { inlineImagesPlugin } from './images.js';
 import { inlinePlugin } from './inline.js';
 import { escapeHtml, isSafeUrl } from './links.js';
 import { linkifierPlugin } from './linkifiers.js';
@@ -10,6 +11,7 @@ import type { MarkdownContext, RenderEnv, RenderResult } from './types.js';
 export type {
   MarkdownContext,
   MarkdownLinkifier,
+  MarkdownRealmEmoji,
   MarkdownStream,
   MarkdownUserGroup,
   MentionableUser,
@@ -40,6 +42,7 @@ mentionsPlugin(md);
 inlinePlugin(md);
 fencesPlugin(md);
 linkifierPlugin(md);
+inlineImagesPlugin(md);
 
 // markdown-it keeps `[x]()` (an empty destination) as a link to the current page; render the
 // source text instead, as for any other refused destination.

@@ -1,7 +1,8 @@
 import katex from 'katex';
 import type { MarkdownIt, StateInline } from 'markdown-it';
-import { emojiCodeForName, emojiSpan } from './emoji.js';
+import { emojiCodeForName, emojiSpan, realmEmojiImage } from './emoji.js';
 import { escapeHtml } from './links.js';
+import { renderEnv, type MarkdownRealmEmoji } from './types.js';
 
 /**
  * The token type carrying HTML that this module generated (and escaped) itself. Source HTML is
@@ -28,14 +29,25 @@ export function atWordStart(state: StateInline): boolean {
 
 const EMOJI_SHORTCODE = /:([a-z0-9_+-]{1,60}):/y;
 
-/** :shortcode: emoji; unknown names stay as typed. */
+/** The organization's active custom emoji named `name`, indexed once per render. */
+function realmEmojiNamed(state: StateInline, name: string): MarkdownRealmEmoji | undefined {
+  const env = renderEnv(state.env);
+  const list = env?.ctx.realmEmoji;
+  if (!env || !list?.length) return undefined;
+  let index = env.lookups.realmEmoji;
+  if (!index) index = env.lookups.realmEmoji = new Map(list.map((e) => [e.name, e]));
+  return index.get(name);
+}
+
+/** :shortcode: emoji, custom ones first as upstream; unknown names stay as typed. */
 function emojiRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
   const m = matchHere(state, EMOJI_SHORTCODE);
   if (!m) return false;
-  const code = emojiCodeForName(m[1]!);
-  if (!code) return false;
-  if (!silent) pushHtml(state, emojiSpan(m[1]!, code));
+  const custom = realmEmojiNamed(state, m[1]!);
+  const code = custom ? undefined : emojiCodeForName(m[1]!);
+  if (!custom && !code) return false;
+  if (!silent) pushHtml(state, custom ? realmEmojiImage(custom.name, custom.source_url) : emojiSpan(m[1]!, code!));
   state.pos += m[0].length;
   return true;
 }

@@ -143,7 +143,9 @@ describe('links', () => {
     expect(
       html('[m](mailto:a@example.com) [r](/user_uploads/1/a.png) [h](#narrow/channel/5-design)'),
     ).toBe(
-      '<p><a href="mailto:a@example.com">m</a> <a href="/user_uploads/1/a.png">r</a> <a href="#narrow/channel/5-design">h</a></p>',
+      '<p><a href="mailto:a@example.com">m</a> <a href="/user_uploads/1/a.png">r</a> <a href="#narrow/channel/5-design">h</a></p>\n' +
+        // an uploaded image gets Zulip's inline preview after the paragraph
+        '<div class="message_inline_image"><a href="/user_uploads/1/a.png" title="r"><img src="/user_uploads/1/a.png"></a></div>',
     );
   });
 

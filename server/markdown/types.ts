@@ -24,6 +24,13 @@ export interface MarkdownLinkifier {
   url_template: string;
 }
 
+/** An active custom emoji: `:name:` renders as its image. */
+export interface MarkdownRealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+}
+
 export interface MarkdownContext {
   /** all users of the organization that may be mentioned (lookups are case-insensitive on full_name) */
   users: readonly MentionableUser[];
@@ -33,6 +40,8 @@ export interface MarkdownContext {
   userGroups?: readonly MarkdownUserGroup[];
   /** the organization's linkifiers, applied in order (earlier ones win overlaps) */
   linkifiers?: readonly MarkdownLinkifier[];
+  /** the organization's active custom emoji (they win over Unicode emoji of the same name) */
+  realmEmoji?: readonly MarkdownRealmEmoji[];
 }
 
 export interface RenderResult {
@@ -52,6 +61,7 @@ export interface Lookups {
   users?: Map<string, MentionableUser[]>;
   groups?: Map<string, MarkdownUserGroup[]>;
   streams?: Map<string, MarkdownStream[]>;
+  realmEmoji?: Map<string, MarkdownRealmEmoji>;
   /** how many lookups scanned a list instead of using an index */
   scans?: number;
 }
@@ -65,6 +75,8 @@ export interface RenderEnv {
   topicWildcard: boolean;
   /** how many fenced blocks deep the current nested render is */
   depth: number;
+  /** how many ```quote blocks the current nested render is in (no image previews in quotes) */
+  quoteDepth?: number;
   lookups: Lookups;
 }
 

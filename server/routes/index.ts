@@ -23,6 +23,7 @@ import { userGroupRoutes } from './user-groups.js';
 import { profileFieldRoutes } from './profile-fields.js';
 import { presenceRoutes } from './presence.js';
 import { mutingRoutes } from './muting.js';
+import { uploadRoutes } from './uploads.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -47,5 +48,6 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   profileFieldRoutes(app, ctx);
   presenceRoutes(app, ctx);
   mutingRoutes(app, ctx);
+  uploadRoutes(app, ctx);
   assetRoutes(app, ctx);
 }

@@ -4,6 +4,7 @@ import { route } from '../http/route.js';
 import { p } from '../http/params.js';
 import { missingParam } from '../http/errors.js';
 import { archiveStream, streamMembers, updateStream } from '../actions/stream-admin.js';
+import { deleteTopic } from '../actions/delete-message.js';
 import {
   changeDefaultStream,
   createDefaultStreamGroup,
@@ -39,6 +40,13 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, { method: 'DELETE', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} }, async ({ realm, user, pathInt }) =>
     archiveStream(ctx, realm, user, pathInt('stream_id')),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/streams/:stream_id/delete_topic', pathInts: ['stream_id'], params: { topic_name: p.string() } },
+    async ({ realm, user, params, pathInt }) => deleteTopic(ctx, realm, user, pathInt('stream_id'), params.topic_name),
   );
 
   route(app, ctx, { method: 'GET', path: '/streams/:stream_id/members', pathInts: ['stream_id'], params: {} }, async ({ realm, user, pathInt }) =>

@@ -33,13 +33,24 @@ export class TestClient {
     return out;
   }
 
+  /** A multipart body, for requests that carry a file (a Blob or File among the parameters). */
+  static form(params: Record<string, unknown>): FormData {
+    const out = new FormData();
+    for (const [k, v] of Object.entries(params)) {
+      if (v instanceof Blob) out.set(k, v);
+      else if (v !== undefined) out.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+    return out;
+  }
+
   async request(method: string, path: string, params: Record<string, unknown> = {}, init: RequestInit = {}): Promise<ApiResult> {
+    const multipart = Object.values(params).some((v) => v instanceof Blob);
     const encoded = TestClient.encode(params);
     const url = `${this.baseUrl}/api/v1${path}` + (method === 'GET' && [...encoded].length ? `?${encoded}` : '');
     const res = await fetch(url, {
       method,
-      headers: { ...this.headers(), ...(method !== 'GET' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-      body: method !== 'GET' ? encoded.toString() : undefined,
+      headers: { ...this.headers(), ...(method !== 'GET' && !multipart ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      body: method === 'GET' ? undefined : multipart ? TestClient.form(params) : encoded.toString(),
       ...init,
     });
     const text = await res.text();

@@ -29,6 +29,10 @@ export const CAPS = {
   stream_typing_notifications: true, user_settings_object: true, linkifier_url_template: true,
 };
 const narrowGeneral = [{ operator: 'channel', operand: 'general' }];
+/** A 1x1 PNG, for custom emoji. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+/** '/user_uploads/2/ab/cd/x.txt' -> the realm id and the rest, as the temporary-URL endpoint takes them. */
+const uploadPathValues = (url: string) => ({ realm_id_str: url.split('/')[2]!, filename: url.split('/').slice(3).join('/') });
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 export const STEPS: Step[] = [
@@ -110,6 +114,8 @@ export const STEPS: Step[] = [
   { method: 'DELETE', path: '/invites/{invite_id}', as: 'iago', pathValues: (v) => ({ invite_id: v.inviteId }) },
   { method: 'DELETE', path: '/invites/multiuse/{invite_id}', as: 'iago', pathValues: (v) => ({ invite_id: v.linkId }) },
   { method: 'PATCH', path: '/streams/{stream_id}', as: 'iago', pathValues: (v) => ({ stream_id: v.checkId }), params: () => ({ description: 'checked' }) },
+  { method: 'POST', path: '/messages', params: () => ({ type: 'stream', to: 'openapi check', topic: 'doomed', content: 'soon gone' }) },
+  { method: 'POST', path: '/streams/{stream_id}/delete_topic', as: 'iago', pathValues: (v) => ({ stream_id: v.checkId }), params: () => ({ topic_name: 'doomed' }) },
   { method: 'DELETE', path: '/messages/{message_id}', as: 'iago', pathValues: (v) => ({ message_id: v.msgId }) },
   { method: 'DELETE', path: '/users/me/subscriptions', params: () => ({ subscriptions: ['openapi check'] }) },
   { method: 'DELETE', path: '/streams/{stream_id}', as: 'iago', pathValues: (v) => ({ stream_id: v.checkId }) },
@@ -143,6 +149,12 @@ export const STEPS: Step[] = [
   { method: 'DELETE', path: '/users/{user_id}', as: 'iago', pathValues: (v) => ({ user_id: v.horatioId }) },
   { method: 'POST', path: '/users/{user_id}/reactivate', as: 'iago', pathValues: (v) => ({ user_id: v.horatioId }) },
   { method: 'DELETE', path: '/users/me', as: 'yorick' },
+  // Files travel as multipart bodies: a File among the parameters makes the test client send one.
+  { method: 'POST', path: '/user_uploads', params: () => ({ file: new File(['swept\n'], 'zulip.txt', { type: 'text/plain' }) }), then: (b, v) => (v.upload = b.url) },
+  { method: 'GET', path: '/user_uploads/{realm_id_str}/{filename}', pathValues: (v) => uploadPathValues(v.upload) },
+  { method: 'POST', path: '/realm/emoji/{emoji_name}', as: 'iago', pathValues: () => ({ emoji_name: 'green_tick' }), params: () => ({ file: new File([PNG], 'green_tick.png', { type: 'image/png' }) }) },
+  { method: 'GET', path: '/realm/emoji' },
+  { method: 'DELETE', path: '/realm/emoji/{emoji_name}', as: 'iago', pathValues: () => ({ emoji_name: 'green_tick' }) },
   { method: 'POST', path: '/register', params: () => ({ event_types: ['message'] }), then: (b, v) => (v.spareQueue = b.queue_id) },
   { method: 'GET', path: '/events', params: (v) => ({ queue_id: v.spareQueue, last_event_id: -1, dont_block: true }) },
   { method: 'DELETE', path: '/events', params: (v) => ({ queue_id: v.spareQueue }) },
@@ -158,6 +170,7 @@ export const STEPS: Step[] = [
   // Upstream answers 404 here; realm.test.ts pins the 400 this server gives (the code is BAD_REQUEST either way).
   { method: 'DELETE', path: '/scheduled_messages/{scheduled_message_id}', pathValues: () => ({ scheduled_message_id: 999999 }), status: 404 },
   { method: 'GET', path: '/events', params: () => ({ queue_id: 'nope:nope', last_event_id: -1 }), status: 400 },
+  { method: 'DELETE', path: '/realm/emoji/{emoji_name}', as: 'iago', pathValues: () => ({ emoji_name: 'no_such_emoji' }), status: 404 },
 ];
 
 /** Logged-in clients for the demo users the steps act as, and the ids the steps start from. */

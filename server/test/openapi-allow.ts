@@ -23,6 +23,8 @@ export const ALLOW: Record<string, Record<string, string>> = {
     realm_authentication_methods: 'api-spec.md: method name to boolean; objects only from level 241',
     realm_default_streams: 'api-spec.md: stream objects; plain ids only from level 330',
     realm_meet_server_url: 'api-spec.md name of the custom meeting server (realm_jitsi_server_url sent too)',
+    server_meet_server_url: 'api-spec.md name of the server default meeting server (server_jitsi_server_url sent too)',
+    realm_gif_rating: 'api-spec.md name of the GIF rating (realm_giphy_rating sent too)',
     realm_invite_to_realm_policy: 'api-spec.md invitation policy (integer); a group setting upstream from 321',
     realm_move_messages_between_streams_policy: 'api-spec.md integer policy; a group setting upstream later',
     realm_edit_topic_policy: 'api-spec.md integer policy; a group setting upstream later',

@@ -61,7 +61,13 @@ describe('presence', () => {
   it('returns the same state for reports that change nothing', () => {
     const state = initial();
     expect(reducePresence(state, legacy(2, 'idle', 1100))).toBe(state);
-    expect(reducePresence(state, legacy(2, 'active', 900))).toBe(state);
+  });
+
+  it('takes a legacy report as the latest state: an idle one dated in the past shows the user offline', () => {
+    // Sent when a user stops sharing presence: idle, dated past the offline threshold.
+    const state = reducePresence(initial(), legacy(2, 'idle', 900));
+    expect(state.byUserId[2]).toEqual({ active_timestamp: 900, idle_timestamp: 900 });
+    expect(presenceStatus(state, 2, 1100)).toBe('offline');
   });
 
   it('tells active, idle and offline apart by the offline threshold', () => {

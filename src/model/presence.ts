@@ -74,8 +74,17 @@ export function reducePresence(state: PresenceState, event: PresenceEvent): Pres
     for (const [key, value] of Object.entries(event.presences))
       put(Number(key), fromAnyForm(value));
   } else if (event.user_id !== undefined && event.presence) {
+    // A legacy event is the user's latest state, not one more sighting: an idle report dated in
+    // the past (sent when the user stops sharing presence) takes them offline.
     const current = state.byUserId[event.user_id] ?? NEVER;
-    put(event.user_id, foldLegacy(current, Object.values(event.presence)));
+    const latest = foldLegacy(NEVER, Object.values(event.presence));
+    put(event.user_id, {
+      active_timestamp: Math.min(
+        Math.max(current.active_timestamp, latest.active_timestamp),
+        latest.idle_timestamp,
+      ),
+      idle_timestamp: latest.idle_timestamp,
+    });
   }
   return byUserId === state.byUserId ? state : { ...state, byUserId };
 }

@@ -1,0 +1,309 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Attachment, Realm, User } from '../db/schema.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { accessibleMessage } from './get-messages.js';
+import { realmSettings } from './realm.js';
+
+/**
+ * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`, only
+ * the uploader may read one until a message links it, and then whoever may read that message.
+ */
+
+export const MAX_FILE_UPLOAD_MIB = 25;
+export const MAX_FILE_UPLOAD_BYTES = MAX_FILE_UPLOAD_MIB * 1024 * 1024;
+/** How long a URL from GET /user_uploads/{realm_id}/{filename} works without credentials. */
+export const TEMPORARY_URL_SECONDS = 60;
+/** Linking messages examined per download; a file linked more often is readable through the first ones. */
+const MAX_LINKING_MESSAGES = 200;
+/** Most Linux filesystems limit a path component to 255 bytes. */
+const MAX_FILE_NAME_BYTES = 255;
+
+/** A file the HTTP layer has received into a temporary path. */
+export interface IncomingFile {
+  tmpPath: string;
+  /** the name the client gave (already stripped of directories) */
+  filename: string;
+  /** the content type the client gave, or guessed from the name */
+  contentType: string;
+  size: number;
+  /** more bytes arrived than the upload limit; the temporary file holds only a prefix */
+  tooLarge: boolean;
+}
+
+export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
+/** Files being received; beside the uploads so a rename moves them into place. */
+export const incomingDir = (ctx: AppContext) => path.join(uploadsDir(ctx), '.incoming');
+
+const EXTENSION_TYPES: Record<string, string> = {
+  '.apng': 'image/apng', '.avif': 'image/avif', '.bmp': 'image/bmp', '.gif': 'image/gif', '.jpe': 'image/jpeg',
+  '.jpeg': 'image/jpeg', '.jpg': 'image/jpeg', '.png': 'image/png', '.svg': 'image/svg+xml', '.webp': 'image/webp',
+  '.ico': 'image/x-icon', '.tif': 'image/tiff', '.tiff': 'image/tiff',
+  '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.json': 'application/json',
+  '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.csv': 'text/csv', '.html': 'text/html',
+  '.htm': 'text/html', '.xml': 'text/xml', '.js': 'text/javascript', '.css': 'text/css', '.py': 'text/x-python',
+  '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.wav': 'audio/wav', '.flac': 'audio/flac', '.weba': 'audio/webm',
+  '.aac': 'audio/aac', '.mp4': 'video/mp4', '.webm': 'video/webm',
+};
+
+/** Types a browser may show in place; anything else is served as a download. (No SVG: it can hold script.) */
+const INLINE_TYPES = new Set([
+  'application/pdf', 'audio/aac', 'audio/flac', 'audio/mp4', 'audio/mpeg', 'audio/wav', 'audio/webm',
+  'image/apng', 'image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp', 'text/plain',
+  'video/mp4', 'video/webm',
+]);
+
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+export function guessContentType(filename: string): string | undefined {
+  return EXTENSION_TYPES[path.extname(filename).toLowerCase()];
+}
+
+/**
+ * The type to store: the client's when it is a well-formed one, else a guess from the name.
+ * Multipart parts without a type arrive as text/plain (the form-data default), so a name that says
+ * otherwise wins over text/plain and application/octet-stream, as the real server guesses too.
+ */
+export function uploadContentType(claimed: string, filename: string): string {
+  const type = claimed.trim().toLowerCase();
+  const guess = guessContentType(filename);
+  if (!CONTENT_TYPE.test(type)) return guess ?? 'application/octet-stream';
+  if ((type === 'text/plain' || type === 'application/octet-stream') && guess) return guess;
+  return type;
+}
+
+/**
+ * A name safe in a path and a URL, as Zulip's sanitize_name: NFKC, only letters, digits, marks,
+ * '_', '.', '-' and whitespace kept, runs of '-' and whitespace made one '-', at most 255 bytes
+ * (keeping the extension), and never empty, '.' or '..'.
+ */
+export function sanitizeFilename(name: string): string {
+  let value = name.normalize('NFKC').replace(/[^\p{L}\p{M}\p{N}_\s.-]/gu, '').trim();
+  value = value.replace(/[-\s]+/gu, '-');
+  value = truncateUtf8(value, MAX_FILE_NAME_BYTES);
+  return value === '' || value === '.' || value === '..' ? 'uploaded-file' : value;
+}
+
+function truncateUtf8(name: string, maxBytes: number): string {
+  if (Buffer.byteLength(name) <= maxBytes) return name;
+  let ext = path.extname(name);
+  let stem = name.slice(0, name.length - ext.length);
+  if (Buffer.byteLength(ext) >= maxBytes) [stem, ext] = [name, ''];
+  let room = maxBytes - Buffer.byteLength(ext);
+  let out = '';
+  for (const ch of stem) {
+    room -= Buffer.byteLength(ch);
+    if (room < 0) break;
+    out += ch;
+  }
+  return out + ext;
+}
+
+function randomPathId(realmId: number, name: string): string {
+  const shard = crypto.randomBytes(1).toString('hex');
+  const token = crypto.randomBytes(18).toString('base64url');
+  return `${realmId}/${shard}/${token}/${sanitizeFilename(name)}`;
+}
+
+/** The absolute path of an upload, or null for an id that would leave the uploads directory. */
+function storedPath(ctx: AppContext, pathId: string): string | null {
+  const root = uploadsDir(ctx);
+  const full = path.resolve(root, pathId);
+  return full.startsWith(root + path.sep) && !pathId.split('/').some((p) => p === '' || p === '.' || p === '..') ? full : null;
+}
+
+/** Writes the file's data to the disk before the database row that promises it exists. */
+export async function syncFile(file: string) {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export const fileTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
+
+/** POST /user_uploads */
+export async function uploadFile(ctx: AppContext, realm: Realm, user: User, files: IncomingFile[]) {
+  if (files.length === 0) throw badRequest('You must specify a file to upload');
+  if (files.length > 1) throw badRequest('You may only upload one file at a time');
+  const file = files[0]!;
+  if (file.tooLarge || file.size > MAX_FILE_UPLOAD_BYTES) throw fileTooLarge(MAX_FILE_UPLOAD_MIB);
+  const pathId = randomPathId(realm.id, file.filename);
+  const target = storedPath(ctx, pathId);
+  if (!target) throw badRequest('Invalid file name');
+  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  await syncFile(file.tmpPath);
+  await fs.promises.rename(file.tmpPath, target);
+  // PostgreSQL cannot store NUL in text; the real server drops it from the name too.
+  const filename = file.filename.replace(/\u0000/g, '');
+  try {
+    const floor = await ctx.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+    await ctx.db.insertInto('attachments').values({
+      realm_id: realm.id,
+      owner_id: user.id,
+      path_id: pathId,
+      file_name: filename,
+      size: file.size,
+      content_type: uploadContentType(file.contentType, file.filename),
+      create_time: Math.floor(Date.now() / 1000),
+      message_id_floor: Number(floor?.max ?? 0),
+    }).execute();
+  } catch (err) {
+    await fs.promises.rm(target, { force: true });
+    throw err;
+  }
+  const url = `/user_uploads/${pathId}`;
+  return { uri: url, url, filename };
+}
+
+const fileNotFound = () => new ApiError('File not found', 'BAD_REQUEST', 404);
+const notAuthorized = () => new ApiError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
+
+/** A LIKE pattern matching `text` literally (with `escape '\'`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Whether `user` (null: a spectator) may read the upload: its owner may, and so may anyone who
+ * can read a message linking to it. The random directory names the upload uniquely, so a link
+ * is any later message of the organization whose HTML points into that directory.
+ */
+async function mayRead(ctx: AppContext, realm: Realm, user: User | null, attachment: Attachment): Promise<boolean> {
+  if (user && attachment.owner_id === user.id) return true;
+  const directory = attachment.path_id.split('/').slice(0, 3).join('/');
+  const needle = `/user_uploads/${directory}/`;
+  const pattern = `%${likeLiteral(needle)}%`;
+  const newest = await ctx.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  const top = Number(newest?.max ?? 0);
+  // Links usually follow the upload closely: scan id ranges of growing width from the upload on,
+  // so that the first ones are cheap index range scans (a LIKE gives planners no estimate).
+  let examined = 0;
+  for (let low = attachment.message_id_floor, width = 1000; low < top && examined < MAX_LINKING_MESSAGES; width *= 4) {
+    const high = Math.min(top, low + width);
+    const rows = await ctx.db
+      .selectFrom('messages')
+      .select(['id', 'rendered_content'])
+      .where('realm_id', '=', realm.id)
+      .where('id', '>', low)
+      .where('id', '<=', high)
+      .where(sql<boolean>`rendered_content like ${pattern} escape '\\'`)
+      .orderBy('id')
+      .limit(MAX_LINKING_MESSAGES - examined)
+      .execute();
+    for (const row of rows) {
+      examined++;
+      if (!row.rendered_content.includes(needle)) continue; // SQLite's LIKE ignores case
+      if (await accessibleMessage(ctx, realm, user, row.id)) return true;
+    }
+    low = high;
+  }
+  return false;
+}
+
+/** The upload at `/user_uploads/<realmIdText>/<rest>`, if `user` may read it; else the error to answer. */
+export async function readableUpload(ctx: AppContext, realm: Realm, user: User | null, realmIdText: string, rest: string) {
+  if (!/^\d{1,9}$/.test(realmIdText) || Number(realmIdText) !== realm.id) throw fileNotFound();
+  if (user === null && !realmSettings(realm).enable_spectator_access)
+    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+  const pathId = `${realmIdText}/${rest}`;
+  if (pathId.includes('\u0000') || !storedPath(ctx, pathId)) throw fileNotFound();
+  const attachment = await ctx.db.selectFrom('attachments').selectAll()
+    .where('path_id', '=', pathId).where('realm_id', '=', realm.id).executeTakeFirst();
+  if (!attachment) throw fileNotFound();
+  if (!(await mayRead(ctx, realm, user, attachment))) throw notAuthorized();
+  return attachment;
+}
+
+export interface ServedFile {
+  file: string;
+  size: number;
+  contentType: string;
+  /** false: may be shown in the browser; true: download only */
+  attachment: boolean;
+  /** the name for Content-Disposition */
+  downloadName: string;
+}
+
+export async function servedFile(ctx: AppContext, attachment: Attachment): Promise<ServedFile> {
+  const file = storedPath(ctx, attachment.path_id);
+  const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
+  if (!file || !stat?.isFile()) throw fileNotFound();
+  const bare = attachment.content_type.split(';')[0]!.trim();
+  return {
+    file,
+    size: stat.size,
+    contentType: attachment.content_type,
+    attachment: !INLINE_TYPES.has(bare),
+    downloadName: attachment.path_id.split('/').pop()!,
+  };
+}
+
+/** The secret that signs temporary URLs: one per data directory, made on first use and kept. */
+const signingKeys = new Map<string, Buffer>();
+
+function signingKey(ctx: AppContext): Buffer {
+  const dir = path.join(ctx.config.dataDir, 'secrets');
+  const file = path.join(dir, 'upload-url.key');
+  let key = signingKeys.get(file);
+  if (key) return key;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!fs.existsSync(file)) {
+    // Written aside and linked into place: another process sharing the directory sees the whole
+    // key or none, and the first link wins.
+    const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(draft, crypto.randomBytes(32).toString('hex'), { mode: 0o600 });
+    try {
+      fs.linkSync(draft, file);
+    } catch (err: any) {
+      if (err.code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
+  }
+  key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+  if (key.length < 32) throw new Error(`${file} does not hold a usable key`);
+  signingKeys.set(file, key);
+  return key;
+}
+
+const signature = (ctx: AppContext, payload: string) =>
+  crypto.createHmac('sha256', signingKey(ctx)).update(payload).digest('base64url');
+
+/** GET /user_uploads/{realm_id}/{filename} under /api/v1: a URL that works for a minute without credentials. */
+export async function temporaryUploadUrl(ctx: AppContext, realm: Realm, user: User, realmIdText: string, rest: string) {
+  const attachment = await readableUpload(ctx, realm, user, realmIdText, rest);
+  const payload = `${attachment.id}.${Math.floor(Date.now() / 1000) + TEMPORARY_URL_SECONDS}`;
+  const name = attachment.path_id.split('/').pop()!;
+  return { url: `/user_uploads/temporary/${payload}.${signature(ctx, payload)}/${encodeURIComponent(name)}` };
+}
+
+/** The upload a temporary URL names, if its signature holds and it has not expired. */
+export async function uploadForToken(ctx: AppContext, token: string, filename: string) {
+  const m = /^(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  const valid = m && crypto.timingSafeEqual(Buffer.from(signature(ctx, `${m[1]}.${m[2]}`)), Buffer.from(m[3]!));
+  if (!m || !valid || Number(m[2]) < Date.now() / 1000) throw badRequest('Invalid token');
+  const attachment = await ctx.db.selectFrom('attachments').selectAll().where('id', '=', Number(m[1])).executeTakeFirst();
+  if (!attachment) throw fileNotFound();
+  if (attachment.path_id.split('/').pop() !== filename) throw badRequest('Invalid filename');
+  return attachment;
+}
+
+/** Removes temporary files that a crashed process left behind (older than an hour), once per directory. */
+const sweptIncoming = new Set<string>();
+export async function prepareIncoming(ctx: AppContext): Promise<string> {
+  const dir = incomingDir(ctx);
+  if (sweptIncoming.has(dir)) return dir;
+  await fs.promises.mkdir(dir, { recursive: true });
+  sweptIncoming.add(dir);
+  const cutoff = Date.now() - 3600_000;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && stat.mtimeMs < cutoff) await fs.promises.rm(file, { force: true });
+  }
+  return dir;
+}
