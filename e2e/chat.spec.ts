@@ -211,3 +211,34 @@ test('reactions: added from the picker, seen live, toggled from the chip', async
   await expect(chip).toHaveAttribute('aria-pressed', 'false');
   await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAccessibleName('tada: You');
 });
+
+test('presence dots, and muting someone hides them and their messages until unmuted', async ({ browser }) => {
+  const shiva = await logIn(browser, server.url, 'shiva@example.com');
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  const people = shiva.getByRole('complementary', { name: 'People' });
+  // Othello's open app reports him present; Shiva's list shows it.
+  await expect(people.getByRole('link', { name: 'Direct message Othello, the Moor of Venice (active)' })).toBeVisible({ timeout: 5000 });
+
+  await shiva.getByRole('link', { name: 'Settings' }).click();
+  await shiva.getByLabel('Mute someone').selectOption({ label: 'Othello, the Moor of Venice' });
+  await shiva.getByRole('button', { name: 'Mute', exact: true }).click();
+  await expect(shiva.getByRole('list', { name: 'Muted users' })).toContainText('Othello, the Moor of Venice');
+  await expect(people.getByRole('link', { name: /Othello/ })).toHaveCount(0);
+
+  const general = (await (await apiClient(server.url, 'othello@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20muting`;
+  await othello.goto(topicUrl);
+  await sendFromCompose(othello, 'You will not see this at first');
+  await shiva.goto(topicUrl);
+  const hidden = shiva.locator('article.message').filter({ hasText: 'hidden because you muted the sender' });
+  await expect(hidden).toBeVisible();
+  await expect(hidden.locator('.message-sender')).toHaveText('Muted user');
+  await expect(shiva.getByText('You will not see this at first')).toHaveCount(0);
+  await shiva.screenshot({ path: 'test-results/muted.png' });
+  await hidden.getByRole('button', { name: 'Show it' }).click();
+  await expect(shiva.getByText('You will not see this at first')).toBeVisible();
+
+  await shiva.getByRole('link', { name: 'Settings' }).click();
+  await shiva.getByRole('list', { name: 'Muted users' }).getByRole('button', { name: 'Unmute' }).click();
+  await expect(people.getByRole('link', { name: /Othello/ })).toBeVisible();
+});

@@ -3,13 +3,14 @@
  * ask for exactly what they show. The current store can be replaced (new queue), so hooks read
  * it through a holder.
  */
-import { createContext, useContext, useMemo } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { Stream, Subscription, User } from '../api/model';
 import type { Narrow } from '../narrow';
 import type { AccountState } from './account-state';
 import type { AccountActions, AccountStore } from './account-store';
+import { presenceStatus, type PresenceStatus } from './presence';
 import { realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
 import {
@@ -139,3 +140,20 @@ export function useTypists(narrow: Narrow): number[] {
 
 export const useStreamsById = () => useAccount((s) => s.subscriptions.streams);
 export const useSubscriptionsById = () => useAccount((s) => s.subscriptions.subscriptions);
+
+/** Users the own user muted (id → when), for screens that hide them. */
+export const useMutedUsers = () => useAccount((s) => s.mutedUsers.byId);
+
+/**
+ * Everyone's presence as shown now: recomputed when presence changes and, so that people fade to
+ * idle and offline without an event, every half minute.
+ */
+export function usePresenceStatuses(): (userId: number) => PresenceStatus {
+  const presence = useAccount((s) => s.presence);
+  const [now, setNow] = useState(() => Date.now() / 1000);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now() / 1000), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return useCallback((userId: number) => presenceStatus(presence, userId, now), [presence, now]);
+}

@@ -13,6 +13,7 @@ import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { TopBar } from './TopBar';
+import { usePresenceReporter } from './use-presence-reporter';
 
 const PHONE_QUERY = '(max-width: 760px)';
 
@@ -39,6 +40,7 @@ export function AppShell() {
   const ownUserId = useOwnUserId();
   const homeView = useUserSetting<string>('web_home_view');
   useColorScheme(useUserSetting<number>('color_scheme'));
+  usePresenceReporter();
   const isPhone = useIsPhone();
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpenDesktop, setRightOpenDesktop] = useState(true);

@@ -28,6 +28,8 @@ interface MessageItemProps {
   users: Readonly<Record<number, User>>;
   showReactionNames: boolean;
   onToggleReaction(message: Message, reaction: ReactionRef, add: boolean): void;
+  /** the sender is a user you muted: the message stays hidden until revealed */
+  mutedSender: boolean;
 }
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
@@ -43,6 +45,9 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   ];
   const time = formatTime(message.timestamp, twentyFourHour);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const hidden = props.mutedSender && !revealed;
+  const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const confirmDelete = async () => {
     const failure = await props.onDelete(message);
@@ -53,12 +58,12 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   return (
     <article
       className={classes.filter(Boolean).join(' ')}
-      aria-label={`${message.sender_full_name}, ${time}`}
+      aria-label={`${senderName}, ${time}`}
       data-message-id={message.id}
     >
       <div className="message-gutter">
         {showSender ? (
-          <Avatar url={message.avatar_url} name={message.sender_full_name} size={36} />
+          <Avatar url={props.mutedSender ? null : message.avatar_url} name={senderName} size={36} />
         ) : (
           <time
             className="message-hover-time"
@@ -72,7 +77,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       <div className="message-main">
         {showSender && (
           <div className="message-header">
-            <span className="message-sender">{message.sender_full_name}</span>
+            <span className="message-sender">{senderName}</span>
             <time
               dateTime={new Date(message.timestamp * 1000).toISOString()}
               title={formatFullDateTime(message.timestamp)}
@@ -81,7 +86,14 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             </time>
           </div>
         )}
-        {props.editing ? (
+        {hidden ? (
+          <p className="message-hidden">
+            This message was hidden because you muted the sender.{' '}
+            <button type="button" className="link-button" onClick={() => setRevealed(true)}>
+              Show it
+            </button>
+          </p>
+        ) : props.editing ? (
           <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
         ) : (
           <div
@@ -89,7 +101,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
           />
         )}
-        {!echo && (
+        {!echo && !hidden && (
           <Reactions
             message={message}
             ownUserId={ownUserId}

@@ -7,6 +7,7 @@ import { deleteMessage } from '../../api/routes/messages';
 import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
 import {
+  useMutedUsers,
   useOwnUserId,
   useRealmSetting,
   useSubscriptionsById,
@@ -227,6 +228,7 @@ function FeedRowView({
   const session = useSession();
   const ownUserId = useOwnUserId();
   const settings = useRealmSettings();
+  const muted = useMutedUsers();
   const showReactionNames = useUserSetting<boolean>('display_emoji_reaction_users') ?? true;
   const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
   const subscriptions = useSubscriptionsById();
@@ -289,6 +291,7 @@ function FeedRowView({
           users={users}
           showReactionNames={showReactionNames}
           onToggleReaction={onToggleReaction}
+          mutedSender={row.message.sender_id !== ownUserId && row.message.sender_id in muted}
         />
       );
     }

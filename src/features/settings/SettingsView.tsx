@@ -6,7 +6,15 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiRequestError, describeFailure } from '../../api/errors';
 import { updateSettings, type SettingsChanges } from '../../api/routes/settings';
-import { useOwnUserId, useUser, useUserSetting } from '../../model/hooks';
+import { muteUser, unmuteUser } from '../../api/routes/users';
+import {
+  useActiveUsers,
+  useMutedUsers,
+  useOwnUserId,
+  useUser,
+  useUserSetting,
+  useUsersById,
+} from '../../model/hooks';
 import { useConnection } from '../app/session-context';
 import { COLOR_SCHEME } from './color-scheme';
 
@@ -210,6 +218,81 @@ function PasswordForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
   );
 }
 
+function MutedUsers() {
+  const connection = useConnection();
+  const ownUserId = useOwnUserId();
+  const muted = useMutedUsers();
+  const users = useUsersById();
+  const candidates = useActiveUsers().filter(
+    (u) => u.user_id !== ownUserId && !(u.user_id in muted),
+  );
+  const [chosen, setChosen] = useState('');
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const run = async (action: () => Promise<unknown>) => {
+    setStatus({ kind: 'saving' });
+    try {
+      await action();
+      setStatus({ kind: 'saved' });
+      setChosen('');
+    } catch (error) {
+      setStatus({ kind: 'error', message: messageOf(error) });
+    }
+  };
+  const mutedIds = Object.keys(muted)
+    .map(Number)
+    .sort((a, b) => (users[a]?.full_name ?? '').localeCompare(users[b]?.full_name ?? ''));
+  return (
+    <>
+      <p className="settings-hint settings-hint-block">
+        Messages from people you mute are hidden and marked as read, and they leave your people
+        list. They are not told.
+      </p>
+      {mutedIds.length > 0 && (
+        <ul className="settings-list" aria-label="Muted users">
+          {mutedIds.map((id) => (
+            <li key={id}>
+              <span>{users[id]?.full_name ?? 'Unknown user'}</span>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => void run(() => unmuteUser(connection, id))}
+              >
+                Unmute
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="settings-row settings-inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (chosen) void run(() => muteUser(connection, Number(chosen)));
+        }}
+      >
+        <label htmlFor="setting-mute-user">Mute someone</label>
+        <select
+          id="setting-mute-user"
+          className="text-input"
+          value={chosen}
+          onChange={(e) => setChosen(e.target.value)}
+        >
+          <option value="">Choose a person…</option>
+          {candidates.map((u) => (
+            <option key={u.user_id} value={u.user_id}>
+              {u.full_name}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button" disabled={!chosen}>
+          Mute
+        </button>
+        <StatusNote status={status} />
+      </form>
+    </>
+  );
+}
+
 const THEMES = [
   [COLOR_SCHEME.AUTOMATIC, 'Same as the system'],
   [COLOR_SCHEME.LIGHT, 'Light'],
@@ -268,6 +351,9 @@ export function SettingsView() {
             hint="Turning this off deletes the drafts stored on the server."
             saver={saver}
           />
+        </Section>
+        <Section title="Muted users">
+          <MutedUsers />
         </Section>
         <Section title="Password">
           <PasswordForm saver={saver} />

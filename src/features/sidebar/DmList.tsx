@@ -1,14 +1,18 @@
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
-import { useDmUnreadCount, useRecentDms, useUsersById } from '../../model/hooks';
+import { useDmUnreadCount, useMutedUsers, useRecentDms, useUsersById } from '../../model/hooks';
 import { dmNarrow, narrowKey, narrowToUrl, type Place } from '../../narrow';
 import { dmConversationName } from './conversation-names';
 
 const DMS_SHOWN = 12;
 
 export function DmList({ place }: { place: Place | null }) {
-  const recent = useRecentDms();
+  const muted = useMutedUsers();
+  // One-on-one conversations with someone you muted are not listed.
+  const recent = useRecentDms().filter(
+    (c) => !(c.user_ids.length === 1 && c.user_ids[0]! in muted),
+  );
   const currentKey = place?.kind === 'narrow' ? narrowKey(place.narrow) : null;
   return (
     <section className="sidebar-section" aria-labelledby="dms-heading">

@@ -1,23 +1,40 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
-import { useActiveUsers, useOwnUserId } from '../../model/hooks';
+import {
+  useActiveUsers,
+  useMutedUsers,
+  useOwnUserId,
+  usePresenceStatuses,
+} from '../../model/hooks';
+import type { PresenceStatus } from '../../model/presence';
 import { dmNarrow, narrowToUrl } from '../../narrow';
 
 export function RightSidebar({ hidden }: { hidden: boolean }) {
   const users = useActiveUsers();
   const ownUserId = useOwnUserId();
+  const muted = useMutedUsers();
+  const statusOf = usePresenceStatuses();
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
     const needle = filter.trim().toLowerCase();
     return users.filter(
       (u) =>
-        !needle ||
-        u.full_name.toLowerCase().includes(needle) ||
-        u.email.toLowerCase().includes(needle),
+        !(u.user_id in muted) &&
+        (!needle ||
+          u.full_name.toLowerCase().includes(needle) ||
+          u.email.toLowerCase().includes(needle)),
     );
-  }, [users, filter]);
-  const humans = shown.filter((u) => !u.is_bot);
+  }, [users, filter, muted]);
+  // You first, then who is here now, then who is away, each by name (the list arrives by name).
+  const humans = shown
+    .filter((u) => !u.is_bot)
+    .map((u) => ({ user: u, status: statusOf(u.user_id) }))
+    .sort(
+      (a, b) =>
+        Number(b.user.user_id === ownUserId) - Number(a.user.user_id === ownUserId) ||
+        STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
+    );
   const bots = shown.filter((u) => u.is_bot);
 
   return (
@@ -35,14 +52,17 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
         onChange={(e) => setFilter(e.target.value)}
       />
       <ul className="sidebar-list">
-        {humans.map((user) => (
+        {humans.map(({ user, status }) => (
           <li key={user.user_id}>
             <Link
               to={narrowToUrl(dmNarrow([user.user_id], ownUserId))}
               className="sidebar-row person-row"
-              aria-label={`Direct message ${user.full_name}`}
+              aria-label={`Direct message ${user.full_name} (${STATUS_LABEL[status]})`}
             >
-              <Avatar url={user.avatar_url} name={user.full_name} size={24} />
+              <span className="presence-avatar">
+                <Avatar url={user.avatar_url} name={user.full_name} size={24} />
+                <span className={`presence-dot presence-${status}`} title={STATUS_LABEL[status]} />
+              </span>
               <span className="sidebar-name">
                 {user.full_name}
                 {user.user_id === ownUserId && <span className="person-you"> (you)</span>}
@@ -74,3 +94,10 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
     </aside>
   );
 }
+
+const STATUS_ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+const STATUS_LABEL: Record<PresenceStatus, string> = {
+  active: 'active',
+  idle: 'idle',
+  offline: 'offline',
+};
