@@ -225,7 +225,15 @@ test('presence dots, and muting someone hides them and their messages until unmu
   await expect(shiva.getByRole('list', { name: 'Muted users' })).toContainText('Othello, the Moor of Venice');
   await expect(people.getByRole('link', { name: /Othello/ })).toHaveCount(0);
 
-  const general = (await (await apiClient(server.url, 'othello@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const othelloApi = await apiClient(server.url, 'othello@example.com');
+  const general = (await othelloApi.get('/get_stream_id?stream=general')).stream_id;
+  // A direct message from him stays out of sight: not in the DM list, not in the combined feed.
+  const shivaId = (await apiClient(server.url, 'shiva@example.com')).userId;
+  await othelloApi.post('/messages', { type: 'direct', to: `[${shivaId}]`, content: 'A private word while muted' });
+  await shiva.goto('/feed');
+  await expect(shiva.getByRole('navigation', { name: 'Channels and views' }).getByRole('link', { name: /Othello/ })).toHaveCount(0);
+  await expect(shiva.locator('article.message').first()).toBeVisible();
+  await expect(shiva.getByText('A private word while muted')).toHaveCount(0);
   const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20muting`;
   await othello.goto(topicUrl);
   await sendFromCompose(othello, 'You will not see this at first');

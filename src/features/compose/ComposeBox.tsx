@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { SendIcon } from '../../components/icons';
 import {
   useActiveUsers,
+  useMutedUsers,
   useOwnUserId,
   useRealmLimits,
   useRealmSetting,
@@ -30,6 +31,9 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const subscriptions = useSortedSubscriptions();
   const users = useActiveUsers();
   const usersById = useUsersById();
+  const muted = useMutedUsers();
+  // People you muted are not offered as direct-message recipients.
+  const dmCandidates = useMemo(() => users.filter((u) => !(u.user_id in muted)), [users, muted]);
   const limits = useRealmLimits();
   const mandatoryTopics = useRealmSetting('mandatory_topics') === true;
   const draftKey = narrowKey(narrow);
@@ -111,7 +115,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         />
       ) : (
         <DmFields
-          users={users}
+          users={dmCandidates}
           usersById={usersById}
           recipients={recipients}
           onRecipients={setRecipients}

@@ -12,6 +12,7 @@ import {
   useUnmutedUnreadTotal,
   useUnreads,
   useUsersById,
+  useMutedUsers,
 } from '../../model/hooks';
 import { totalUnreadCount, unreadDetailsFor } from '../../model/unreads';
 import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow } from '../../narrow';
@@ -102,6 +103,7 @@ function MarkAllReadButton() {
 function DmSection() {
   const unreads = useUnreads();
   const users = useUsersById();
+  const muted = useMutedUsers();
   const entries = Object.entries(unreads.dms);
   if (entries.length === 0) return null;
   return (
@@ -112,7 +114,7 @@ function DmSection() {
       <ul className="inbox-list">
         {entries.map(([key, ids]) => {
           const participants = key.split(',').map(Number);
-          const name = dmConversationName(participants, users);
+          const name = dmConversationName(participants, users, muted);
           return (
             <li key={key}>
               <Link

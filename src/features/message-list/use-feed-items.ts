@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import { useOwnUserId, useStreamsById, useUsersById } from '../../model/hooks';
+import { useMutedUsers, useOwnUserId, useStreamsById, useUsersById } from '../../model/hooks';
+import { dmMessageParticipants } from '../../narrow';
 import type { Narrow } from '../../narrow';
 import { allMessages, messageListQuery, reachesNewest } from '../../queries/messages';
 import { useSession } from '../app/session-context';
@@ -16,16 +17,27 @@ export function useFeedRows(narrow: Narrow) {
   const ownUserId = useOwnUserId();
   const users = useUsersById();
   const streams = useStreamsById();
+  const muted = useMutedUsers();
 
   const rows = useMemo(() => {
-    const items = allMessages(query.data).map((message) => ({ message }));
+    // One-on-one conversations with someone you muted are hidden everywhere.
+    const withMuted = (message: Parameters<typeof dmMessageParticipants>[0]) => {
+      if (message.type !== 'private') return false;
+      const others = (dmMessageParticipants(message, ownUserId) ?? []).filter(
+        (id) => id !== ownUserId,
+      );
+      return others.length === 1 && others[0]! in muted;
+    };
+    const items = allMessages(query.data)
+      .filter((message) => !withMuted(message))
+      .map((message) => ({ message }));
     // Echoes sit after history, and only once history reaches the present.
     const echoes =
       query.data && reachesNewest(query.data)
         ? echoesIn(narrow, outbox, ownUserId, users, streams)
         : [];
     return buildRows([...items, ...echoes]);
-  }, [query.data, outbox, narrow, ownUserId, users, streams]);
+  }, [query.data, outbox, narrow, ownUserId, users, streams, muted]);
 
   return { query, rows };
 }

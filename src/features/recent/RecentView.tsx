@@ -13,6 +13,7 @@ import {
   useUnreads,
   useUserSetting,
   useUsersById,
+  useMutedUsers,
 } from '../../model/hooks';
 import { dmUnreadCount, topicUnreadCount } from '../../model/unreads';
 import {
@@ -133,6 +134,7 @@ export function RecentView() {
 function RecentRow({ conversation }: { conversation: Conversation }) {
   const { latest } = conversation;
   const users = useUsersById();
+  const muted = useMutedUsers();
   const ownUserId = useOwnUserId();
   const unreads = useUnreads();
   const subscriptions = useSubscriptionsById();
@@ -147,7 +149,7 @@ function RecentRow({ conversation }: { conversation: Conversation }) {
     count = topicUnreadCount(unreads, latest.stream_id, latest.subject);
   } else {
     const participants = dmMessageParticipants(latest, ownUserId) ?? [];
-    name = dmConversationName(participants, users);
+    name = dmConversationName(participants, users, muted);
     url = narrowToUrl(dmNarrow(participants));
     count = dmUnreadCount(unreads, participants);
   }

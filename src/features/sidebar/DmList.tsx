@@ -41,7 +41,7 @@ export function DmList({ place }: { place: Place | null }) {
 function DmItem({ userIds, current }: { userIds: number[]; current: boolean }) {
   const users = useUsersById();
   const count = useDmUnreadCount(userIds);
-  const name = dmConversationName(userIds, users);
+  const name = dmConversationName(userIds, users, useMutedUsers());
   const single = userIds.length === 1 ? users[userIds[0]] : undefined;
   return (
     <li>
