@@ -11,6 +11,7 @@ export default defineConfig({
       '/api': { target: proxyTarget, changeOrigin: true, secure: false },
       '/static': { target: proxyTarget, changeOrigin: true, secure: false },
       '/user_avatars': { target: proxyTarget, changeOrigin: true, secure: false },
+      '/user_uploads': { target: proxyTarget, changeOrigin: true, secure: false },
     },
   },
   build: { outDir: 'dist', sourcemap: true },

@@ -250,3 +250,40 @@ test('presence dots, and muting someone hides them and their messages until unmu
   await shiva.getByRole('list', { name: 'Muted users' }).getByRole('button', { name: 'Unmute' }).click();
   await expect(people.getByRole('link', { name: /Othello/ })).toBeVisible();
 });
+
+// A 2x2 PNG, red.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANCQEB0D7OXwAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('attaching files: a link in the message, an image preview the other side can see', async ({ browser }) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20files`;
+  await hamlet.goto(topicUrl);
+  await othello.goto(topicUrl);
+
+  await hamlet.getByLabel('Files to attach').setInputFiles([
+    { name: 'red dot.png', mimeType: 'image/png', buffer: PNG },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('meeting notes\n') },
+  ]);
+  const box = hamlet.getByLabel('Message', { exact: true });
+  await expect(box).toHaveValue(/\[notes\.txt\]\(\/user_uploads\/[^)]+\)\n$/);
+  await expect(box).toHaveValue(/^\[red dot\.png\]\(\/user_uploads\//);
+  await box.press('Enter');
+
+  // The image loads on the other side through a temporary URL, as an <img> cannot send credentials.
+  const preview = othello.locator('.message_inline_image img');
+  await expect(preview).toHaveAttribute('src', /\/user_uploads\/temporary\//, { timeout: 5000 });
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await othello.screenshot({ path: 'test-results/uploads.png' });
+
+  // The text file opens in a new tab with its contents.
+  const [tab] = await Promise.all([
+    othello.context().waitForEvent('page'),
+    othello.getByRole('link', { name: 'notes.txt' }).click(),
+  ]);
+  await expect.poll(async () => (await tab.content()).includes('meeting notes'), { timeout: 5000 }).toBe(true);
+});

@@ -101,6 +101,8 @@ function streamOf(lookup: Lookup, operand: NarrowTerm['operand']): Stream {
 }
 
 const like = (value: string) => `%${value.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+/** `column LIKE pattern` with the backslash as the escape character on every database. */
+const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) => sql<boolean>`${column} like ${pattern} escape '\\'`;
 
 /** Turns a narrow into SQL conditions, deciding how the user's access is checked. */
 export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
@@ -164,15 +166,15 @@ export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
         const words = String(operand).toLowerCase().split(/\s+/).filter(Boolean);
         cond = (eb) =>
           eb.and(words.map((w) => eb.or([
-            eb(sql<string>`lower(m.content)`, 'like', like(w)),
-            eb(sql<string>`lower(m.topic)`, 'like', like(w)),
+            likeEscaped(sql<string>`lower(m.content)`, like(w)),
+            likeEscaped(sql<string>`lower(m.topic)`, like(w)),
           ])));
         break;
       }
       case 'has': {
-        const needle = { link: '<a ', image: '<img', attachment: '/user_uploads/', reaction: '\u0000never' }[String(operand)];
+        const needle = { link: '<a ', image: 'message_inline_image', attachment: '/user_uploads/', reaction: '\u0000never' }[String(operand)];
         if (!needle) throw badNarrow('has');
-        cond = (eb) => eb('m.rendered_content', 'like', like(needle));
+        cond = () => likeEscaped(sql<string>`m.rendered_content`, like(needle));
         break;
       }
       case 'near':

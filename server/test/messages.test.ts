@@ -170,6 +170,12 @@ describe.each(DATABASES)('GET /messages on %s', (db) => {
       expect(await ids(c.hamlet, [['channel', 'anchors'], ['search', 'zanzibar']])).toEqual([a[7]]);
       expect(await ids(c.hamlet, [['channel', 'anchors'], ['search', 'trip ZANZIBAR']])).toEqual([a[7]]);
       expect(await ids(c.hamlet, [['search', 'zanzibar nonsenseword']])).toEqual([]);
+      // LIKE wildcards in a search are plain characters, on every database.
+      const snake = (await c.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'wildcards', content: 'rename snake_case 100%' })).body.id;
+      const other = (await c.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'wildcards', content: 'rename snakeXcase 1000' })).body.id;
+      expect(await ids(c.hamlet, [['topic', 'wildcards'], ['search', 'snake_case']])).toEqual([snake]);
+      expect(await ids(c.hamlet, [['topic', 'wildcards'], ['search', '100%']])).toEqual([snake]);
+      expect(await ids(c.hamlet, [['topic', 'wildcards'], ['search', 'rename']])).toEqual([snake, other]);
     });
 
     it('refuses unknown operators and operands without failing', async () => {

@@ -253,6 +253,13 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     );
     // Public-stream links make the file readable by the organization's members.
     expect((await download(server, body.url, cordelia)).status).toBe(200);
+    // has:image finds it; a custom emoji or a plain link is not an image.
+    const found = async (operand: string) =>
+      (await othello.get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'topic', operand: 'pictures' }, { operator: 'has', operand }] })).body.messages.map((m: { id: number }) => m.id);
+    const plain = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'pictures', content: 'see https://example.com/x.png' })).body.id;
+    expect(await found('image')).toEqual([sent.body.id]);
+    expect(await found('link')).toEqual([sent.body.id, plain]);
+    expect(await found('attachment')).toEqual([sent.body.id]);
   });
 
   it('keeps files, their links and temporary URLs across a restart', async () => {

@@ -84,6 +84,36 @@ export class ApiConnection {
     }
   }
 
+  /** A multipart POST with one file (uploads); same errors and answers as `request`. */
+  async upload<T>(
+    path: string,
+    file: Blob,
+    filename: string,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const body = new FormData();
+    body.append('file', file, filename);
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
+    let response: Response;
+    try {
+      // No Content-Type: the browser writes the multipart boundary itself.
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
+        method: 'POST',
+        headers,
+        body,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiRequestError({
+        kind: 'network',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    return readResponse<T>(response);
+  }
+
   private async requestOnce<T>(
     method: HttpMethod,
     path: string,

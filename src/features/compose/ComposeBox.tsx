@@ -1,6 +1,15 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import {
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+} from 'react';
 import { useStore } from 'zustand';
-import { SendIcon } from '../../components/icons';
+import { ApiRequestError, describeFailure } from '../../api/errors';
+import { uploadFile } from '../../api/routes/uploads';
+import { PaperclipIcon, SendIcon } from '../../components/icons';
 import {
   useActiveUsers,
   useMutedUsers,
@@ -48,6 +57,10 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const [recipients, setRecipients] = useState(initial.recipients);
   const [content, setContent] = useState(saved?.content ?? '');
   const [problem, setProblem] = useState<string | null>(null);
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const contentRef = useRef(content);
+  contentRef.current = content;
 
   const stream =
     subscriptions.find((s) => s.name.toLowerCase() === streamName.trim().toLowerCase()) ?? null;
@@ -57,6 +70,38 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     session.composeDrafts
       .getState()
       .draftEdited(draftKey, { topic: next.topic ?? topic, content: next.content ?? content });
+
+  /** Uploads files one by one and adds a Markdown link to each at the end of the message. */
+  const attach = async (files: readonly File[]) => {
+    for (const file of files) {
+      const id = `${Date.now()}-${Math.random()}`;
+      setUploads((list) => [...list, { id, name: file.name, error: null }]);
+      try {
+        const { url } = await uploadFile(session.connection, file, file.name);
+        const current = contentRef.current;
+        const separator = current === '' || current.endsWith('\n') ? '' : '\n';
+        const next = `${current}${separator}[${markdownLinkText(file.name)}](${url})\n`;
+        setContent(next);
+        saveDraft({ content: next });
+        setUploads((list) => list.filter((u) => u.id !== id));
+      } catch (error) {
+        const message =
+          error instanceof ApiRequestError ? describeFailure(error.failure) : String(error);
+        setUploads((list) => list.map((u) => (u.id === id ? { ...u, error: message } : u)));
+      }
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    if (!event.dataTransfer.files.length) return;
+    event.preventDefault();
+    void attach([...event.dataTransfer.files]);
+  };
+  const onPaste = (event: ClipboardEvent) => {
+    if (!event.clipboardData.files.length) return;
+    event.preventDefault();
+    void attach([...event.clipboardData.files]);
+  };
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
@@ -81,7 +126,16 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   };
 
   return (
-    <form className="compose" onSubmit={submit} aria-label="Compose message">
+    <form
+      className="compose"
+      onSubmit={submit}
+      aria-label="Compose message"
+      onDragOver={(event) => {
+        if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+      }}
+      onDrop={onDrop}
+      onPaste={onPaste}
+    >
       <div className="compose-mode" role="group" aria-label="Message type">
         <button
           type="button"
@@ -140,6 +194,27 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
             recipients.map((id) => usersById[id]?.full_name ?? '').join(', '),
           )}
         />
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          aria-label="Files to attach"
+          onChange={(event) => {
+            const files = [...(event.target.files ?? [])];
+            event.target.value = '';
+            void attach(files);
+          }}
+        />
+        <button
+          type="button"
+          className="icon-button compose-attach"
+          aria-label="Attach files"
+          title="Attach files (or drop or paste them here)"
+          onClick={() => fileInput.current?.click()}
+        >
+          <PaperclipIcon />
+        </button>
         <button
           type="submit"
           className="button button-primary compose-send"
@@ -149,6 +224,30 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           <SendIcon />
         </button>
       </div>
+      {uploads.length > 0 && (
+        <ul className="compose-uploads" aria-label="Uploads">
+          {uploads.map((upload) => (
+            <li key={upload.id} role={upload.error ? 'alert' : 'status'}>
+              {upload.error ? (
+                <>
+                  <span className="compose-upload-error">
+                    Could not upload {upload.name}: {upload.error}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-small button-quiet"
+                    onClick={() => setUploads((list) => list.filter((u) => u.id !== upload.id))}
+                  >
+                    Dismiss
+                  </button>
+                </>
+              ) : (
+                <span>Uploading {upload.name}…</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {problem && (
         <p className="compose-problem" role="alert">
           {problem}
@@ -156,4 +255,15 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
       )}
     </form>
   );
+}
+
+interface Upload {
+  id: string;
+  name: string;
+  error: string | null;
+}
+
+/** A file name as link text: brackets would end the link early. */
+export function markdownLinkText(name: string): string {
+  return name.replace(/[[\]\\]/g, (c) => `\\${c}`);
 }

@@ -1,4 +1,6 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useRef, useState, type ReactNode } from 'react';
+import { useConnection } from '../app/session-context';
+import { useUploadImages } from './uploads';
 import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
 import type { ReactionRef } from '../../api/routes/message-actions';
@@ -46,6 +48,9 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const time = formatTime(message.timestamp, twentyFourHour);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [revealed, setRevealed] = useState(false);
+  const content = useRef<HTMLDivElement>(null);
+  const html = sanitizeMessageHtml(message.content, ownUserId);
+  useUploadImages(content, useConnection(), html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -97,8 +102,9 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
         ) : (
           <div
+            ref={content}
             className="message-content rendered-markdown"
-            dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(message.content, ownUserId) }}
+            dangerouslySetInnerHTML={{ __html: html }}
           />
         )}
         {!echo && !hidden && (

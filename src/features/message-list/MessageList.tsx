@@ -27,6 +27,7 @@ import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
+import { openUpload } from './uploads';
 import { useFeedRows } from './use-feed-items';
 import { useFeedScroll } from './use-feed-scroll';
 
@@ -143,9 +144,17 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
+  // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
   function openInternalLink(event: React.MouseEvent) {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    const upload = (event.target as Element).closest?.('a[data-upload]');
+    if (upload) {
+      event.preventDefault();
+      openUpload(session.connection, upload.getAttribute('data-upload')!);
+      return;
+    }
     const link = (event.target as Element).closest?.('a[data-internal]');
-    if (!link || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    if (!link) return;
     event.preventDefault();
     navigate(link.getAttribute('href')!);
   }

@@ -34,13 +34,23 @@ type Settings = Readonly<Record<string, unknown>>;
 const withinLimit = (limit: unknown, message: Message, nowSeconds: number) =>
   typeof limit !== 'number' || limit <= 0 || nowSeconds - message.timestamp <= limit;
 
-export function canEditContent(message: Message, actor: Actor, settings: Settings, nowSeconds: number): boolean {
+export function canEditContent(
+  message: Message,
+  actor: Actor,
+  settings: Settings,
+  nowSeconds: number,
+): boolean {
   if (message.sender_id !== actor.userId) return false;
   if (settings.allow_message_editing === false) return false;
   return withinLimit(settings.message_content_edit_limit_seconds, message, nowSeconds);
 }
 
-export function canDelete(message: Message, actor: Actor, settings: Settings, nowSeconds: number): boolean {
+export function canDelete(
+  message: Message,
+  actor: Actor,
+  settings: Settings,
+  nowSeconds: number,
+): boolean {
   if (actor.role <= ROLE.ADMIN) return true;
   if (message.sender_id !== actor.userId) return false;
   if (!policyAllows(settings.delete_own_message_policy, actor.role)) return false;

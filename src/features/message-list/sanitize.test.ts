@@ -23,7 +23,9 @@ describe('sanitizeMessageHtml', () => {
   });
 
   it('keeps narrow links from messages inside the app', () => {
-    const link = render('<p><a class="stream-topic" href="/#narrow/channel/5-design/topic/new.20ideas">#design &gt; new ideas</a></p>').querySelector('a')!;
+    const link = render(
+      '<p><a class="stream-topic" href="/#narrow/channel/5-design/topic/new.20ideas">#design &gt; new ideas</a></p>',
+    ).querySelector('a')!;
     expect(link.getAttribute('href')).toBe('/narrow/channel/5-design/topic/new.20ideas');
     expect(link.getAttribute('target')).toBeNull();
     expect(link.dataset.internal).toBe('true');

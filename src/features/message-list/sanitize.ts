@@ -5,6 +5,7 @@
  * are marked so CSS can highlight them.
  */
 import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { uploadPathOf } from './uploads';
 
 let purifier: DOMPurify | null = null;
 
@@ -56,6 +57,24 @@ function renderEmoji(root: Element) {
   }
 }
 
+/**
+ * Images of uploads wait for a temporary URL (see uploads.ts) instead of requesting a path that
+ * needs credentials; links to uploads are marked so a click can open them the same way.
+ */
+function deferUploads(root: Element) {
+  for (const image of root.querySelectorAll('img[src]')) {
+    const path = uploadPathOf(image.getAttribute('src') ?? '');
+    if (!path) continue;
+    image.removeAttribute('src');
+    image.setAttribute('data-upload-src', path);
+    image.setAttribute('alt', image.getAttribute('alt') || 'Uploaded image');
+  }
+  for (const link of root.querySelectorAll('a[href]')) {
+    const path = uploadPathOf(link.getAttribute('href') ?? '');
+    if (path) link.setAttribute('data-upload', path);
+  }
+}
+
 function markOwnMentions(root: Element, ownUserId: number) {
   for (const mention of root.querySelectorAll('.user-mention')) {
     const target = mention.getAttribute('data-user-id');
@@ -78,6 +97,7 @@ export function sanitizeMessageHtml(html: string, ownUserId: number): string {
     FORBID_ATTR: ['formaction'],
   }) as HTMLElement;
   renderEmoji(body);
+  deferUploads(body);
   markOwnMentions(body, ownUserId);
   const safe = body.innerHTML;
 

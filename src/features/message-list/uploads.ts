@@ -1,0 +1,75 @@
+/**
+ * Uploaded files linked from messages live at `/user_uploads/...` and need credentials, which an
+ * <img> or a plain link cannot send. The sanitizer parks their addresses in data attributes; here
+ * they are swapped for the short-lived URLs the server hands out.
+ */
+import { useEffect, type RefObject } from 'react';
+import type { ApiConnection } from '../../api/connection';
+import { temporaryUploadUrl } from '../../api/routes/uploads';
+
+/** The server path of an upload link (`/user_uploads/...`, relative or on this origin), else null. */
+export function uploadPathOf(href: string, origin = window.location.origin): string | null {
+  let url: URL;
+  try {
+    url = new URL(href, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || !url.pathname.startsWith('/user_uploads/')) return null;
+  if (url.pathname.startsWith('/user_uploads/temporary/')) return null;
+  return url.pathname;
+}
+
+/** Temporary URLs last a minute; reuse one for a little less. */
+const REUSE_MS = 45_000;
+const resolved = new Map<string, { url: string; until: number }>();
+
+export async function resolveUpload(
+  connection: ApiConnection,
+  path: string,
+  now = Date.now(),
+): Promise<string> {
+  const hit = resolved.get(path);
+  if (hit && hit.until > now) return hit.url;
+  const { url } = await temporaryUploadUrl(connection, path);
+  resolved.set(path, { url, until: now + REUSE_MS });
+  return url;
+}
+
+/** Loads the images of uploads inside `root` once the message is on screen. */
+export function useUploadImages(
+  root: RefObject<HTMLElement | null>,
+  connection: ApiConnection,
+  html: string,
+) {
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    let cancelled = false;
+    for (const image of element.querySelectorAll<HTMLImageElement>('img[data-upload-src]')) {
+      const path = image.dataset.uploadSrc!;
+      resolveUpload(connection, path)
+        .then((url) => {
+          if (!cancelled) image.src = url;
+        })
+        .catch(() => {
+          if (!cancelled) image.classList.add('upload-unavailable');
+        });
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [root, connection, html]);
+}
+
+/** Opens an upload link in a new tab through a temporary URL (a tab opened at once, so no popup blocker objects). */
+export function openUpload(connection: ApiConnection, path: string) {
+  const tab = window.open('', '_blank');
+  if (tab) tab.opener = null;
+  resolveUpload(connection, path)
+    .then((url) => {
+      if (tab) tab.location.href = url;
+      else window.location.href = url;
+    })
+    .catch(() => tab?.close());
+}
