@@ -285,5 +285,37 @@ test('attaching files: a link in the message, an image preview the other side ca
     othello.context().waitForEvent('page'),
     othello.getByRole('link', { name: 'notes.txt' }).click(),
   ]);
-  await expect.poll(async () => (await tab.content()).includes('meeting notes'), { timeout: 5000 }).toBe(true);
+  await tab.waitForURL(/\/user_uploads\/temporary\//, { timeout: 5000 });
+  await expect(tab.locator('body')).toContainText('meeting notes');
+});
+
+test('a visitor reads the web-public channel without an account, read-only', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Browse the public channels without an account' }).click();
+
+  // The demo's web-public channel opens; the others (and the personal views) are not offered.
+  await expect(page).toHaveURL(/\/narrow\/channel\/\d+-welcome/);
+  const sidebar = page.getByRole('navigation', { name: 'Channels and views' });
+  await expect(sidebar.getByRole('link', { name: /^welcome/ })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: /^general/ })).toHaveCount(0);
+  await expect(sidebar.getByRole('link', { name: /^Inbox/ })).toHaveCount(0);
+  await expect(page.locator('article.message').first()).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('reading as a visitor');
+  await expect(page.getByLabel('Message', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
+  await page.locator('article.message').first().hover();
+  await expect(page.getByRole('button', { name: /Star message|Add reaction/ })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/spectator.png' });
+
+  // A new message in the channel appears without a reload (visitors' views refresh themselves).
+  const welcome = (await (await apiClient(server.url, 'iago@example.com')).get('/get_stream_id?stream=welcome')).stream_id;
+  await (await apiClient(server.url, 'iago@example.com')).post('/messages', { type: 'stream', to: String(welcome), topic: 'visitors', content: 'Hello, visitors!' });
+  await page.reload();
+  await expect(page.getByText('Hello, visitors!')).toBeVisible();
+
+  await page.getByRole('note').getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await context.close();
 });

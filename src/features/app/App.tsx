@@ -5,7 +5,9 @@ import { StoreHolderContext } from '../../model/hooks';
 import { ErrorState, LoadingState } from '../../components/StatePanel';
 import {
   loggedOut,
+  stopSpectating,
   useLogoutReason,
+  useSpectating,
   useStoredAccount,
   type StoredAccount,
 } from '../login/credentials';
@@ -18,17 +20,23 @@ import { SessionContext } from './session-context';
 export function App() {
   const account = useStoredAccount();
   const reason = useLogoutReason();
-  if (!account) return reason ? <DeactivatedScreen reason={reason} /> : <LoginScreen />;
+  const spectating = useSpectating();
+  if (!account) {
+    if (reason) return <DeactivatedScreen reason={reason} />;
+    return spectating ? <SessionRoot key="spectator" account={null} /> : <LoginScreen />;
+  }
   return <SessionRoot key={account.email} account={account} />;
 }
 
-/** Owns one AccountSession for as long as this account is logged in. */
-function SessionRoot({ account }: { account: StoredAccount }) {
+/** Owns one AccountSession for as long as this account is logged in (or the visitor browses). */
+function SessionRoot({ account }: { account: StoredAccount | null }) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<AccountSession | null>(null);
 
   useEffect(() => {
-    const created = new AccountSession(account.email, account.apiKey, queryClient);
+    const created = account
+      ? new AccountSession(account.email, account.apiKey, queryClient)
+      : new AccountSession('', '', queryClient, { spectator: true });
     created.start();
     setSession(created);
     return () => {
@@ -63,6 +71,20 @@ function SessionGate({ session }: { session: AccountSession }) {
   }, [stopReason]);
 
   if (store) return <AppShell />;
+  if (stopReason === 'no-queue' && session.spectator) {
+    return (
+      <div className="connecting-screen">
+        <ErrorState
+          title="Cannot browse without an account"
+          message="This organization does not offer its channels to visitors, or could not be reached."
+          onRetry={() => location.reload()}
+        />
+        <button type="button" className="button" onClick={stopSpectating}>
+          Log in instead
+        </button>
+      </div>
+    );
+  }
   if (stopReason === 'no-queue') {
     return (
       <ErrorState

@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { EmptyState } from '../../components/StatePanel';
-import { useOwnUserId, useUserSetting } from '../../model/hooks';
-import { parsePlaceUrl, pathFromZulipHash, type Place } from '../../narrow';
+import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
+import {
+  narrowToUrl,
+  parsePlaceUrl,
+  pathFromZulipHash,
+  streamNarrow,
+  type Place,
+} from '../../narrow';
 import { DraftsView } from '../drafts/DraftsView';
 import { InboxView } from '../inbox/InboxView';
 import { MessageView } from '../message-list/MessageView';
@@ -12,6 +18,7 @@ import { SettingsView } from '../settings/SettingsView';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
+import { useIsSpectator } from './session-context';
 import { TopBar } from './TopBar';
 import { usePresenceReporter } from './use-presence-reporter';
 
@@ -41,11 +48,13 @@ export function AppShell() {
   const homeView = useUserSetting<string>('web_home_view');
   useColorScheme(useUserSetting<number>('color_scheme'));
   usePresenceReporter();
+  const firstChannel = useSortedSubscriptions()[0];
   const isPhone = useIsPhone();
+  const spectator = useIsSpectator();
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpenDesktop, setRightOpenDesktop] = useState(true);
   const [rightOpenPhone, setRightOpenPhone] = useState(false);
-  const rightOpen = isPhone ? rightOpenPhone : rightOpenDesktop;
+  const rightOpen = (isPhone ? rightOpenPhone : rightOpenDesktop) && !spectator;
 
   const closeDrawers = useCallback(() => {
     setLeftOpen(false);
@@ -65,7 +74,13 @@ export function AppShell() {
 
   if (location.pathname === '/' || location.pathname === '') {
     const fromHash = pathFromZulipHash(location.hash);
-    return <Navigate to={fromHash ?? HOME_URLS[homeView] ?? '/inbox'} replace />;
+    // A visitor starts in the first web-public channel; the personal views need an account.
+    const home = spectator
+      ? firstChannel
+        ? narrowToUrl(streamNarrow(firstChannel.stream_id), firstChannel.name)
+        : '/nothing-public'
+      : (HOME_URLS[homeView] ?? '/inbox');
+    return <Navigate to={fromHash ?? home} replace />;
   }
   const place = parsePlaceUrl(location.pathname, ownUserId);
   const drawerOpen = isPhone && (leftOpen || rightOpen);
@@ -93,7 +108,7 @@ export function AppShell() {
       <main className="feed-column" id="main-content" tabIndex={-1}>
         <PlaceView place={place} />
       </main>
-      <RightSidebar hidden={!rightOpen} />
+      {!spectator && <RightSidebar hidden={!rightOpen} />}
       {drawerOpen && <div className="drawer-backdrop" onClick={closeDrawers} aria-hidden="true" />}
     </div>
   );

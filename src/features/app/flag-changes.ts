@@ -87,6 +87,7 @@ export class ReadBatcher {
   ) {}
 
   seen(messages: readonly Message[]): void {
+    if (this.session.spectator) return; // nothing to mark without an account
     for (const message of messages) {
       if (message.id > 0 && !message.flags.includes('read') && !this.sent.has(message.id))
         this.pending.set(message.id, message);

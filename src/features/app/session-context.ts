@@ -15,3 +15,6 @@ export function useSessionState<T>(selector: (state: SessionState) => T): T {
 }
 
 export const useConnection = () => useSession().connection;
+
+/** Reading web-public channels without an account: everything is read-only. */
+export const useIsSpectator = () => useSession().spectator;

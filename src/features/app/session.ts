@@ -7,7 +7,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiConnection } from '../../api/connection';
 import type { RegisterResponse } from '../../api/model';
-import { deleteQueue } from '../../api/routes/events';
+import { deleteQueue, registerQueue } from '../../api/routes/events';
+import { authFailureCode } from '../../api/errors';
+import { spectatorSnapshot } from '../../model/spectator';
 import type { ParsedEvent } from '../../api/parse-event';
 import { createAccountStore, type AccountStore } from '../../model/account-store';
 import { createComposeDraftsStore, type ComposeDraftsStore } from '../../model/compose-drafts';
@@ -34,6 +36,9 @@ export interface SessionState {
 }
 
 const TYPING_TICK_MS = 1000;
+const SPECTATOR_REFRESH_MS = 30_000;
+/** What a spectator may ask for: no subscriber lists, no gravatar shortcut (both refused). */
+const SPECTATOR_REGISTER_OPTIONS = { apply_markdown: true, client_gravatar: false };
 
 export class AccountSession {
   readonly connection: ApiConnection;
@@ -45,15 +50,25 @@ export class AccountSession {
   private everConnected = false;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
+  /** reading web-public channels without an account: no queue, nothing written */
+  readonly spectator: boolean;
+  private refresher: ReturnType<typeof setInterval> | null = null;
+
   constructor(
     readonly email: string,
     apiKey: string,
     readonly queryClient: QueryClient,
-    options: { baseUrl?: string; pollerApi?: PollerApi; storage?: Storage | null } = {},
+    options: {
+      baseUrl?: string;
+      pollerApi?: PollerApi;
+      storage?: Storage | null;
+      spectator?: boolean;
+    } = {},
   ) {
+    this.spectator = options.spectator ?? false;
     this.connection = new ApiConnection({
       baseUrl: options.baseUrl,
-      credentials: { email, apiKey },
+      credentials: this.spectator ? undefined : { email, apiKey },
     });
     this.state = createStore<SessionState>()(() => ({
       store: null,
@@ -75,6 +90,10 @@ export class AccountSession {
   readonly cancelSend = (localId: string) => this.outbox.getState().sendCancelled(localId);
 
   start(): void {
+    if (this.spectator) {
+      void this.startSpectating();
+      return;
+    }
     void this.poller.start();
     this.ticker = setInterval(
       () => this.state.getState().store?.getState().clockTicked(Date.now()),
@@ -82,8 +101,35 @@ export class AccountSession {
     );
   }
 
+  /**
+   * A spectator gets no event queue: one register for the organization and its web-public
+   * channels, then the open conversations are fetched again every half minute.
+   */
+  private async startSpectating() {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const register = await registerQueue(this.connection, SPECTATOR_REGISTER_OPTIONS);
+        this.state.setState({
+          store: createAccountStore(spectatorSnapshot(register)),
+          status: 'connected',
+        });
+        break;
+      } catch (error) {
+        if (authFailureCode(error) || attempt >= 5) {
+          this.state.setState({ stopReason: 'no-queue' });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
+      }
+    }
+    this.refresher = setInterval(() => {
+      void this.queryClient.invalidateQueries({ queryKey: messageKeys.all });
+    }, SPECTATOR_REFRESH_MS);
+  }
+
   /** Stops polling; with `deleteServerQueue`, also frees the queue on the server (log out). */
   stop(deleteServerQueue = false): void {
+    if (this.refresher) clearInterval(this.refresher);
     const queueId = this.state.getState().store?.getState().queueId;
     this.poller.stop();
     this.readBatcher.dispose();

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { reportPresence } from '../../api/routes/users';
-import { useConnection } from './session-context';
+import { useConnection, useIsSpectator } from './session-context';
 
 /** How often to report: the reference server's ping interval (server_presence_ping_interval_seconds). */
 const PING_INTERVAL_MS = 60_000;
@@ -21,8 +21,10 @@ export function presenceFor(
 
 export function usePresenceReporter() {
   const connection = useConnection();
+  const spectator = useIsSpectator();
 
   useEffect(() => {
+    if (spectator) return; // a visitor has no presence
     let lastInput = Date.now();
     let inputSinceReport = true;
     const touched = () => {
@@ -50,5 +52,5 @@ export function usePresenceReporter() {
       clearInterval(timer);
       for (const name of events) window.removeEventListener(name, touched);
     };
-  }, [connection]);
+  }, [connection, spectator]);
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
 import { fetchApiKey, getServerSettings } from '../../api/routes/account';
-import { loggedIn } from './credentials';
+import { loggedIn, startSpectating } from './credentials';
 
 const anonymous = new ApiConnection();
 
@@ -111,6 +111,13 @@ export function LoginScreen() {
         ) : (
           <p className="login-notice">
             This organization does not allow logging in with a password.
+          </p>
+        )}
+        {settings.data?.realm_web_public_access_enabled && (
+          <p className="login-spectate">
+            <button type="button" className="link-button" onClick={startSpectating}>
+              Browse the public channels without an account
+            </button>
           </p>
         )}
       </div>

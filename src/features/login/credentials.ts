@@ -12,6 +12,8 @@ export type LogoutReason = 'USER_DEACTIVATED' | 'REALM_DEACTIVATED' | 'INVALID_A
 
 interface AuthState {
   account: StoredAccount | null;
+  /** reading web-public channels without an account (for this browser tab) */
+  spectating: boolean;
   /** why the last session ended, when the user did not ask for it */
   endedBecause: LogoutReason;
 }
@@ -29,14 +31,47 @@ function readStoredAccount(): StoredAccount | null {
   }
 }
 
+const SPECTATING_KEY = 'parley.spectating';
+
+function readSpectating(): boolean {
+  try {
+    return sessionStorage.getItem(SPECTATING_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function storeSpectating(on: boolean) {
+  try {
+    if (on) sessionStorage.setItem(SPECTATING_KEY, '1');
+    else sessionStorage.removeItem(SPECTATING_KEY);
+  } catch {
+    // without storage, browsing lasts until the page is reloaded
+  }
+}
+
 const authStore = createStore<AuthState>()(() => ({
   account: readStoredAccount(),
+  spectating: readSpectating(),
   endedBecause: null,
 }));
 
 export function loggedIn(account: StoredAccount): void {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(account));
-  authStore.setState({ account, endedBecause: null });
+  storeSpectating(false);
+  authStore.setState({ account, spectating: false, endedBecause: null });
+}
+
+/** Browse the organization's web-public channels without logging in. */
+export function startSpectating(): void {
+  storeSpectating(true);
+  authStore.setState({ spectating: true });
+}
+
+/** Back to the login screen from browsing. */
+export function stopSpectating(): void {
+  storeSpectating(false);
+  authStore.setState({ spectating: false });
 }
 
 export function loggedOut(reason: LogoutReason = null): void {
@@ -50,3 +85,4 @@ export function deactivationAcknowledged(): void {
 
 export const useStoredAccount = () => useStore(authStore, (s) => s.account);
 export const useLogoutReason = () => useStore(authStore, (s) => s.endedBecause);
+export const useSpectating = () => useStore(authStore, (s) => s.spectating);

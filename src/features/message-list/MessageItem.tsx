@@ -32,6 +32,8 @@ interface MessageItemProps {
   onToggleReaction(message: Message, reaction: ReactionRef, add: boolean): void;
   /** the sender is a user you muted: the message stays hidden until revealed */
   mutedSender: boolean;
+  /** a visitor without an account: nothing to star, react, edit or delete */
+  readOnly: boolean;
 }
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
@@ -113,6 +115,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             ownUserId={ownUserId}
             users={props.users}
             showNames={props.showReactionNames}
+            readOnly={props.readOnly}
             onToggle={props.onToggleReaction}
           />
         )}
@@ -148,7 +151,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         )}
         {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
       </div>
-      {!echo && (
+      {!echo && !props.readOnly && (
         <div className="message-actions">
           <button
             type="button"

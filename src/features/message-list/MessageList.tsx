@@ -301,6 +301,7 @@ function FeedRowView({
           showReactionNames={showReactionNames}
           onToggleReaction={onToggleReaction}
           mutedSender={row.message.sender_id !== ownUserId && row.message.sender_id in muted}
+          readOnly={session.spectator}
         />
       );
     }

@@ -18,15 +18,18 @@ import { ComposeBox } from '../compose/ComposeBox';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
+import { useIsSpectator } from '../app/session-context';
+import { stopSpectating } from '../login/credentials';
 
 export function MessageView({ narrow }: { narrow: Narrow }) {
   const key = narrowKey(narrow);
+  const spectator = useIsSpectator();
   return (
     <section className="message-view" aria-labelledby="narrow-title">
       <NarrowHeader narrow={narrow} />
       <MessageList key={`list:${key}`} narrow={narrow} emptyText={emptyTextFor(narrow)} />
       <TypingIndicator narrow={narrow} />
-      <ComposeBox key={`compose:${key}`} narrow={narrow} />
+      {spectator ? <SpectatorNotice /> : <ComposeBox key={`compose:${key}`} narrow={narrow} />}
     </section>
   );
 }
@@ -175,6 +178,18 @@ function TypingIndicator({ narrow }: { narrow: Narrow }) {
       {names.length === 1 && `${names[0]} is typing…`}
       {names.length === 2 && `${names[0]} and ${names[1]} are typing…`}
       {names.length > 2 && 'Several people are typing…'}
+    </div>
+  );
+}
+
+/** In place of the compose box for visitors: how to join in. */
+function SpectatorNotice() {
+  return (
+    <div className="spectator-notice" role="note">
+      <span>You are reading as a visitor. Log in to write, react and follow conversations.</span>
+      <button type="button" className="button button-primary" onClick={stopSpectating}>
+        Log in
+      </button>
     </div>
   );
 }

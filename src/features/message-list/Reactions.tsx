@@ -84,10 +84,18 @@ interface ReactionsProps {
   ownUserId: number;
   users: Readonly<Record<number, User>>;
   showNames: boolean;
+  readOnly?: boolean;
   onToggle(message: Message, reaction: ReactionRef, add: boolean): void;
 }
 
-export function Reactions({ message, ownUserId, users, showNames, onToggle }: ReactionsProps) {
+export function Reactions({
+  message,
+  ownUserId,
+  users,
+  showNames,
+  readOnly = false,
+  onToggle,
+}: ReactionsProps) {
   const groups = groupReactions(message.reactions ?? [], ownUserId);
   if (groups.length === 0) return null;
   return (
@@ -102,6 +110,7 @@ export function Reactions({ message, ownUserId, users, showNames, onToggle }: Re
             type="button"
             className={group.mine ? 'reaction reaction-mine' : 'reaction'}
             aria-pressed={group.mine}
+            disabled={readOnly}
             aria-label={`${group.ref.emoji_name}: ${who}`}
             title={`${who} reacted with :${group.ref.emoji_name}:`}
             onClick={() => onToggle(message, group.ref, !group.mine)}

@@ -27,13 +27,16 @@ import {
 import { useSession } from '../app/session-context';
 import { DmList } from './DmList';
 import { StreamList } from './StreamList';
+import { useIsSpectator } from '../app/session-context';
 
 export function LeftSidebar({ place, hidden }: { place: Place | null; hidden: boolean }) {
+  const spectator = useIsSpectator();
   return (
     <nav id="left-sidebar" className="left-sidebar" aria-label="Channels and views" inert={hidden}>
-      <ViewList place={place} />
+      {/* A visitor reads channels only: the personal views and direct messages need an account. */}
+      {!spectator && <ViewList place={place} />}
       <StreamList place={place} />
-      <DmList place={place} />
+      {!spectator && <DmList place={place} />}
     </nav>
   );
 }
