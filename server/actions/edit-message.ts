@@ -144,6 +144,12 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
         baseEvent.new_stream_id = newStream.id;
         await moveAudience(trx, realm, newStream, ids, events);
       }
+      // A whole topic that moves (or is resolved) takes its people's mute and follow settings along.
+      if (req.propagateMode === 'change_all') {
+        const left = await trx.selectFrom('messages').select('id').where('stream_id', '=', row.stream_id!)
+          .where('topic_key', '=', row.topic_key).limit(1).executeTakeFirst();
+        if (!left) await moveTopicSettings(trx, realm, { streamId: row.stream_id!, topicKey: row.topic_key, topic: row.topic }, { streamId, topic }, editTime, events);
+      }
     }
 
     const holders = await trx.selectFrom('user_messages').select(['user_id', 'flags'])
@@ -265,4 +271,37 @@ export async function messageHistory(ctx: AppContext, realm: Realm, user: User, 
   }
   versions.unshift({ user_id: row.sender_id, timestamp: row.date_sent, topic, content, rendered_content: rendered });
   return { message_history: versions };
+}
+
+/**
+ * Moves every user's visibility policy for a topic to where the topic went; a policy the user
+ * already had at the destination gives way to the moved one. Each user's clients learn of both
+ * changes through user_topic events.
+ */
+async function moveTopicSettings(
+  trx: Database,
+  realm: Realm,
+  from: { streamId: number; topicKey: string; topic: string },
+  to: { streamId: number; topic: string },
+  when: number,
+  events: Delivery[],
+) {
+  const toKey = to.topic.toLowerCase();
+  if (from.streamId === to.streamId && from.topicKey === toKey) return;
+  const rows = await trx.selectFrom('user_topics').selectAll().where('stream_id', '=', from.streamId)
+    .where('topic_key', '=', from.topicKey).execute();
+  for (const r of rows) {
+    await trx.deleteFrom('user_topics').where('user_id', '=', r.user_id).where('stream_id', '=', from.streamId)
+      .where('topic_key', '=', from.topicKey).execute();
+    await trx.deleteFrom('user_topics').where('user_id', '=', r.user_id).where('stream_id', '=', to.streamId)
+      .where('topic_key', '=', toKey).execute();
+    await trx.insertInto('user_topics').values({
+      user_id: r.user_id, stream_id: to.streamId, topic: to.topic, topic_key: toKey,
+      visibility_policy: r.visibility_policy, last_updated: when,
+    }).execute();
+    events.push(
+      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: from.streamId, topic_name: r.topic, last_updated: when, visibility_policy: 0 } },
+      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy } },
+    );
+  }
 }

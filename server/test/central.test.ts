@@ -218,6 +218,27 @@ describe.each(DATABASES)('events applied by the client reducers match a fresh re
     );
   });
 
+  it('moving or resolving a whole topic takes its mute and follow settings along', async () => {
+    const first = (await ok(othello.post('/messages', { type: 'stream', to: 'general', topic: 'central voyage', content: 'setting off' }))).id;
+    await ok(hamlet.post('/user_topics', { stream_id: ids.general, topic: 'central voyage', visibility_policy: 3 }));
+    await ok(iago.post('/user_topics', { stream_id: ids.general, topic: 'central voyage', visibility_policy: 1 }));
+    const policies = async (client: TestClient) =>
+      ((await register(client)).user_topics as { stream_id: number; topic_name: string; visibility_policy: number }[])
+        .filter((t) => t.topic_name.includes('central voyage'))
+        .map((t) => [t.stream_id, t.topic_name, t.visibility_policy]);
+    await checkActionFor([hamlet, iago], () => ok(iago.patch(`/messages/${first}`, { topic: '✔ central voyage', propagate_mode: 'change_all' })));
+    expect(await policies(hamlet)).toEqual([[ids.general, '✔ central voyage', 3]]);
+    expect(await policies(iago)).toEqual([[ids.general, '✔ central voyage', 1]]);
+    await checkActionFor([hamlet, iago], () =>
+      ok(iago.patch(`/messages/${first}`, { stream_id: ids.engineering, topic: 'central voyage', propagate_mode: 'change_all', send_notification_to_old_thread: 'false', send_notification_to_new_thread: 'false' })),
+    );
+    expect(await policies(hamlet)).toEqual([[ids.engineering, 'central voyage', 3]]);
+    // Moving only one message of a longer topic leaves the settings where they are.
+    await ok(othello.post('/messages', { type: 'stream', to: 'engineering', topic: 'central voyage', content: 'still here' }));
+    await ok(iago.patch(`/messages/${first}`, { topic: 'central detour', propagate_mode: 'change_one', send_notification_to_old_thread: 'false', send_notification_to_new_thread: 'false' }));
+    expect(await policies(hamlet)).toEqual([[ids.engineering, 'central voyage', 3]]);
+  });
+
   it('receiving a wildcard mention in a muted topic: unread, but not a mention', async () => {
     await ok(hamlet.post('/user_topics', { stream_id: ids.general, topic: 'central hush', visibility_policy: 1 }));
     await checkAction(hamlet, () => ok(othello.post('/messages', { type: 'stream', to: 'general', topic: 'central hush', content: '@**all** quiet please' })));
