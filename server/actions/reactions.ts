@@ -39,7 +39,11 @@ async function checkEmojiRequest(db: Database, realm: Realm, emoji: ResolvedEmoj
     if (custom.deactivated) throw badRequest('This custom emoji has been deactivated.');
   } else if (emoji.type === 'unicode_emoji') {
     if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f')) throw badRequest('Invalid emoji code.');
-    if (emojiCodeForName(emoji.name) !== emoji.code) throw badRequest('Invalid emoji name.');
+    // A name we know must mean this code. A name we don't know (Zulip's own names go beyond the
+    // emoji data set this server uses, e.g. `thinking`) is taken as given with a valid code, so
+    // that clients built on Zulip's name list can react.
+    const known = emojiCodeForName(emoji.name);
+    if (known !== undefined ? known !== emoji.code : !/^[a-z0-9_+-]{1,60}$/.test(emoji.name)) throw badRequest('Invalid emoji name.');
   } else {
     throw badRequest('Invalid emoji type.');
   }

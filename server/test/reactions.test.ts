@@ -39,6 +39,21 @@ describe.each(DATABASES)('reactions and read receipts on %s', (db) => {
     expect((await othello.post(`/messages/${secret}/reactions`, { emoji_name: 'smile' })).body.msg).toBe('Invalid message(s)');
   });
 
+  it('takes Zulip\'s own emoji names with their code, but never a known name with another code', async () => {
+    const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'react', content: 'hmm' })).body.id;
+    // `thinking` is Zulip's name for U+1F914; the emoji data set this server uses calls it thinking_face.
+    const zulipName = await othello.post(`/messages/${id}/reactions`, { emoji_name: 'thinking', emoji_code: '1f914', reaction_type: 'unicode_emoji' });
+    expect(zulipName.status).toBe(200);
+    const vote = await cordelia.post(`/messages/${id}/reactions`, { emoji_name: 'thinking_face', emoji_code: '1f914', reaction_type: 'unicode_emoji' });
+    expect(vote.status).toBe(200);
+    const names = (await hamlet.get(`/messages/${id}`)).body.message.reactions.map((r: { emoji_name: string }) => r.emoji_name);
+    expect(names).toEqual(['thinking', 'thinking']); // a vote takes the first reaction's name
+    expect((await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'smile', emoji_code: '1f600', reaction_type: 'unicode_emoji' })).body.msg).toBe('Invalid emoji name.');
+    expect((await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'Not A Name', emoji_code: '1f600', reaction_type: 'unicode_emoji' })).body.msg).toBe('Invalid emoji name.');
+    expect((await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'made_up', emoji_code: 'zzzz', reaction_type: 'unicode_emoji' })).body.msg).toBe('Invalid emoji code.');
+    expect((await othello.delete(`/messages/${id}/reactions`, { emoji_code: '1f914', reaction_type: 'unicode_emoji' })).status).toBe(200);
+  });
+
   it('lists who has read a message, governed by the realm setting', async () => {
     const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'receipts', content: 'read me' })).body.id;
     await othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
