@@ -85,53 +85,42 @@ export class ApiConnection {
   }
 
   /** A multipart POST with one file (uploads); same errors and answers as `request`. */
-  async upload<T>(
-    path: string,
-    file: Blob,
-    filename: string,
-    options: RequestOptions = {},
-  ): Promise<T> {
+  upload<T>(path: string, file: Blob, filename: string, options: RequestOptions = {}): Promise<T> {
     const body = new FormData();
     body.append('file', file, filename);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
-    let response: Response;
-    try {
-      // No Content-Type: the browser writes the multipart boundary itself.
-      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: options.signal,
-      });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      throw new ApiRequestError({
-        kind: 'network',
-        message: error instanceof Error ? error.message : String(error),
-      });
-    }
-    return readResponse<T>(response);
+    // No Content-Type: the browser writes the multipart boundary itself.
+    return this.send<T>('POST', path, body, {}, options);
   }
 
-  private async requestOnce<T>(
+  private requestOnce<T>(
     method: HttpMethod,
     path: string,
     params: Params,
     options: RequestOptions,
   ): Promise<T> {
-    const body = encodeParams(params).toString();
-    const query = method === 'GET' && body !== '' ? `?${body}` : '';
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
-    if (method !== 'GET') headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const encoded = encodeParams(params).toString();
+    if (method === 'GET')
+      return this.send<T>(method, encoded ? `${path}?${encoded}` : path, undefined, {}, options);
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    return this.send<T>(method, path, encoded, form, options);
+  }
 
+  /** One HTTP exchange with credentials; a failure to reach the server is a `network` error. */
+  private async send<T>(
+    method: HttpMethod,
+    pathAndQuery: string,
+    body: FormData | string | undefined,
+    extraHeaders: Record<string, string>,
+    options: RequestOptions,
+  ): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
+    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
     let response: Response;
     try {
-      response = await this.fetchImpl(`${this.baseUrl}${path}${query}`, {
+      response = await this.fetchImpl(`${this.baseUrl}${pathAndQuery}`, {
         method,
         headers,
-        body: method === 'GET' ? undefined : body,
+        body,
         signal: options.signal,
       });
     } catch (error) {

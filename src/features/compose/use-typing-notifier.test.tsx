@@ -104,7 +104,7 @@ describe('the typing notifier (started wait 10 s, stopped wait 5 s)', () => {
     const { sent, session, wrapper } = await setup();
     const { result, rerender } = renderHook(({ target }) => useTypingNotifier(target), {
       wrapper,
-      initialProps: { target: stream },
+      initialProps: { target: stream as TypingTarget },
     });
     act(() => result.current.typed());
     rerender({ target: direct });
