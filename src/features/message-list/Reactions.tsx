@@ -133,6 +133,8 @@ export function ReactionPicker({
   ownUserId,
 }: Pick<ReactionsProps, 'message' | 'onToggle' | 'ownUserId'>) {
   const [open, setOpen] = useState(false);
+  // Opens upwards in the lower half of the window, so the feed's edge never cuts it off.
+  const [upwards, setUpwards] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const mine = new Set(
     groupReactions(message.reactions ?? [], ownUserId)
@@ -166,12 +168,20 @@ export function ReactionPicker({
         aria-label="Add reaction"
         title="Add reaction"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          const box = root.current?.getBoundingClientRect();
+          setUpwards(!!box && box.top > window.innerHeight / 2);
+          setOpen((o) => !o);
+        }}
       >
         <SmileIcon />
       </button>
       {open && (
-        <div className="reaction-picker" role="menu" aria-label="Choose a reaction">
+        <div
+          className={upwards ? 'reaction-picker reaction-picker-up' : 'reaction-picker'}
+          role="menu"
+          aria-label="Choose a reaction"
+        >
           {QUICK_REACTIONS.map((ref) => (
             <button
               key={ref.emoji_code}
