@@ -319,3 +319,39 @@ test('a visitor reads the web-public channel without an account, read-only', asy
   await expect(page.getByLabel('Email')).toBeVisible();
   await context.close();
 });
+
+test('an administrator invites someone with a link, and deactivates and reactivates people', async ({ browser }) => {
+  const iago = await logIn(browser, server.url, 'iago@example.com');
+  await iago.getByRole('link', { name: 'Settings' }).click();
+  await iago.getByLabel('Join as').selectOption({ label: 'Member' });
+  await iago.getByRole('button', { name: 'Create an invitation link' }).click();
+  const link = await iago.getByLabel('Invitation link').inputValue();
+  expect(link).toMatch(/\/join\/[^/]+\/$/);
+
+  // A newcomer follows the link, signs up, and logs in.
+  const newcomer = await browser.newPage({ baseURL: server.url });
+  await newcomer.goto(new URL(link).pathname);
+  await newcomer.getByLabel('Email').fill('viola@example.com');
+  await newcomer.getByLabel('Full name').fill('Viola');
+  await newcomer.getByLabel('Password').fill('twelfth-night-1');
+  await newcomer.getByRole('button', { name: 'Create account' }).click();
+  await expect(newcomer.getByRole('heading', { name: /Welcome to/ })).toBeVisible();
+  await newcomer.getByRole('link', { name: 'Log in to Parley' }).click();
+  await newcomer.getByLabel('Email').fill('viola@example.com');
+  await newcomer.getByLabel('Password').fill('twelfth-night-1');
+  await newcomer.getByRole('button', { name: 'Log in' }).click();
+  await expect(newcomer.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+  // ... and the administrator sees her arrive, live.
+  const people = iago.getByRole('list', { name: 'People in the organization' });
+  await expect(people.getByText('Viola')).toBeVisible({ timeout: 3000 });
+
+  await expect(people.getByRole('button', { name: 'Deactivate Desdemona' })).toHaveCount(0); // an owner
+  await people.getByRole('button', { name: 'Deactivate Viola' }).click();
+  await expect(people.getByRole('button', { name: 'Reactivate Viola' })).toBeVisible();
+  // Her open app is told her account is deactivated.
+  await expect(newcomer.getByText(/deactivated/i).first()).toBeVisible({ timeout: 10_000 });
+  await iago.getByRole('heading', { name: 'Invite people' }).scrollIntoViewIfNeeded();
+  await iago.screenshot({ path: 'test-results/organization.png' });
+  await people.getByRole('button', { name: 'Reactivate Viola' }).click();
+  await expect(people.getByRole('button', { name: 'Deactivate Viola' })).toBeVisible();
+});

@@ -17,6 +17,7 @@ import {
 } from '../../model/hooks';
 import { useConnection } from '../app/session-context';
 import { COLOR_SCHEME } from './color-scheme';
+import { OrganizationSettings } from './OrganizationSettings';
 
 type Status =
   { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
@@ -306,6 +307,8 @@ const HOME_VIEWS = [
 
 export function SettingsView() {
   const saver = useSaver();
+  const ownRole = useUsersById()[useOwnUserId()]?.role ?? 400;
+  const isAdmin = ownRole <= 200;
   return (
     <div className="view-scroll">
       <div className="settings-view">
@@ -358,6 +361,7 @@ export function SettingsView() {
         <Section title="Password">
           <PasswordForm saver={saver} />
         </Section>
+        {isAdmin && <OrganizationSettings />}
       </div>
     </div>
   );

@@ -1,0 +1,208 @@
+/**
+ * What administrators manage from the settings page: invitation links for new people, and who
+ * is active. Changes arrive back as realm_user events, so the lists stay current everywhere.
+ */
+import { useMemo, useState } from 'react';
+import { ApiRequestError, describeFailure } from '../../api/errors';
+import { createInviteLink, deactivateUser, reactivateUser } from '../../api/routes/admin';
+import { Avatar } from '../../components/Avatar';
+import { useOwnUserId, useUsersById } from '../../model/hooks';
+import { useConnection } from '../app/session-context';
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
+
+export const ROLE_NAMES: Record<number, string> = {
+  100: 'Owner',
+  200: 'Administrator',
+  300: 'Moderator',
+  400: 'Member',
+  600: 'Guest',
+};
+
+const LINK_ROLES = [400, 300, 600, 200] as const;
+const EXPIRY = [
+  [60 * 24, 'a day'],
+  [60 * 24 * 7, 'a week'],
+  [60 * 24 * 30, 'thirty days'],
+  [null, 'never'],
+] as const;
+
+function InviteLink() {
+  const connection = useConnection();
+  const ownRole = useUsersById()[useOwnUserId()]?.role ?? 400;
+  const [role, setRole] = useState(400);
+  const [expiry, setExpiry] = useState<number | null>(60 * 24 * 7);
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const create = async () => {
+    setError(null);
+    setCopied(false);
+    try {
+      const { invite_link } = await createInviteLink(connection, {
+        invite_as: role,
+        invite_expires_in_minutes: expiry,
+        include_realm_default_subscriptions: true,
+      });
+      setLink(invite_link);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+  return (
+    <div className="settings-invite">
+      <div className="settings-row">
+        <label htmlFor="invite-role">Join as</label>
+        <select
+          id="invite-role"
+          className="text-input"
+          value={role}
+          onChange={(e) => setRole(Number(e.target.value))}
+        >
+          {/* Only owners may invite administrators. */}
+          {LINK_ROLES.filter((r) => r !== 200 || ownRole === 100).map((r) => (
+            <option key={r} value={r}>
+              {ROLE_NAMES[r]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="settings-row">
+        <label htmlFor="invite-expiry">Link expires in</label>
+        <select
+          id="invite-expiry"
+          className="text-input"
+          value={String(expiry)}
+          onChange={(e) => setExpiry(e.target.value === 'null' ? null : Number(e.target.value))}
+        >
+          {EXPIRY.map(([minutes, text]) => (
+            <option key={String(minutes)} value={String(minutes)}>
+              {text}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="button" onClick={() => void create()}>
+          Create an invitation link
+        </button>
+      </div>
+      {link && (
+        <div className="settings-row">
+          <label htmlFor="invite-link">Invitation link</label>
+          <input
+            id="invite-link"
+            className="text-input"
+            readOnly
+            value={link}
+            onFocus={(e) => e.target.select()}
+          />
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => void navigator.clipboard?.writeText(link).then(() => setCopied(true))}
+          >
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="settings-status settings-status-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function People() {
+  const connection = useConnection();
+  const ownUserId = useOwnUserId();
+  const users = useUsersById();
+  const ownRole = users[ownUserId]?.role ?? 400;
+  const [error, setError] = useState<string | null>(null);
+  const people = useMemo(
+    () =>
+      Object.values(users)
+        .filter((u) => !u.is_bot)
+        .sort(
+          (a, b) =>
+            Number(b.is_active) - Number(a.is_active) || a.full_name.localeCompare(b.full_name),
+        ),
+    [users],
+  );
+  const run = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+  return (
+    <>
+      {error && (
+        <p className="settings-status settings-status-error" role="alert">
+          {error}
+        </p>
+      )}
+      <ul className="settings-list settings-people" aria-label="People in the organization">
+        {people.map((u) => (
+          <li key={u.user_id} className={u.is_active ? undefined : 'settings-person-inactive'}>
+            <span className="settings-person">
+              <Avatar url={u.avatar_url} name={u.full_name} size={24} />
+              <span>
+                {u.full_name}
+                <span className="settings-person-detail">
+                  {' '}
+                  {ROLE_NAMES[u.role] ?? 'Member'}
+                  {u.is_active ? '' : ', deactivated'}
+                </span>
+              </span>
+            </span>
+            {/* Only owners may deactivate owners; nobody deactivates themself from here. */}
+            {u.user_id !== ownUserId &&
+              (u.role !== 100 || ownRole === 100) &&
+              (u.is_active ? (
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Deactivate ${u.full_name}`}
+                  onClick={() => void run(() => deactivateUser(connection, u.user_id))}
+                >
+                  Deactivate
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Reactivate ${u.full_name}`}
+                  onClick={() => void run(() => reactivateUser(connection, u.user_id))}
+                >
+                  Reactivate
+                </button>
+              ))}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function OrganizationSettings() {
+  return (
+    <>
+      <section className="settings-section" aria-labelledby="settings-invite">
+        <h2 id="settings-invite">Invite people</h2>
+        <p className="settings-hint settings-hint-block">
+          Anyone with the link can create an account until it expires. They join the default
+          channels.
+        </p>
+        <InviteLink />
+      </section>
+      <section className="settings-section" aria-labelledby="settings-people">
+        <h2 id="settings-people">People</h2>
+        <People />
+      </section>
+    </>
+  );
+}
