@@ -355,3 +355,28 @@ test('an administrator invites someone with a link, and deactivates and reactiva
   await people.getByRole('button', { name: 'Reactivate Viola' }).click();
   await expect(people.getByRole('button', { name: 'Deactivate Viola' })).toBeVisible();
 });
+
+test('browsing channels: leave one, join it again, create a new one', async ({ browser }) => {
+  const page = await logIn(browser, server.url, 'cordelia@example.com');
+  const sidebar = page.getByRole('navigation', { name: 'Channels and views' });
+  await sidebar.getByRole('link', { name: 'Browse' }).click();
+  await expect(page.getByRole('heading', { name: 'Channels', level: 1 })).toBeVisible();
+  const list = page.getByRole('list', { name: 'All channels' });
+  await expect(list.getByRole('button', { name: 'Leave engineering' })).toBeVisible();
+
+  await list.getByRole('button', { name: 'Leave engineering' }).click();
+  await expect(list.getByRole('button', { name: 'Join engineering' })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: /^engineering/ })).toHaveCount(0);
+  await list.getByRole('button', { name: 'Join engineering' }).click();
+  await expect(sidebar.getByRole('link', { name: /^engineering/ })).toBeVisible();
+
+  await page.getByLabel('Name', { exact: true }).fill('e2e garden');
+  await page.getByLabel('Description').fill('Plants and **flowers**');
+  await page.getByRole('button', { name: 'Create channel' }).click();
+  await expect(sidebar.getByRole('link', { name: /^e2e garden/ })).toBeVisible();
+  await expect(list.getByRole('button', { name: 'Leave e2e garden' })).toBeVisible();
+  await expect(list.locator('strong', { hasText: 'flowers' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/channels.png' });
+  await page.getByRole('status').getByRole('link', { name: '#e2e garden' }).click();
+  await expect(page).toHaveURL(/\/narrow\/channel\/\d+-e2e-garden/);
+});

@@ -13,11 +13,11 @@ import {
   type Narrow,
 } from './narrow';
 
-export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings';
+export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings' | 'channels';
 
 export type Place = { kind: 'view'; view: ViewName } | { kind: 'narrow'; narrow: Narrow };
 
-const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts', 'settings'];
+const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts', 'settings', 'channels'];
 
 /**
  * The encoding the reference web app uses in narrow links (encodeURIComponent, with '.' escaping

@@ -9,6 +9,7 @@ import {
   streamNarrow,
   type Place,
 } from '../../narrow';
+import { ChannelsView } from '../channels/ChannelsView';
 import { DraftsView } from '../drafts/DraftsView';
 import { InboxView } from '../inbox/InboxView';
 import { MessageView } from '../message-list/MessageView';
@@ -133,6 +134,8 @@ function PlaceView({ place }: { place: Place | null }) {
         return <DraftsView />;
       case 'settings':
         return <SettingsView />;
+      case 'channels':
+        return <ChannelsView />;
     }
   }
   return <MessageView narrow={place.narrow} />;

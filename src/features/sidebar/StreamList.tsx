@@ -10,9 +10,16 @@ import {
   useTopicMutedPredicate,
   useUnreads,
 } from '../../model/hooks';
-import { narrowToUrl, sameTopic, streamNarrow, topicNarrow, type Place } from '../../narrow';
+import {
+  narrowToUrl,
+  sameTopic,
+  streamNarrow,
+  topicNarrow,
+  viewToUrl,
+  type Place,
+} from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
-import { useConnection } from '../app/session-context';
+import { useConnection, useIsSpectator } from '../app/session-context';
 
 const TOPICS_SHOWN = 8;
 /** Muted topics stay listed, greyed; their unread messages do not count for the stream. */
@@ -20,6 +27,7 @@ const MUTED_TEXT = { color: 'var(--color-text-muted)' };
 
 export function StreamList({ place }: { place: Place | null }) {
   const subscriptions = useSortedSubscriptions();
+  const spectator = useIsSpectator();
   const openStreamId =
     place?.kind === 'narrow' && (place.narrow.kind === 'stream' || place.narrow.kind === 'topic')
       ? place.narrow.streamId
@@ -29,9 +37,16 @@ export function StreamList({ place }: { place: Place | null }) {
 
   return (
     <section className="sidebar-section" aria-labelledby="streams-heading">
-      <h2 id="streams-heading" className="sidebar-heading">
-        Channels
-      </h2>
+      <div className="sidebar-heading-row">
+        <h2 id="streams-heading" className="sidebar-heading">
+          Channels
+        </h2>
+        {!spectator && (
+          <Link className="sidebar-heading-link" to={viewToUrl('channels')}>
+            Browse
+          </Link>
+        )}
+      </div>
       {subscriptions.length === 0 ? (
         <p className="sidebar-empty">You are not subscribed to any channel yet.</p>
       ) : (

@@ -1,0 +1,213 @@
+/**
+ * Every channel the user can see: open one to read it, join or leave it, or create a new one.
+ * Joining and leaving go to the server; the subscription events update this list and the sidebar.
+ */
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ApiRequestError, describeFailure } from '../../api/errors';
+import type { Stream } from '../../api/model';
+import { subscribe, unsubscribe } from '../../api/routes/streams';
+import { LockIcon } from '../../components/icons';
+import { useStreamsById, useSubscriptionsById } from '../../model/hooks';
+import { narrowToUrl, streamNarrow } from '../../narrow';
+import { useConnection } from '../app/session-context';
+import { sanitizeHtml } from '../message-list/sanitize';
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
+
+/** Channels matching a filter, by name; archived ones are left out. */
+export function visibleChannels(streams: readonly Stream[], filter: string): Stream[] {
+  const needle = filter.trim().toLowerCase();
+  return streams
+    .filter((s) => !s.is_archived)
+    .filter(
+      (s) =>
+        !needle ||
+        s.name.toLowerCase().includes(needle) ||
+        s.description.toLowerCase().includes(needle),
+    )
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function CreateChannel() {
+  const connection = useConnection();
+  const streams = useStreamsById();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [isPrivate, setPrivate] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const createdStream = created
+    ? Object.values(streams).find((s) => s.name.toLowerCase() === created.toLowerCase())
+    : undefined;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    setError(null);
+    try {
+      await subscribe(connection, {
+        subscriptions: [{ name: trimmed, description: description.trim() }],
+        invite_only: isPrivate,
+      });
+      setCreated(trimmed);
+      setName('');
+      setDescription('');
+      setPrivate(false);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
+
+  return (
+    <form className="channel-create" onSubmit={submit} aria-labelledby="create-channel-title">
+      <h2 id="create-channel-title">Create a channel</h2>
+      <div className="settings-row">
+        <label htmlFor="channel-name">Name</label>
+        <input
+          id="channel-name"
+          className="text-input"
+          value={name}
+          maxLength={60}
+          onChange={(e) => setName(e.target.value)}
+          required
+        />
+      </div>
+      <div className="settings-row">
+        <label htmlFor="channel-description">Description</label>
+        <input
+          id="channel-description"
+          className="text-input"
+          value={description}
+          maxLength={1024}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </div>
+      <div className="settings-row">
+        <label className="settings-toggle">
+          <input
+            type="checkbox"
+            checked={isPrivate}
+            onChange={(e) => setPrivate(e.target.checked)}
+          />
+          <span>Private: only people added can see it</span>
+        </label>
+      </div>
+      <div className="settings-row">
+        <button type="submit" className="button button-primary" disabled={!name.trim()}>
+          Create channel
+        </button>
+        {createdStream && (
+          <span className="settings-status" role="status">
+            Created{' '}
+            <Link to={narrowToUrl(streamNarrow(createdStream.stream_id), createdStream.name)}>
+              #{createdStream.name}
+            </Link>
+          </span>
+        )}
+        {error && (
+          <span className="settings-status settings-status-error" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function ChannelsView() {
+  const connection = useConnection();
+  const streams = useStreamsById();
+  const subscriptions = useSubscriptionsById();
+  const [filter, setFilter] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const channels = useMemo(
+    () => visibleChannels(Object.values(streams), filter),
+    [streams, filter],
+  );
+
+  const toggle = async (stream: Stream, join: boolean) => {
+    setBusy(stream.stream_id);
+    setError(null);
+    try {
+      if (join) await subscribe(connection, { subscriptions: [{ name: stream.name }] });
+      else await unsubscribe(connection, { subscriptions: [stream.name] });
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="view-page" aria-labelledby="channels-title">
+      <header className="narrow-header">
+        <div className="narrow-titles">
+          <h1 id="channels-title">Channels</h1>
+        </div>
+      </header>
+      <div className="view-scroll">
+        <div className="channels-view">
+          <label htmlFor="channel-filter" className="visually-hidden">
+            Filter channels
+          </label>
+          <input
+            id="channel-filter"
+            className="text-input"
+            type="search"
+            placeholder="Filter channels"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
+          {error && (
+            <p className="settings-status settings-status-error" role="alert">
+              {error}
+            </p>
+          )}
+          <ul className="channel-list" aria-label="All channels">
+            {channels.map((stream) => {
+              const subscribed = stream.stream_id in subscriptions;
+              return (
+                <li key={stream.stream_id} className="channel-row">
+                  <div className="channel-main">
+                    <Link
+                      className="channel-name"
+                      to={narrowToUrl(streamNarrow(stream.stream_id), stream.name)}
+                    >
+                      {stream.invite_only ? <LockIcon /> : <span aria-hidden="true">#</span>}
+                      {stream.name}
+                    </Link>
+                    {stream.rendered_description && (
+                      <div
+                        className="channel-description rendered-markdown"
+                        dangerouslySetInnerHTML={{
+                          __html: sanitizeHtml(stream.rendered_description),
+                        }}
+                      />
+                    )}
+                  </div>
+                  <button
+                    type="button"
+                    className={
+                      subscribed ? 'button button-small' : 'button button-small button-primary'
+                    }
+                    aria-label={`${subscribed ? 'Leave' : 'Join'} ${stream.name}`}
+                    disabled={busy === stream.stream_id}
+                    onClick={() => void toggle(stream, !subscribed)}
+                  >
+                    {subscribed ? 'Leave' : 'Join'}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          {channels.length === 0 && <p className="sidebar-empty">No channel matches “{filter}”.</p>}
+          <CreateChannel />
+        </div>
+      </div>
+    </section>
+  );
+}
