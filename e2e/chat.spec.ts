@@ -25,7 +25,7 @@ test('two people chat in a topic and in direct messages, live', async ({ browser
   const topicUrl = `/narrow/channel/${engineering}-engineering/topic/e2e.20live`;
   await hamlet.goto(topicUrl);
   await othello.goto(topicUrl);
-  await expect(othello.getByRole('combobox', { name: 'Topic' })).toHaveValue('e2e live');
+  await expect(othello.getByRole('combobox', { name: 'Topic', exact: true })).toHaveValue('e2e live');
 
   await sendFromCompose(hamlet, 'Hello from Hamlet, live!');
   // The other side sees it without a reload; the sender sees their echo replaced by the real message.
@@ -379,4 +379,33 @@ test('browsing channels: leave one, join it again, create a new one', async ({ b
   await page.screenshot({ path: 'test-results/channels.png' });
   await page.getByRole('status').getByRole('link', { name: '#e2e garden' }).click();
   await expect(page).toHaveURL(/\/narrow\/channel\/\d+-e2e-garden/);
+});
+
+test('muting a topic keeps its new messages out of the counts; a channel can be muted too', async ({ browser }) => {
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  const hamletApi = await apiClient(server.url, 'hamlet@example.com');
+  const general = (await hamletApi.get('/get_stream_id?stream=general')).stream_id;
+  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e quiet', content: 'first' });
+  await othello.goto(`/narrow/channel/${general}-general/topic/e2e.20quiet`);
+  const visibility = othello.getByLabel('Topic notifications');
+  await expect(visibility).toHaveValue('0');
+  await visibility.selectOption({ label: 'Muted' });
+  await expect(visibility).toHaveValue('1');
+
+  await othello.goto('/inbox');
+  const before = await unreadCount(othello, 'general');
+  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e quiet', content: 'while muted' });
+  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e loud', content: 'not muted' });
+  await expect.poll(() => unreadCount(othello, 'general'), { timeout: 3000 }).toBe(before + 1);
+
+  await othello.goto(`/narrow/channel/${general}-general`);
+  const mute = othello.getByRole('button', { name: 'Mute channel' });
+  await mute.click();
+  await expect(othello.getByRole('button', { name: 'Unmute channel' })).toHaveAttribute('aria-pressed', 'true');
+  await othello.goto(`/narrow/channel/${general}-general/topic/e2e.20loud`);
+  // In a muted channel, a topic can be unmuted or followed.
+  await expect(othello.getByLabel('Topic notifications').locator('option')).toHaveText(['Muted with the channel', 'Unmuted', 'Followed']);
+  await othello.goto(`/narrow/channel/${general}-general`);
+  await othello.getByRole('button', { name: 'Unmute channel' }).click();
+  await expect(othello.getByRole('button', { name: 'Mute channel' })).toBeVisible();
 });

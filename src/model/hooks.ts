@@ -11,6 +11,7 @@ import type { Narrow } from '../narrow';
 import type { AccountState } from './account-state';
 import type { AccountActions, AccountStore } from './account-store';
 import { presenceStatus, type PresenceStatus } from './presence';
+import { topicVisibility } from './user-topics';
 import { realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
 import {
@@ -157,3 +158,7 @@ export function usePresenceStatuses(): (userId: number) => PresenceStatus {
   }, []);
   return useCallback((userId: number) => presenceStatus(presence, userId, now), [presence, now]);
 }
+
+/** The user's own visibility policy for a topic (0 when none). */
+export const useTopicVisibility = (streamId: number, topic: string) =>
+  useAccount((s) => topicVisibility(s.userTopics, streamId, topic));

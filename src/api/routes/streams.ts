@@ -63,3 +63,21 @@ export function getStreamTopics(connection: ApiConnection, streamId: number) {
     `/users/me/${streamId}/topics`,
   );
 }
+
+/** POST /user_topics: 0 clears the policy, 1 mutes, 2 unmutes (in a muted channel), 3 follows. */
+export function setTopicVisibility(
+  connection: ApiConnection,
+  options: { stream_id: number; topic: string; visibility_policy: 0 | 1 | 2 | 3 },
+) {
+  return connection.request<object>('POST', '/user_topics', options);
+}
+
+/** POST /users/me/subscriptions/properties */
+export function updateSubscriptionSettings(
+  connection: ApiConnection,
+  changes: { stream_id: number; property: string; value: boolean | string }[],
+) {
+  return connection.request<object>('POST', '/users/me/subscriptions/properties', {
+    subscription_data: changes,
+  });
+}

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { describeFailure, ApiRequestError } from '../../api/errors';
 import { markStreamAsRead, markTopicAsRead, updateMessageFlags } from '../../api/routes/messages';
+import { setTopicVisibility, updateSubscriptionSettings } from '../../api/routes/streams';
 import {
   useOwnUserId,
   useStream,
   useSubscription,
+  useTopicVisibility,
   useTypists,
   useUnreadIdsIn,
   useUnreads,
@@ -13,12 +15,11 @@ import {
 import { unreadDetailsFor } from '../../model/unreads';
 import { narrowKey, type Narrow } from '../../narrow';
 import { applyFlagChangeLocally } from '../app/flag-changes';
-import { useSession } from '../app/session-context';
+import { useConnection, useIsSpectator, useSession } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
-import { useIsSpectator } from '../app/session-context';
 import { stopSpectating } from '../login/credentials';
 
 export function MessageView({ narrow }: { narrow: Narrow }) {
@@ -83,6 +84,7 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
 
 function NarrowHeader({ narrow }: { narrow: Narrow }) {
   const { title, subtitle, color } = useNarrowTitle(narrow);
+  const spectator = useIsSpectator();
   return (
     <header className="narrow-header">
       {color && (
@@ -102,6 +104,10 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
         )}
       </div>
       <MarkAsReadButton narrow={narrow} />
+      {!spectator && narrow.kind === 'topic' && (
+        <TopicVisibilityControl streamId={narrow.streamId} topic={narrow.topic} />
+      )}
+      {!spectator && narrow.kind === 'stream' && <ChannelMuteButton streamId={narrow.streamId} />}
     </header>
   );
 }
@@ -193,3 +199,93 @@ function SpectatorNotice() {
     </div>
   );
 }
+
+/**
+ * How the user follows a topic: as its channel says, muted, or followed; in a muted channel the
+ * middle choice is "unmuted" instead. Saved at once with POST /user_topics.
+ */
+function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: string }) {
+  const connection = useConnection();
+  const policy = useTopicVisibility(streamId, topic);
+  const channelMuted = useSubscription(streamId)?.is_muted ?? false;
+  const [error, setError] = useState<string | null>(null);
+  const choices: [number, string][] = channelMuted
+    ? [
+        [0, 'Muted with the channel'],
+        [2, 'Unmuted'],
+        [3, 'Followed'],
+      ]
+    : [
+        [0, 'As the channel'],
+        [1, 'Muted'],
+        [3, 'Followed'],
+      ];
+  // A policy that does not apply here (muted in an unmuted channel, say) still shows as itself.
+  const shown = choices.some(([v]) => v === policy) ? policy : 0;
+  return (
+    <div className="narrow-control">
+      <label htmlFor="topic-visibility" className="visually-hidden">
+        Topic notifications
+      </label>
+      <select
+        id="topic-visibility"
+        className="text-input narrow-select"
+        value={shown}
+        onChange={(e) => {
+          setError(null);
+          const value = Number(e.target.value) as 0 | 1 | 2 | 3;
+          setTopicVisibility(connection, {
+            stream_id: streamId,
+            topic,
+            visibility_policy: value,
+          }).catch((failure: unknown) => setError(messageOf(failure)));
+        }}
+      >
+        {choices.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <span className="narrow-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Mutes or unmutes a channel you are subscribed to. */
+function ChannelMuteButton({ streamId }: { streamId: number }) {
+  const connection = useConnection();
+  const subscription = useSubscription(streamId);
+  const [error, setError] = useState<string | null>(null);
+  if (!subscription) return null;
+  const muted = subscription.is_muted;
+  return (
+    <div className="narrow-control">
+      <button
+        type="button"
+        className="button button-small"
+        aria-pressed={muted}
+        onClick={() => {
+          setError(null);
+          updateSubscriptionSettings(connection, [
+            { stream_id: streamId, property: 'is_muted', value: !muted },
+          ]).catch((failure: unknown) => setError(messageOf(failure)));
+        }}
+      >
+        {muted ? 'Unmute channel' : 'Mute channel'}
+      </button>
+      {error && (
+        <span className="narrow-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const messageOf = (error: unknown) =>
+  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
