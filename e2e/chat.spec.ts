@@ -409,3 +409,37 @@ test('muting a topic keeps its new messages out of the counts; a channel can be 
   await othello.getByRole('button', { name: 'Unmute channel' }).click();
   await expect(othello.getByRole('button', { name: 'Mute channel' })).toBeVisible();
 });
+
+test('desktop notifications for a direct message while the app is in the background', async ({ browser }) => {
+  // The browser's Notification is replaced by a recorder, and the page behaves as if in the background.
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    const shown: { title: string; body?: string }[] = [];
+    (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+    class RecordingNotification {
+      static permission = 'granted';
+      static requestPermission = async () => 'granted';
+      onclick: (() => void) | null = null;
+      constructor(title: string, options?: { body?: string }) {
+        shown.push({ title, body: options?.body });
+      }
+      close() {}
+    }
+    Object.defineProperty(window, 'Notification', { value: RecordingNotification });
+    document.hasFocus = () => false;
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Email').fill('desdemona@example.com');
+  await page.getByLabel('Password').fill('parley-demo');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+
+  const hamlet = await apiClient(server.url, 'hamlet@example.com');
+  const desdemona = await apiClient(server.url, 'desdemona@example.com');
+  await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'e2e notes', content: 'nobody in particular' });
+  await hamlet.post('/messages', { type: 'direct', to: `[${desdemona.userId}]`, content: 'A **word**, my lady' });
+  const shown = () => page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications);
+  await expect.poll(shown, { timeout: 3000 }).toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
+  await context.close();
+});

@@ -18,6 +18,8 @@ export interface SettingsChanges {
   send_read_receipts?: boolean;
   enable_drafts_synchronization?: boolean;
   display_emoji_reaction_users?: boolean;
+  enable_desktop_notifications?: boolean;
+  pm_content_in_desktop_notifications?: boolean;
 }
 
 /** PATCH /settings: the changes apply at once; the new values arrive as user_settings events. */

@@ -21,6 +21,7 @@ import { RightSidebar } from '../sidebar/RightSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from './session-context';
 import { TopBar } from './TopBar';
+import { useDesktopNotifications } from './desktop-notifications';
 import { usePresenceReporter } from './use-presence-reporter';
 
 const PHONE_QUERY = '(max-width: 760px)';
@@ -49,6 +50,7 @@ export function AppShell() {
   const homeView = useUserSetting<string>('web_home_view');
   useColorScheme(useUserSetting<number>('color_scheme'));
   usePresenceReporter();
+  useDesktopNotifications();
   const firstChannel = useSortedSubscriptions()[0];
   const isPhone = useIsPhone();
   const spectator = useIsSpectator();

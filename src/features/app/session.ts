@@ -158,6 +158,15 @@ export class AccountSession {
       e.type === 'message' && e.local_id !== undefined ? [e.local_id] : [],
     );
     if (echoed.length > 0) this.outbox.getState().echoesArrived(echoed);
+    for (const listener of this.eventListeners) listener(events);
+  }
+
+  private readonly eventListeners = new Set<(events: ParsedEvent[]) => void>();
+
+  /** Calls `listener` with each batch of events after the state has taken them in. */
+  onEvents(listener: (events: ParsedEvent[]) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   private pollerChanged(pollerState: PollerState) {

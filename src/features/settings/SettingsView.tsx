@@ -81,7 +81,9 @@ type BooleanSetting =
   | 'send_stream_typing_notifications'
   | 'send_read_receipts'
   | 'enable_drafts_synchronization'
-  | 'display_emoji_reaction_users';
+  | 'display_emoji_reaction_users'
+  | 'enable_desktop_notifications'
+  | 'pm_content_in_desktop_notifications';
 
 function Toggle({
   name,
@@ -294,6 +296,37 @@ function MutedUsers() {
   );
 }
 
+/** Asks the browser for permission to notify, and says where things stand. */
+function BrowserPermission() {
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported)
+    return (
+      <p className="settings-hint settings-hint-block">This browser cannot show notifications.</p>
+    );
+  if (permission === 'granted')
+    return (
+      <p className="settings-hint settings-hint-block">This browser may show notifications.</p>
+    );
+  if (permission === 'denied')
+    return (
+      <p className="settings-hint settings-hint-block">
+        This browser blocks notifications from Parley; allow them in its site settings.
+      </p>
+    );
+  return (
+    <div className="settings-row">
+      <button
+        type="button"
+        className="button"
+        onClick={() => void Notification.requestPermission().then(setPermission)}
+      >
+        Allow notifications in this browser
+      </button>
+    </div>
+  );
+}
+
 const THEMES = [
   [COLOR_SCHEME.AUTOMATIC, 'Same as the system'],
   [COLOR_SCHEME.LIGHT, 'Light'],
@@ -331,6 +364,20 @@ export function SettingsView() {
             label="Show who reacted, not just how many"
             saver={saver}
           />
+        </Section>
+        <Section title="Notifications">
+          <Toggle
+            name="enable_desktop_notifications"
+            label="Desktop notifications for direct messages and mentions"
+            hint="Shown while Parley is not in front; muted conversations and people stay quiet."
+            saver={saver}
+          />
+          <Toggle
+            name="pm_content_in_desktop_notifications"
+            label="Show direct messages' text in notifications"
+            saver={saver}
+          />
+          <BrowserPermission />
         </Section>
         <Section title="Privacy">
           <Toggle
