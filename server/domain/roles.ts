@@ -1,10 +1,7 @@
-export const ROLE = {
-  OWNER: 100,
-  ADMINISTRATOR: 200,
-  MODERATOR: 300,
-  MEMBER: 400,
-  GUEST: 600,
-} as const;
+import { ROLE } from '../../src/api/model/user.js';
+
+// The role values are part of the wire format, defined once with the wire types.
+export { ROLE };
 
 export const VALID_ROLES: number[] = Object.values(ROLE);
 

@@ -41,6 +41,11 @@ export function describeFailure(failure: ApiFailure): string {
   }
 }
 
+/** What went wrong with a request, in words for a person; `fallback` for anything else. */
+export function errorText(error: unknown, fallback = 'Something went wrong.'): string {
+  return error instanceof ApiRequestError ? describeFailure(error.failure) : fallback;
+}
+
 export function isApiError(error: unknown, code?: string): error is ApiRequestError {
   return (
     error instanceof ApiRequestError &&

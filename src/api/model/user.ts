@@ -2,6 +2,15 @@
 
 export type Role = 100 | 200 | 300 | 400 | 600;
 
+/** The API's role values; a smaller number is a more powerful role. */
+export const ROLE = {
+  OWNER: 100,
+  ADMINISTRATOR: 200,
+  MODERATOR: 300,
+  MEMBER: 400,
+  GUEST: 600,
+} as const;
+
 export interface ProfileValue {
   value: string;
   /** for the text field types: the value rendered as Markdown */

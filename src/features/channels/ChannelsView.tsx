@@ -4,7 +4,7 @@
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ApiRequestError, describeFailure } from '../../api/errors';
+import { errorText } from '../../api/errors';
 import type { Stream } from '../../api/model';
 import { subscribe, unsubscribe } from '../../api/routes/streams';
 import { LockIcon } from '../../components/icons';
@@ -12,9 +12,6 @@ import { useStreamsById, useSubscriptionsById } from '../../model/hooks';
 import { narrowToUrl, streamNarrow } from '../../narrow';
 import { useConnection } from '../app/session-context';
 import { sanitizeHtml } from '../message-list/sanitize';
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
 
 /** Channels matching a filter, by name; archived ones are left out. */
 export function visibleChannels(streams: readonly Stream[], filter: string): Stream[] {
@@ -57,7 +54,7 @@ function CreateChannel() {
       setDescription('');
       setPrivate(false);
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
     }
   };
 
@@ -136,7 +133,7 @@ export function ChannelsView() {
       if (join) await subscribe(connection, { subscriptions: [{ name: stream.name }] });
       else await unsubscribe(connection, { subscriptions: [stream.name] });
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
     } finally {
       setBusy(null);
     }

@@ -7,7 +7,7 @@ import {
   type FormEvent,
 } from 'react';
 import { useStore } from 'zustand';
-import { ApiRequestError, describeFailure } from '../../api/errors';
+import { errorText } from '../../api/errors';
 import { uploadFile } from '../../api/routes/uploads';
 import { PaperclipIcon, SendIcon } from '../../components/icons';
 import {
@@ -85,8 +85,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         saveDraft({ content: next });
         setUploads((list) => list.filter((u) => u.id !== id));
       } catch (error) {
-        const message =
-          error instanceof ApiRequestError ? describeFailure(error.failure) : String(error);
+        const message = errorText(error, String(error));
         setUploads((list) => list.map((u) => (u.id === id ? { ...u, error: message } : u)));
       }
     }

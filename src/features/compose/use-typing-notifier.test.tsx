@@ -26,7 +26,9 @@ async function setup(settings: Partial<UserSettings> = {}) {
     storage: null,
     pollerApi: {
       register: async () =>
-        eg.registerResponse({ user_settings: { ...eg.registerResponse().user_settings, ...settings } }),
+        eg.registerResponse({
+          user_settings: { ...eg.registerResponse().user_settings, ...settings },
+        }),
       getEvents: () => new Promise(() => {}),
     },
   });

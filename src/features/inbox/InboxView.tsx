@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { describeFailure, ApiRequestError } from '../../api/errors';
+import { errorText } from '../../api/errors';
 import { markAllAsRead } from '../../api/routes/messages';
 import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
@@ -81,9 +81,7 @@ function MarkAllReadButton() {
         all: false,
         message_details: details,
       });
-      setError(
-        e instanceof ApiRequestError ? describeFailure(e.failure) : 'Could not mark all as read.',
-      );
+      setError(errorText(e, 'Could not mark all as read.'));
     }
   };
   return (

@@ -4,14 +4,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { ApiRequestError, describeFailure } from '../../api/errors';
+import { errorText } from '../../api/errors';
 import { getSingleMessage } from '../../api/routes/message-actions';
 import { updateMessage } from '../../api/routes/messages';
 import { useRealmLimits } from '../../model/hooks';
 import { useConnection } from '../app/session-context';
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
 
 export function MessageEditor({ messageId, onDone }: { messageId: number; onDone(): void }) {
   const connection = useConnection();
@@ -47,7 +44,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
       await updateMessage(connection, messageId, { content: value });
       onDone();
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
       setSaving(false);
     }
   };
@@ -65,7 +62,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
   if (source.isError)
     return (
       <div className="message-editor" role="alert">
-        Could not load the message: {messageOf(source.error)}{' '}
+        Could not load the message: {errorText(source.error)}{' '}
         <button type="button" className="button button-small button-quiet" onClick={onDone}>
           Close
         </button>

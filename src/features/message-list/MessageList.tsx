@@ -2,7 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
-import { describeFailure, ApiRequestError } from '../../api/errors';
+import { errorText } from '../../api/errors';
+import { ROLE } from '../../api/model/user';
 import { deleteMessage } from '../../api/routes/messages';
 import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
@@ -97,7 +98,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         await deleteMessage(session.connection, message.id);
         return null;
       } catch (error) {
-        return error instanceof ApiRequestError ? describeFailure(error.failure) : String(error);
+        return errorText(error, String(error));
       }
     },
     [session],
@@ -129,10 +130,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
 
   if (query.isPending) return <LoadingState label="Loading messages…" />;
   if (query.isError) {
-    const message =
-      query.error instanceof ApiRequestError
-        ? describeFailure(query.error.failure)
-        : String(query.error);
+    const message = errorText(query.error, String(query.error));
     return (
       <ErrorState
         title="Could not load messages"
@@ -279,7 +277,7 @@ function FeedRowView({
       );
     }
     case 'message': {
-      const actor = { userId: ownUserId, role: users[ownUserId]?.role ?? 400 };
+      const actor = { userId: ownUserId, role: users[ownUserId]?.role ?? ROLE.MEMBER };
       const now = Date.now() / 1000;
       const sent = !row.echo;
       return (

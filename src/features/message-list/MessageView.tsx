@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { describeFailure, ApiRequestError } from '../../api/errors';
+import { useState, type ReactNode } from 'react';
+import { errorText } from '../../api/errors';
 import { markStreamAsRead, markTopicAsRead, updateMessageFlags } from '../../api/routes/messages';
 import { setTopicVisibility, updateSubscriptionSettings } from '../../api/routes/streams';
 import {
@@ -152,17 +152,24 @@ function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
         all: false,
         message_details: details,
       });
-      setError(
-        e instanceof ApiRequestError ? describeFailure(e.failure) : 'Could not mark as read.',
-      );
+      setError(errorText(e, 'Could not mark as read.'));
     }
   };
 
   return (
-    <div className="narrow-actions">
+    <HeaderAction error={error}>
       <button type="button" className="button button-small" onClick={() => void markRead()}>
         {label}
       </button>
+    </HeaderAction>
+  );
+}
+
+/** A control in the conversation header, with what went wrong beside it. */
+function HeaderAction({ error, children }: { error: string | null; children: ReactNode }) {
+  return (
+    <div className="narrow-actions">
+      {children}
       {error && (
         <span className="narrow-error" role="alert">
           {error}
@@ -223,7 +230,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
   // A policy that does not apply here (muted in an unmuted channel, say) still shows as itself.
   const shown = choices.some(([v]) => v === policy) ? policy : 0;
   return (
-    <div className="narrow-control">
+    <HeaderAction error={error}>
       <label htmlFor="topic-visibility" className="visually-hidden">
         Topic notifications
       </label>
@@ -238,7 +245,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
             stream_id: streamId,
             topic,
             visibility_policy: value,
-          }).catch((failure: unknown) => setError(messageOf(failure)));
+          }).catch((failure: unknown) => setError(errorText(failure)));
         }}
       >
         {choices.map(([value, text]) => (
@@ -247,12 +254,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
           </option>
         ))}
       </select>
-      {error && (
-        <span className="narrow-error" role="alert">
-          {error}
-        </span>
-      )}
-    </div>
+    </HeaderAction>
   );
 }
 
@@ -264,7 +266,7 @@ function ChannelMuteButton({ streamId }: { streamId: number }) {
   if (!subscription) return null;
   const muted = subscription.is_muted;
   return (
-    <div className="narrow-control">
+    <HeaderAction error={error}>
       <button
         type="button"
         className="button button-small"
@@ -273,19 +275,11 @@ function ChannelMuteButton({ streamId }: { streamId: number }) {
           setError(null);
           updateSubscriptionSettings(connection, [
             { stream_id: streamId, property: 'is_muted', value: !muted },
-          ]).catch((failure: unknown) => setError(messageOf(failure)));
+          ]).catch((failure: unknown) => setError(errorText(failure)));
         }}
       >
         {muted ? 'Unmute channel' : 'Mute channel'}
       </button>
-      {error && (
-        <span className="narrow-error" role="alert">
-          {error}
-        </span>
-      )}
-    </div>
+    </HeaderAction>
   );
 }
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';

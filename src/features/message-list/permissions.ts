@@ -3,8 +3,7 @@
  * last word; these decide only which actions are offered, so a refused request is rare.
  */
 import type { Message } from '../../api/model';
-
-const ROLE = { OWNER: 100, ADMIN: 200, MODERATOR: 300, MEMBER: 400, GUEST: 600 } as const;
+import { ROLE } from '../../api/model/user';
 
 /** The integer policies of the API: 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone. */
 export function policyAllows(policy: unknown, role: number): boolean {
@@ -13,13 +12,13 @@ export function policyAllows(policy: unknown, role: number): boolean {
     case 3: // full members: the waiting period is the server's to check
       return role <= ROLE.MEMBER;
     case 2:
-      return role <= ROLE.ADMIN;
+      return role <= ROLE.ADMINISTRATOR;
     case 4:
       return role <= ROLE.MODERATOR;
     case 5:
       return true;
     default:
-      return role <= ROLE.ADMIN;
+      return role <= ROLE.ADMINISTRATOR;
   }
 }
 
@@ -51,7 +50,7 @@ export function canDelete(
   settings: Settings,
   nowSeconds: number,
 ): boolean {
-  if (actor.role <= ROLE.ADMIN) return true;
+  if (actor.role <= ROLE.ADMINISTRATOR) return true;
   if (message.sender_id !== actor.userId) return false;
   if (!policyAllows(settings.delete_own_message_policy, actor.role)) return false;
   return withinLimit(settings.message_content_delete_limit_seconds, message, nowSeconds);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../api/model';
-import { describeFailure, ApiRequestError } from '../../api/errors';
+import { errorText } from '../../api/errors';
 import { getMessages } from '../../api/routes/messages';
 import { Avatar } from '../../components/Avatar';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
@@ -93,10 +93,7 @@ export function RecentView() {
   let body;
   if (recent.isPending) body = <LoadingState label="Loading recent conversations…" />;
   else if (recent.isError) {
-    const message =
-      recent.error instanceof ApiRequestError
-        ? describeFailure(recent.error.failure)
-        : String(recent.error);
+    const message = errorText(recent.error, String(recent.error));
     body = (
       <ErrorState
         title="Could not load recent conversations"

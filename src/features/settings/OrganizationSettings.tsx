@@ -3,24 +3,22 @@
  * is active. Changes arrive back as realm_user events, so the lists stay current everywhere.
  */
 import { useMemo, useState } from 'react';
-import { ApiRequestError, describeFailure } from '../../api/errors';
+import { errorText } from '../../api/errors';
+import { ROLE } from '../../api/model/user';
 import { createInviteLink, deactivateUser, reactivateUser } from '../../api/routes/admin';
 import { Avatar } from '../../components/Avatar';
 import { useOwnUserId, useUsersById } from '../../model/hooks';
 import { useConnection } from '../app/session-context';
 
-const messageOf = (error: unknown) =>
-  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
-
 export const ROLE_NAMES: Record<number, string> = {
-  100: 'Owner',
-  200: 'Administrator',
-  300: 'Moderator',
-  400: 'Member',
-  600: 'Guest',
+  [ROLE.OWNER]: 'Owner',
+  [ROLE.ADMINISTRATOR]: 'Administrator',
+  [ROLE.MODERATOR]: 'Moderator',
+  [ROLE.MEMBER]: 'Member',
+  [ROLE.GUEST]: 'Guest',
 };
 
-const LINK_ROLES = [400, 300, 600, 200] as const;
+const LINK_ROLES = [ROLE.MEMBER, ROLE.MODERATOR, ROLE.GUEST, ROLE.ADMINISTRATOR] as const;
 const EXPIRY = [
   [60 * 24, 'a day'],
   [60 * 24 * 7, 'a week'],
@@ -30,8 +28,8 @@ const EXPIRY = [
 
 function InviteLink() {
   const connection = useConnection();
-  const ownRole = useUsersById()[useOwnUserId()]?.role ?? 400;
-  const [role, setRole] = useState(400);
+  const ownRole = useUsersById()[useOwnUserId()]?.role ?? ROLE.MEMBER;
+  const [role, setRole] = useState<number>(ROLE.MEMBER);
   const [expiry, setExpiry] = useState<number | null>(60 * 24 * 7);
   const [link, setLink] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -47,7 +45,7 @@ function InviteLink() {
       });
       setLink(invite_link);
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
     }
   };
   return (
@@ -61,7 +59,7 @@ function InviteLink() {
           onChange={(e) => setRole(Number(e.target.value))}
         >
           {/* Only owners may invite administrators. */}
-          {LINK_ROLES.filter((r) => r !== 200 || ownRole === 100).map((r) => (
+          {LINK_ROLES.filter((r) => r !== ROLE.ADMINISTRATOR || ownRole === ROLE.OWNER).map((r) => (
             <option key={r} value={r}>
               {ROLE_NAMES[r]}
             </option>
@@ -118,7 +116,7 @@ function People() {
   const connection = useConnection();
   const ownUserId = useOwnUserId();
   const users = useUsersById();
-  const ownRole = users[ownUserId]?.role ?? 400;
+  const ownRole = users[ownUserId]?.role ?? ROLE.MEMBER;
   const [error, setError] = useState<string | null>(null);
   const people = useMemo(
     () =>
@@ -135,7 +133,7 @@ function People() {
     try {
       await action();
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorText(failure));
     }
   };
   return (
@@ -161,7 +159,7 @@ function People() {
             </span>
             {/* Only owners may deactivate owners; nobody deactivates themself from here. */}
             {u.user_id !== ownUserId &&
-              (u.role !== 100 || ownRole === 100) &&
+              (u.role !== ROLE.OWNER || ownRole === ROLE.OWNER) &&
               (u.is_active ? (
                 <button
                   type="button"

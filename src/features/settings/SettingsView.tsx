@@ -4,7 +4,8 @@
  * shows here too; while a save is in flight the control shows the value being saved.
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ApiRequestError, describeFailure } from '../../api/errors';
+import { errorText } from '../../api/errors';
+import { ROLE } from '../../api/model/user';
 import { updateSettings, type SettingsChanges } from '../../api/routes/settings';
 import { muteUser, unmuteUser } from '../../api/routes/users';
 import {
@@ -22,9 +23,6 @@ import { OrganizationSettings } from './OrganizationSettings';
 type Status =
   { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
-const messageOf = (error: unknown) =>
-  error instanceof ApiRequestError ? describeFailure(error.failure) : 'Something went wrong.';
-
 function useSaver() {
   const connection = useConnection();
   const [status, setStatus] = useState<Record<string, Status>>({});
@@ -37,7 +35,7 @@ function useSaver() {
       setStatus((s) => ({ ...s, [key]: { kind: 'saved' } }));
       return true;
     } catch (error) {
-      setStatus((s) => ({ ...s, [key]: { kind: 'error', message: messageOf(error) } }));
+      setStatus((s) => ({ ...s, [key]: { kind: 'error', message: errorText(error) } }));
       return false;
     } finally {
       setPending((p) => {
@@ -238,7 +236,7 @@ function MutedUsers() {
       setStatus({ kind: 'saved' });
       setChosen('');
     } catch (error) {
-      setStatus({ kind: 'error', message: messageOf(error) });
+      setStatus({ kind: 'error', message: errorText(error) });
     }
   };
   const mutedIds = Object.keys(muted)
@@ -340,8 +338,8 @@ const HOME_VIEWS = [
 
 export function SettingsView() {
   const saver = useSaver();
-  const ownRole = useUsersById()[useOwnUserId()]?.role ?? 400;
-  const isAdmin = ownRole <= 200;
+  const ownRole = useUsersById()[useOwnUserId()]?.role ?? ROLE.MEMBER;
+  const isAdmin = ownRole <= ROLE.ADMINISTRATOR;
   return (
     <div className="view-scroll">
       <div className="settings-view">

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { User } from '../../api/model';
 import { dmConversationName } from './conversation-names';
 
-const users = { 2: { full_name: 'Othello' }, 3: { full_name: 'Iago' } } as unknown as Record<number, User>;
+const users = { 2: { full_name: 'Othello' }, 3: { full_name: 'Iago' } } as unknown as Record<
+  number,
+  User
+>;
 
 describe('conversation names', () => {
   it('names everyone, and muted people in groups as "Muted user"', () => {
