@@ -15,12 +15,15 @@ export function canSeeStream(user: User | null, stream: Stream, subscribed: bool
   return isAdmin(user); // administrators see private streams' metadata, not their messages
 }
 
+/** Public channels are readable without subscribing, for everyone but guests. */
+export const mayAccessPublicStreams = (user: User) => !isGuest(user);
+
 /** Whether the user can read the stream's messages that were not sent to them. */
 export function canReadStreamHistory(user: User | null, stream: Stream, subscribed: boolean): boolean {
   if (stream.deactivated) return false;
   if (stream.is_web_public) return true;
   if (user === null) return false;
-  if (!stream.invite_only) return !isGuest(user) || subscribed;
+  if (!stream.invite_only) return mayAccessPublicStreams(user) || subscribed;
   return subscribed && !!stream.history_public_to_subscribers;
 }
 

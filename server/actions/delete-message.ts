@@ -4,21 +4,22 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
-import { isAdmin, policyAllows } from '../domain/roles.js';
+import { isAdmin } from '../domain/roles.js';
+import { mayDeleteOwnMessages } from './policies.js';
 import { canReadStreamHistory } from './access.js';
 import { requireAdmin } from './admin-checks.js';
-import { accessibleMessage } from './get-messages.js';
+import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
 
 /** DELETE /messages/{id}: administrators always; senders by policy, within the delete time limit. */
 export async function deleteMessage(ctx: AppContext, realm: Realm, user: User, messageId: number) {
-  const row = await accessibleMessage(ctx, realm, user, messageId);
+  const row = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!row) throw badRequest('Invalid message(s)');
   const settings = realmSettings(realm);
   if (!isAdmin(user)) {
     const own = row.sender_id === user.id || (await isOwnBot(ctx, user, row.sender_id));
-    if (!own || !policyAllows(settings.delete_own_message_policy, user)) throw badRequest("You don't have permission to delete this message");
+    if (!own || !mayDeleteOwnMessages(realm, user)) throw badRequest("You don't have permission to delete this message");
     const limit = settings.message_content_delete_limit_seconds;
     if (limit !== null && Date.now() / 1000 - row.date_sent > limit) throw badRequest('The time limit for deleting this message has passed');
   }

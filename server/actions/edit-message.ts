@@ -5,10 +5,12 @@ import type { Message, Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
-import { isModeratorOrAbove, policyAllows } from '../domain/roles.js';
+import { isModeratorOrAbove } from '../domain/roles.js';
+import { checkMaySendToStream } from './send-access.js';
+import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
-import { accessibleMessage } from './get-messages.js';
+import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
 import { insertMessage, markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 import { streamForUser } from './streams.js';
@@ -41,7 +43,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
   if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw badRequest('Nothing to change');
   if (req.content !== undefined && req.topic === undefined && req.streamId === undefined && req.propagateMode !== 'change_one')
     throw badRequest('Invalid propagate_mode without topic edit');
-  const row = await accessibleMessage(ctx, realm, user, messageId);
+  const row = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!row) throw badRequest('Invalid message(s)');
   const settings = realmSettings(realm);
   const age = now() - row.date_sent;
@@ -59,15 +61,17 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
   const newTopic = req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
   const topicChanges = newTopic !== undefined && newTopic !== row.topic;
   const pureResolve = topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
-  if (topicChanges && !policyAllows(settings.edit_topic_policy, user))
+  if (topicChanges && !mayEditTopics(realm, user))
     throw badRequest("You don't have permission to edit this message");
 
   let newStream: Stream | null = null;
   if (req.streamId !== undefined && req.streamId !== row.stream_id) {
-    if (!policyAllows(settings.move_messages_between_streams_policy, user))
+    if (!mayMoveMessagesBetweenStreams(realm, user))
       throw badRequest("You don't have permission to move this message");
     const found = await streamForUser(ctx.db, realm, user, { id: req.streamId });
     if (found.stream.invite_only && !found.subscribed) throw badRequest('Invalid channel ID');
+    // Moving into a channel is posting there: its posting policy applies as to a send.
+    await checkMaySendToStream(ctx.db, realm, user, found.stream, found.subscribed);
     newStream = found.stream;
   }
   const moving = topicChanges || newStream !== null;
@@ -238,7 +242,7 @@ async function moveAudience(trx: Database, realm: Realm, dest: Stream, ids: numb
 
 /** GET /messages/{id}/history */
 export async function messageHistory(ctx: AppContext, realm: Realm, user: User, messageId: number) {
-  const row = await accessibleMessage(ctx, realm, user, messageId);
+  const row = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!row) throw badRequest('Invalid message(s)');
   if (!realmSettings(realm).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
   const edits = await ctx.db.selectFrom('message_edits').selectAll().where('message_id', '=', messageId).orderBy('id').execute();

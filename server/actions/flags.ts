@@ -6,7 +6,7 @@ import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
 import { FLAG_BITS, type FlagName, USER_CHANGEABLE_FLAGS, WILDCARD_BITS } from '../domain/flags.js';
 import { VISIBILITY } from './subscription-properties.js';
-import { accessibleMessage } from './get-messages.js';
+import { accessibleMessage } from './message-access.js';
 import { dmIds } from './message-records.js';
 
 export function checkChangeableFlag(flag: string): FlagName {
@@ -108,7 +108,7 @@ export async function updateMessageFlags(
     // Starring or collapsing a message from a stream's history creates the user's row for it.
     const missing = ids.filter((id) => !have.has(id));
     for (const id of missing) {
-      const accessible = await accessibleMessage({ ...ctx, db: trx }, realm, user, id);
+      const accessible = await accessibleMessage(trx, realm, user, id);
       if (!accessible) throw badRequest('Invalid message(s)');
       if (op === 'add' && flag !== 'read') {
         await trx.insertInto('user_messages').values({ user_id: user.id, message_id: id, flags: FLAG_BITS.historical | FLAG_BITS.read }).execute();

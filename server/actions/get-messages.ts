@@ -1,15 +1,14 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, User } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { badRequest, notLoggedIn } from '../http/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
+import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { canReadStreamHistory } from './access.js';
 import { formatMessages } from './message-records.js';
-import { realmSettings } from './realm.js';
 import { narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
-const HISTORICAL_FLAGS = FLAG_BITS.historical | FLAG_BITS.read;
 /** ids are 32-bit integer columns; larger anchors mean "after everything" */
 const MAX_ID = 2147483647;
 
@@ -57,10 +56,8 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
   const plan = planNarrow(opts.narrow, lookup);
   if (user === null) {
     const stream = plan.historyStream;
-    const spectatorsAllowed = realmSettings(realm).enable_spectator_access;
-    if (!spectatorsAllowed || !stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) {
-      throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
-    }
+    // (Spectator access itself is checked for every anonymous request in the request layer.)
+    if (!stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) throw notLoggedIn();
   }
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
 
@@ -109,28 +106,10 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
   };
 }
 
-/** A message the user may read, with their flags, or null (unknown and forbidden look alike). */
-export async function accessibleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number): Promise<Row | null> {
-  const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', id).where('realm_id', '=', realm.id).executeTakeFirst();
-  if (!message) return null;
-  if (user) {
-    const um = await ctx.db.selectFrom('user_messages').select('flags').where('user_id', '=', user.id).where('message_id', '=', id).executeTakeFirst();
-    if (um) return { ...message, flags: um.flags };
-  }
-  if (message.stream_id === null) return null;
-  if (!user && !realmSettings(realm).enable_spectator_access) return null;
-  const stream = await ctx.db.selectFrom('streams').selectAll().where('id', '=', message.stream_id).executeTakeFirstOrThrow();
-  const subscribed = user
-    ? !!(await ctx.db.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst())
-    : false;
-  return canReadStreamHistory(user, stream, subscribed) ? { ...message, flags: HISTORICAL_FLAGS } : null;
-}
-
-export const invalidMessage = () => badRequest('Invalid message(s)');
 
 /** GET /messages/{id} */
 export async function getSingleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number, applyMarkdown: boolean) {
-  const row = await accessibleMessage(ctx, realm, user, id);
+  const row = await accessibleMessage(ctx.db, realm, user, id);
   if (!row) throw invalidMessage();
   const [message] = await formatMessages(ctx, ctx.db, realm, [row], { applyMarkdown });
   return { raw_content: row.content, message };

@@ -10,8 +10,8 @@ import type { Delivery } from '../events/types.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { isAdmin, isGuest, isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { isSubscribed } from './access.js';
-import { adminRequired, inSystemGroup, isDbId, MAX_DB_INT, nowSeconds, ownerRequired, passesPolicy } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { adminRequired, isDbId, MAX_DB_INT, nowSeconds, ownerRequired } from './admin-checks.js';
+import { mayCreateReusableInvites, mayInviteToRealm, maySubscribeOthers } from './policies.js';
 import { defaultStreamIds } from './streams.js';
 import { validateEmail } from './users.js';
 
@@ -80,8 +80,7 @@ async function checkInviteStreams(trx: Database, realm: Realm, actor: User, stre
     const readable = stream && (stream.invite_only ? await isSubscribed(trx, actor.id, id) : !isGuest(actor));
     if (!readable) throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
   }
-  const policy = realmSettings(realm).invite_to_stream_policy;
-  if (streamIds.some((id) => !defaults.has(id)) && !passesPolicy(realm, actor, policy))
+  if (streamIds.some((id) => !defaults.has(id)) && !maySubscribeOthers(realm, actor))
     throw badRequest('You do not have permission to subscribe other users to channels.');
 }
 
@@ -115,7 +114,7 @@ async function insertInvite(trx: Database, realm: Realm, actor: User, opts: Invi
 
 /** POST /invites */
 export async function inviteUsers(ctx: AppContext, realm: Realm, actor: User, inviteeEmails: string, opts: InviteOptions) {
-  if (!passesPolicy(realm, actor, realmSettings(realm).invite_to_realm_policy)) throw badRequest('Insufficient permission');
+  if (!mayInviteToRealm(realm, actor)) throw badRequest('Insufficient permission');
   checkInviteRole(actor, opts.inviteAs);
   const minutes = checkExpiry(opts.expiresInMinutes);
   const emails = parseInviteeEmails(inviteeEmails);
@@ -157,8 +156,7 @@ export async function inviteUsers(ctx: AppContext, realm: Realm, actor: User, in
 
 /** POST /invites/multiuse: a reusable link, for members of realm_create_multiuse_invite_group. */
 export async function createMultiuseInvite(ctx: AppContext, realm: Realm, actor: User, opts: InviteOptions) {
-  if (isGuest(actor) || !inSystemGroup(realm, actor, realmSettings(realm).create_multiuse_invite_group_name))
-    throw badRequest('Insufficient permission');
+  if (!mayCreateReusableInvites(realm, actor)) throw badRequest('Insufficient permission');
   checkInviteRole(actor, opts.inviteAs);
   const minutes = checkExpiry(opts.expiresInMinutes);
   return transact(ctx, async (trx, events) => {
@@ -184,14 +182,25 @@ function inviteToApi(ctx: AppContext, invite: Invite) {
   return out;
 }
 
-/** GET /invites: administrators see every pending invitation, others their own. */
+/**
+ * Who may see and manage an invitation: its creator and administrators, and only owners when it
+ * makes owners (upstream `do_get_invites_controlled_by_user`). Listing, revoking and resending
+ * all ask this one function.
+ */
+export function mayManageInvite(actor: User, invite: Pick<Invite, 'invited_by' | 'invited_as'>): boolean {
+  if (isGuest(actor)) return false;
+  if (invite.invited_as === ROLE.OWNER && !isOwner(actor)) return false;
+  return isAdmin(actor) || invite.invited_by === actor.id;
+}
+
+/** GET /invites: the pending invitations the actor may manage. */
 export async function listInvites(ctx: AppContext, realm: Realm, actor: User) {
   if (isGuest(actor)) throw badRequest('Not allowed for guest users');
   let q = ctx.db.selectFrom('invites').selectAll().where('realm_id', '=', realm.id).where('status', '=', STATUS.PENDING)
     .where((eb) => eb.or([eb('expiry', 'is', null), eb('expiry', '>', nowSeconds())]));
   if (!isAdmin(actor)) q = q.where('invited_by', '=', actor.id);
   const rows = await q.orderBy('id').execute();
-  return { invites: rows.map((r) => inviteToApi(ctx, r)) };
+  return { invites: rows.filter((r) => mayManageInvite(actor, r)).map((r) => inviteToApi(ctx, r)) };
 }
 
 /** An invitation the actor may manage: their own, or any for administrators (owner invites: owners). */
@@ -200,8 +209,7 @@ async function manageableInvite(trx: Database, realm: Realm, actor: User, id: nu
   const invite = await trx.selectFrom('invites').selectAll().where('realm_id', '=', realm.id).where('id', '=', id)
     .where('is_multiuse', '=', multiuse ? 1 : 0).executeTakeFirst();
   if (!invite || invite.status === STATUS.ACCEPTED) throw badRequest('No such invitation');
-  if (!isAdmin(actor) && invite.invited_by !== actor.id) throw adminRequired();
-  if (invite.invited_as === ROLE.OWNER && !isOwner(actor)) throw ownerRequired();
+  if (!mayManageInvite(actor, invite)) throw invite.invited_as === ROLE.OWNER && isAdmin(actor) ? ownerRequired() : adminRequired();
   if (invite.status === STATUS.REVOKED) throw badRequest('Invitation has already been revoked');
   return invite;
 }
@@ -214,6 +222,15 @@ export async function revokeInvite(ctx: AppContext, realm: Realm, actor: User, i
     await notifyInvitesChanged(trx, realm, [invite.invited_by], events);
     return {};
   });
+}
+
+/** Revokes the pending invitations and links these users created (their deactivation). */
+export async function revokeInvitesBy(trx: Database, realm: Realm, creatorIds: number[], events: Delivery[]) {
+  const pending = await trx.selectFrom('invites').select('id').where('realm_id', '=', realm.id)
+    .where('invited_by', 'in', creatorIds).where('status', '=', STATUS.PENDING).execute();
+  if (!pending.length) return;
+  await trx.updateTable('invites').set({ status: STATUS.REVOKED }).where('id', 'in', pending.map((r) => r.id)).execute();
+  await notifyInvitesChanged(trx, realm, [], events);
 }
 
 /** POST /invites/{id}/resend: mails the link again and restarts its validity period. */

@@ -6,7 +6,7 @@ import { badRequest } from '../http/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { emojiCodeForName, emojiNameForCode } from '../markdown/index.js';
 import { activeEmojiNamed, emojiById } from './realm-emoji.js';
-import { accessibleMessage } from './get-messages.js';
+import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
 
 export interface ReactionRequest {
@@ -77,7 +77,7 @@ export async function reactionsFor(db: Database, messageIds: number[]) {
  * (unicode_emoji when none is).
  */
 async function changeReaction(ctx: AppContext, realm: Realm, user: User, messageId: number, req: ReactionRequest, op: 'add' | 'remove') {
-  const message = await accessibleMessage(ctx, realm, user, messageId);
+  const message = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
   let code = req.emojiCode;
   let type = req.reactionType;
@@ -133,7 +133,7 @@ export const removeReaction = (ctx: AppContext, realm: Realm, user: User, id: nu
 /** GET /messages/{id}/read_receipts */
 export async function readReceipts(ctx: AppContext, realm: Realm, user: User, messageId: number) {
   if (!realmSettings(realm).enable_read_receipts) throw badRequest('Read receipts are disabled in this organization.');
-  const message = await accessibleMessage(ctx, realm, user, messageId);
+  const message = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
   const rows = await ctx.db.selectFrom('user_messages').innerJoin('users', 'users.id', 'user_messages.user_id')
     .select(['users.id', 'users.settings', 'users.is_active', 'users.is_bot'])

@@ -5,10 +5,10 @@ import type { Database } from '../db/index.js';
 import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { ApiError, badRequest, missingParam, noSuchObject } from '../http/errors.js';
-import { isGuest } from '../domain/roles.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { canSeeStream, isSubscribed } from './access.js';
-import { isDbId, MAX_DB_INT, nowSeconds, passesPolicy } from './admin-checks.js';
+import { checkMaySendToStream } from './send-access.js';
+import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 
@@ -55,12 +55,6 @@ export async function pendingScheduledMessages(db: Database, userId: number) {
 const streamMissing = (id: number) =>
   new ApiError(`Channel with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: id });
 
-const POST_POLICY_ERRORS: Record<number, string> = {
-  2: 'Only organization administrators can send to this channel.',
-  3: 'New members cannot send to this channel.',
-  4: 'Only organization administrators and moderators can send to this channel.',
-};
-
 /** The checks a send would make, done when the message is scheduled (and again at delivery). */
 async function checkDraft(trx: Database, realm: Realm, sender: User, d: ScheduledDraft): Promise<CheckedDraft> {
   const content = normalizeContent(d.content);
@@ -74,10 +68,7 @@ async function checkDraft(trx: Database, realm: Realm, sender: User, d: Schedule
       .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
     const subscribed = stream ? await isSubscribed(trx, sender.id, stream.id) : false;
     if (!stream || !canSeeStream(sender, stream, subscribed)) throw streamMissing(streamId);
-    if ((stream.invite_only || isGuest(sender)) && !subscribed && !(sender.is_bot && sender.bot_owner_id))
-      throw badRequest(`Not authorized to send to channel '${stream.name}'`);
-    const policy = stream.stream_post_policy;
-    if (policy !== 1 && !passesPolicy(realm, sender, policy)) throw badRequest(POST_POLICY_ERRORS[policy] ?? 'Insufficient permission');
+    await checkMaySendToStream(trx, realm, sender, stream, subscribed);
     if (d.topic === undefined) throw missingParam('topic');
     const topic = normalizeTopic(d.topic, realmSettings(realm).mandatory_topics);
     return { type: 'stream', streamId, to: streamId, topic, content, rendered };

@@ -5,12 +5,12 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../http/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
-import { isAdmin, isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
+import { checkMaySendToStream } from './send-access.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
@@ -112,15 +112,6 @@ export async function markdownContext(
   };
 }
 
-function checkStreamPostPolicy(user: User, stream: Stream) {
-  const allowed =
-    stream.stream_post_policy === 1 ||
-    (stream.stream_post_policy === 2 && isAdmin(user)) ||
-    (stream.stream_post_policy === 3 && !isGuest(user)) ||
-    (stream.stream_post_policy === 4 && isModeratorOrAbove(user));
-  if (!allowed) throw badRequest('Only organization administrators can send to this channel.');
-}
-
 async function resolveDirectRecipients(
   db: Database,
   realm: Realm,
@@ -204,15 +195,7 @@ export async function insertMessage(
           streamDoesNotExist(streamId ?? streamName ?? ''),
         );
     stream = found.stream;
-    if (
-      !system &&
-      (stream.invite_only || isGuest(sender)) &&
-      !found.subscribed &&
-      !(sender.is_bot && sender.bot_owner_id)
-    ) {
-      throw badRequest(`Not authorized to send to channel '${stream.name}'`);
-    }
-    if (!system) checkStreamPostPolicy(sender, stream);
+    if (!system) await checkMaySendToStream(trx, realm, sender, stream, found.subscribed);
     topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
     recipients = await activeSubscriberIds(trx, stream.id);
   } else {

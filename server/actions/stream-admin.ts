@@ -8,11 +8,11 @@ import { isOwner } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
-import { decodeLoose, isDbId, MAX_DB_INT, ownerRequired, passesPolicy, requireAdmin } from './admin-checks.js';
+import { decodeLoose, isDbId, MAX_DB_INT, ownerRequired, requireAdmin } from './admin-checks.js';
+import { mayCreatePrivateStreams, mayCreatePublicStreams, mayCreateWebPublicStreams, webPublicStreamsEnabled } from './policies.js';
 import { defaultStreamIds, firstMessageIds, MAX_STREAM_DESCRIPTION_LENGTH, validateStreamName } from './streams.js';
 import { forgetArchivedStream, setDefaultStream } from './default-streams.js';
 import { permissionGroupName } from './realm-admin.js';
-import { realmSettings } from './realm.js';
 import { markdownContext } from './send-message.js';
 
 export interface StreamChanges {
@@ -80,16 +80,15 @@ function proposedPrivacy(stream: Stream, c: StreamChanges, isDefault: boolean): 
 }
 
 function checkPrivacyPermission(realm: Realm, actor: User, stream: Stream, subscribed: boolean, c: StreamChanges) {
-  const settings = realmSettings(realm);
   if (c.is_private !== undefined) {
     // Changing who can read a private stream's history needs access to that history.
     if (stream.invite_only && !subscribed) throw badRequest('Channel content access is required.');
-    const policy = c.is_private ? settings.create_private_stream_policy : settings.create_public_stream_policy;
-    if (!passesPolicy(realm, actor, policy)) throw badRequest('Insufficient permission');
+    if (!(c.is_private ? mayCreatePrivateStreams(realm, actor) : mayCreatePublicStreams(realm, actor)))
+      throw badRequest('Insufficient permission');
   }
   if (c.is_web_public) {
-    if (!settings.enable_spectator_access) throw badRequest('Web-public channels are not enabled.');
-    if (!passesPolicy(realm, actor, settings.create_web_public_stream_policy)) throw badRequest('Insufficient permission');
+    if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public channels are not enabled.');
+    if (!mayCreateWebPublicStreams(realm, actor)) throw badRequest('Insufficient permission');
   }
 }
 

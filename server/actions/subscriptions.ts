@@ -7,6 +7,7 @@ import { badRequest, streamDoesNotExist } from '../http/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
 import { activeSubscriberIds, canSeeStream, streamAudience } from './access.js';
+import { checkMayCreateStream, maySubscribeOthers } from './policies.js';
 import { firstMessageIds, insertStream, realmStreams, validateStreamName, type NewStreamOptions } from './streams.js';
 
 export const STREAM_COLORS = [
@@ -185,6 +186,7 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
     const targets = req.principals?.length ? await resolvePrincipals(trx, realm, req.principals) : [actor];
     const actingForOthers = targets.some((t) => t.id !== actor.id);
     if (actingForOthers && isGuest(actor)) throw badRequest('Not allowed for guest users');
+    if (actingForOthers && !maySubscribeOthers(realm, actor)) throw badRequest('Insufficient permission');
     const existing = await realmStreams(trx, realm.id);
     const streamIds: number[] = [];
     const unauthorized: string[] = [];
@@ -193,9 +195,10 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
       const name = validateStreamName(item.name);
       let stream = existing.find((s) => s.name.toLowerCase() === name.toLowerCase());
       if (!stream) {
-        if (isGuest(actor)) throw badRequest('Not allowed for guest users');
-        if (req.streamOptions.is_web_public && !isAdmin(actor) && actor.role > 300)
-          throw badRequest('Insufficient permission');
+        checkMayCreateStream(realm, actor, {
+          inviteOnly: !!req.streamOptions.invite_only,
+          webPublic: !!req.streamOptions.is_web_public,
+        });
         stream = await insertStream(trx, realm, {
           ...req.streamOptions,
           name,

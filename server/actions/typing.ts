@@ -4,6 +4,7 @@ import { badRequest, missingParam } from '../http/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeSubscriberIds } from './access.js';
 import { streamForUser } from './streams.js';
+import { checkMaySendToStream } from './send-access.js';
 
 export interface TypingRequest {
   op: 'start' | 'stop';
@@ -26,7 +27,9 @@ export async function setTypingStatus(ctx: AppContext, realm: Realm, sender: Use
     }
     if (streamId === undefined) throw missingParam('stream_id');
     if (req.topic === undefined) throw missingParam('topic');
-    const { stream } = await streamForUser(ctx.db, realm, sender, { id: streamId });
+    const { stream, subscribed } = await streamForUser(ctx.db, realm, sender, { id: streamId });
+    // Typing in a channel needs what sending there needs: no administrator exception.
+    await checkMaySendToStream(ctx.db, realm, sender, stream, subscribed);
     userIds = await activeSubscriberIds(ctx.db, stream.id);
     event = { type: 'typing', op: req.op, message_type: 'stream', sender: senderRef, stream_id: stream.id, topic: req.topic };
   } else {

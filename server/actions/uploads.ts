@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
 import { ApiError, badRequest } from '../http/errors.js';
-import { accessibleMessage } from './get-messages.js';
+import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
 
 /**
@@ -197,7 +197,7 @@ async function mayRead(ctx: AppContext, realm: Realm, user: User | null, attachm
     for (const row of rows) {
       examined++;
       if (!row.rendered_content.includes(needle)) continue; // SQLite's LIKE ignores case
-      if (await accessibleMessage(ctx, realm, user, row.id)) return true;
+      if (await accessibleMessage(ctx.db, realm, user, row.id)) return true;
     }
     low = high;
   }

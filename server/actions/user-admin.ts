@@ -7,6 +7,7 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { isOwner, ROLE } from '../domain/roles.js';
 import { activeUserIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
 import { isDbId, ownerRequired, requireAdmin } from './admin-checks.js';
+import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
 
 /**
@@ -84,14 +85,21 @@ async function setActive(trx: Database, realm: Realm, target: User, active: bool
   }
 }
 
-/** Deactivates a user and, for a human, the active bots they own. Returns everyone deactivated. */
+/**
+ * Deactivates a user and, for a human, the active bots they own, and revokes every invitation
+ * and reusable link they created (upstream `revoke_invites_generated_by_user`): an invitation
+ * must not outlive the authority of the person who made it. Returns everyone deactivated.
+ */
 async function deactivateWithBots(trx: Database, realm: Realm, target: User, events: Delivery[]): Promise<number[]> {
   await setActive(trx, realm, target, false, events);
-  if (target.is_bot) return [target.id];
-  const bots = await trx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1)
-    .where('bot_owner_id', '=', target.id).where('is_active', '=', 1).execute();
+  const bots = target.is_bot
+    ? []
+    : await trx.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1)
+        .where('bot_owner_id', '=', target.id).where('is_active', '=', 1).execute();
   for (const bot of bots) await setActive(trx, realm, bot, false, events);
-  return [target.id, ...bots.map((b) => b.id)];
+  const gone = [target.id, ...bots.map((b) => b.id)];
+  await revokeInvitesBy(trx, realm, gone, events);
+  return gone;
 }
 
 function dropQueues(ctx: AppContext, userIds: number[]) {

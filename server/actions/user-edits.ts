@@ -12,6 +12,7 @@ import { checkProfileEntries, setProfileValues } from './profile-values.js';
 import { realmSettings } from './realm.js';
 import { firstMessageIds, realmStreams } from './streams.js';
 import { subscribersByStream } from './subscriptions.js';
+import { mayAccessPublicStreams } from './access.js';
 import { botAudience, isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';
 
@@ -91,7 +92,7 @@ export async function updateUserByAdmin(ctx: AppContext, realm: Realm, actor: Us
   requireAdmin(actor);
   if (c.role !== undefined && !VALID_ROLES.includes(c.role)) throw badRequest('Invalid role');
   const entries = c.profile_data === undefined ? null : checkProfileEntries(c.profile_data, 'profile_data');
-  return transact(ctx, async (trx, events) => {
+  const result = await transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, userId);
     if (c.role !== undefined && c.role !== target.role) {
       if ((c.role === ROLE.OWNER || isOwner(target)) && !isOwner(actor)) throw ownerRequired();
@@ -103,4 +104,7 @@ export async function updateUserByAdmin(ctx: AppContext, realm: Realm, actor: Us
     if (entries) await setProfileValues(trx, realm, target, entries, true, events);
     return {};
   });
+  // A guest may no longer hold a queue that receives every public channel's messages.
+  if (c.role !== undefined && !mayAccessPublicStreams({ role: c.role } as User)) ctx.queues.dropAllPublicStreamQueues(userId);
+  return result;
 }

@@ -25,22 +25,3 @@ export const SYSTEM_GROUPS = [
   { name: 'role:owners', description: 'Owners of this organization', maxRole: ROLE.OWNER },
   { name: 'role:nobody', description: 'Nobody', maxRole: 0 },
 ] as const;
-
-/** Policies of the form 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone, 6 nobody. */
-export function policyAllows(policy: number, user: HasRole): boolean {
-  switch (policy) {
-    case 1:
-    case 3:
-      return user.role <= ROLE.MEMBER;
-    case 2:
-      return isAdmin(user);
-    case 4:
-      return isModeratorOrAbove(user);
-    case 5:
-      return true;
-    case 6:
-      return false;
-    default:
-      return false;
-  }
-}

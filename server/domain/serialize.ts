@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, Stream, Subscription, User } from '../db/schema.js';
 import { flagsToList } from './flags.js';
-import { isAdmin, isGuest, isModeratorOrAbove, isOwner, ROLE } from './roles.js';
+import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
 
 export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_version'>) =>
   `${ctx.config.externalUrl}/avatar/${user.id}?v=${user.avatar_version}`;
@@ -51,12 +51,6 @@ export function roleFlags(user: User) {
     is_moderator: user.role === ROLE.MODERATOR,
     is_guest: isGuest(user),
     is_billing_admin: false,
-    can_create_streams: !isGuest(user),
-    can_create_public_streams: !isGuest(user),
-    can_create_private_streams: !isGuest(user),
-    can_create_web_public_streams: isModeratorOrAbove(user),
-    can_subscribe_other_users: !isGuest(user),
-    can_invite_others_to_realm: !isGuest(user),
   };
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { isAdmin } from '../domain/roles.js';
+import { policyFlags } from '../actions/policies.js';
 import { botToApi, roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { canSeeStream } from '../actions/access.js';
@@ -112,7 +113,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     Object.assign(state, {
       avatar_source: 'G', avatar_url: avatarUrl(ctx, user), avatar_url_medium: avatarUrl(ctx, user),
       delivery_email: user.delivery_email, email: user.email,
-      full_name: user.full_name, user_id: user.id, ...roleFlags(user),
+      full_name: user.full_name, user_id: user.id, ...roleFlags(user), ...policyFlags(realm, user),
     });
   }
   if (wants(opts, 'realm_bot')) {

@@ -51,6 +51,11 @@ export class QueueManager {
     for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q);
   }
 
+  /** Drops a user's queues registered with `all_public_streams` (they became a guest). */
+  dropAllPublicStreamQueues(userId: number) {
+    for (const q of this.queuesOf(userId)) if (q.opts.allPublicStreams) this.delete(q);
+  }
+
   queuesOf(userId: number): EventQueue[] {
     return [...(this.byUser.get(userId) ?? [])];
   }

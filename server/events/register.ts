@@ -6,6 +6,7 @@ import { firstMessageIds, realmStreams } from '../actions/streams.js';
 import { streamToApi } from '../domain/serialize.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
 import { parseNarrow } from '../actions/narrow.js';
+import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
 import type { ClientCapabilities } from './queue.js';
 
@@ -55,6 +56,9 @@ function queueNarrow(raw: unknown): [string, string][] {
 /** POST /register */
 export async function registerQueue(ctx: AppContext, realm: Realm, user: User | null, params: RegisterParams) {
   if (user === null) return spectatorRegister(ctx, realm, params);
+  // Every public channel's messages are for those who may read public channels (upstream
+  // `can_access_public_streams`): not guests.
+  if (params.all_public_streams && !mayAccessPublicStreams(user)) throw badRequest('User not authorized for this query');
   const caps = capabilities(params.client_capabilities);
   const narrow = queueNarrow(params.narrow);
   const eventTypes = params.event_types ? new Set(params.event_types) : null;
@@ -91,9 +95,6 @@ export async function registerQueue(ctx: AppContext, realm: Realm, user: User | 
 
 async function spectatorRegister(ctx: AppContext, realm: Realm, params: RegisterParams) {
   const settings = realmSettings(realm);
-  if (!settings.enable_spectator_access) {
-    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
-  }
   if (params.client_gravatar === true) throw badRequest('Invalid \'client_gravatar\' parameter for anonymous request');
   if (params.include_subscribers) throw badRequest('Invalid \'include_subscribers\' parameter for anonymous request');
   const streams = (await realmStreams(ctx.db, realm.id)).filter((s) => s.is_web_public);

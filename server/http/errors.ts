@@ -33,6 +33,10 @@ export const streamDoesNotExist = (stream: string | number) =>
     ? new ApiError(`Channel with ID '${stream}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: stream })
     : new ApiError(`Channel '${stream}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: stream });
 
+/** An anonymous request where spectators are not allowed. */
+export const notLoggedIn = () =>
+  new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+
 export const notFound = (msg = 'Not Found') => new ApiError(msg, 'NOT_FOUND', 404);
 
 /** An unknown object addressed by id in the path (a draft, a scheduled message): 404, as upstream. */

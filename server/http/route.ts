@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { authenticate, realmDeactivated, realmForRequest } from './auth.js';
-import { ApiError } from './errors.js';
+import { ApiError, notLoggedIn } from './errors.js';
+import { realmSettings } from '../actions/realm.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
@@ -81,6 +82,9 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         }
         user = auth?.user ?? null;
         if (!user && realm.deactivated) throw realmDeactivated();
+        // The one gate for spectators: with spectator access off, every anonymous request to an
+        // endpoint that spectators may otherwise use is answered as upstream answers it.
+        if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access) throw notLoggedIn();
       }
       checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
 

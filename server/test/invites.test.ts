@@ -105,8 +105,12 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     expect((await c.othello.post(`/invites/${rosencrantz.id}/resend`)).body.code).toBe('UNAUTHORIZED_PRINCIPAL');
 
     expect((await invite('desdemona', { invitee_emails: 'heir@example.com', invite_as: 100 })).status).toBe(200);
-    const heir = (await c.iago.get('/invites')).body.invites.find((i: any) => i.email === 'heir@example.com');
+    // Only owners see or manage invitations that make owners.
+    expect((await c.iago.get('/invites')).body.invites.map((i: any) => i.email)).not.toContain('heir@example.com');
+    const heir = (await c.desdemona.get('/invites')).body.invites.find((i: any) => i.email === 'heir@example.com');
+    expect(heir).toMatchObject({ invited_as: 100 });
     expect((await c.iago.delete(`/invites/${heir.id}`)).body.msg).toBe('Must be an organization owner');
+    expect((await c.iago.post(`/invites/${heir.id}/resend`)).body.msg).toBe('Must be an organization owner');
   });
 
   it('creates reusable links for the allowed group only', async () => {

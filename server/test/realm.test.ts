@@ -215,7 +215,7 @@ describe.each(DATABASES)('spectators on %s', (db) => {
     const r = await anon.post('/register', {});
     expect(r.status).toBe(401);
     expect((await anon.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow })).status).toBe(401);
-    expect((await anon.get(`/messages/${oneId}`)).status).toBe(400);
+    expect((await anon.get(`/messages/${oneId}`)).status).toBe(401);
     expect((await new TestClient(server.url).get('/server_settings')).body.realm_web_public_access_enabled).toBe(false);
     expect((await admin.patch('/realm', { enable_spectator_access: 'true' })).status).toBe(200);
     expect((await anon.post('/register', {})).status).toBe(200);
