@@ -8,6 +8,7 @@ import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isAdmin, isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';
+import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
@@ -242,6 +243,7 @@ export async function insertMessage(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await claimLinkedUploads(ctx, trx, realm, sender, message);
 
   const mutedBy = new Set(
     (
