@@ -40,12 +40,13 @@ export async function mayReadUpload(ctx: AppContext, realm: Realm, user: User | 
   if (attachment.realm_id !== realm.id) return false;
   if (user && attachment.owner_id === user.id) return true;
   if (user) {
+    // EXISTS, not a join: planners without statistics would walk all of the user's messages.
     const received = await ctx.db
       .selectFrom('attachment_claims as c')
-      .innerJoin('user_messages as um', 'um.message_id', 'c.message_id')
       .select('c.message_id')
       .where('c.attachment_id', '=', attachment.id)
-      .where('um.user_id', '=', user.id)
+      .where((eb) => eb.exists(eb.selectFrom('user_messages as um').select('um.message_id')
+        .where('um.user_id', '=', user.id).whereRef('um.message_id', '=', 'c.message_id')))
       .limit(1)
       .executeTakeFirst();
     if (received && (await accessibleMessage(ctx, realm, user, received.message_id))) return true;
