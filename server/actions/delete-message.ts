@@ -9,6 +9,7 @@ import { mayDeleteOwnMessages } from './policies.js';
 import { canReadStreamHistory } from './access.js';
 import { requireAdmin } from './admin-checks.js';
 import { accessibleMessage } from './message-access.js';
+import { releaseClaims } from './upload-access.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
 
@@ -83,6 +84,7 @@ function deletionDeliveries(realm: Realm, rows: { user_id: number; message_id: n
 }
 
 async function removeMessages(trx: Database, ids: number[]) {
+  await releaseClaims(trx, ids);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     await trx.deleteFrom('user_messages').where('message_id', 'in', chunk).execute();

@@ -11,6 +11,7 @@ import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
+import { reclaimLinkedUploads } from './upload-access.js';
 import { realmSettings } from './realm.js';
 import { insertMessage, markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 import { streamForUser } from './streams.js';
@@ -119,6 +120,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
         prev_rendered_content: row.rendered_content, prev_topic: null, prev_stream_id: null, topic: null, stream_id: null,
       }).execute();
       await trx.updateTable('messages').set({ content, rendered_content: md.html, last_edit_time: editTime }).where('id', '=', row.id).execute();
+      await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);
       newFlagsFor = await recomputeMentions(trx, row.id, md.mentionedUserIds, md.streamWildcard, md.topicWildcard);
       Object.assign(baseEvent, {
         orig_content: row.content, orig_rendered_content: row.rendered_content, content,

@@ -7,6 +7,7 @@ import { badRequest, streamDoesNotExist } from '../http/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';
+import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
@@ -225,6 +226,7 @@ export async function insertMessage(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await claimLinkedUploads(ctx, trx, realm, sender, message);
 
   const mutedBy = new Set(
     (

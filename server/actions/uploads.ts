@@ -1,24 +1,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
 import { ApiError, badRequest } from '../http/errors.js';
-import { accessibleMessage } from './message-access.js';
-import { realmSettings } from './realm.js';
 
 /**
- * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`, only
- * the uploader may read one until a message links it, and then whoever may read that message.
+ * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`. Who
+ * may read one is decided in attachment-claims.ts: the uploader, and readers of messages that claim it.
  */
 
 export const MAX_FILE_UPLOAD_MIB = 25;
 export const MAX_FILE_UPLOAD_BYTES = MAX_FILE_UPLOAD_MIB * 1024 * 1024;
 /** How long a URL from GET /user_uploads/{realm_id}/{filename} works without credentials. */
 export const TEMPORARY_URL_SECONDS = 60;
-/** Linking messages examined per download; a file linked more often is readable through the first ones. */
-const MAX_LINKING_MESSAGES = 200;
 /** Most Linux filesystems limit a path component to 255 bytes. */
 const MAX_FILE_NAME_BYTES = 255;
 
@@ -109,7 +104,7 @@ function randomPathId(realmId: number, name: string): string {
 }
 
 /** The absolute path of an upload, or null for an id that would leave the uploads directory. */
-function storedPath(ctx: AppContext, pathId: string): string | null {
+export function storedPath(ctx: AppContext, pathId: string): string | null {
   const root = uploadsDir(ctx);
   const full = path.resolve(root, pathId);
   return full.startsWith(root + path.sep) && !pathId.split('/').some((p) => p === '' || p === '.' || p === '..') ? full : null;
@@ -161,62 +156,7 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
   return { uri: url, url, filename };
 }
 
-const fileNotFound = () => new ApiError('File not found', 'BAD_REQUEST', 404);
-const notAuthorized = () => new ApiError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
-
-/** A LIKE pattern matching `text` literally (with `escape '\'`). */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * Whether `user` (null: a spectator) may read the upload: its owner may, and so may anyone who
- * can read a message linking to it. The random directory names the upload uniquely, so a link
- * is any later message of the organization whose HTML points into that directory.
- */
-async function mayRead(ctx: AppContext, realm: Realm, user: User | null, attachment: Attachment): Promise<boolean> {
-  if (user && attachment.owner_id === user.id) return true;
-  const directory = attachment.path_id.split('/').slice(0, 3).join('/');
-  const needle = `/user_uploads/${directory}/`;
-  const pattern = `%${likeLiteral(needle)}%`;
-  const newest = await ctx.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
-  const top = Number(newest?.max ?? 0);
-  // Links usually follow the upload closely: scan id ranges of growing width from the upload on,
-  // so that the first ones are cheap index range scans (a LIKE gives planners no estimate).
-  let examined = 0;
-  for (let low = attachment.message_id_floor, width = 1000; low < top && examined < MAX_LINKING_MESSAGES; width *= 4) {
-    const high = Math.min(top, low + width);
-    const rows = await ctx.db
-      .selectFrom('messages')
-      .select(['id', 'rendered_content'])
-      .where('realm_id', '=', realm.id)
-      .where('id', '>', low)
-      .where('id', '<=', high)
-      .where(sql<boolean>`rendered_content like ${pattern} escape '\\'`)
-      .orderBy('id')
-      .limit(MAX_LINKING_MESSAGES - examined)
-      .execute();
-    for (const row of rows) {
-      examined++;
-      if (!row.rendered_content.includes(needle)) continue; // SQLite's LIKE ignores case
-      if (await accessibleMessage(ctx.db, realm, user, row.id)) return true;
-    }
-    low = high;
-  }
-  return false;
-}
-
-/** The upload at `/user_uploads/<realmIdText>/<rest>`, if `user` may read it; else the error to answer. */
-export async function readableUpload(ctx: AppContext, realm: Realm, user: User | null, realmIdText: string, rest: string) {
-  if (!/^\d{1,9}$/.test(realmIdText) || Number(realmIdText) !== realm.id) throw fileNotFound();
-  if (user === null && !realmSettings(realm).enable_spectator_access)
-    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
-  const pathId = `${realmIdText}/${rest}`;
-  if (pathId.includes('\u0000') || !storedPath(ctx, pathId)) throw fileNotFound();
-  const attachment = await ctx.db.selectFrom('attachments').selectAll()
-    .where('path_id', '=', pathId).where('realm_id', '=', realm.id).executeTakeFirst();
-  if (!attachment) throw fileNotFound();
-  if (!(await mayRead(ctx, realm, user, attachment))) throw notAuthorized();
-  return attachment;
-}
+export const fileNotFound = () => new ApiError('File not found', 'BAD_REQUEST', 404);
 
 export interface ServedFile {
   file: string;
@@ -273,9 +213,8 @@ function signingKey(ctx: AppContext): Buffer {
 const signature = (ctx: AppContext, payload: string) =>
   crypto.createHmac('sha256', signingKey(ctx)).update(payload).digest('base64url');
 
-/** GET /user_uploads/{realm_id}/{filename} under /api/v1: a URL that works for a minute without credentials. */
-export async function temporaryUploadUrl(ctx: AppContext, realm: Realm, user: User, realmIdText: string, rest: string) {
-  const attachment = await readableUpload(ctx, realm, user, realmIdText, rest);
+/** A URL for the upload that works for a minute without credentials (for someone who may read it). */
+export function temporaryUrlFor(ctx: AppContext, attachment: Attachment) {
   const payload = `${attachment.id}.${Math.floor(Date.now() / 1000) + TEMPORARY_URL_SECONDS}`;
   const name = attachment.path_id.split('/').pop()!;
   return { url: `/user_uploads/temporary/${payload}.${signature(ctx, payload)}/${encodeURIComponent(name)}` };

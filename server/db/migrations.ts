@@ -367,7 +367,77 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0006_attachment_claims': {
+      async up(db: Kysely<any>) {
+        // Which messages claim which uploads: readers of a claiming message may read the upload.
+        await db.schema
+          .createTable('attachment_claims')
+          .addColumn('attachment_id', 'integer', (c) => c.notNull())
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('attachment_claims_pk', ['attachment_id', 'message_id'])
+          .execute();
+        await db.schema.createIndex('attachment_claims_message').on('attachment_claims').columns(['message_id', 'attachment_id']).execute();
+        await backfillOwnerClaims(db);
+      },
+    },
   };
+}
+
+/** Messages read per step of the back-fill. */
+const BACKFILL_BATCH = 1000;
+
+/**
+ * Claims for messages that existed before claims did. Whether a sender could read someone else's
+ * upload when they linked it cannot be known afterwards (subscriptions have changed since), so
+ * only the safe part is back-filled: a message claims the uploads its own sender owns. Links are
+ * read from the rendered HTML here, not with the live parser, so that this migration keeps doing
+ * what it did when it shipped.
+ */
+async function backfillOwnerClaims(db: Kysely<any>) {
+  const any = await db.selectFrom('attachments').select('id').limit(1).executeTakeFirst();
+  if (!any) return;
+  for (let after = 0; ;) {
+    const rows: { id: number; realm_id: number; sender_id: number; rendered_content: string }[] = await db
+      .selectFrom('messages')
+      .select(['id', 'realm_id', 'sender_id', 'rendered_content'])
+      .where('id', '>', after)
+      .where('rendered_content', 'like', '%/user_uploads/%')
+      .orderBy('id')
+      .limit(BACKFILL_BATCH)
+      .execute();
+    if (!rows.length) return;
+    after = rows[rows.length - 1]!.id;
+    const linked = new Map<number, Set<string>>();
+    for (const row of rows) linked.set(row.id, new Set(uploadPathsInHtml(row.rendered_content)));
+    const paths = [...new Set([...linked.values()].flatMap((s) => [...s]))];
+    if (!paths.length) continue;
+    const attachments: { id: number; realm_id: number; owner_id: number; path_id: string }[] = await db
+      .selectFrom('attachments')
+      .select(['id', 'realm_id', 'owner_id', 'path_id'])
+      .where('path_id', 'in', paths)
+      .execute();
+    const byPath = new Map(attachments.map((a) => [a.path_id, a]));
+    const claims = rows.flatMap((row) =>
+      [...linked.get(row.id)!].flatMap((p) => {
+        const a = byPath.get(p);
+        return a && a.realm_id === row.realm_id && a.owner_id === row.sender_id ? [{ attachment_id: a.id, message_id: row.id }] : [];
+      }),
+    );
+    for (let i = 0; i < claims.length; i += 500) await db.insertInto('attachment_claims').values(claims.slice(i, i + 500)).execute();
+  }
+}
+
+/** The upload path ids that `href` attributes of rendered HTML point at (relative or absolute). */
+function uploadPathsInHtml(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/href="(?:https?:\/\/[^/"]*)?\/user_uploads\/([^"?#]+)/g)) {
+    try {
+      out.push(decodeURIComponent(m[1]!.replace(/&amp;/g, '&')));
+    } catch {
+      // not a path any upload has
+    }
+  }
+  return out;
 }
 
 export class InCodeMigrations implements MigrationProvider {

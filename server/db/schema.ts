@@ -31,6 +31,7 @@ export interface DB {
   default_stream_group_streams: DefaultStreamGroupStreamTable;
   presences: PresenceTable;
   attachments: AttachmentTable;
+  attachment_claims: AttachmentClaimTable;
   realm_emoji: RealmEmojiTable;
 }
 
@@ -315,8 +316,17 @@ export interface AttachmentTable {
   size: number;
   content_type: string;
   create_time: number;
-  /** the newest message id when the file arrived: only later messages can link to it */
+  /** the newest message id when the file arrived (read by nothing since claims replaced scanning messages) */
   message_id_floor: number;
+}
+
+/**
+ * A message that claims an upload: it links the file and its sender could read it. Readers of the
+ * message may read the file. Keyed (attachment_id, message_id), indexed the other way round too.
+ */
+export interface AttachmentClaimTable {
+  attachment_id: number;
+  message_id: number;
 }
 
 /** A custom emoji; its image lives under `<dataDir>/avatars/<realm_id>/emoji/images/<file_name>`. */

@@ -10,9 +10,9 @@ import { authenticate, realmForRequest } from '../http/auth.js';
 import { ApiError } from '../http/errors.js';
 import { knownRoutes, route } from '../http/route.js';
 import {
-  MAX_FILE_UPLOAD_BYTES, prepareIncoming, readableUpload, servedFile, temporaryUploadUrl, uploadFile, uploadForToken,
-  type IncomingFile, type ServedFile,
+  MAX_FILE_UPLOAD_BYTES, prepareIncoming, servedFile, uploadFile, uploadForToken, type IncomingFile, type ServedFile,
 } from '../actions/uploads.js';
+import { readableUpload, temporaryUploadUrl } from '../actions/upload-access.js';
 import { emojiRoutes } from './emoji.js';
 
 /** Files received with a request, for its handler (and for the cleanup after it). */
