@@ -8,11 +8,12 @@ import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
 import { hashPassword, verifyPassword } from '../domain/password.js';
+import { storeEmailChange } from './user-email.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { isValidTimezone, LANGUAGES } from '../domain/languages.js';
 import { activeUserIds } from './access.js';
 import { realmSettings } from './realm.js';
-import { validateEmail, validateFullName } from './users.js';
+import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
 
 type Rule = { kind: 'bool' } | { kind: 'enum'; values: readonly (number | string)[] } | { kind: 'int'; min: number; max: number } | { kind: 'custom'; check: (v: string) => boolean };
@@ -146,8 +147,10 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
     }
     if (passwordHash) updates.password_hash = passwordHash;
     if (Object.keys(updates).length) await trx.updateTable('users').set(updates as any).where('id', '=', user.id).execute();
+    if ('email_address_visibility' in parsed && parsed.email_address_visibility !== current.email_address_visibility)
+      await storeEmailChange(ctx, trx, realm, fresh, { settings: JSON.stringify(stored) }, events);
     if (newEmail !== undefined && newEmail !== fresh.delivery_email) {
-      const taken = await trx.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('email', '=', newEmail).executeTakeFirst();
+      const taken = await addressInUse(trx, realm.id, newEmail);
       if (taken) throw badRequest(`Email '${newEmail}' already in use`);
       const token = crypto.randomBytes(20).toString('hex');
       await trx.insertInto('email_changes').values({ token, user_id: user.id, new_email: newEmail, created: Math.floor(Date.now() / 1000) }).execute();
@@ -180,13 +183,9 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!row || Date.now() / 1000 - row.created > 86400) return null;
     await trx.deleteFrom('email_changes').where('token', '=', token).execute();
     const user = await trx.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
-    const taken = await trx.selectFrom('users').select('id').where('realm_id', '=', user.realm_id).where('email', '=', row.new_email).executeTakeFirst();
-    if (taken) return null;
-    await trx.updateTable('users').set({ email: row.new_email, delivery_email: row.new_email }).where('id', '=', user.id).execute();
-    events.push({
-      realmId: user.realm_id, userIds: await activeUserIds(trx, user.realm_id),
-      event: { type: 'realm_user', op: 'update', person: { user_id: user.id, email: row.new_email, delivery_email: row.new_email } },
-    });
+    if (await addressInUse(trx, user.realm_id, row.new_email)) return null;
+    const realm = await trx.selectFrom('realms').selectAll().where('id', '=', user.realm_id).executeTakeFirstOrThrow();
+    await storeEmailChange(ctx, trx, realm, user, { delivery_email: row.new_email }, events);
     return row.new_email;
   });
 }

@@ -40,6 +40,13 @@ export interface CreateUserOptions {
   settings?: Record<string, unknown>;
 }
 
+/** Whether an address names an account already, as its real address or its API address. */
+export async function addressInUse(db: Database, realmId: number, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb('delivery_email', '=', email), eb('email', '=', email)])).executeTakeFirst();
+  return !!row;
+}
+
 /** Creates a user inside an open transaction; the caller publishes `events`. */
 export async function insertUser(
   ctx: AppContext,
@@ -52,13 +59,7 @@ export async function insertUser(
   const fullName = validateFullName(opts.fullName);
   const role = opts.role ?? ROLE.MEMBER;
   if (!VALID_ROLES.includes(role)) throw badRequest('Invalid role');
-  const existing = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('realm_id', '=', realm.id)
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (existing) throw badRequest(`Email '${email}' already in use`);
+  if (await addressInUse(trx, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
   const passwordHash = opts.password ? await hashPassword(opts.password, ctx.config.scryptCost) : null;
   const user = await trx
     .insertInto('users')
@@ -121,7 +122,7 @@ export async function fetchApiKey(ctx: AppContext, realm: Realm, username: strin
     .selectFrom('users')
     .selectAll()
     .where('realm_id', '=', realm.id)
-    .where('email', '=', username.trim().toLowerCase())
+    .where('delivery_email', '=', username.trim().toLowerCase())
     .executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? null);
   if (!user || !ok) {
@@ -129,7 +130,8 @@ export async function fetchApiKey(ctx: AppContext, realm: Realm, username: strin
   }
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
-  return { api_key: user.api_key, email: user.email, user_id: user.id };
+  // The login address, which authenticates API requests (upstream answers `delivery_email` too).
+  return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }
 
 export async function setPassword(ctx: AppContext, userId: number, password: string) {

@@ -380,6 +380,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await backfillOwnerClaims(db);
       },
     },
+    '0008_users_delivery_email': {
+      async up(db: Kysely<any>) {
+        // Requests authenticate with the real address, which differs from the API address of
+        // people who hide theirs.
+        await db.schema.createIndex('users_realm_delivery_email').on('users').columns(['realm_id', 'delivery_email']).execute();
+      },
+    },
   };
 }
 

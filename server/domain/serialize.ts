@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Realm, Stream, Subscription, User } from '../db/schema.js';
+import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
 
@@ -8,11 +9,10 @@ export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_versi
 
 /** A user as GET /users and realm_users present it to `viewer`. */
 export function userToApi(ctx: AppContext, user: User, viewer: User | null, profileData?: Record<string, unknown>) {
-  const canSeeDelivery = viewer !== null && (isAdmin(viewer) || viewer.id === user.id);
   const out: Record<string, unknown> = {
     user_id: user.id,
     email: user.email,
-    delivery_email: canSeeDelivery ? user.delivery_email : null,
+    delivery_email: mayReadDeliveryEmail(viewer, user) ? user.delivery_email : null,
     full_name: user.full_name,
     date_joined: new Date(user.date_joined * 1000).toISOString(),
     is_active: !!user.is_active,

@@ -50,7 +50,7 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: 
         .selectFrom('users')
         .selectAll()
         .where('realm_id', '=', realm.id)
-        .where('email', '=', creds.email.trim().toLowerCase())
+        .where('delivery_email', '=', creds.email.trim().toLowerCase())
         .executeTakeFirst();
   if (!user || !constantTimeEqual(user.api_key, creds.key)) {
     throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);

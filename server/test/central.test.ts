@@ -124,6 +124,15 @@ describe.each(DATABASES)('events applied by the client reducers match a fresh re
     await checkAction(hamlet, () => hamlet.patch('/settings', { twenty_four_hour_time: 'true', web_home_view: 'recent_topics', timezone: 'Europe/Oslo' }));
   });
 
+  it('hiding and showing one\'s email address', async () => {
+    for (const visibility of ['4', '3', '1']) {
+      const [, seenByIago] = await checkActionFor([hamlet, iago, othello], () =>
+        ok(othello.patch('/settings', { email_address_visibility: visibility })),
+      );
+      expect(seenByIago.length, `visibility ${visibility}`).toBeGreaterThan(0);
+    }
+  });
+
   it('creating, editing and deleting drafts', async () => {
     await checkAction(hamlet, () => hamlet.post('/drafts', { drafts: [{ type: 'stream', to: [ids.general], topic: 't', content: 'draft' }] }));
     const draftId = (await hamlet.get('/drafts')).body.drafts[0].id;

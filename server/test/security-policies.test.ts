@@ -121,6 +121,39 @@ describe.each(DATABASES)('organization policies and invitations on %s', (db) => 
     await setRealm({ invite_to_stream_policy: 1 });
   });
 
+  it('hides a real address from those its owner does not show it to (16.9)', async () => {
+    const fake = `user${ids.othello}@parley.invalid`;
+    const othelloAs = async (viewer: TestClient) => ({
+      list: ((await viewer.get('/users')).body.members as any[]).find((u) => u.user_id === ids.othello),
+      one: (await viewer.get(`/users/${ids.othello}`)).body.user,
+      registered: ((await viewer.post('/register', { fetch_event_types: ['realm_user'] })).body.realm_users as any[])
+        .find((u) => u.user_id === ids.othello),
+    });
+    const queue = (await c.hamlet.post('/register', { event_types: ['realm_user'] })).body.queue_id;
+    expect((await c.othello.patch('/settings', { email_address_visibility: 4 })).body).toMatchObject({ result: 'success' });
+    for (const viewer of ['hamlet', 'polonius', 'iago'] as const) {
+      const seen = await othelloAs(c[viewer]);
+      for (const [where, user] of Object.entries(seen))
+        expect(user, `${viewer} ${where}`).toMatchObject({ email: fake, delivery_email: null });
+    }
+    expect((await drain(c.hamlet, queue)).map((e) => e.person)).toEqual(expect.arrayContaining([
+      { user_id: ids.othello, new_email: fake }, { user_id: ids.othello, delivery_email: null },
+    ]));
+    // Othello himself still sees and logs in with his address; the stand-in works in the API.
+    expect((await c.othello.get(`/users/${ids.othello}`)).body.user.delivery_email).toBe('othello@example.com');
+    const again = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
+    expect((await again.get('/users/me')).body).toMatchObject({ email: fake, delivery_email: 'othello@example.com' });
+    expect((await c.hamlet.post('/messages', { type: 'direct', to: [fake], content: 'to the stand-in' })).body)
+      .toMatchObject({ result: 'success' });
+    expect((await c.hamlet.get(`/users/${fake}`)).body.user).toMatchObject({ user_id: ids.othello });
+    // Administrators only: Iago sees it, Hamlet does not.
+    expect((await c.othello.patch('/settings', { email_address_visibility: 3 })).body).toMatchObject({ result: 'success' });
+    expect((await othelloAs(c.iago)).one).toMatchObject({ email: fake, delivery_email: 'othello@example.com' });
+    expect((await othelloAs(c.hamlet)).one).toMatchObject({ email: fake, delivery_email: null });
+    expect((await c.othello.patch('/settings', { email_address_visibility: 1 })).body).toMatchObject({ result: 'success' });
+    expect((await othelloAs(c.hamlet)).one).toMatchObject({ email: 'othello@example.com', delivery_email: 'othello@example.com' });
+  });
+
   it('answers every anonymous request with 401 while spectator access is off (16.10)', async () => {
     const anon = new TestClient(server.url);
     const topicsPath = `/users/me/${streams.welcome}/topics`;

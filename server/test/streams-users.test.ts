@@ -175,13 +175,14 @@ describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
       expect(own.profile_data).toBeUndefined();
     });
 
-    it('lists every user with roles, hiding real emails from non-administrators', async () => {
+    it('lists every user with roles and real emails as each person\'s email visibility allows', async () => {
       const members = (await c.othello.get('/users')).body.members as any[];
       const byEmail = new Map(members.map((m) => [m.email, m]));
       const roles = Object.fromEntries(WHO.map((w) => [w, byEmail.get(`${w}@example.com`).role]));
       expect(roles).toEqual({ desdemona: 100, iago: 200, hamlet: 400, othello: 400, cordelia: 400, polonius: 600 });
       expect(byEmail.get('shiva@example.com')).toMatchObject({ role: 300, is_admin: false });
-      expect(byEmail.get('hamlet@example.com').delivery_email).toBeNull();
+      // Everyone's address is visible to everyone by default (email_address_visibility 1).
+      expect(byEmail.get('hamlet@example.com').delivery_email).toBe('hamlet@example.com');
       expect(byEmail.get('othello@example.com').delivery_email).toBe('othello@example.com');
       expect(members.find((m) => m.is_bot)).toMatchObject({ user_id: id.bot, bot_owner_id: id.hamlet });
       const admin = (await c.iago.get('/users')).body.members as any[];

@@ -127,8 +127,12 @@ export function reduceAccountEvent(
     case 'subscription':
     case 'stream':
       return withPart(state, 'subscriptions', reduceSubscriptions(state.subscriptions, event));
-    case 'realm_user':
-      return withPart(state, 'users', reduceUsers(state.users, event));
+    case 'realm_user': {
+      const next = withPart(state, 'users', reduceUsers(state.users, event));
+      // Our own API address changes when we hide or show our real one.
+      const newEmail = event.op === 'update' && event.person.user_id === state.ownUserId ? event.person.new_email : undefined;
+      return newEmail === undefined || newEmail === next.ownEmail ? next : { ...next, ownEmail: newEmail };
+    }
     case 'realm':
       return withPart(state, 'realm', reduceRealm(state.realm, event));
     case 'user_settings':

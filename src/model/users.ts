@@ -25,7 +25,8 @@ export function reduceUsers(state: UsersState, event: RealmUserEvent): UsersStat
     case 'update': {
       const user = state.byId[event.person.user_id];
       if (!user) return state;
-      const { custom_profile_field: fieldChange, ...changes } = event.person;
+      const { custom_profile_field: fieldChange, new_email: newEmail, ...rest } = event.person;
+      const changes: Partial<User> = newEmail === undefined ? rest : { ...rest, email: newEmail };
       const changed = Object.entries(changes).some(
         ([key, value]) => user[key as keyof User] !== value,
       );

@@ -125,7 +125,8 @@ export type RealmUserEvent =
   | (EventBase & {
       type: 'realm_user';
       op: 'update';
-      person: Partial<User> & { user_id: number; custom_profile_field?: CustomProfileFieldChange };
+      /** `new_email`: the person's API address changed (their address, or who may see it) */
+      person: Partial<User> & { user_id: number; new_email?: string; custom_profile_field?: CustomProfileFieldChange };
     })
   | (EventBase & {
       type: 'realm_user';
