@@ -9,8 +9,9 @@ import { TestClient, type ApiResult } from './client.js';
 /**
  * The security findings about logging in, as the attacker did them: password guessing against
  * one account from ever-changing X-Forwarded-For addresses, telling accounts apart by how long a
- * refusal takes. Sign-up findings are in auth-security-signup.test.ts. Limits are counted in
- * process memory (or Redis), so one database is enough.
+ * refusal takes, and the page's missing Content-Security-Policy. Sign-up findings are in
+ * auth-security-signup.test.ts. Limits are counted in process memory (or Redis), so one database
+ * is enough.
  */
 
 /** Every scrypt run the server makes, by cost: how we see that a refusal did the hashing work. */
@@ -207,6 +208,29 @@ describe('login attempt stores', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('comes with the app page, strict on scripts, frames and plugins', async () => {
+    const server = await startTestServer({ db: 'sqlite', demo: false });
+    try {
+      for (const path of ['/', '/narrow/channel/1-general']) {
+        const res = await fetch(`${server.url}${path}`);
+        const csp = res.headers.get('content-security-policy') ?? '';
+        const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+        expect(directives['default-src']).toEqual(["'self'"]);
+        expect(directives['script-src']).toEqual(["'self'"]);
+        expect(directives['object-src']).toEqual(["'none'"]);
+        expect(directives['base-uri']).toEqual(["'none'"]);
+        expect(directives['frame-ancestors']).toEqual(["'none'"]);
+        expect(directives['connect-src']).toEqual(["'self'"]);
+        expect(directives['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+        expect(csp).not.toMatch(/unsafe-eval/);
+      }
+    } finally {
+      await server.close();
     }
   });
 });
