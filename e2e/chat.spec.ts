@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ServerProcess } from './server';
-import { apiClient, logIn, unreadCount } from './helpers';
+import { apiClient, logIn, mailedLink, PNG, unreadCount } from './helpers';
 
 const server = new ServerProcess(Number(process.env.PARLEY_E2E_PORT ?? 9993));
 
@@ -251,12 +251,6 @@ test('presence dots, and muting someone hides them and their messages until unmu
   await expect(people.getByRole('link', { name: /Othello/ })).toBeVisible();
 });
 
-// A 2x2 PNG, red.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANCQEB0D7OXwAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 test('attaching files: a link in the message, an image preview the other side can see', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
@@ -328,10 +322,14 @@ test('an administrator invites someone with a link, and deactivates and reactiva
   const link = await iago.getByLabel('Invitation link').inputValue();
   expect(link).toMatch(/\/join\/[^/]+\/$/);
 
-  // A newcomer follows the link, signs up, and logs in.
+  // A newcomer follows the link and gives her address; the link that finishes the sign-up comes
+  // by mail, then she chooses a name and password and logs in.
   const newcomer = await browser.newPage({ baseURL: server.url });
   await newcomer.goto(new URL(link).pathname);
   await newcomer.getByLabel('Email').fill('viola@example.com');
+  await newcomer.getByRole('button', { name: 'Continue' }).click();
+  await expect(newcomer.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await newcomer.goto(new URL(mailedLink(server.dataDir, 'viola@example.com')).pathname);
   await newcomer.getByLabel('Full name').fill('Viola');
   await newcomer.getByLabel('Password').fill('twelfth-night-1');
   await newcomer.getByRole('button', { name: 'Create account' }).click();

@@ -1,6 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 
 export const PASSWORD = 'parley-demo';
+
+/** A 2x2 PNG, red, for uploads. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANCQEB0D7OXwAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The link in the latest mail to `to`: with no mail server, mail goes to the outbox file of the data directory. */
+export function mailedLink(dataDir: string, to: string): string {
+  const mails = fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const mail = mails.filter((m) => m.to === to).pop();
+  if (!mail) throw new Error(`no mail to ${to}`);
+  return mail.link as string;
+}
 
 /** Logs in through the login screen in a fresh browser context, as a person would. */
 export async function logIn(browser: Browser, baseURL: string, email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {

@@ -11,7 +11,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   const app = Fastify({
     logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'warn' } : false,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: true,
+    // X-Forwarded-For only from the proxies named in the configuration: anyone else could pick
+    // the address that per-address limits count.
+    trustProxy: ctx.config.trustedProxies.length ? ctx.config.trustedProxies : false,
     return503OnClosing: false,
     forceCloseConnections: true,
     clientErrorHandler,
@@ -22,7 +24,13 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   securityHeaders(app);
 
   app.setErrorHandler((err: any, request, reply) => {
-    if (err instanceof ApiError) return reply.code(err.status).send(err.envelope());
+    if (err instanceof ApiError) {
+      // Limits enforced inside actions (password attempts) get the header clients pace themselves by.
+      const retryAfter = err.extra['retry-after'];
+      if (err.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number' && !reply.hasHeader('Retry-After'))
+        reply.header('Retry-After', String(Math.ceil(retryAfter)));
+      return reply.code(err.status).send(err.envelope());
+    }
     const status: number | undefined = err.statusCode;
     if (status && status >= 400 && status < 500) {
       const msg =

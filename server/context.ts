@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { Dialect } from './db/migrations.js';
+import type { LoginAttempts } from './domain/login-attempts.js';
 import { Mutex } from './events/lock.js';
 import type { QueueManager } from './events/manager.js';
 import type { Delivery } from './events/types.js';
@@ -14,6 +15,8 @@ export interface AppContext {
   queues: QueueManager;
   lock: Mutex;
   log: FastifyBaseLogger | Console;
+  /** failed password attempts per account, shared by every process when there are several */
+  loginAttempts: LoginAttempts;
 }
 
 /**

@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus } from './events/types.js';
+import { MemoryLoginAttempts } from './domain/login-attempts.js';
 import { createRealm } from './actions/realm.js';
 import { createUser, setPassword } from './actions/users.js';
 import { ROLE } from './domain/roles.js';
@@ -61,6 +62,7 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
   const ctx: AppContext = {
     db: handle.db, dialect: handle.dialect, config, lock: new Mutex(), log: console,
     queues: new QueueManager(new MemoryBus(), 600_000),
+    loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
   };
   try {
     switch (command) {

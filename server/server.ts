@@ -8,6 +8,7 @@ import { QueueManager } from './events/manager.js';
 import { MemoryBus, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
 import { startScheduler } from './actions/scheduler.js';
+import { MemoryLoginAttempts, RedisLoginAttempts, type LoginAttempts } from './domain/login-attempts.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -24,7 +25,10 @@ export async function startServer(
   const handle: DatabaseHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
   const queues = new QueueManager(bus, config.queueIdleSeconds * 1000);
-  const ctx: AppContext = { db: handle.db, dialect: handle.dialect, config, queues, lock: new Mutex(), log: console };
+  const loginAttempts: LoginAttempts = config.redisUrl
+    ? await RedisLoginAttempts.connect(config.redisUrl, config.loginAttempts, config.loginWindowSeconds)
+    : new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds);
+  const ctx: AppContext = { db: handle.db, dialect: handle.dialect, config, queues, lock: new Mutex(), log: console, loginAttempts };
   const app = await buildApp(ctx, { logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
   try {
@@ -32,6 +36,7 @@ export async function startServer(
   } catch (err) {
     queues.close();
     await bus.close();
+    await loginAttempts.close();
     await handle.close();
     throw err;
   }
@@ -51,6 +56,7 @@ export async function startServer(
       queues.close();
       await app.close();
       await bus.close();
+      await loginAttempts.close();
       await handle.close();
     },
   };

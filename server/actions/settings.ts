@@ -7,7 +7,8 @@ import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
-import { hashPassword, verifyPassword } from '../domain/password.js';
+import { hashPassword } from '../domain/password.js';
+import { passwordMatches } from './password-check.js';
 import { storeEmailChange } from './user-email.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { isValidTimezone, LANGUAGES } from '../domain/languages.js';
@@ -108,7 +109,7 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
   let passwordHash: string | undefined;
   if (change.new_password !== undefined) {
     if (change.old_password === undefined) throw badRequest('Please fill out all fields.', {});
-    if (!(await verifyPassword(change.old_password, user.password_hash))) throw badRequest('Wrong password!');
+    if (!(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))) throw badRequest('Wrong password!');
     if (change.new_password.length < 6) throw badRequest('New password is too weak!');
     passwordHash = await hashPassword(change.new_password, ctx.config.scryptCost);
   }

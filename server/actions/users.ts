@@ -3,7 +3,8 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest, ApiError } from '../http/errors.js';
-import { generateApiKey, hashPassword, verifyPassword } from '../domain/password.js';
+import { generateApiKey, hashPassword } from '../domain/password.js';
+import { passwordMatches } from './password-check.js';
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
 import { realmDeactivated, userDeactivated } from '../http/auth.js';
@@ -124,7 +125,7 @@ export async function fetchApiKey(ctx: AppContext, realm: Realm, username: strin
     .where('realm_id', '=', realm.id)
     .where('delivery_email', '=', username.trim().toLowerCase())
     .executeTakeFirst();
-  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  const ok = await passwordMatches(ctx, realm.id, username, user?.password_hash ?? null, password);
   if (!user || !ok) {
     throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
   }

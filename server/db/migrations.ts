@@ -380,6 +380,22 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await backfillOwnerClaims(db);
       },
     },
+    '0007_signup_confirmations': {
+      async up(db: Kysely<any>) {
+        // A reusable link's sign-up waits here until the address confirms it from its mailbox.
+        await db.schema
+          .createTable('signup_confirmations')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('invite_id', 'integer', (c) => c.notNull())
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created', 'integer', (c) => c.notNull())
+          .addColumn('expiry', 'integer', (c) => c.notNull())
+          .addColumn('used', bool, (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
     '0008_users_delivery_email': {
       async up(db: Kysely<any>) {
         // Requests authenticate with the real address, which differs from the API address of

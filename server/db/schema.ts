@@ -33,6 +33,7 @@ export interface DB {
   attachments: AttachmentTable;
   attachment_claims: AttachmentClaimTable;
   realm_emoji: RealmEmojiTable;
+  signup_confirmations: SignupConfirmationTable;
 }
 
 /** Email invitations and reusable invitation links (`is_multiuse`). */
@@ -95,6 +96,20 @@ export interface EmailChangeTable {
   user_id: number;
   new_email: string;
   created: number;
+}
+
+/** A sign-up through a reusable link, waiting for the address to be confirmed from its mailbox. */
+export interface SignupConfirmationTable {
+  id: Generated<number>;
+  realm_id: number;
+  invite_id: number;
+  /** the address typed in the link's form, validated and lower-cased */
+  email: string;
+  /** SHA-256 (hex) of the secret in the mailed link: the database alone gives no usable links */
+  key_hash: string;
+  created: number;
+  expiry: number;
+  used: Bool;
 }
 
 export interface ReactionTable {

@@ -1,32 +1,60 @@
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (
-  pw: string,
-  salt: Buffer,
-  len: number,
-  opts: crypto.ScryptOptions,
-) => Promise<Buffer>;
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** Looked up on every call (not bound once) so that tests can watch the hashing work being done. */
+function scrypt(password: string, salt: Buffer, length: number, params: ScryptParams): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    crypto.scrypt(password, salt, length, { ...params, maxmem: MAX_MEMORY }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
 
 /** scrypt, memory-hard: N=16384, r=8 needs 16 MiB per hash. Format: scrypt$N$r$p$salt$hash */
 export async function hashPassword(password: string, cost = 16384): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const hash = await scrypt(password, salt, 32, { N: cost, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+  const hash = await scrypt(password, salt, 32, { N: cost, r: 8, p: 1 });
   return ['scrypt', cost, 8, 1, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  if (!stored) return false;
-  const [scheme, n, r, p, saltB64, hashB64] = stored.split('$');
-  if (scheme !== 'scrypt') return false;
-  const expected = Buffer.from(hashB64, 'base64');
-  const actual = await scrypt(password, Buffer.from(saltB64, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 256 * 1024 * 1024,
-  });
-  return crypto.timingSafeEqual(actual, expected);
+interface StoredHash {
+  params: ScryptParams;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+/** A stored hash we can check against, or null (none, another scheme, or parameters scrypt would refuse). */
+function parseStoredHash(stored: string | null): StoredHash | null {
+  const [scheme, n, r, p, saltB64, hashB64, ...rest] = (stored ?? '').split('$');
+  if (scheme !== 'scrypt' || rest.length || !saltB64 || !hashB64) return null;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const powerOfTwo = Number.isInteger(params.N) && params.N > 1 && (params.N & (params.N - 1)) === 0;
+  if (!powerOfTwo || params.N > 1 << 20 || !(params.r >= 1 && params.r <= 32) || !(params.p >= 1 && params.p <= 16)) return null;
+  const hash = Buffer.from(hashB64, 'base64');
+  if (hash.length < 16 || hash.length > 64) return null;
+  return { params, salt: Buffer.from(saltB64, 'base64'), hash };
+}
+
+const DUMMY_SALT = crypto.randomBytes(16);
+
+/**
+ * Whether `password` matches the stored hash. With no usable hash (no such account, a bot) it
+ * still runs scrypt once at `cost`, the cost new hashes get, so that a refusal takes as long
+ * whether or not the account exists and timing tells nobody who has one.
+ */
+export async function verifyPassword(password: string, stored: string | null, cost = 16384): Promise<boolean> {
+  const parsed = parseStoredHash(stored);
+  if (!parsed) {
+    await scrypt(password, DUMMY_SALT, 32, { N: cost, r: 8, p: 1 });
+    return false;
+  }
+  const actual = await scrypt(password, parsed.salt, parsed.hash.length, parsed.params);
+  return crypto.timingSafeEqual(actual, parsed.hash);
 }
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

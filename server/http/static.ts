@@ -51,11 +51,34 @@ function isFile(p: string): boolean {
   }
 }
 
+/**
+ * The app keeps its API key in localStorage, so any script that ran in the page would own the
+ * account: scripts come only from our own files (the build has no inline script), and the page
+ * talks only to its own origin. Styles may be inline because rendered math (KaTeX) positions its
+ * glyphs with style attributes; styles cannot run code. Images may be data: and blob: URLs
+ * (generated avatars, previews of files being attached), fonts data: URLs (KaTeX).
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');
+    // Routes that serve other people's files set a stricter policy of their own (a sandbox).
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     return payload;
   });
 }

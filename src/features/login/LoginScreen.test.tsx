@@ -52,6 +52,19 @@ describe('LoginScreen', () => {
     expect(localStorage.getItem('parley.account')).toBeNull();
   });
 
+  it('says how long to wait when the account is locked after failed attempts', async () => {
+    fake.respondError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': 1500.2 });
+    renderLogin();
+    await screen.findByRole('heading', { name: 'Log in to Parley Demo' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'hamlet@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'parley-demo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many failed attempts to log in to this account. Try again in 26 minutes.',
+    );
+    expect(localStorage.getItem('parley.account')).toBeNull();
+  });
+
   it('keeps the API key in localStorage after a successful login', async () => {
     fake.respond({ api_key: 'secret', email: 'hamlet@example.com', user_id: 4 });
     renderLogin();

@@ -21,8 +21,16 @@ function loginErrorMessage(error: unknown): string {
     case 'api':
       if (failure.code === 'USER_DEACTIVATED') return 'Your account has been deactivated.';
       if (failure.code === 'REALM_DEACTIVATED') return 'This organization has been deactivated.';
+      if (failure.code === 'RATE_LIMIT_HIT') return tooManyAttempts(failure.extra['retry-after']);
       return failure.msg || 'Login failed.';
   }
+}
+
+/** The server locks an account after repeated wrong passwords; say for how long. */
+function tooManyAttempts(retryAfter: unknown): string {
+  const minutes = typeof retryAfter === 'number' ? Math.max(1, Math.ceil(retryAfter / 60)) : null;
+  const wait = minutes === null ? 'later' : `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `Too many failed attempts to log in to this account. Try again ${wait}.`;
 }
 
 export function LoginScreen() {
