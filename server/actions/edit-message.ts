@@ -7,9 +7,10 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isModeratorOrAbove } from '../domain/roles.js';
 import { checkMaySendToStream } from './send-access.js';
+import { checkMentionsAllowed } from './mention-policy.js';
 import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { canReadStreamHistory } from './access.js';
+import { activeSubscriberIds, canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
 import { realmSettings } from './realm.js';
@@ -115,6 +116,9 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     if (req.content !== undefined) {
       const content = normalizeContent(req.content);
       const md = renderMarkdown(content, await markdownContext(trx, realm, user));
+      // An edit may not add the mentions a send could not make.
+      const place = oldStream ? { stream: oldStream, topic: row.topic, subscriberCount: (await activeSubscriberIds(trx, oldStream.id)).length } : null;
+      await checkMentionsAllowed(trx, realm, user, md, place);
       await trx.insertInto('message_edits').values({
         message_id: row.id, user_id: user.id, timestamp: editTime, prev_content: row.content,
         prev_rendered_content: row.rendered_content, prev_topic: null, prev_stream_id: null, topic: null, stream_id: null,

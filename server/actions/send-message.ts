@@ -12,6 +12,7 @@ import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
 import { streamForUser } from './streams.js';
 import { checkMaySendToStream } from './send-access.js';
+import { checkMentionsAllowed } from './mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
@@ -187,6 +188,7 @@ export async function insertMessage(
   let topic = '';
   let recipients: number[];
   let dmKey: string | null = null;
+  let subscriberCount = 0;
   if (opts.recipient.type === 'stream') {
     const { streamId, streamName } = opts.recipient;
     // System notices (Notification Bot) go to streams the bot itself is not in, private ones too.
@@ -199,6 +201,7 @@ export async function insertMessage(
     if (!system) await checkMaySendToStream(trx, realm, sender, stream, found.subscribed);
     topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
     recipients = await activeSubscriberIds(trx, stream.id);
+    subscriberCount = recipients.length;
   } else {
     const users = await resolveDirectRecipients(trx, realm, sender, opts.recipient);
     recipients = users.filter((u) => u.is_active).map((u) => u.id);
@@ -207,6 +210,8 @@ export async function insertMessage(
   if (!recipients.includes(sender.id)) recipients.push(sender.id);
 
   const md = renderMarkdown(content, await markdownContext(trx, realm, sender));
+  if (!system)
+    await checkMentionsAllowed(trx, realm, sender, md, stream ? { stream, topic, subscriberCount } : null);
   const now = Math.floor(Date.now() / 1000);
   const message = await trx
     .insertInto('messages')
