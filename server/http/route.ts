@@ -43,8 +43,11 @@ export type Handler<S extends ParamSpec, A extends AuthMode> = (
   req: ApiRequest<S, A>,
 ) => Promise<Record<string, unknown> | void>;
 
-/** Every method registered per path pattern, for 405 answers. */
-export const knownRoutes: { method: Method; pattern: RegExp }[] = [];
+/**
+ * Every method registered per path pattern, for 405 answers; `path` and `auth` as declared, so the
+ * authorization matrix test can name each route (absent where a caller rewrote the pattern).
+ */
+export const knownRoutes: { method: Method; pattern: RegExp; path?: string; auth?: AuthMode }[] = [];
 
 const PATH_INT = /^\d{1,15}$/;
 /** ids are 32-bit integer columns: a larger one names no row, like an unknown id */
@@ -60,6 +63,8 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   knownRoutes.push({
     method: def.method,
     pattern: new RegExp('^' + url.replace(/:[a-z_]+/g, '[^/]+') + '/?$'),
+    path: def.path,
+    auth: def.auth ?? 'required',
   });
   app.route({
     method: def.method,

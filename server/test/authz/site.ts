@@ -1,0 +1,68 @@
+import type { ApiResult, TestClient } from '../client.js';
+import { ACCOUNTS, refused, userDeactivated, type Row } from './types.js';
+
+/**
+ * Routes outside /api/v1: files, avatars, icons, emoji images and links from mails. Callers send
+ * their API credentials (our server accepts them where it authenticates at all). A token in the
+ * path (temporary file URLs, confirmation links) is itself the credential; the reference server
+ * serves avatars to spectators only while spectator access is on (`avatar` in views/users.py).
+ */
+export async function page(c: TestClient, method: 'GET' | 'POST', path: string, form?: Record<string, string>): Promise<ApiResult> {
+  const headers: Record<string, string> = {};
+  if (c.email) headers.Authorization = 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
+  if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  const res = await fetch(c.baseUrl + path, {
+    method, headers, redirect: 'manual', body: form ? new URLSearchParams(form).toString() : undefined,
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* pages and files are not JSON */
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+const everybody = ['spectator', 'deactivated', ...ACCOUNTS] as const;
+
+export const SITE_ROWS: Row[] = [
+  { page: 'GET /avatar/:id', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`) },
+  {
+    page: 'GET /avatar/:id',
+    realm: 'spectatorsOff',
+    // Upstream reads no API key here, so a deactivated user's request is anonymous too: 401 either way.
+    who: { allow: ACCOUNTS, deny: { spectator: refused(401, 'UNAUTHORIZED'), deactivated: refused(401) } },
+    call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`),
+  },
+  { page: 'GET /realm-icon/:file', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', `/realm-icon/${w.realmId}.svg`) },
+  { page: 'GET /user_avatars/:realm_id/emoji/images/:file', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', w.emojiImage) },
+  {
+    page: 'GET /user_uploads/:realm_id/*',
+    variant: 'a file posted in design',
+    who: { rest: refused(403), deny: { spectator: refused(403), deactivated: userDeactivated } },
+    call: (c, _t, w) => page(c, 'GET', w.upload),
+  },
+  {
+    page: 'GET /user_uploads/temporary/*',
+    variant: "a temporary URL cordelia obtained",
+    who: { allow: everybody },
+    setup: async (w) => new URL((await w.cordelia.get(w.upload)).body.url, w.server.url).pathname,
+    call: (c, path: string) => page(c, 'GET', path),
+  },
+  {
+    page: 'GET /accounts/confirm_new_email/:token',
+    // The token's owner asked for the change; for the deactivated actor, the owner has since been
+    // deactivated, and confirm_email_change raises UserDeactivatedError.
+    who: { allow: ['spectator', ...ACCOUNTS], deny: { deactivated: userDeactivated } },
+    setup: async (w, actor) => {
+      const a = await w.account('member');
+      const email = `${w.unique('moved')}@example.com`;
+      await a.client.patch('/settings', { email });
+      if (actor === 'deactivated') await w.as.owner.delete(`/users/${a.id}`);
+      return w.outbox(email).link;
+    },
+    fresh: true,
+    call: (c, path: string) => page(c, 'GET', path),
+  },
+];
