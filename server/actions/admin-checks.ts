@@ -22,6 +22,11 @@ export function requireAdmin(user: User) {
   if (!isAdmin(user)) throw adminRequired();
 }
 
+/** Changing someone else's account: upstream refuses with a plain "Insufficient permission". */
+export function requireUserAdmin(user: User) {
+  if (!isAdmin(user)) throw new ApiError('Insufficient permission', 'BAD_REQUEST', 400);
+}
+
 export function requireOwner(user: User) {
   if (!isOwner(user)) throw ownerRequired();
 }

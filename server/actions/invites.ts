@@ -209,7 +209,9 @@ async function manageableInvite(trx: Database, realm: Realm, actor: User, id: nu
   const invite = await trx.selectFrom('invites').selectAll().where('realm_id', '=', realm.id).where('id', '=', id)
     .where('is_multiuse', '=', multiuse ? 1 : 0).executeTakeFirst();
   if (!invite || invite.status === STATUS.ACCEPTED) throw badRequest('No such invitation');
-  if (!mayManageInvite(actor, invite)) throw invite.invited_as === ROLE.OWNER && isAdmin(actor) ? ownerRequired() : adminRequired();
+  // Upstream answers these two with plain errors (BAD_REQUEST), not its role-decorator code.
+  if (!mayManageInvite(actor, invite))
+    throw badRequest(invite.invited_as === ROLE.OWNER && isAdmin(actor) ? 'Must be an organization owner' : 'Must be an organization administrator');
   if (invite.status === STATUS.REVOKED) throw badRequest('Invitation has already been revoked');
   return invite;
 }

@@ -184,6 +184,7 @@ export async function confirmEmailChange(ctx: AppContext, token: string): Promis
     if (!row || Date.now() / 1000 - row.created > 86400) return null;
     await trx.deleteFrom('email_changes').where('token', '=', token).execute();
     const user = await trx.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
+    if (!user.is_active) return 'deactivated';
     if (await addressInUse(trx, user.realm_id, row.new_email)) return null;
     const realm = await trx.selectFrom('realms').selectAll().where('id', '=', user.realm_id).executeTakeFirstOrThrow();
     await storeEmailChange(ctx, trx, realm, user, { delivery_email: row.new_email }, events);

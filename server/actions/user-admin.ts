@@ -6,7 +6,7 @@ import type { Delivery } from '../events/types.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { isOwner, ROLE } from '../domain/roles.js';
 import { activeUserIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
-import { isDbId, ownerRequired, requireAdmin } from './admin-checks.js';
+import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
 import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
 
@@ -130,7 +130,8 @@ export async function deactivateOwnAccount(ctx: AppContext, realm: Realm, user: 
 
 /** DELETE /users/{user_id}: administrators; only owners may deactivate owners. */
 export async function deactivateUserByAdmin(ctx: AppContext, realm: Realm, actor: User, userId: number) {
-  requireAdmin(actor);
+  // Administering another account (upstream `access_user_by_id` with `for_admin`).
+  requireUserAdmin(actor);
   const gone = await transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, userId);
     if (!target.is_active) throw badRequest('User is deactivated');
@@ -144,7 +145,8 @@ export async function deactivateUserByAdmin(ctx: AppContext, realm: Realm, actor
 
 /** POST /users/{user_id}/reactivate: administrators; bots stay deactivated until reactivated too. */
 export async function reactivateUser(ctx: AppContext, realm: Realm, actor: User, userId: number) {
-  requireAdmin(actor);
+  // Administering another account (upstream `access_user_by_id` with `for_admin`).
+  requireUserAdmin(actor);
   return transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, userId);
     if (target.is_active) throw badRequest('User is already active');

@@ -7,7 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { activeUserIds, canSeeStream, subscribedStreamIds } from './access.js';
-import { ownerRequired, requireAdmin } from './admin-checks.js';
+import { ownerRequired, requireUserAdmin } from './admin-checks.js';
 import { checkProfileEntries, setProfileValues } from './profile-values.js';
 import { realmSettings } from './realm.js';
 import { firstMessageIds, realmStreams } from './streams.js';
@@ -89,7 +89,8 @@ async function changeFullName(trx: Database, realm: Realm, target: User, raw: st
 
 /** PATCH /users/{user_id}: administrators; only owners grant or remove the owner role. */
 export async function updateUserByAdmin(ctx: AppContext, realm: Realm, actor: User, userId: number, c: UserChanges) {
-  requireAdmin(actor);
+  // Administering another account (upstream `access_user_by_id` with `for_admin`).
+  requireUserAdmin(actor);
   if (c.role !== undefined && !VALID_ROLES.includes(c.role)) throw badRequest('Invalid role');
   const entries = c.profile_data === undefined ? null : checkProfileEntries(c.profile_data, 'profile_data');
   const result = await transact(ctx, async (trx, events) => {

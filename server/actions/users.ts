@@ -7,6 +7,7 @@ import { generateApiKey, hashPassword } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
+import { adminRequired } from './admin-checks.js';
 import { realmDeactivated, userDeactivated } from '../http/auth.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { announceNewUser } from './announce-user.js';
@@ -108,7 +109,9 @@ export async function createUserByAdmin(
   opts: { email: string; password: string; full_name: string },
 ) {
   const perms = JSON.parse(actor.settings || '{}');
-  if (!isAdmin(actor) || !perms.can_create_users) throw badRequest('User not authorized to create users');
+  // Upstream: the administrator decorator first, then the server-granted permission.
+  if (!isAdmin(actor)) throw adminRequired();
+  if (!perms.can_create_users) throw badRequest('User not authorized to create users');
   const user = await createUser(ctx, realm, {
     email: opts.email,
     fullName: opts.full_name,

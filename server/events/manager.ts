@@ -38,6 +38,11 @@ export class QueueManager {
     return queue && queue.opts.userId === userId ? queue : undefined;
   }
 
+  /** The queue by id, whoever owns it. */
+  byId(queueId: string): EventQueue | undefined {
+    return this.queues.get(queueId);
+  }
+
   delete(queue: EventQueue) {
     queue.interrupt();
     this.queues.delete(queue.id);

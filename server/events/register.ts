@@ -121,6 +121,14 @@ async function spectatorRegister(ctx: AppContext, realm: Realm, params: Register
   };
 }
 
+/** A queue of the user's own; another user's queue is refused as upstream refuses it. */
+function ownQueue(ctx: AppContext, user: User, queueId: string, notYours: string) {
+  const queue = ctx.queues.byId(queueId);
+  if (!queue) throw new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  if (queue.opts.userId !== user.id) throw badRequest(notYours);
+  return queue;
+}
+
 /** GET /events */
 export async function getEvents(
   ctx: AppContext,
@@ -128,10 +136,7 @@ export async function getEvents(
   params: { queue_id: string; last_event_id?: number; dont_block: boolean },
   signal: AbortSignal,
 ) {
-  const queue = ctx.queues.get(params.queue_id, user.id);
-  if (!queue) {
-    throw new ApiError(`Bad event queue ID: ${params.queue_id}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: params.queue_id });
-  }
+  const queue = ownQueue(ctx, user, params.queue_id, 'You are not authorized to get events from this queue');
   queue.lastAccess = Date.now();
   if (params.last_event_id !== undefined) queue.acknowledge(params.last_event_id);
   let events = queue.pending();
@@ -143,8 +148,7 @@ export async function getEvents(
 
 /** DELETE /events */
 export function deleteQueue(ctx: AppContext, user: User, queueId: string) {
-  const queue = ctx.queues.get(queueId, user.id);
-  if (!queue) throw new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  const queue = ownQueue(ctx, user, queueId, 'You are not authorized to access this queue');
   ctx.queues.delete(queue);
   return {};
 }

@@ -4,6 +4,7 @@ import type { Realm, User } from '../db/schema.js';
 import { authenticate, realmDeactivated, realmForRequest } from './auth.js';
 import { ApiError, notLoggedIn } from './errors.js';
 import { realmSettings } from '../actions/realm.js';
+import { isGuest } from '../domain/roles.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
@@ -21,6 +22,12 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
   aliases?: Record<string, string>;
   /** path segments that must be integers (others are strings) */
   pathInts?: string[];
+  /**
+   * Who besides the authentication may call it, decided here for the whole route as upstream's
+   * view decorators do: 'humans' refuses bots (`human_users_only`), 'members' refuses bots and
+   * guests (`require_member_or_admin` with `human_users_only`).
+   */
+  callers?: 'humans' | 'members';
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -52,6 +59,11 @@ export const knownRoutes: { method: Method; pattern: RegExp; path?: string; auth
 const PATH_INT = /^\d{1,15}$/;
 /** ids are 32-bit integer columns: a larger one names no row, like an unknown id */
 const MAX_ID = 2147483647;
+
+function checkCaller(user: User, callers: 'humans' | 'members') {
+  if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.', 'BAD_REQUEST', 400);
+  if (callers === 'members' && isGuest(user)) throw new ApiError('Not allowed for guest users', 'BAD_REQUEST', 400);
+}
 
 export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app: FastifyInstance,
@@ -91,6 +103,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         // endpoint that spectators may otherwise use is answered as upstream answers it.
         if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access) throw notLoggedIn();
       }
+      if (user && def.callers) checkCaller(user, def.callers);
       checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
 
       const raw: RawParams = {

@@ -16,7 +16,7 @@ import {
 export function emojiRoutes(scope: FastifyInstance, ctx: AppContext, filesOf: (r: FastifyRequest) => IncomingFile[]) {
   route(scope, ctx, { method: 'GET', path: '/realm/emoji', params: {} }, async ({ realm }) => getRealmEmoji(ctx, realm));
 
-  route(scope, ctx, { method: 'POST', path: '/realm/emoji/:emoji_name', params: {} }, async ({ realm, user, path: p, raw }) =>
+  route(scope, ctx, { method: 'POST', path: '/realm/emoji/:emoji_name', callers: 'humans', params: {} }, async ({ realm, user, path: p, raw }) =>
     addRealmEmoji(ctx, realm, user, p.emoji_name ?? '', filesOf(raw)),
   );
 

@@ -20,6 +20,7 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'POST',
       path: '/invites',
+      callers: 'members',
       params: {
         ...inviteParams,
         invitee_emails: p.string(),
@@ -37,12 +38,12 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
   );
 
-  route(app, ctx, { method: 'GET', path: '/invites', params: {} }, async ({ realm, user }) => listInvites(ctx, realm, user));
+  route(app, ctx, { method: 'GET', path: '/invites', callers: 'members', params: {} }, async ({ realm, user }) => listInvites(ctx, realm, user));
 
   route(
     app,
     ctx,
-    { method: 'POST', path: '/invites/multiuse', params: { ...inviteParams, stream_ids: p.intList().default([]) } },
+    { method: 'POST', path: '/invites/multiuse', callers: 'members', params: { ...inviteParams, stream_ids: p.intList().default([]) } },
     async ({ realm, user, params }) =>
       createMultiuseInvite(ctx, realm, user, {
         streamIds: params.stream_ids,
@@ -53,15 +54,15 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/invites/:invite_id', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+  route(app, ctx, { method: 'DELETE', path: '/invites/:invite_id', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
     revokeInvite(ctx, realm, user, pathInt('invite_id'), false),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/invites/multiuse/:invite_id', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+  route(app, ctx, { method: 'DELETE', path: '/invites/multiuse/:invite_id', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
     revokeInvite(ctx, realm, user, pathInt('invite_id'), true),
   );
 
-  route(app, ctx, { method: 'POST', path: '/invites/:invite_id/resend', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
+  route(app, ctx, { method: 'POST', path: '/invites/:invite_id/resend', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
     resendInvite(ctx, realm, user, pathInt('invite_id')),
   );
 

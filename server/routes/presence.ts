@@ -11,6 +11,7 @@ export function presenceRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'POST',
       path: '/users/me/presence',
+      callers: 'humans',
       params: {
         status: p.oneOf(['active', 'idle'] as const),
         ping_only: p.bool().default(false),

@@ -69,14 +69,14 @@ export function profileFieldRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'PATCH', path: '/users/me/profile_data', params: { data: p.json(check.list(check.object)) } },
+    { method: 'PATCH', path: '/users/me/profile_data', callers: 'humans', params: { data: p.json(check.list(check.object)) } },
     async ({ realm, user, params }) => updateOwnProfileData(ctx, realm, user, params.data),
   );
 
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/users/me/profile_data', params: { data: p.intList() } },
+    { method: 'DELETE', path: '/users/me/profile_data', callers: 'humans', params: { data: p.intList() } },
     async ({ realm, user, params }) => removeOwnProfileData(ctx, realm, user, params.data),
   );
 }

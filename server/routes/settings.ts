@@ -15,6 +15,7 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
       {
         method: 'PATCH',
         path,
+        callers: 'humans',
         params: {
           ...settingParams,
           full_name: p.string().optional(),
@@ -35,6 +36,8 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/accounts/confirm_new_email/:token', async (request, reply) => {
     const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);
     reply.type('text/html; charset=utf-8');
+    if (email === 'deactivated')
+      return reply.code(401).send('<!doctype html><title>Parley</title><p>This account is deactivated.</p>');
     if (!email) return reply.code(404).send('<!doctype html><title>Parley</title><p>This confirmation link is invalid or has expired.</p>');
     const safe = email.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     return reply.send(`<!doctype html><title>Parley</title><p>Your email address is now <b>${safe}</b>. <a href="/">Back to Parley</a></p>`);

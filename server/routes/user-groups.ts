@@ -20,6 +20,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'POST',
       path: '/user_groups/create',
+      callers: 'members',
       params: { name: p.string(), description: p.string(), members: p.intList(), can_mention_group: p.int().optional() },
     },
     async ({ realm, user, params }) => createUserGroup(ctx, realm, user, params),
@@ -31,6 +32,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'PATCH',
       path: '/user_groups/:group_id',
+      callers: 'members',
       pathInts: ['group_id'],
       params: { name: p.string().optional(), description: p.string().optional(), can_mention_group: p.raw().optional() },
     },
@@ -40,7 +42,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/user_groups/:group_id', pathInts: ['group_id'], params: {} },
+    { method: 'DELETE', path: '/user_groups/:group_id', callers: 'members', pathInts: ['group_id'], params: {} },
     async ({ realm, user, pathInt }) => deleteUserGroup(ctx, realm, user, pathInt('group_id')),
   );
 
@@ -48,7 +50,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'POST', path: '/user_groups/:group_id/members', pathInts: ['group_id'], params: changes },
+    { method: 'POST', path: '/user_groups/:group_id/members', callers: 'members', pathInts: ['group_id'], params: changes },
     async ({ realm, user, params, pathInt }) =>
       updateUserGroupMembers(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
   );
@@ -56,7 +58,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'POST', path: '/user_groups/:group_id/subgroups', pathInts: ['group_id'], params: changes },
+    { method: 'POST', path: '/user_groups/:group_id/subgroups', callers: 'members', pathInts: ['group_id'], params: changes },
     async ({ realm, user, params, pathInt }) =>
       updateUserGroupSubgroups(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
   );
@@ -67,6 +69,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/user_groups/:group_id/members',
+      callers: 'members',
       pathInts: ['group_id'],
       params: { direct_member_only: p.bool().default(false) },
     },
@@ -79,6 +82,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/user_groups/:group_id/members/:user_id',
+      callers: 'members',
       pathInts: ['group_id', 'user_id'],
       params: { direct_member_only: p.bool().default(false) },
     },
@@ -92,6 +96,7 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/user_groups/:group_id/subgroups',
+      callers: 'members',
       pathInts: ['group_id'],
       params: { direct_subgroup_only: p.bool().default(false) },
     },

@@ -228,7 +228,7 @@ describe('documented examples of the official bindings, against our server', () 
       const users = await example('users.js');
       expectCalls(users.exchanges, [
         ['GET', /\/users/, 'success'],
-        ['POST', /\/users/, 'BAD_REQUEST'], // Cordelia may not create users
+        ['POST', /\/users/, 'UNAUTHORIZED_PRINCIPAL'], // Cordelia may not create users (not an administrator)
         ['GET', /\/users\/me/, 'success'],
         ['DELETE', /\/users\/me\/subscriptions/, 'success'],
         ['GET', /\/users\/me\/pointer/, 404],
@@ -340,7 +340,7 @@ describe('documented examples of the official bindings, against our server', () 
       // level 64: the real service stores the quotes too.
       expect(edited).toMatchObject({ name: '"bots"', description: '"for bots"', invite_only: false, history_public_to_subscribers: true });
 
-      expectCalls((await example(cordelia, 'create-user', '--new-email', 'newbie@example.com', '--new-password', 'temp-pass-1', '--new-full-name', 'New User', '--new-short-name', 'newbie')).exchanges, [['POST', /\/users/, 'BAD_REQUEST']]);
+      expectCalls((await example(cordelia, 'create-user', '--new-email', 'newbie@example.com', '--new-password', 'temp-pass-1', '--new-full-name', 'New User', '--new-short-name', 'newbie')).exchanges, [['POST', /\/users/, 'UNAUTHORIZED_PRINCIPAL']]);
       expectCalls((await example(iago, 'delete-stream', String(id))).exchanges, [['DELETE', new RegExp(`/streams/${id}`), 'success']]);
       expect((await cordelia.get('/get_stream_id', { stream: '"bots"' })).body.code).toBe('BAD_REQUEST');
     });

@@ -173,8 +173,9 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   it('deletes a queue on DELETE /events, and only its owner may', async () => {
     const q = await register(othello, {});
     const stranger = await hamlet.delete('/events', { queue_id: q.queue_id });
-    expect(stranger.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
-    expect((await hamlet.get('/events', { queue_id: q.queue_id, dont_block: true })).body.code).toBe('BAD_EVENT_QUEUE_ID');
+    expect(stranger.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to access this queue' });
+    expect((await hamlet.get('/events', { queue_id: q.queue_id, dont_block: true })).body)
+      .toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to get events from this queue' });
     expect((await othello.delete('/events', { queue_id: q.queue_id })).body).toEqual({ result: 'success', msg: '' });
     const gone = await othello.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
     expect(gone.status).toBe(400);

@@ -567,7 +567,7 @@ describe.each(DATABASES)('api-spec.md register, authentication and versioning on
   it('authentication 9: creating users needs an administrator with can_create_users; a taken email is BAD_REQUEST', async () => {
     const { c, server } = w;
     const params = { email: 'horatio@example.com', password: 'horatio-pass', full_name: 'Horatio' };
-    expectCodedError(await c.hamlet.post('/users', params), 'BAD_REQUEST', 400);
+    expectCodedError(await c.hamlet.post('/users', params), 'UNAUTHORIZED_PRINCIPAL', 400);
     expectCodedError(await c.iago.post('/users', params), 'BAD_REQUEST', 400);
     const iago = await server.ctx.db.selectFrom('users').select('settings').where('id', '=', w.id.iago).executeTakeFirstOrThrow();
     await server.ctx.db.updateTable('users').set({ settings: JSON.stringify({ ...JSON.parse(iago.settings || '{}'), can_create_users: true }) })

@@ -62,7 +62,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
       expectError(await create({ can_mention_group: system[name] }), 'BAD_REQUEST', `'can_mention_group' setting cannot be set to '${name}' group.`);
     expectError(await create({ can_mention_group: 99999 }), 'BAD_REQUEST', 'Invalid user group');
     expectError(await create({ can_mention_group: 'everyone' }), 'BAD_REQUEST', 'can_mention_group is not an integer');
-    expectError(await c.polonius.post('/user_groups/create', { name: 'guests', description: '', members: [] }), 'BAD_REQUEST', 'Insufficient permission');
+    expectError(await c.polonius.post('/user_groups/create', { name: 'guests', description: '', members: [] }), 'BAD_REQUEST', 'Not allowed for guest users');
     const mods = await create({ name: 'mods can mention', can_mention_group: system['role:moderators'] });
     expect(mods.status).toBe(200);
     expect((await c.hamlet.get('/user_groups')).body.user_groups.find((g: any) => g.id === mods.body.group_id).can_mention_group).toBe(system['role:moderators']);

@@ -85,7 +85,7 @@ export const INVITE_ROWS: Row[] = [
   },
   ...['', '/'].flatMap((slash): Row[] => [
     {
-      page: `GET /join/:key${slash}`,
+      page: `GET /join/:secret${slash}`,
       // The link is the credential; whatever else the request carries does not matter.
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
       setup: async (w, actor) => (actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).link : (await w.multiuse()).link),
@@ -93,12 +93,28 @@ export const INVITE_ROWS: Row[] = [
       call: (c, link: string) => page(c, 'GET', link.replace(/\/$/, '') + slash),
     },
     {
-      page: `POST /join/:key${slash}`,
+      // A reusable link takes an address and mails it a confirmation link; no account yet.
+      page: `POST /join/:secret${slash}`,
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
       setup: async (w, actor) => (actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).multiuseLink : (await w.multiuse()).link),
       fresh: true,
-      call: (c, link: string, w) =>
-        page(c, 'POST', link.replace(/\/$/, '') + slash, { email: `${w.unique('joiner')}@example.com`, full_name: 'Joiner', password: 'a-long-password' }),
+      call: (c, link: string, w) => page(c, 'POST', link.replace(/\/$/, '') + slash, { email: `${w.unique('joiner')}@example.com` }),
+    },
+    {
+      page: `GET /accounts/do_confirm/:secret${slash}`,
+      who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
+      setup: async (w, actor) =>
+        actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).confirmLink : (await w.confirmation((await w.multiuse()).link)).link,
+      fresh: true,
+      call: (c, link: string) => page(c, 'GET', link.replace(/\/$/, '') + slash),
+    },
+    {
+      page: `POST /accounts/do_confirm/:secret${slash}`,
+      who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
+      setup: async (w, actor) =>
+        actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).confirmLink : (await w.confirmation((await w.multiuse()).link)).link,
+      fresh: true,
+      call: (c, link: string) => page(c, 'POST', link.replace(/\/$/, '') + slash, { full_name: 'Joiner', password: 'a-long-password' }),
     },
   ]),
 ];

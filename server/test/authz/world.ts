@@ -53,8 +53,10 @@ export interface World {
   newQueue(): Promise<string>;
   designTopic(): Promise<string>;
   /** invitations created by an administrator who was deactivated afterwards */
-  deactivatedInviter(): Promise<{ invite: number; link: string; multiuse: number; multiuseLink: string }>;
+  deactivatedInviter(): Promise<{ invite: number; link: string; multiuse: number; multiuseLink: string; confirmLink: string }>;
   outbox(to: string): { link: string };
+  /** a sign-up started through a reusable link: the confirmation link mailed to the address */
+  confirmation(link: string): Promise<{ email: string; link: string }>;
 }
 
 export const TOPIC = 'matrix';
@@ -190,15 +192,26 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const emojiList = must(await cordelia.get('/realm/emoji'), 'emoji list').emoji as Record<string, any>;
   const emojiImage = new URL(Object.values(emojiList).find((e) => e.name === emojiName).source_url, url).pathname;
 
-  // An administrator invites, then is deactivated: their invitations must die with them.
+  const confirmation = async (link: string) => {
+    const email = `${unique('joiner')}@example.com`;
+    const r = await fetch(`${url}${link}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email }).toString(),
+    });
+    if (r.status !== 200) throw new Error(`matrix setup: starting a sign-up through ${link} answered ${r.status}`);
+    return { email, link: outbox(email).link };
+  };
+
+  // An administrator invites, then is deactivated: their invitations must die with them, and so
+  // must a sign-up someone started through their reusable link but had not confirmed yet.
   const deactivatedInviter = async () => {
     const inviter = await newAccount(ROLE.ADMINISTRATOR);
     const inviteId = await invite(ROLE.MEMBER, inviter.client);
     const reusable = await multiuse(inviter.client);
     const email = (await pendingInvites(inviter.client)).find((i) => i.id === inviteId).email as string;
     const link = outbox(email).link;
+    const started = await confirmation(reusable.link);
     await deactivate(inviter.id);
-    return { invite: inviteId, link, multiuse: reusable.id, multiuseLink: reusable.link };
+    return { invite: inviteId, link, multiuse: reusable.id, multiuseLink: reusable.link, confirmLink: started.link };
   };
 
   const gone = await newAccount(ROLE.MEMBER);
@@ -239,6 +252,6 @@ export async function buildWorld(server: TestServer): Promise<World> {
     privateStream: () => privateOrPublic(true),
     publicStream: () => privateOrPublic(false),
     userGroup, defaultStreamGroup, linkifier, profileField, invite: (inviteAs) => invite(inviteAs), multiuse: () => multiuse(), emoji, outbox,
-    draft, scheduled, newQueue, designTopic, deactivatedInviter,
+    draft, scheduled, newQueue, designTopic, deactivatedInviter, confirmation,
   };
 }
