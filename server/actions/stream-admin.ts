@@ -7,7 +7,7 @@ import { badRequest } from '../http/errors.js';
 import { isOwner } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
-import { activeSubscriberIds, isSubscribed, streamAudience } from './access.js';
+import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
 import { decodeLoose, MAX_DB_INT, ownerRequired } from './admin-checks.js';
 import { mayCreatePrivateStreams, mayCreatePublicStreams, mayCreateWebPublicStreams, webPublicStreamsEnabled } from './policies.js';
 import { defaultStreamIds, firstMessageIds, MAX_STREAM_DESCRIPTION_LENGTH, streamForUser, streamToAdminister, validateStreamName } from './streams.js';
@@ -70,10 +70,8 @@ function proposedPrivacy(stream: Stream, c: StreamChanges, isDefault: boolean): 
   return { invite_only, is_web_public, history_public_to_subscribers };
 }
 
-function checkPrivacyPermission(realm: Realm, actor: User, stream: Stream, subscribed: boolean, c: StreamChanges) {
+function checkPrivacyPermission(realm: Realm, actor: User, c: StreamChanges) {
   if (c.is_private !== undefined) {
-    // Changing who can read a private stream's history needs access to that history.
-    if (stream.invite_only && !subscribed) throw badRequest('Channel content access is required.');
     if (!(c.is_private ? mayCreatePrivateStreams(realm, actor) : mayCreatePublicStreams(realm, actor)))
       throw badRequest('Insufficient permission');
   }
@@ -100,7 +98,12 @@ interface StreamPlan {
 async function planStreamChanges(trx: Database, realm: Realm, actor: User, stream: Stream, c: StreamChanges): Promise<StreamPlan> {
   const isDefault = (await defaultStreamIds(trx, realm.id)).has(stream.id);
   const privacy = proposedPrivacy(stream, c, isDefault);
-  checkPrivacyPermission(realm, actor, stream, await isSubscribed(trx, actor.id, stream.id), c);
+  const subscribed = await isSubscribed(trx, actor.id, stream.id);
+  // Who may read the channel, and who may remove its subscribers, are changed only by those who
+  // can reach it: administrators' access to channels they are not in stops at its other settings.
+  if ((c.is_private !== undefined || c.can_remove_subscribers_group !== undefined) && !canAccessStream(actor, stream, subscribed))
+    throw badRequest('Invalid channel ID');
+  checkPrivacyPermission(realm, actor, c);
   if (c.message_retention_days !== undefined && !isOwner(actor)) throw ownerRequired();
   const plan: StreamPlan = { privacy, isDefault: c.is_default_stream };
   if (c.message_retention_days !== undefined) plan.retention = parseRetention(c.message_retention_days);
