@@ -2,18 +2,37 @@ import type { Database } from '../db/index.js';
 import type { Stream, User } from '../db/schema.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 
-/**
- * Who may see what. An object a user may not see is answered exactly as one that does not
- * exist, so the callers turn `false` into their "does not exist" error.
- */
-export function canSeeStream(user: User | null, stream: Stream, subscribed: boolean): boolean {
-  if (stream.deactivated) return false;
-  if (user === null) return !!stream.is_web_public;
-  if (subscribed) return true;
-  if (isGuest(user)) return !!stream.is_web_public;
-  if (!stream.invite_only) return true;
-  return isAdmin(user); // administrators see private streams' metadata, not their messages
+export interface StreamAccessOptions {
+  /**
+   * Let organization administrators at private channels they are not in. Only for the routes that
+   * administer channels (their settings, subscriber lists, removing subscribers, default channels
+   * being removed) and for channel metadata in listings; never for a channel's content.
+   */
+  allowRealmAdmin?: boolean;
 }
+
+/**
+ * May `user` (null: a spectator) reach this channel? The one rule (upstream
+ * `check_basic_stream_access`): web-public channels for everyone, public ones for all but guests,
+ * any channel one is subscribed to, and, only when the caller asks, every channel for
+ * administrators. A channel one may not reach is answered exactly as one that does not exist, so
+ * callers turn `false` into their "does not exist" error.
+ */
+export function canAccessStream(user: User | null, stream: Stream, subscribed: boolean, opts: StreamAccessOptions = {}): boolean {
+  if (stream.deactivated) return false;
+  if (stream.is_web_public) return true;
+  if (user === null) return false;
+  if (subscribed) return true;
+  if (!stream.invite_only && !isGuest(user)) return true;
+  return !!opts.allowRealmAdmin && isAdmin(user);
+}
+
+/**
+ * Channel metadata (name, description, settings) in listings, the register snapshot and stream
+ * events: administrators see every private channel's metadata, not its messages.
+ */
+export const canSeeStream = (user: User | null, stream: Stream, subscribed: boolean): boolean =>
+  canAccessStream(user, stream, subscribed, { allowRealmAdmin: true });
 
 /** Public channels are readable without subscribing, for everyone but guests. */
 export const mayAccessPublicStreams = (user: User) => !isGuest(user);

@@ -5,9 +5,8 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
 import { streamToApi } from '../domain/serialize.js';
-import { isSubscribed } from './access.js';
 import { isDbId, requireAdmin } from './admin-checks.js';
-import { defaultStreamIds, firstMessageIds, realmStreams } from './streams.js';
+import { defaultStreamIds, firstMessageIds, realmStreams, streamForUser } from './streams.js';
 
 export const MAX_GROUP_NAME_LENGTH = 60;
 export const MAX_GROUP_DESCRIPTION_LENGTH = 1024;
@@ -65,14 +64,6 @@ export async function notifyDefaultStreamGroups(trx: Database, realm: Realm, eve
   });
 }
 
-async function activeStream(trx: Database, realm: Realm, streamId: number): Promise<Stream> {
-  if (!isDbId(streamId)) throw badRequest('Invalid channel ID');
-  const stream = await trx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
-    .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
-  if (!stream) throw badRequest('Invalid channel ID');
-  return stream;
-}
-
 /** Makes a stream a default stream (or not) inside an open transaction; true when it changed. */
 export async function setDefaultStream(trx: Database, realm: Realm, stream: Stream, isDefault: boolean, events: Delivery[]) {
   const existing = await trx.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realm.id)
@@ -92,7 +83,9 @@ export async function setDefaultStream(trx: Database, realm: Realm, stream: Stre
 export async function changeDefaultStream(ctx: AppContext, realm: Realm, actor: User, streamId: number, isDefault: boolean) {
   requireAdmin(actor);
   return transact(ctx, async (trx, events) => {
-    const stream = await activeStream(trx, realm, streamId);
+    // Making a channel default needs access to it; taking that away is administration, which
+    // reaches every channel.
+    const { stream } = await streamForUser(trx, realm, actor, { id: streamId }, { allowRealmAdmin: !isDefault });
     await setDefaultStream(trx, realm, stream, isDefault, events);
     return {};
   });
@@ -113,15 +106,14 @@ function validateGroupDescription(description: string): string {
   return description;
 }
 
-/** Streams named in a group request; private ones only when the administrator is subscribed. */
+/** Channels named in a group request, each one the administrator can reach. */
 async function streamsByName(trx: Database, realm: Realm, actor: User, names: string[]): Promise<Stream[]> {
-  const streams = await realmStreams(trx, realm.id);
   const found: Stream[] = [];
   for (const name of names) {
-    const stream = streams.find((s) => s.name.toLowerCase() === name.trim().toLowerCase());
-    if (!stream || (stream.invite_only && !(await isSubscribed(trx, actor.id, stream.id))))
-      throw badRequest(`Invalid channel name '${name}'`);
-    if (!found.includes(stream)) found.push(stream);
+    const { stream } = await streamForUser(trx, realm, actor, { name: name.trim() }, {
+      missing: () => badRequest(`Invalid channel name '${name}'`),
+    });
+    if (!found.some((s) => s.id === stream.id)) found.push(stream);
   }
   return found;
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest, noSuchObject } from '../http/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { canSeeStream } from './access.js';
+import { streamForUser } from './streams.js';
 
 export interface DraftInput {
   type: '' | 'stream' | 'private';
@@ -49,11 +49,7 @@ function draftsEnabled(user: User) {
 async function normaliseAddress(trx: Database, realm: Realm, user: User, d: DraftInput): Promise<DraftInput> {
   if (d.type === 'stream') {
     if (d.to.length !== 1) throw badRequest('Must specify exactly 1 channel ID for channel messages');
-    const stream = await trx.selectFrom('streams').selectAll().where('id', '=', d.to[0]).where('realm_id', '=', realm.id).executeTakeFirst();
-    const sub = stream
-      ? await trx.selectFrom('subscriptions').select('id').where('user_id', '=', user.id).where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst()
-      : undefined;
-    if (!stream || !canSeeStream(user, stream, !!sub)) throw badRequest('Invalid channel ID');
+    await streamForUser(trx, realm, user, { id: d.to[0] });
     return d;
   }
   if (d.type === 'private') {

@@ -71,7 +71,6 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     if (!mayMoveMessagesBetweenStreams(realm, user))
       throw badRequest("You don't have permission to move this message");
     const found = await streamForUser(ctx.db, realm, user, { id: req.streamId });
-    if (found.stream.invite_only && !found.subscribed) throw badRequest('Invalid channel ID');
     // Moving into a channel is posting there: its posting policy applies as to a send.
     await checkMaySendToStream(ctx.db, realm, user, found.stream, found.subscribed);
     newStream = found.stream;

@@ -4,9 +4,8 @@ import type { DB, Message, Realm, User } from '../db/schema.js';
 import { badRequest, notLoggedIn } from '../http/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
-import { canReadStreamHistory } from './access.js';
 import { formatMessages } from './message-records.js';
-import { narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
+import { checkSpectatorNarrow, narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** ids are 32-bit integer columns; larger anchors mean "after everything" */
@@ -53,12 +52,11 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   if (opts.numBefore < 0 || opts.numAfter < 0) throw badRequest('num_before and num_after must not be negative');
   const lookup = await narrowLookup(ctx.db, realm, user);
+  // (Spectator access itself is checked for every anonymous request in the request layer.)
+  if (user === null) checkSpectatorNarrow(opts.narrow, lookup);
   const plan = planNarrow(opts.narrow, lookup);
-  if (user === null) {
-    const stream = plan.historyStream;
-    // (Spectator access itself is checked for every anonymous request in the request layer.)
-    if (!stream || !stream.is_web_public || !canReadStreamHistory(null, stream, false)) throw notLoggedIn();
-  }
+  // A spectator reads channel history only, never rows of their own (they have none).
+  if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
 
   let anchor: number;
@@ -110,7 +108,9 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
 /** GET /messages/{id} */
 export async function getSingleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number, applyMarkdown: boolean) {
   const row = await accessibleMessage(ctx.db, realm, user, id);
-  if (!row) throw invalidMessage();
+  // Upstream's access_web_public_message: a spectator is asked to log in for anything not theirs
+  // to read, which also tells them nothing about whether the message exists.
+  if (!row) throw user === null ? notLoggedIn() : invalidMessage();
   const [message] = await formatMessages(ctx, ctx.db, realm, [row], { applyMarkdown });
   return { raw_content: row.content, message };
 }

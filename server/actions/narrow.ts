@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, notLoggedIn } from '../http/errors.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
-import { canReadStreamHistory, canSeeStream } from './access.js';
+import { canReadStreamHistory } from './access.js';
 import { dmKeyOf } from './message-records.js';
 
 export interface NarrowTerm {
@@ -42,7 +42,7 @@ type Cond = (eb: EB) => Expression<SqlBool>;
 export interface NarrowPlan {
   /** the single stream whose history is read directly, without the user's message rows */
   historyStream: Stream | null;
-  /** all public streams ("channels:public") */
+  /** all public channels ("channels:public") or all web-public ones ("channels:web-public") */
   publicStreamIds: number[] | null;
   conditions: Cond[];
   /** the narrow names a search (the client may highlight) */
@@ -90,14 +90,41 @@ function userListOf(lookup: Lookup, operand: NarrowTerm['operand']): number[] {
   return operand.split(',').filter((s) => s.trim()).map((x) => userIdOf(lookup, x));
 }
 
-function streamOf(lookup: Lookup, operand: NarrowTerm['operand']): Stream {
+function findNarrowStream(lookup: Lookup, operand: NarrowTerm['operand']): Stream | undefined {
   if (Array.isArray(operand)) throw badNarrow('channel');
   const text = String(operand).trim();
-  const s =
-    lookup.streams.find((x) => String(x.id) === text) ??
+  return lookup.streams.find((x) => String(x.id) === text) ??
     lookup.streams.find((x) => x.name.toLowerCase() === text.toLowerCase());
-  if (!s || !canSeeStream(lookup.user, s, lookup.subscribed.has(s.id))) throw badNarrow('unknown channel');
+}
+
+/**
+ * The channel a narrow names. It is found even when the user may not read it (nor ever see it,
+ * for a private channel): the narrow then matches only the messages the user received, as
+ * upstream does, so that one keeps what one was sent after leaving. Spectators find only
+ * web-public channels.
+ */
+function streamOf(lookup: Lookup, operand: NarrowTerm['operand']): Stream {
+  const s = findNarrowStream(lookup, operand);
+  if (!s) throw badNarrow('unknown channel');
+  if (lookup.user === null && !s.is_web_public) throw badNarrow('unknown web-public channel');
   return s;
+}
+
+const SPECTATOR_OPERATORS = new Set(['stream', 'channel', 'streams', 'channels', 'topic', 'subject', 'sender', 'has', 'search', 'near', 'id']);
+const isWebPublicTerm = (t: NarrowTerm) => ['streams', 'channels'].includes(t.operator) && t.operand === 'web-public' && !t.negated;
+
+/**
+ * Spectators read web-public channels only: a narrow that could mean anything else (direct
+ * messages, flags, no channel at all) asks for an account, 401 as upstream's
+ * MissingAuthenticationError. Upstream wants "channels:web-public" in every anonymous narrow; a
+ * narrow to one web-public channel is accepted too, which is what our web client sends.
+ */
+export function checkSpectatorNarrow(terms: NarrowTerm[], lookup: Lookup) {
+  if (terms.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw notLoggedIn();
+  if (terms.some(isWebPublicTerm)) return;
+  const namesWebPublic = (t: NarrowTerm) =>
+    ['stream', 'channel'].includes(t.operator) && !t.negated && !!findNarrowStream(lookup, t.operand)?.is_web_public;
+  if (!terms.some(namesWebPublic)) throw notLoggedIn();
 }
 
 const like = (value: string) => `%${value.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
@@ -121,8 +148,9 @@ export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
       }
       case 'streams':
       case 'channels': {
-        if (operand !== 'public') throw badNarrow('channels');
-        const ids = lookup.streams.filter((s) => !s.invite_only && !s.deactivated && canReadStreamHistory(lookup.user, s, lookup.subscribed.has(s.id))).map((s) => s.id);
+        if (operand !== 'public' && operand !== 'web-public') throw badNarrow('channels');
+        const wanted = (s: Stream) => (operand === 'public' ? !s.invite_only : !!s.is_web_public);
+        const ids = lookup.streams.filter((s) => wanted(s) && !s.deactivated && canReadStreamHistory(lookup.user, s, lookup.subscribed.has(s.id))).map((s) => s.id);
         if (!term.negated) plan.publicStreamIds = ids;
         cond = (eb) => eb('m.stream_id', 'in', ids.length ? ids : [-1]);
         break;

@@ -6,11 +6,11 @@ import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { ApiError, badRequest, missingParam, noSuchObject } from '../http/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { canSeeStream, isSubscribed } from './access.js';
 import { checkMaySendToStream } from './send-access.js';
 import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
+import { findStream } from './streams.js';
 
 export type ScheduledMessage = Selectable<ScheduledMessageTable>;
 
@@ -63,12 +63,10 @@ async function checkDraft(trx: Database, realm: Realm, sender: User, d: Schedule
     const ids = Array.isArray(d.to) ? d.to : [d.to];
     if (ids.length !== 1) throw badRequest('Invalid data type for channel ID');
     const streamId = ids[0];
-    if (!isDbId(streamId)) throw streamMissing(streamId);
-    const stream = await trx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
-      .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
-    const subscribed = stream ? await isSubscribed(trx, sender.id, stream.id) : false;
-    if (!stream || !canSeeStream(sender, stream, subscribed)) throw streamMissing(streamId);
-    await checkMaySendToStream(trx, realm, sender, stream, subscribed);
+    // As when sending: found whoever asks, then refused by name if closed to the sender.
+    const stream = await findStream(trx, realm, { id: streamId });
+    if (!stream) throw streamMissing(streamId);
+    await checkMaySendToStream(trx, realm, sender, stream);
     if (d.topic === undefined) throw missingParam('topic');
     const topic = normalizeTopic(d.topic, realmSettings(realm).mandatory_topics);
     return { type: 'stream', streamId, to: streamId, topic, content, rendered };

@@ -9,7 +9,9 @@ import { realmSettings } from './realm.js';
 /**
  * "May this user send to this channel", the one rule (upstream `access_stream_for_send_message`)
  * asked by sending, scheduling and the scheduled send itself, moving messages into a channel, and
- * typing in a channel. The caller has already found the channel visible to the sender.
+ * typing in a channel. Sending and scheduling look the channel up without asking whether the
+ * sender may reach it, so that a private channel one is not in is refused here, by name; typing
+ * and moves reach the channel first (`streamForUser`), as upstream's `access_stream_by_id`.
  */
 
 /** Stream post policies: 1 everyone, 2 administrators, 3 all but new members, 4 moderators. */
@@ -50,11 +52,12 @@ export async function checkStreamPostPolicy(db: Database, realm: Realm, sender: 
 
 /**
  * Throws unless `sender` may post to `stream`: the posting policy, and for a private channel (or
- * any channel, for a guest) a subscription, the sender's own or, for a bot, its owner's.
+ * a public one, for a guest) a subscription, the sender's own or, for a bot, its owner's. Anyone
+ * may post to a web-public channel, guests too.
  */
 export async function checkMaySendToStream(db: Database, realm: Realm, sender: User, stream: Stream, subscribed?: boolean) {
   await checkStreamPostPolicy(db, realm, sender, stream);
-  if (!stream.invite_only && !isGuest(sender)) return;
+  if (stream.is_web_public || (!stream.invite_only && !isGuest(sender))) return;
   if (subscribed ?? (await isSubscribed(db, sender.id, stream.id))) return;
   const owner = await botOwner(db, sender);
   if (owner && owner.is_active && (await isSubscribed(db, owner.id, stream.id))) return;

@@ -10,7 +10,7 @@ import { activeSubscriberIds, canSeeStream } from './access.js';
 import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
-import { streamForUser } from './streams.js';
+import { findStream } from './streams.js';
 import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
@@ -157,13 +157,6 @@ async function resolveDirectRecipients(
   return [...all.values()];
 }
 
-async function activeStreamById(trx: Database, realm: Realm, streamId: number): Promise<Stream> {
-  const stream = await trx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
-    .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
-  if (!stream) throw streamDoesNotExist(streamId);
-  return stream;
-}
-
 /** POST /messages */
 export async function sendMessage(ctx: AppContext, realm: Realm, sender: User, opts: SendOptions) {
   return transact(ctx, (trx, events) => insertMessage(ctx, trx, events, realm, sender, opts));
@@ -191,14 +184,12 @@ export async function insertMessage(
   let subscriberCount = 0;
   if (opts.recipient.type === 'stream') {
     const { streamId, streamName } = opts.recipient;
+    // The channel is looked up whoever sends: one that exists but is closed to the sender is
+    // checkMaySendToStream's refusal ("Not authorized to send"), as upstream, not "does not exist".
+    stream = (await findStream(trx, realm, { id: streamId, name: streamName })) ?? null;
+    if (!stream) throw streamDoesNotExist(streamId ?? streamName ?? '');
     // System notices (Notification Bot) go to streams the bot itself is not in, private ones too.
-    const found = system && streamId !== undefined
-      ? { stream: await activeStreamById(trx, realm, streamId), subscribed: true }
-      : await streamForUser(trx, realm, sender, { id: streamId, name: streamName }, () =>
-          streamDoesNotExist(streamId ?? streamName ?? ''),
-        );
-    stream = found.stream;
-    if (!system) await checkMaySendToStream(trx, realm, sender, stream, found.subscribed);
+    if (!system) await checkMaySendToStream(trx, realm, sender, stream);
     topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
     recipients = await activeSubscriberIds(trx, stream.id);
     subscriberCount = recipients.length;

@@ -7,10 +7,10 @@ import { badRequest } from '../http/errors.js';
 import { isOwner } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
-import { activeSubscriberIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
-import { decodeLoose, isDbId, MAX_DB_INT, ownerRequired, requireAdmin } from './admin-checks.js';
+import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
+import { decodeLoose, MAX_DB_INT, ownerRequired } from './admin-checks.js';
 import { mayCreatePrivateStreams, mayCreatePublicStreams, mayCreateWebPublicStreams, webPublicStreamsEnabled } from './policies.js';
-import { defaultStreamIds, firstMessageIds, MAX_STREAM_DESCRIPTION_LENGTH, validateStreamName } from './streams.js';
+import { defaultStreamIds, firstMessageIds, MAX_STREAM_DESCRIPTION_LENGTH, streamForUser, streamToAdminister, validateStreamName } from './streams.js';
 import { forgetArchivedStream, setDefaultStream } from './default-streams.js';
 import { permissionGroupName } from './realm-admin.js';
 import { markdownContext } from './send-message.js';
@@ -29,15 +29,6 @@ export interface StreamChanges {
   message_retention_days?: string;
   /** raw: a group id, or {"new": id, "old": id} */
   can_remove_subscribers_group?: string;
-}
-
-/** A stream of the organization that is not archived; anything else is "Invalid channel ID". */
-async function activeStream(db: Database, realm: Realm, streamId: number): Promise<Stream> {
-  if (!isDbId(streamId)) throw badRequest('Invalid channel ID');
-  const stream = await db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
-    .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
-  if (!stream) throw badRequest('Invalid channel ID');
-  return stream;
 }
 
 function parseRetention(raw: string): number | null {
@@ -79,10 +70,8 @@ function proposedPrivacy(stream: Stream, c: StreamChanges, isDefault: boolean): 
   return { invite_only, is_web_public, history_public_to_subscribers };
 }
 
-function checkPrivacyPermission(realm: Realm, actor: User, stream: Stream, subscribed: boolean, c: StreamChanges) {
+function checkPrivacyPermission(realm: Realm, actor: User, c: StreamChanges) {
   if (c.is_private !== undefined) {
-    // Changing who can read a private stream's history needs access to that history.
-    if (stream.invite_only && !subscribed) throw badRequest('Channel content access is required.');
     if (!(c.is_private ? mayCreatePrivateStreams(realm, actor) : mayCreatePublicStreams(realm, actor)))
       throw badRequest('Insufficient permission');
   }
@@ -109,7 +98,12 @@ interface StreamPlan {
 async function planStreamChanges(trx: Database, realm: Realm, actor: User, stream: Stream, c: StreamChanges): Promise<StreamPlan> {
   const isDefault = (await defaultStreamIds(trx, realm.id)).has(stream.id);
   const privacy = proposedPrivacy(stream, c, isDefault);
-  checkPrivacyPermission(realm, actor, stream, await isSubscribed(trx, actor.id, stream.id), c);
+  const subscribed = await isSubscribed(trx, actor.id, stream.id);
+  // Who may read the channel, and who may remove its subscribers, are changed only by those who
+  // can reach it: administrators' access to channels they are not in stops at its other settings.
+  if ((c.is_private !== undefined || c.can_remove_subscribers_group !== undefined) && !canAccessStream(actor, stream, subscribed))
+    throw badRequest('Invalid channel ID');
+  checkPrivacyPermission(realm, actor, c);
   if (c.message_retention_days !== undefined && !isOwner(actor)) throw ownerRequired();
   const plan: StreamPlan = { privacy, isDefault: c.is_default_stream };
   if (c.message_retention_days !== undefined) plan.retention = parseRetention(c.message_retention_days);
@@ -134,9 +128,8 @@ async function planStreamChanges(trx: Database, realm: Realm, actor: User, strea
 
 /** PATCH /streams/{stream_id} */
 export async function updateStream(ctx: AppContext, realm: Realm, actor: User, streamId: number, c: StreamChanges) {
-  requireAdmin(actor);
   return transact(ctx, async (trx, events) => {
-    let stream = await activeStream(trx, realm, streamId);
+    let stream = await streamToAdminister(trx, realm, actor, streamId);
     const plan = await planStreamChanges(trx, realm, actor, stream, c);
     const { privacy } = plan;
     if (
@@ -238,9 +231,8 @@ async function apiStream(db: Database, stream: Stream) {
 
 /** DELETE /streams/{stream_id}: archives the stream; everyone who could see it hears it is gone. */
 export async function archiveStream(ctx: AppContext, realm: Realm, actor: User, streamId: number) {
-  requireAdmin(actor);
   return transact(ctx, async (trx, events) => {
-    const stream = await activeStream(trx, realm, streamId);
+    const stream = await streamToAdminister(trx, realm, actor, streamId);
     const audience = await streamAudience(trx, stream);
     await forgetArchivedStream(trx, realm, stream, events);
     const object = await apiStream(trx, stream);
@@ -251,9 +243,8 @@ export async function archiveStream(ctx: AppContext, realm: Realm, actor: User, 
   });
 }
 
-/** GET /streams/{stream_id}/members */
+/** GET /streams/{stream_id}/members: administrators may list any channel's subscribers. */
 export async function streamMembers(ctx: AppContext, realm: Realm, user: User, streamId: number) {
-  const stream = await activeStream(ctx.db, realm, streamId);
-  if (!canSeeStream(user, stream, await isSubscribed(ctx.db, user.id, stream.id))) throw badRequest('Invalid channel ID');
+  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId }, { allowRealmAdmin: true });
   return { subscribers: await activeSubscriberIds(ctx.db, stream.id) };
 }

@@ -1,11 +1,12 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { ApiError, badRequest, streamDoesNotExist } from '../http/errors.js';
+import { ApiError, badRequest } from '../http/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
-import { canSeeStream, subscribedStreamIds } from './access.js';
+import { canAccessStream, canSeeStream, isSubscribed, subscribedStreamIds, type StreamAccessOptions } from './access.js';
+import { adminRequired, isDbId } from './admin-checks.js';
 import { systemGroupId } from './realm.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
@@ -37,31 +38,56 @@ export async function defaultStreamIds(db: Database, realmId: number): Promise<S
   return new Set(rows.map((r) => r.stream_id));
 }
 
-/** Finds a stream by id or name that `user` may see, or answers STREAM_DOES_NOT_EXIST. */
+export interface StreamRef {
+  id?: number;
+  name?: string;
+}
+
+/** An active channel of the organization by id or (case-insensitive) name, whoever asks. */
+export async function findStream(db: Database, realm: Realm, ref: StreamRef): Promise<Stream | undefined> {
+  // An id beyond the column's range names nothing (and PostgreSQL would reject the comparison).
+  if (ref.id !== undefined && !isDbId(ref.id)) return undefined;
+  let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
+  if (ref.id !== undefined) q = q.where('id', '=', ref.id);
+  else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
+  return q.executeTakeFirst();
+}
+
+export interface StreamForUserOptions extends StreamAccessOptions {
+  /** the refusal, which also answers an unknown channel; by default upstream's `access_stream_by_*` wording */
+  missing?: () => ApiError;
+}
+
+/**
+ * A channel `user` may reach (`canAccessStream`), with whether they are subscribed; anything else
+ * is refused as if it did not exist: "Invalid channel ID" by id, "Invalid channel name" by name.
+ */
 export async function streamForUser(
   db: Database,
   realm: Realm,
   user: User | null,
-  ref: { id?: number; name?: string },
-  // Upstream answers "Invalid channel ID" for a stream addressed by id, except when sending.
-  missing: () => ApiError = () => (ref.id !== undefined ? badRequest('Invalid channel ID') : streamDoesNotExist(ref.name ?? '')),
+  ref: StreamRef,
+  opts: StreamForUserOptions = {},
 ): Promise<{ stream: Stream; subscribed: boolean }> {
-  let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
-  if (ref.id !== undefined) q = q.where('id', '=', ref.id);
-  else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
-  const stream = await q.executeTakeFirst();
+  const missing = opts.missing ?? (() => (ref.id !== undefined ? badRequest('Invalid channel ID') : badRequest(`Invalid channel name '${ref.name ?? ''}'`)));
+  const stream = await findStream(db, realm, ref);
   if (!stream) throw missing();
-  const subscribed = user
-    ? !!(await db
-        .selectFrom('subscriptions')
-        .select('id')
-        .where('user_id', '=', user.id)
-        .where('stream_id', '=', stream.id)
-        .where('active', '=', 1)
-        .executeTakeFirst())
-    : false;
-  if (!canSeeStream(user, stream, subscribed)) throw missing();
+  const subscribed = user ? await isSubscribed(db, user.id, stream.id) : false;
+  if (!canAccessStream(user, stream, subscribed, opts)) throw missing();
   return { stream, subscribed };
+}
+
+/**
+ * A channel to change or archive (upstream `access_stream_for_delete_or_update`): administrators
+ * may change any; others are told they are not administrators, except about a private channel
+ * they are not in, which is "Invalid channel ID" as if it did not exist.
+ */
+export async function streamToAdminister(db: Database, realm: Realm, user: User, streamId: number): Promise<Stream> {
+  const stream = await findStream(db, realm, { id: streamId });
+  if (!stream) throw badRequest('Invalid channel ID');
+  if (isAdmin(user)) return stream;
+  if (stream.invite_only && !(await isSubscribed(db, user.id, stream.id))) throw badRequest('Invalid channel ID');
+  throw adminRequired();
 }
 
 export interface GetStreamsOptions {
@@ -101,16 +127,16 @@ export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts
   };
 }
 
-/** GET /streams/{id} */
+/** GET /streams/{id}: a channel's settings, which administrators may read for any channel. */
 export async function getStreamById(ctx: AppContext, realm: Realm, user: User, streamId: number) {
-  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId }, () => badRequest('Invalid channel ID'));
+  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId }, { allowRealmAdmin: true });
   const firsts = await firstMessageIds(ctx.db, [stream.id]);
   return { stream: streamToApi(stream, { firstMessageId: firsts.get(stream.id) ?? null }) };
 }
 
 /** GET /get_stream_id */
 export async function getStreamId(ctx: AppContext, realm: Realm, user: User, name: string) {
-  const { stream } = await streamForUser(ctx.db, realm, user, { name }, () => badRequest(`Invalid channel name '${name}'`));
+  const { stream } = await streamForUser(ctx.db, realm, user, { name });
   return { stream_id: stream.id };
 }
 

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../http/errors.js';
-import { streamForUser } from './streams.js';
+import { findStream, streamForUser } from './streams.js';
 
 export interface PropertyChange {
   stream_id: number;
@@ -66,7 +66,12 @@ export async function updateUserTopic(
   if (![0, 1, 2, 3].includes(req.visibilityPolicy)) throw badRequest('Invalid visibility_policy');
   const topic = req.topic.trim();
   if (!topic || topic.length > 60) throw badRequest('Invalid topic');
-  const { stream } = await streamForUser(ctx.db, realm, user, { id: req.streamId });
+  // Clearing a policy needs no access to the channel: someone who left a private channel may still
+  // tidy up what they set there (upstream access_stream_to_remove_visibility_policy_by_id).
+  const stream = req.visibilityPolicy === VISIBILITY.NONE
+    ? await findStream(ctx.db, realm, { id: req.streamId })
+    : (await streamForUser(ctx.db, realm, user, { id: req.streamId })).stream;
+  if (!stream) throw badRequest('Invalid channel ID');
   return transact(ctx, async (trx, events) => {
     const now = Math.floor(Date.now() / 1000);
     await trx.deleteFrom('user_topics').where('user_id', '=', user.id).where('stream_id', '=', stream.id)

@@ -6,7 +6,7 @@ import type { Delivery } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../http/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
-import { activeSubscriberIds, canSeeStream, streamAudience } from './access.js';
+import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
 import { checkMayCreateStream, maySubscribeOthers } from './policies.js';
 import { firstMessageIds, insertStream, realmStreams, validateStreamName, type NewStreamOptions } from './streams.js';
 
@@ -179,13 +179,18 @@ export interface SubscribeRequest {
   streamOptions: Omit<NewStreamOptions, 'name' | 'description' | 'creatorId'>;
 }
 
-/** POST /users/me/subscriptions */
+/**
+ * POST /users/me/subscriptions. Not for guests at all (upstream `require_non_guest_user`). An
+ * existing channel is joined, by oneself or for others, only if the actor may reach it
+ * (upstream `filter_stream_authorization`): administrators too must be in a private channel to
+ * bring anyone into it.
+ */
 export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req: SubscribeRequest) {
+  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
   if (!req.subscriptions.length) throw badRequest('Nothing to do. Specify at least one of subscriptions.');
   return transact(ctx, async (trx, events) => {
     const targets = req.principals?.length ? await resolvePrincipals(trx, realm, req.principals) : [actor];
     const actingForOthers = targets.some((t) => t.id !== actor.id);
-    if (actingForOthers && isGuest(actor)) throw badRequest('Not allowed for guest users');
     if (actingForOthers && !maySubscribeOthers(realm, actor)) throw badRequest('Insufficient permission');
     const existing = await realmStreams(trx, realm.id);
     const streamIds: number[] = [];
@@ -207,22 +212,9 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
         });
         existing.push(stream);
         created.push(stream);
-      } else {
-        const subscribed = !!(await trx
-          .selectFrom('subscriptions')
-          .select('id')
-          .where('user_id', '=', actor.id)
-          .where('stream_id', '=', stream.id)
-          .where('active', '=', 1)
-          .executeTakeFirst());
-        const visible = canSeeStream(actor, stream, subscribed);
-        // Joining a private stream needs an invitation; admins may add anyone anywhere.
-        const mayJoin = subscribed || isAdmin(actor) || (!stream.invite_only && !isGuest(actor)) ;
-        if (!visible || !mayJoin) {
-          if (!visible && !stream.invite_only) throw streamDoesNotExist(name);
-          unauthorized.push(stream.name);
-          continue;
-        }
+      } else if (!canAccessStream(actor, stream, await isSubscribed(trx, actor.id, stream.id))) {
+        unauthorized.push(stream.name);
+        continue;
       }
       if (!streamIds.includes(stream.id)) streamIds.push(stream.id);
     }
@@ -254,7 +246,10 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
   });
 }
 
-/** DELETE /users/me/subscriptions */
+/**
+ * DELETE /users/me/subscriptions. Leaving needs no access to the channel: one not subscribed is
+ * listed in `not_removed`, as upstream. Removing others follows `checkCanRemoveOthers`.
+ */
 export async function unsubscribe(
   ctx: AppContext,
   realm: Realm,
@@ -269,13 +264,11 @@ export async function unsubscribe(
     const resolved: Stream[] = [];
     for (const rawName of req.subscriptions) {
       const stream = streams.find((s) => s.name.toLowerCase() === rawName.trim().toLowerCase());
-      const actorSubscribed = stream
-        ? !!(await trx.selectFrom('subscriptions').select('id').where('user_id', '=', actor.id)
-            .where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst())
-        : false;
-      if (!stream || !canSeeStream(actor, stream, actorSubscribed)) throw streamDoesNotExist(rawName);
-      for (const target of targets) {
-        if (target.id !== actor.id) await checkCanRemoveOthers(trx, actor, target, stream, actorSubscribed);
+      if (!stream) throw streamDoesNotExist(rawName);
+      const others = targets.filter((t) => t.id !== actor.id);
+      if (others.length) {
+        const actorSubscribed = await isSubscribed(trx, actor.id, stream.id);
+        for (const target of others) await checkCanRemoveOthers(trx, actor, target, stream, actorSubscribed);
       }
       resolved.push(stream);
     }
@@ -315,10 +308,15 @@ export async function unsubscribe(
   });
 }
 
-/** The three rules for removing someone else from a stream. */
+/**
+ * The three rules for removing someone else from a channel (upstream
+ * `can_remove_subscribers_from_stream`): administrators from any channel; others only from a
+ * channel they can reach, and there their own bots, or anyone when in its
+ * can_remove_subscribers_group.
+ */
 async function checkCanRemoveOthers(trx: Database, actor: User, target: User, stream: Stream, actorSubscribed: boolean) {
   if (isAdmin(actor)) return;
-  const canAccess = canSeeStream(actor, stream, actorSubscribed) && (!stream.invite_only || actorSubscribed);
+  const canAccess = canAccessStream(actor, stream, actorSubscribed);
   if (target.is_bot && target.bot_owner_id === actor.id && canAccess) return;
   if (canAccess && (await isInGroup(trx, actor, stream.can_remove_subscribers_group))) return;
   throw badRequest('Insufficient permission');

@@ -40,6 +40,10 @@ export async function renderPreview(ctx: AppContext, realm: Realm, user: User, c
 /** GET /messages/matches_narrow: which of the given messages match a narrow. */
 export async function matchesNarrow(ctx: AppContext, realm: Realm, user: User, ids: number[], narrow: NarrowTerm[]) {
   const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user));
+  // As upstream, only messages the user received are matched: this answers whether messages the
+  // client holds belong in a view, never what a channel's history holds.
+  plan.historyStream = null;
+  plan.publicStreamIds = null;
   if (!ids.length) return { messages: {} };
   const rows = await baseQuery(ctx, user, plan).where('m.id', 'in', ids.slice(0, 1000)).execute();
   const messages: Record<string, { match_content: string; match_subject: string }> = {};

@@ -144,8 +144,9 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('hides a private stream from non-subscribers as if it did not exist', async () => {
+      // Sending is the exception, as upstream: the channel is named in the refusal.
       const r = await othello.post('/messages', { type: 'stream', to: 'design', topic: 't', content: 'x' });
-      expect(r.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST' });
+      expect(r.body).toMatchObject({ code: 'BAD_REQUEST', msg: "Not authorized to send to channel 'design'" });
       const design = await hamlet.get('/get_stream_id', { stream: 'design' });
       const byId = await othello.get(`/streams/${design.body.stream_id}`);
       const unknown = await othello.get('/streams/999999');

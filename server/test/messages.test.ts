@@ -207,7 +207,8 @@ describe.each(DATABASES)('GET /messages on %s', (db) => {
     });
 
     it('opens a private stream\'s shared history to a new subscriber only', async () => {
-      expect((await c.othello.get('/messages', { anchor: 'newest', num_before: 5, narrow: [['channel', 'design']] })).status).toBe(400);
+      // Outside the channel, the narrow finds only what one received: nothing here.
+      expect(await ids(c.othello, [['channel', 'design']])).toEqual([]);
       const before = await ids(c.hamlet, [['channel', 'design']]);
       expect((await c.iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'design' }], principals: [id.othello] })).status).toBe(200);
       const after = await messages(c.othello, [['channel', 'design']]);
@@ -227,13 +228,13 @@ describe.each(DATABASES)('GET /messages on %s', (db) => {
       expect((await c.othello.get(`/messages/${second}`)).body.message.content).toBe('<p>after othello</p>');
       // An administrator sees that the stream exists, not what was said in it.
       expect(await ids(c.iago, [['channel', 'vault']])).toEqual([]);
-      expect((await c.cordelia.get('/messages', { anchor: 'newest', num_before: 5, narrow: [['channel', 'vault']] })).status).toBe(400);
+      expect(await ids(c.cordelia, [['channel', 'vault']])).toEqual([]);
       expect(await ids(c.cordelia, [['search', 'othello']])).not.toContain(first);
     });
 
     it('limits guests to the streams they are in', async () => {
-      expect((await c.polonius.get('/messages', { anchor: 'newest', num_before: 5, narrow: [['channel', 'engineering']] })).status).toBe(400);
-      expect((await c.polonius.get('/messages', { anchor: 'newest', num_before: 5, narrow: [['channel', 'anchors']] })).status).toBe(400);
+      expect(await ids(c.polonius, [['channel', 'engineering']])).toEqual([]);
+      expect(await ids(c.polonius, [['channel', 'anchors']])).toEqual([]);
       const general = await messages(c.polonius, [['channel', 'general']]);
       expect(general.length).toBeGreaterThan(0);
       const everything = await messages(c.polonius, []);

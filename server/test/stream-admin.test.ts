@@ -130,7 +130,9 @@ describe.each(DATABASES)('PATCH and DELETE /streams/{id} on %s', (db) => {
     const { c } = t;
     await c.desdemona.post('/users/me/subscriptions', { subscriptions: [{ name: 'council' }], invite_only: 'true' });
     const council = (await c.iago.get('/streams', { include_all_active: 'true' })).body.streams.find((s: any) => s.name === 'council').stream_id;
-    expect((await c.iago.patch(`/streams/${council}`, { is_private: 'false' })).body.msg).toBe('Channel content access is required.');
+    // As upstream 8.x: the channel's content is out of reach, so it is answered as unknown.
+    expect((await c.iago.patch(`/streams/${council}`, { is_private: 'false' })).body.msg).toBe('Invalid channel ID');
+    expect((await c.iago.patch(`/streams/${council}`, { can_remove_subscribers_group: '1' })).body.msg).toBe('Invalid channel ID');
     expect((await c.iago.patch(`/streams/${council}`, { new_name: 'privy council' })).status).toBe(200);
   });
 

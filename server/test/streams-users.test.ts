@@ -77,8 +77,9 @@ describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
       expect(again.body).toMatchObject({ removed: [], not_removed: ['quay'] });
       const unknown = await c.hamlet.delete('/users/me/subscriptions', { subscriptions: ['atlantis'] });
       expect(unknown).toMatchObject({ status: 400, body: { code: 'STREAM_DOES_NOT_EXIST', stream: 'atlantis' } });
-      const hidden = await c.othello.delete('/users/me/subscriptions', { subscriptions: ['design'] });
-      expect(hidden.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'design' });
+      // Leaving a private channel one is not in is no error either (upstream answers the same).
+      const outside = await c.othello.delete('/users/me/subscriptions', { subscriptions: ['design'] });
+      expect(outside.body).toMatchObject({ result: 'success', removed: [], not_removed: ['design'] });
       expect(await subscribed(c.hamlet)).not.toContain('quay');
     });
 
@@ -108,7 +109,7 @@ describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
       expect(member.body).toMatchObject({ result: 'success', removed: ['jetty'] });
       await create('moat', { principals: [id.hamlet, id.cordelia], invite_only: true, can_remove_subscribers_group: groups['role:members'] });
       const outsider = await c.othello.delete('/users/me/subscriptions', { subscriptions: ['moat'], principals: [id.cordelia] });
-      expect(outsider.body.code).toBe('STREAM_DOES_NOT_EXIST');
+      expect(outsider.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Insufficient permission' });
       await create('keep', { principals: [id.hamlet, id.cordelia] });
       const notInGroup = await c.othello.delete('/users/me/subscriptions', { subscriptions: ['keep'], principals: [id.cordelia] });
       expect(notInGroup).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });

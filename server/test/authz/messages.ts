@@ -112,7 +112,9 @@ export const MESSAGE_ROWS: Row[] = [
     who: { allow: ['formerSubscriber'], hide: accountsBut('formerSubscriber') },
     // Unstarring: a wrongly processed message gains no row it could later be read through.
     call: (c) => c.post('/messages/flags/narrow', { anchor: 'newest', num_before: 200, num_after: 0, narrow: designNarrow, op: 'remove', flag: 'starred' }),
-    reveals: (b) => (b.processed_count ?? 0) > 0 || b.first_processed_id != null,
+    // The answer gives only the processed range. Messages of design that the caller did receive
+    // (their own, or the demo's from before they left) are theirs to process; the target is not.
+    reveals: (b, _t, w) => (b.processed_count ?? 0) > 0 && b.first_processed_id <= w.message && w.message <= b.last_processed_id,
     seenBy: 'cordelia',
   },
   {

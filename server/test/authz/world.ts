@@ -113,6 +113,14 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const cordeliaId = await idOf(cordelia);
   const stream = { design: await streamId('design'), welcome: await streamId('welcome'), engineering: await streamId('engineering') };
 
+  // Checked, since every row relies on it: they were in design and are out now.
+  const leaveDesign = async (c: TestClient) => {
+    const left = must(await leave(c, 'design'), 'leaving design');
+    if (!left.removed?.includes('design')) throw new Error(`matrix setup: ${c.email} did not leave design: ${JSON.stringify(left)}`);
+  };
+  // Owner and administrator leave before the matrix's messages are sent, so that none of them is
+  // theirs: what they are shown of design is what their role shows them, not what they received.
+  for (const c of [owner, administrator]) await leaveDesign(c);
   // The former subscriber joins design and receives its messages before leaving.
   must(await cordelia.post('/users/me/subscriptions', { subscriptions: [{ name: 'design' }], principals: [former.id] }), 'subscribing the former subscriber');
   const file = must(await cordelia.post('/user_uploads', { file: new File(['secret mockup'], 'mockup.txt', { type: 'text/plain' }) }), 'upload');
@@ -123,11 +131,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const received: number[] = [];
   for (let i = 0; i < 64; i++) received.push(await send(`critique ${i}`));
   const welcomeMessage = await send('Welcome, visitors', 'welcome');
-  for (const c of [former.client, owner, administrator]) {
-    // Checked, since every row relies on it: they were in design and are out now.
-    const left = must(await leave(c, 'design'), 'leaving design');
-    if (!left.removed?.includes('design')) throw new Error(`matrix setup: ${c.email} did not leave design: ${JSON.stringify(left)}`);
-  }
+  await leaveDesign(former.client);
 
   must(await owner.patch('/realm', POLICIES), 'pinning the channel policies');
   const realmState = must(await owner.post('/register', { fetch_event_types: ['realm'] }), 'register');
