@@ -47,6 +47,8 @@ export interface StreamRef {
 export async function findStream(db: Database, realm: Realm, ref: StreamRef): Promise<Stream | undefined> {
   // An id beyond the column's range names nothing (and PostgreSQL would reject the comparison).
   if (ref.id !== undefined && !isDbId(ref.id)) return undefined;
+  // No channel name holds NUL, and PostgreSQL refuses to compare text containing it.
+  if (ref.id === undefined && (ref.name ?? '').includes('\u0000')) return undefined;
   let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
   if (ref.id !== undefined) q = q.where('id', '=', ref.id);
   else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
