@@ -377,6 +377,21 @@ test('browsing channels: leave one, join it again, create a new one', async ({ b
   await page.screenshot({ path: 'test-results/channels.png' });
   await page.getByRole('status').getByRole('link', { name: '#e2e garden' }).click();
   await expect(page).toHaveURL(/\/narrow\/channel\/\d+-e2e-garden/);
+
+  // An administrator sees a private channel they are not in, but is not offered to join it:
+  // its members add people.
+  const made = await (await apiClient(server.url, 'cordelia@example.com')).post('/users/me/subscriptions', {
+    subscriptions: JSON.stringify([{ name: 'e2e vault' }]), invite_only: 'true',
+  });
+  expect(made.result).toBe('success');
+  const iago = await logIn(browser, server.url, 'iago@example.com');
+  await iago.getByRole('navigation', { name: 'Channels and views' }).getByRole('link', { name: 'Browse' }).click();
+  const iagosList = iago.getByRole('list', { name: 'All channels' });
+  const vault = iagosList.getByRole('listitem').filter({ has: iago.getByRole('link', { name: 'e2e vault' }) });
+  await expect(vault.getByText('Members add people')).toBeVisible();
+  await expect(vault.getByRole('button')).toHaveCount(0);
+  await expect(iagosList.getByRole('button', { name: 'Join e2e garden' })).toBeVisible();
+  await iago.screenshot({ path: 'test-results/channels-outsider.png' });
 });
 
 test('muting a topic keeps its new messages out of the counts; a channel can be muted too', async ({ browser }) => {

@@ -8,7 +8,7 @@ import { errorText } from '../../api/errors';
 import type { Stream } from '../../api/model';
 import { subscribe, unsubscribe } from '../../api/routes/streams';
 import { LockIcon } from '../../components/icons';
-import { useStreamsById, useSubscriptionsById } from '../../model/hooks';
+import { useOwnUserId, useStreamsById, useSubscriptionsById, useUser } from '../../model/hooks';
 import { narrowToUrl, streamNarrow } from '../../narrow';
 import { useConnection } from '../app/session-context';
 import { sanitizeHtml } from '../message-list/sanitize';
@@ -25,6 +25,17 @@ export function visibleChannels(streams: readonly Stream[], filter: string): Str
         s.description.toLowerCase().includes(needle),
     )
     .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const GUEST_ROLE = 600;
+
+/**
+ * What the user may do with a channel they are not in, as the server decides it: guests join
+ * nothing by themselves, and nobody joins a private channel without being added by a member.
+ */
+export function joinability(stream: Stream, role: number | undefined): 'join' | 'invitation-only' | 'none' {
+  if (role === undefined || role >= GUEST_ROLE) return 'none';
+  return stream.invite_only ? 'invitation-only' : 'join';
 }
 
 function CreateChannel() {
@@ -118,6 +129,7 @@ export function ChannelsView() {
   const connection = useConnection();
   const streams = useStreamsById();
   const subscriptions = useSubscriptionsById();
+  const role = useUser(useOwnUserId())?.role;
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
@@ -167,6 +179,7 @@ export function ChannelsView() {
           <ul className="channel-list" aria-label="All channels">
             {channels.map((stream) => {
               const subscribed = stream.stream_id in subscriptions;
+              const canJoin = joinability(stream, role);
               return (
                 <li key={stream.stream_id} className="channel-row">
                   <div className="channel-main">
@@ -186,23 +199,27 @@ export function ChannelsView() {
                       />
                     )}
                   </div>
-                  <button
-                    type="button"
-                    className={
-                      subscribed ? 'button button-small' : 'button button-small button-primary'
-                    }
-                    aria-label={`${subscribed ? 'Leave' : 'Join'} ${stream.name}`}
-                    disabled={busy === stream.stream_id}
-                    onClick={() => void toggle(stream, !subscribed)}
-                  >
-                    {subscribed ? 'Leave' : 'Join'}
-                  </button>
+                  {subscribed || canJoin === 'join' ? (
+                    <button
+                      type="button"
+                      className={
+                        subscribed ? 'button button-small' : 'button button-small button-primary'
+                      }
+                      aria-label={`${subscribed ? 'Leave' : 'Join'} ${stream.name}`}
+                      disabled={busy === stream.stream_id}
+                      onClick={() => void toggle(stream, !subscribed)}
+                    >
+                      {subscribed ? 'Leave' : 'Join'}
+                    </button>
+                  ) : canJoin === 'invitation-only' ? (
+                    <span className="channel-note">Members add people</span>
+                  ) : null}
                 </li>
               );
             })}
           </ul>
           {channels.length === 0 && <p className="sidebar-empty">No channel matches “{filter}”.</p>}
-          <CreateChannel />
+          {role !== undefined && role < GUEST_ROLE && <CreateChannel />}
         </div>
       </div>
     </section>
