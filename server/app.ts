@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
-import { ApiError, clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
+import { DomainError } from './domain/errors.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
 import { knownRoutes } from './http/route.js';
 import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
@@ -24,12 +25,12 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
   securityHeaders(app);
 
   app.setErrorHandler((err: any, request, reply) => {
-    if (err instanceof ApiError) {
+    if (err instanceof DomainError) {
       // Limits enforced inside actions (password attempts) get the header clients pace themselves by.
       const retryAfter = err.extra['retry-after'];
       if (err.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number' && !reply.hasHeader('Retry-After'))
         reply.header('Retry-After', String(Math.ceil(retryAfter)));
-      return reply.code(err.status).send(err.envelope());
+      return reply.code(err.httpStatus).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
     }
     const status: number | undefined = err.statusCode;
     if (status && status >= 400 && status < 500) {

@@ -10,7 +10,6 @@ import { createRealm } from './actions/realm.js';
 import { createUser, setPassword } from './actions/users.js';
 import { ROLE } from './domain/roles.js';
 import { insertStream } from './actions/streams.js';
-import { ApiError } from './http/errors.js';
 
 const HELP = `Parley management commands (npm run manage -- <command> [options])
 
@@ -118,7 +117,7 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
         return 2;
     }
   } catch (err) {
-    console.error(err instanceof ApiError || err instanceof Error ? `Error: ${err.message}` : err);
+    console.error(err instanceof Error ? `Error: ${err.message}` : err);
     return 1;
   } finally {
     ctx.queues.close();

@@ -1,5 +1,5 @@
 import type { Realm, User } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { isAdmin, isGuest, isModeratorOrAbove, isOwner, ROLE } from '../domain/roles.js';
 import { realmSettings } from './realm.js';
 
@@ -15,8 +15,8 @@ export const MAX_DB_INT = 2147483647;
 export const isDbId = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= MAX_DB_INT;
 
 export const adminRequired = () =>
-  new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
-export const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+  new DomainError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
+export const ownerRequired = () => new DomainError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
 
 export function requireAdmin(user: User) {
   if (!isAdmin(user)) throw adminRequired();
@@ -24,7 +24,7 @@ export function requireAdmin(user: User) {
 
 /** Changing someone else's account: upstream refuses with a plain "Insufficient permission". */
 export function requireUserAdmin(user: User) {
-  if (!isAdmin(user)) throw new ApiError('Insufficient permission', 'BAD_REQUEST', 400);
+  if (!isAdmin(user)) throw new DomainError('Insufficient permission', 'BAD_REQUEST', 400);
 }
 
 export function requireOwner(user: User) {

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 
 /** Alert words: words and phrases that flag a message `has_alert_word` for their owner. */
 export const MAX_ALERT_WORD_LENGTH = 100;

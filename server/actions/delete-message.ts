@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { mayDeleteOwnMessages } from './policies.js';
 import { canReadStreamHistory } from './access.js';

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isModeratorOrAbove } from '../domain/roles.js';
 import { checkMaySendToStream } from './send-access.js';
@@ -89,7 +89,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
         const allowed = targets.filter((m) => now() - m.date_sent <= moveLimit);
         if (allowed.length < targets.length) {
           if (req.propagateMode === 'change_all' || allowed.length === 0 || allowed[0].id !== row.id) {
-            throw new ApiError('You only have permission to move the ' + allowed.length + '/' + targets.length + ' most recent messages in this topic.', 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 400, {
+            throw new DomainError('You only have permission to move the ' + allowed.length + '/' + targets.length + ' most recent messages in this topic.', 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 400, {
               first_message_id_allowed_to_move: allowed[0]?.id ?? null,
               total_messages_in_topic: targets.length,
               total_messages_allowed_to_move: allowed.length,

@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, User } from '../db/schema.js';
-import { badRequest, notLoggedIn } from '../http/errors.js';
+import { badRequest, notLoggedIn } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { nowSeconds } from './admin-checks.js';
 import { notifyInvitesChanged, sendInvitationMail, STATUS, type Invite } from './invites.js';
 import { insertMessage } from './send-message.js';

@@ -7,7 +7,7 @@ import type { Database } from '../db/index.js';
 import type { Selectable } from 'kysely';
 import type { InviteTable, Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { isAdmin, isGuest, isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { isSubscribed } from './access.js';
 import { adminRequired, isDbId, MAX_DB_INT, nowSeconds, ownerRequired } from './admin-checks.js';
@@ -96,7 +96,7 @@ export function parseInviteeEmails(raw: string): string[] {
 }
 
 const invitationFailed = (msg: string, errors: [string, string, boolean][], sent: boolean) =>
-  new ApiError(msg, 'INVITATION_FAILED', 400, {
+  new DomainError(msg, 'INVITATION_FAILED', 400, {
     errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: false,
   });
 

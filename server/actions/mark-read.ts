@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { changeFlags, checkChangeableFlag } from './flags.js';
 import { baseQuery, MAX_MESSAGES_PER_FETCH } from './get-messages.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { isAdmin, isModeratorOrAbove } from '../domain/roles.js';
 import type { RenderResult } from '../markdown/types.js';
 import { isFullMember } from './admin-checks.js';
@@ -52,15 +52,15 @@ export async function checkMentionsAllowed(db: Database, realm: Realm, sender: U
   // Direct messages reach only their participants: wildcards there are always allowed.
   if (place && !mayUseWildcardMentions(realm, sender)) {
     if (md.streamWildcard && place.subscriberCount > WILDCARD_MENTION_THRESHOLD)
-      throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+      throw new DomainError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
     if (md.topicWildcard && (await topicParticipantCount(db, sender, place)) > WILDCARD_MENTION_THRESHOLD)
-      throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+      throw new DomainError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
   }
   if (!md.mentionedGroupIds.length) return;
   const groups = await db.selectFrom('user_groups').select(['id', 'name', 'can_mention_group'])
     .where('realm_id', '=', realm.id).where('id', 'in', md.mentionedGroupIds).execute();
   for (const group of groups) {
     if (group.can_mention_group === null || (await isInGroup(db, sender, group.can_mention_group))) continue;
-    throw new ApiError(`You are not allowed to mention user group '${group.name}'.`, 'BAD_REQUEST');
+    throw new DomainError(`You are not allowed to mention user group '${group.name}'.`, 'BAD_REQUEST');
   }
 }

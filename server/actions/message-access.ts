@@ -1,7 +1,7 @@
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import { FLAG_BITS } from '../domain/flags.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { isSubscribed, mayAccessPublicStreams } from './access.js';
 import { realmSettings } from './realm.js';
 

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
-import { ApiError, notLoggedIn } from '../http/errors.js';
+import { DomainError, notLoggedIn } from '../domain/errors.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { canReadStreamHistory } from './access.js';
 import { dmKeyOf } from './message-records.js';
@@ -12,26 +12,26 @@ export interface NarrowTerm {
   negated: boolean;
 }
 
-export const badNarrow = (msg: string) => new ApiError(`Invalid narrow operator: ${msg}`, 'BAD_NARROW', 400);
+export const badNarrow = (msg: string) => new DomainError(`Invalid narrow operator: ${msg}`, 'BAD_NARROW', 400);
 
 /** Accepts both the [[op, operand]] and the [{operator, operand, negated}] forms. */
 export function parseNarrow(value: unknown): NarrowTerm[] {
-  if (!Array.isArray(value)) throw new ApiError('narrow is not a list', 'BAD_REQUEST', 400);
+  if (!Array.isArray(value)) throw new DomainError('narrow is not a list', 'BAD_REQUEST', 400);
   return value.map((t): NarrowTerm => {
     let operator: unknown, operand: unknown, negated = false;
     if (Array.isArray(t) && t.length === 2) [operator, operand] = t;
     else if (t && typeof t === 'object' && !Array.isArray(t)) {
       ({ operator, operand } = t as Record<string, unknown>);
       negated = (t as Record<string, unknown>).negated === true;
-    } else throw new ApiError('Invalid narrow element', 'BAD_REQUEST', 400);
-    if (typeof operator !== 'string') throw new ApiError('Invalid narrow operator', 'BAD_REQUEST', 400);
+    } else throw new DomainError('Invalid narrow element', 'BAD_REQUEST', 400);
+    if (typeof operator !== 'string') throw new DomainError('Invalid narrow operator', 'BAD_REQUEST', 400);
     if (operator.startsWith('-')) {
       negated = !negated;
       operator = operator.slice(1);
     }
     const ok = typeof operand === 'string' || (typeof operand === 'number' && Number.isSafeInteger(operand)) ||
       (Array.isArray(operand) && operand.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
-    if (!ok) throw new ApiError(`Invalid narrow operand for ${operator}`, 'BAD_REQUEST', 400);
+    if (!ok) throw new DomainError(`Invalid narrow operand for ${operator}`, 'BAD_REQUEST', 400);
     return { operator: operator as string, operand: operand as NarrowTerm['operand'], negated };
   });
 }

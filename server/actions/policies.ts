@@ -1,5 +1,5 @@
 import type { Realm, User } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { isGuest } from '../domain/roles.js';
 import { inSystemGroup, passesPolicy } from './admin-checks.js';
 import { realmSettings } from './realm.js';

@@ -4,7 +4,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { PresenceTable, Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeUserIds } from './access.js';
 import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { LANGUAGES } from '../domain/languages.js';
 import { isOwner } from '../domain/roles.js';
 import { parseSettings, REALM_SETTING_DEFAULTS } from '../domain/settings.js';

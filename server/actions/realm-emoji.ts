@@ -5,7 +5,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, RealmEmoji, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest, noSuchObject } from '../http/errors.js';
+import { badRequest, noSuchObject } from '../domain/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { emojiCodeForName } from '../markdown/index.js';
 import { activeUserIds } from './access.js';

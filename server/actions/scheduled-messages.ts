@@ -4,7 +4,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { ApiError, badRequest, missingParam, noSuchObject } from '../http/errors.js';
+import { DomainError, badRequest, missingParam, noSuchObject } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { checkMaySendToStream } from './send-access.js';
 import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
@@ -53,7 +53,7 @@ export async function pendingScheduledMessages(db: Database, userId: number) {
 }
 
 const streamMissing = (id: number) =>
-  new ApiError(`Channel with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: id });
+  new DomainError(`Channel with ID '${id}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: id });
 
 /** The checks a send would make, done when the message is scheduled (and again at delivery). */
 async function checkDraft(trx: Database, realm: Realm, sender: User, d: ScheduledDraft): Promise<CheckedDraft> {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { nowSeconds } from './admin-checks.js';
 import { scheduledMessagesEvent, scheduledToApi, type ScheduledMessage } from './scheduled-messages.js';
 import { insertMessage, type Recipient } from './send-message.js';
@@ -54,7 +54,7 @@ async function deliver(ctx: AppContext, row: ScheduledMessage, now: number) {
 }
 
 async function recordFailure(ctx: AppContext, row: ScheduledMessage, err: unknown) {
-  const known = err instanceof ApiError || err instanceof SilentFailure;
+  const known = err instanceof DomainError || err instanceof SilentFailure;
   const reason = known ? (err as Error).message : 'Internal server error';
   if (!known) ctx.log.error?.(err as any);
   const realm = await transact(ctx, async (trx, events) => {

@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { isAdmin, isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { isSubscribed } from './access.js';
 import { nowSeconds } from './admin-checks.js';

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest, streamDoesNotExist } from '../http/errors.js';
+import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { hashPassword } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { storeEmailChange } from './user-email.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
@@ -57,7 +57,7 @@ export async function findStream(db: Database, realm: Realm, ref: StreamRef): Pr
 
 export interface StreamForUserOptions extends StreamAccessOptions {
   /** the refusal, which also answers an unknown channel; by default upstream's `access_stream_by_*` wording */
-  missing?: () => ApiError;
+  missing?: () => DomainError;
 }
 
 /**

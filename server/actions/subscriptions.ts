@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest, streamDoesNotExist } from '../http/errors.js';
+import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
 import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';

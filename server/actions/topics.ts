@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
 import { baseQuery } from './get-messages.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest, missingParam } from '../http/errors.js';
+import { badRequest, missingParam } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeSubscriberIds } from './access.js';
 import { streamForUser } from './streams.js';

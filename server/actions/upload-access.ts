@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
 import { fileNotFound, storedPath, temporaryUrlFor } from './uploads.js';
@@ -66,13 +66,13 @@ export async function mayReadUpload(ctx: AppContext, realm: Realm, user: User | 
   return false;
 }
 
-const notAuthorized = () => new ApiError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
+const notAuthorized = () => new DomainError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
 
 /** The upload at `/user_uploads/<realmIdText>/<rest>`, if `user` may read it; else the error to answer. */
 export async function readableUpload(ctx: AppContext, realm: Realm, user: User | null, realmIdText: string, rest: string) {
   if (!/^\d{1,9}$/.test(realmIdText) || Number(realmIdText) !== realm.id) throw fileNotFound();
   if (user === null && !realmSettings(realm).enable_spectator_access)
-    throw new ApiError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    throw new DomainError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
   const pathId = `${realmIdText}/${rest}`;
   if (pathId.includes('\u0000') || !storedPath(ctx, pathId)) throw fileNotFound();
   const attachment = await ctx.db.selectFrom('attachments').selectAll()

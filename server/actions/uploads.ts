@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 
 /**
  * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`. Who
@@ -156,7 +156,7 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
   return { uri: url, url, filename };
 }
 
-export const fileNotFound = () => new ApiError('File not found', 'BAD_REQUEST', 404);
+export const fileNotFound = () => new DomainError('File not found', 'BAD_REQUEST', 404);
 
 export interface ServedFile {
   file: string;

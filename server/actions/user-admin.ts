@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { isOwner, ROLE } from '../domain/roles.js';
 import { activeUserIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
 import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
@@ -108,7 +108,7 @@ function dropQueues(ctx: AppContext, userIds: number[]) {
 
 const cannotDeactivateLast = (isLastOwnerError: boolean) => {
   const entity = isLastOwnerError ? 'organization owner' : 'user';
-  return new ApiError(`Cannot deactivate the only ${entity}.`, 'CANNOT_DEACTIVATE_LAST_USER', 400, {
+  return new DomainError(`Cannot deactivate the only ${entity}.`, 'CANNOT_DEACTIVATE_LAST_USER', 400, {
     entity,
     is_last_owner: isLastOwnerError,
   });

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { badRequest, forbidden } from '../http/errors.js';
+import { badRequest, forbidden } from '../domain/errors.js';
 import { isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { activeUserIds } from './access.js';
 import { decodeLoose, isDbId, nowSeconds, passesPolicy } from './admin-checks.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { isGuest } from '../domain/roles.js';
 import { isDbId } from './admin-checks.js';
 

@@ -2,13 +2,12 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest, ApiError } from '../http/errors.js';
+import { badRequest, DomainError, realmDeactivated, userDeactivated } from '../domain/errors.js';
 import { generateApiKey, hashPassword } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
 import { adminRequired } from './admin-checks.js';
-import { realmDeactivated, userDeactivated } from '../http/auth.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { announceNewUser } from './announce-user.js';
 
@@ -130,7 +129,7 @@ export async function fetchApiKey(ctx: AppContext, realm: Realm, username: strin
     .executeTakeFirst();
   const ok = await passwordMatches(ctx, realm.id, username, user?.password_hash ?? null, password);
   if (!user || !ok) {
-    throw new ApiError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
+    throw new DomainError('Your username or password is incorrect', 'AUTHENTICATION_FAILED', 401);
   }
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();

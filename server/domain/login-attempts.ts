@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ApiError } from '../http/errors.js';
+import { rateLimited, type DomainError } from './errors.js';
 
 /** A password check in progress: it counts as a failure unless it is taken back on success. */
 export interface PasswordAttempt {
@@ -30,8 +30,8 @@ function accountKey(realmId: number, loginName: string): string {
   return `${realmId}:${digest}`;
 }
 
-function locked(waitMs: number): ApiError {
-  return new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': Math.max(0.001, waitMs / 1000) });
+function locked(waitMs: number): DomainError {
+  return rateLimited(Math.max(0.001, waitMs / 1000));
 }
 
 /** Past this many accounts, the least recently tried are forgotten rather than growing without bound. */

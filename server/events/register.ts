@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/realm.js';
 import { firstMessageIds, realmStreams } from '../actions/streams.js';
 import { streamToApi } from '../domain/serialize.js';
@@ -124,7 +124,7 @@ async function spectatorRegister(ctx: AppContext, realm: Realm, params: Register
 /** A queue of the user's own; another user's queue is refused as upstream refuses it. */
 function ownQueue(ctx: AppContext, user: User, queueId: string, notYours: string) {
   const queue = ctx.queues.byId(queueId);
-  if (!queue) throw new ApiError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  if (!queue) throw new DomainError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
   if (queue.opts.userId !== user.id) throw badRequest(notYours);
   return queue;
 }

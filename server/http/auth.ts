@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { constantTimeEqual } from '../domain/password.js';
-import { ApiError } from './errors.js';
+import { DomainError, realmDeactivated, userDeactivated } from '../domain/errors.js';
 
 export interface Auth {
   realm: Realm;
@@ -18,7 +18,7 @@ export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Pro
     if (bySub) return bySub;
   }
   const realm = await ctx.db.selectFrom('realms').selectAll().orderBy('id').limit(1).executeTakeFirst();
-  if (!realm) throw new ApiError('No organization exists on this server yet', 'BAD_REQUEST', 400);
+  if (!realm) throw new DomainError('No organization exists on this server yet', 'BAD_REQUEST', 400);
   return realm;
 }
 
@@ -32,15 +32,11 @@ export function parseBasicAuth(header: string | undefined): { email: string; key
   return { email: decoded.slice(0, colon), key: decoded.slice(colon + 1) };
 }
 
-export const realmDeactivated = () =>
-  new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
-export const userDeactivated = () => new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
-
 /** HTTP Basic with the API email and key. `null` when the request carries no credentials. */
 export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: Realm): Promise<Auth | null> {
   const creds = parseBasicAuth(req.headers.authorization);
   if (!creds) {
-    if (req.headers.authorization) throw new ApiError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
+    if (req.headers.authorization) throw new DomainError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
     return null;
   }
   // No email holds NUL, and PostgreSQL refuses to compare text containing it.
@@ -53,7 +49,7 @@ export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: 
         .where('delivery_email', '=', creds.email.trim().toLowerCase())
         .executeTakeFirst();
   if (!user || !constantTimeEqual(user.api_key, creds.key)) {
-    throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
+    throw new DomainError('Invalid API key', 'INVALID_API_KEY', 401);
   }
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();

@@ -1,6 +1,6 @@
 import Busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { DomainError } from '../domain/errors.js';
 
 /** Request bodies become flat string maps, as the API's form encoding defines them. */
 export type RawParams = Record<string, string>;
@@ -20,10 +20,10 @@ function fromJson(text: string): RawParams {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError('Malformed JSON', 'BAD_REQUEST', 400);
+    throw new DomainError('Malformed JSON', 'BAD_REQUEST', 400);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new ApiError('Malformed JSON', 'BAD_REQUEST', 400);
+    throw new DomainError('Malformed JSON', 'BAD_REQUEST', 400);
   const out: RawParams = {};
   for (const [k, v] of Object.entries(value))
     out[k] = typeof v === 'string' ? v : JSON.stringify(v);
@@ -39,7 +39,7 @@ function parseMultipart(req: FastifyRequest, payload: NodeJS.ReadableStream): Pr
         limits: { fieldSize: MAX_BODY_BYTES, fields: 1000 },
       });
     } catch {
-      reject(new ApiError('Malformed multipart body', 'BAD_REQUEST', 400));
+      reject(new DomainError('Malformed multipart body', 'BAD_REQUEST', 400));
       return;
     }
     const out: RawParams = {};
@@ -51,7 +51,7 @@ function parseMultipart(req: FastifyRequest, payload: NodeJS.ReadableStream): Pr
       payload.off('data', onData);
       payload.unpipe(bb);
       payload.resume();
-      reject(new ApiError('Request body too large', 'BAD_REQUEST', 413));
+      reject(new DomainError('Request body too large', 'BAD_REQUEST', 413));
     };
     payload.on('data', onData);
     bb.on('field', (name, value) => {
@@ -59,7 +59,7 @@ function parseMultipart(req: FastifyRequest, payload: NodeJS.ReadableStream): Pr
     });
     // Uploads go through their own endpoint; files in other requests are drained and ignored.
     bb.on('file', (_name, stream) => stream.resume());
-    bb.on('error', () => reject(new ApiError('Malformed multipart body', 'BAD_REQUEST', 400)));
+    bb.on('error', () => reject(new DomainError('Malformed multipart body', 'BAD_REQUEST', 400)));
     bb.on('close', () => resolve(out));
     payload.pipe(bb);
   });

@@ -1,4 +1,4 @@
-import { invalidParam, missingParam } from './errors.js';
+import { invalidParam, missingParam } from '../domain/errors.js';
 
 /**
  * Declarative request parameters. Every endpoint lists its parameters with one of these parsers;

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from './errors.js';
+import { rateLimited } from '../domain/errors.js';
 
 interface Window {
   start: number;
@@ -30,7 +30,7 @@ export function checkRateLimit(ctx: AppContext, reply: FastifyReply, key: string
   if (w.count > limit) {
     const retryAfter = Math.max(0.001, (w.start + WINDOW_MS - now) / 1000);
     reply.header('Retry-After', String(Math.ceil(retryAfter)));
-    throw new ApiError('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfter });
+    throw rateLimited(retryAfter);
   }
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { authenticate, realmDeactivated, realmForRequest } from './auth.js';
-import { ApiError, notLoggedIn } from './errors.js';
+import { DomainError, notLoggedIn, realmDeactivated } from '../domain/errors.js';
+import { authenticate, realmForRequest } from './auth.js';
 import { realmSettings } from '../actions/realm.js';
 import { isGuest } from '../domain/roles.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
@@ -61,8 +61,8 @@ const PATH_INT = /^\d{1,15}$/;
 const MAX_ID = 2147483647;
 
 function checkCaller(user: User, callers: 'humans' | 'members') {
-  if (user.is_bot) throw new ApiError('This endpoint does not accept bot requests.', 'BAD_REQUEST', 400);
-  if (callers === 'members' && isGuest(user)) throw new ApiError('Not allowed for guest users', 'BAD_REQUEST', 400);
+  if (user.is_bot) throw new DomainError('This endpoint does not accept bot requests.', 'BAD_REQUEST', 400);
+  if (callers === 'members' && isGuest(user)) throw new DomainError('Not allowed for guest users', 'BAD_REQUEST', 400);
 }
 
 export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
@@ -84,10 +84,10 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
     handler: async (request, reply) => {
       const pathParams = (request.params ?? {}) as Record<string, string>;
       for (const name of def.pathInts ?? []) {
-        if (!PATH_INT.test(pathParams[name] ?? '')) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+        if (!PATH_INT.test(pathParams[name] ?? '')) throw new DomainError('Not Found', 'NOT_FOUND', 404);
       }
       for (const [name, value] of Object.entries(pathParams))
-        if (value.includes('\u0000')) throw new ApiError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
+        if (value.includes('\u0000')) throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
       const realm = await realmForRequest(ctx, request);
       const mode = def.auth ?? 'required';
       let user: User | null = null;
@@ -95,7 +95,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         const auth = await authenticate(ctx, request, realm);
         if (!auth && mode === 'required') {
           reply.header('WWW-Authenticate', 'Basic realm="zulip"');
-          throw new ApiError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
+          throw new DomainError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
         }
         user = auth?.user ?? null;
         if (!user && realm.deactivated) throw realmDeactivated();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { route } from '../http/route.js';
 import type { IncomingFile } from '../actions/uploads.js';
 import {
@@ -28,10 +28,10 @@ export function emojiRoutes(scope: FastifyInstance, ctx: AppContext, filesOf: (r
     const { realm_id: realmId, file } = request.params as { realm_id: string; file: string };
     const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
     const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
-    if (!/^\d{1,9}$/.test(realmId) || !type) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+    if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
     const full = path.join(emojiImagesDir(ctx, Number(realmId)), file);
     const stat = await fs.promises.stat(full).catch(() => null);
-    if (!stat?.isFile()) throw new ApiError('Not Found', 'NOT_FOUND', 404);
+    if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
     reply
       .type(type)
       .header('Content-Length', String(stat.size))

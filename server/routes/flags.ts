@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../domain/errors.js';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlagsForNarrow } from '../actions/mark-read.js';
 import { setTypingStatus } from '../actions/typing.js';
 import { parseNarrow } from '../actions/narrow.js';

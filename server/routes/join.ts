@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import {
   acceptInvitation, completeSignup, confirmationDetails, CONFIRMATION_SECONDS, invitationDetails, MIN_PASSWORD_LENGTH,
   requestSignupConfirmation,
@@ -96,7 +96,7 @@ export function joinPages(app: FastifyInstance, ctx: AppContext) {
         try {
           return await submit(secret, values, reply);
         } catch (err) {
-          if (!(err instanceof ApiError)) throw err;
+          if (!(err instanceof DomainError)) throw err;
           return show(secret, reply, err.message, values);
         }
       });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { badRequest, missingParam } from '../http/errors.js';
+import { badRequest, missingParam } from '../domain/errors.js';
 import { sendMessage, type Recipient } from '../actions/send-message.js';
 import { getMessages, getSingleMessage } from '../actions/get-messages.js';
 import { parseNarrow } from '../actions/narrow.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p } from '../http/params.js';
-import { missingParam } from '../http/errors.js';
+import { missingParam } from '../domain/errors.js';
 import { archiveStream, streamMembers, updateStream } from '../actions/stream-admin.js';
 import { deleteTopic } from '../actions/delete-message.js';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
-import { invalidParam } from '../http/errors.js';
+import { invalidParam } from '../domain/errors.js';
 import { getStreamById, getStreamId, getStreams } from '../actions/streams.js';
 import { subscribe, subscriptionObjects, unsubscribe } from '../actions/subscriptions.js';
 

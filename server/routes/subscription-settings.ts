@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
-import { missingParam } from '../http/errors.js';
+import { missingParam, badRequest } from '../domain/errors.js';
 import { updateSubscriptionProperties, updateUserTopic, VISIBILITY, type PropertyChange } from '../actions/subscription-properties.js';
 import { streamForUser } from '../actions/streams.js';
-import { badRequest } from '../http/errors.js';
 
 const propertyChanges: Checker<PropertyChange[]> = check.list((v, name) => {
   const o = check.object(v, name);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RawParams } from '../http/body.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route } from '../http/route.js';
 import {
   MAX_FILE_UPLOAD_BYTES, prepareIncoming, servedFile, uploadFile, uploadForToken, type IncomingFile, type ServedFile,
@@ -42,7 +42,7 @@ async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payloa
         limits: { fileSize: MAX_FILE_UPLOAD_BYTES + 1, files: 10, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
       });
     } catch {
-      reject(new ApiError('Malformed multipart body', 'BAD_REQUEST', 400));
+      reject(new DomainError('Malformed multipart body', 'BAD_REQUEST', 400));
       return;
     }
     const fields: RawParams = {};
@@ -59,12 +59,12 @@ async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payloa
       void Promise.allSettled(writes).then(() => removeReceived(request));
       reject(err);
     };
-    const malformed = () => fail(new ApiError('Malformed multipart body', 'BAD_REQUEST', 400));
+    const malformed = () => fail(new DomainError('Malformed multipart body', 'BAD_REQUEST', 400));
 
     let received = 0;
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > HARD_LIMIT_BYTES) fail(new ApiError('Request body too large', 'BAD_REQUEST', 413));
+      if (received > HARD_LIMIT_BYTES) fail(new DomainError('Request body too large', 'BAD_REQUEST', 413));
     });
     payload.on('error', malformed);
     payload.on('close', () => {
@@ -186,7 +186,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/user_uploads/:realm_id/*', async (request, reply) => {
     const params = request.params as Record<string, string>;
-    if ((params['*'] ?? '').includes('\u0000')) throw new ApiError('File not found', 'BAD_REQUEST', 404);
+    if ((params['*'] ?? '').includes('\u0000')) throw new DomainError('File not found', 'BAD_REQUEST', 404);
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);
     const attachment = await readableUpload(ctx, realm, auth?.user ?? null, params.realm_id ?? '', params['*'] ?? '');

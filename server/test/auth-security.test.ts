@@ -185,7 +185,7 @@ describe('login attempt stores', () => {
     (await a.begin(realmId, username)).succeeded();
     for (let i = 0; i < 3; i++) await (i % 2 ? b : a).begin(realmId, username);
     const refusal = await b.begin(realmId, ` ${username.toUpperCase()}`).then(() => null, (err) => err);
-    expect(refusal).toMatchObject({ code: 'RATE_LIMIT_HIT', status: 429 });
+    expect(refusal).toMatchObject({ code: 'RATE_LIMIT_HIT', httpStatus: 429 });
     expect(refusal.extra['retry-after']).toBeGreaterThan(50);
     expect(refusal.extra['retry-after']).toBeLessThanOrEqual(60);
     await expect(a.begin(realmId + 1, username)).resolves.toBeDefined();
