@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.js';
-import type { Stream, User } from '../db/schema.js';
-import { isAdmin, isGuest } from '../domain/roles.js';
+import type { Realm, Stream, User } from '../db/schema.js';
+import { isAdmin, isGuest, ROLE } from '../domain/roles.js';
 
 export interface StreamAccessOptions {
   /**
@@ -111,4 +111,16 @@ export async function activeUserIds(db: Database, realmId: number): Promise<numb
     .where('is_active', '=', 1)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** Who sees a bot in `realm_bots`: the organization's administrators and the bot's owner. */
+export async function botAudience(db: Database, realm: Realm, bot: User): Promise<number[]> {
+  const admins = await db.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1)
+    .where('role', '<=', ROLE.ADMINISTRATOR).where('is_bot', '=', 0).execute();
+  const ids = new Set(admins.map((a) => a.id));
+  if (bot.bot_owner_id !== null) {
+    const owner = await db.selectFrom('users').select(['id', 'is_active']).where('id', '=', bot.bot_owner_id).executeTakeFirst();
+    if (owner?.is_active) ids.add(owner.id);
+  }
+  return [...ids];
 }

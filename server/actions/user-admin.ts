@@ -5,7 +5,7 @@ import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { isOwner, ROLE } from '../domain/roles.js';
-import { activeUserIds, canSeeStream, isSubscribed, streamAudience } from './access.js';
+import { activeUserIds, botAudience, canSeeStream, isSubscribed, streamAudience } from './access.js';
 import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
 import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
@@ -23,18 +23,6 @@ export async function userInRealm(db: Database, realm: Realm, userId: number): P
     : undefined;
   if (!user) throw badRequest('No such user');
   return user;
-}
-
-/** Who sees a bot in `realm_bots`: the organization's administrators and the bot's owner. */
-export async function botAudience(db: Database, realm: Realm, bot: User): Promise<number[]> {
-  const admins = await db.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1)
-    .where('role', '<=', ROLE.ADMINISTRATOR).where('is_bot', '=', 0).execute();
-  const ids = new Set(admins.map((a) => a.id));
-  if (bot.bot_owner_id !== null) {
-    const owner = await db.selectFrom('users').select(['id', 'is_active']).where('id', '=', bot.bot_owner_id).executeTakeFirst();
-    if (owner?.is_active) ids.add(owner.id);
-  }
-  return [...ids];
 }
 
 /** The system group a user belongs to directly, by role. */

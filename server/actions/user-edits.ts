@@ -6,14 +6,13 @@ import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
-import { activeUserIds, canSeeStream, subscribedStreamIds } from './access.js';
+import { activeUserIds, botAudience, canSeeStream, mayAccessPublicStreams, subscribedStreamIds } from './access.js';
 import { ownerRequired, requireUserAdmin } from './admin-checks.js';
 import { checkProfileEntries, setProfileValues } from './profile-values.js';
 import { realmSettings } from './realm.js';
 import { firstMessageIds, realmStreams } from './streams.js';
 import { subscribersByStream } from './subscriptions.js';
-import { mayAccessPublicStreams } from './access.js';
-import { botAudience, isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
+import { isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';
 
 /** PATCH /users/{user_id}: what an administrator may change about another account. */

@@ -8,7 +8,7 @@ import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_D
 import { canSeeStream } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
 import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
-import { subscriptionObjects } from '../actions/subscriptions.js';
+import { subscribersByStream, subscriptionObjects } from '../actions/subscriptions.js';
 import { profileDataFor, realmUsers } from '../actions/users.js';
 import { dmIds } from '../actions/message-records.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
@@ -287,7 +287,6 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
   const firsts = await firstMessageIds(ctx.db, never.map((s) => s.id));
   let subscribers: Map<number, number[]> | null = null;
   if (opts.includeSubscribers) {
-    const { subscribersByStream } = await import('../actions/subscriptions.js');
     subscribers = await subscribersByStream(ctx.db, never.filter((s) => !s.invite_only).map((s) => s.id));
   }
   return {

@@ -5,8 +5,8 @@ import { knownRoutes } from '../http/route.js';
 import { registerRoutes } from '../routes/index.js';
 import { DATABASES, startTestServer } from './harness.js';
 import { MATRIX } from './authz-matrix.js';
-import { ACCOUNTS, expectations, mismatch, rowName, type Actor, type Outcome, type Row } from './authz/types.js';
-import { buildWorld, must, type World } from './authz/world.js';
+import { ACCOUNTS, expectations, mismatch, rowName, type Actor, type Outcome, type Row, type World } from './authz/types.js';
+import { buildWorld, must } from './authz/world.js';
 
 /*
  * Runs the authorization matrix (authz-matrix.ts): one test per route row and actor, named

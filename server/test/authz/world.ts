@@ -4,60 +4,7 @@ import { createUser } from '../../actions/users.js';
 import { ROLE } from '../../domain/roles.js';
 import { DEMO_PASSWORD, type TestServer } from '../harness.js';
 import { TestClient, type ApiResult } from '../client.js';
-import type { Actor } from './types.js';
-
-/**
- * The demo organization arranged for the matrix. Nobody who acts is in the private channel
- * `design` (owner and administrator leave it); cordelia stays there and creates its content;
- * the former subscriber was in it, received its messages and left. Channel creation and
- * subscribing others are pinned to policies that split the roles (see POLICIES).
- */
-export interface World {
-  server: TestServer;
-  realmId: number;
-  /** the client each actor calls with; deactivatedInviter acts through the owner */
-  as: Record<Actor, TestClient>;
-  cordelia: TestClient;
-  id: Record<'cordelia', number>;
-  stream: Record<'design' | 'welcome' | 'engineering', number>;
-  /** a message in `design`, in TOPIC, that the former subscriber received; it links UPLOAD */
-  message: number;
-  /** a file posted in that message: '/user_uploads/<realm>/<path>' */
-  upload: string;
-  welcomeMessage: number;
-  /** another message in `design` the former subscriber received, for rows that change it */
-  receivedMessage(): number;
-  /** a user group whose only member is cordelia, a custom profile field, a linkifier, a default channel group */
-  shared: { group: number; profileField: number; linkifier: number; defaultStreamGroup: number };
-  emojiImage: string;
-  /** cordelia's event queue */
-  queue: string;
-  /** an invitation to join as owner, sent by the owner */
-  ownerInvite: number;
-  unique(prefix: string): string;
-  account(kind: 'guest' | 'member' | 'moderator' | 'administrator' | 'owner' | 'bot'): Promise<{ id: number; client: TestClient; email: string }>;
-  deactivatedAccount(): Promise<{ id: number; client: TestClient; email: string }>;
-  privateStream(): Promise<{ id: number; name: string }>;
-  publicStream(): Promise<{ id: number; name: string }>;
-  userGroup(): Promise<number>;
-  defaultStreamGroup(): Promise<number>;
-  linkifier(): Promise<number>;
-  profileField(): Promise<number>;
-  /** an email invitation from the owner, to join with this role (member by default) */
-  invite(inviteAs?: number): Promise<number>;
-  multiuse(): Promise<{ id: number; link: string }>;
-  emoji(): Promise<string>;
-  /** cordelia's: a draft, a scheduled message, an event queue, a topic in design */
-  draft(): Promise<number>;
-  scheduled(): Promise<number>;
-  newQueue(): Promise<string>;
-  designTopic(): Promise<string>;
-  /** invitations created by an administrator who was deactivated afterwards */
-  deactivatedInviter(): Promise<{ invite: number; link: string; multiuse: number; multiuseLink: string; confirmLink: string }>;
-  outbox(to: string): { link: string };
-  /** a sign-up started through a reusable link: the confirmation link mailed to the address */
-  confirmation(link: string): Promise<{ email: string; link: string }>;
-}
+import type { Actor, World } from './types.js';
 
 export const TOPIC = 'matrix';
 export const POLICIES = {

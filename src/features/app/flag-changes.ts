@@ -6,11 +6,11 @@ import type { Message, UnreadMessageDetails, UpdateMessageFlagsEvent } from '../
 import { updateMessageFlags } from '../../api/routes/messages';
 import { dmMessageParticipants, isMentioned } from '../../narrow';
 import { applyEventsToQueryCache } from '../../queries/apply-event';
-import type { AccountSession } from './session';
+import type { SessionCore } from './session-core';
 
 type FlagChange = Omit<UpdateMessageFlagsEvent, 'id' | 'type'>;
 
-export function applyFlagChangeLocally(session: AccountSession, change: FlagChange): void {
+export function applyFlagChangeLocally(session: SessionCore, change: FlagChange): void {
   const store = session.state.getState().store;
   if (!store) return;
   store.getState().flagsChangedLocally(change);
@@ -39,7 +39,7 @@ function unreadDetails(message: Message, ownUserId: number): UnreadMessageDetail
 }
 
 export async function changeFlag(
-  session: AccountSession,
+  session: SessionCore,
   messages: readonly Message[],
   op: 'add' | 'remove',
   flag: 'read' | 'starred',
@@ -82,7 +82,7 @@ export class ReadBatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly session: AccountSession,
+    private readonly session: SessionCore,
     private readonly delayMs = 400,
   ) {}
 

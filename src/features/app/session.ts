@@ -11,14 +11,13 @@ import { deleteQueue, registerQueue } from '../../api/routes/events';
 import { authFailureCode } from '../../api/errors';
 import { spectatorSnapshot } from '../../model/spectator';
 import type { ParsedEvent } from '../../api/parse-event';
-import { createAccountStore, type AccountStore } from '../../model/account-store';
+import { createAccountStore } from '../../model/account-store';
 import { createComposeDraftsStore, type ComposeDraftsStore } from '../../model/compose-drafts';
 import { createOutboxStore, type OutboxStore } from '../../model/outbox';
 import {
   connectionStatus,
   EventPoller,
   pollerApiFor,
-  type ConnectionStatus,
   type PollerApi,
   type PollerState,
 } from '../../model/poller';
@@ -27,20 +26,14 @@ import { messageKeys } from '../../queries/messages';
 import { topicKeys } from '../../queries/topics';
 import { retrySend } from '../compose/send';
 import { ReadBatcher } from './flag-changes';
-
-export interface SessionState {
-  /** null until the first register succeeds */
-  store: AccountStore | null;
-  status: ConnectionStatus;
-  stopReason: Extract<PollerState, { kind: 'stopped' }>['reason'] | null;
-}
+import type { SessionCore, SessionState } from './session-core';
 
 const TYPING_TICK_MS = 1000;
 const SPECTATOR_REFRESH_MS = 30_000;
 /** What a spectator may ask for: no subscriber lists, no gravatar shortcut (both refused). */
 const SPECTATOR_REGISTER_OPTIONS = { apply_markdown: true, client_gravatar: false };
 
-export class AccountSession {
+export class AccountSession implements SessionCore {
   readonly connection: ApiConnection;
   readonly state: StoreApi<SessionState>;
   readonly outbox: OutboxStore = createOutboxStore();

@@ -2,10 +2,10 @@
 import { describeFailure, ApiRequestError } from '../../api/errors';
 import { sendMessage } from '../../api/routes/messages';
 import { newLocalId, type OutboxDestination } from '../../model/outbox';
-import type { AccountSession } from '../app/session';
+import type { SessionCore } from '../app/session-core';
 
 export function sendFromCompose(
-  session: AccountSession,
+  session: SessionCore,
   destination: OutboxDestination,
   content: string,
 ): void {
@@ -16,12 +16,12 @@ export function sendFromCompose(
   void deliver(session, localId);
 }
 
-export function retrySend(session: AccountSession, localId: string): void {
+export function retrySend(session: SessionCore, localId: string): void {
   session.outbox.getState().retryStarted(localId);
   void deliver(session, localId);
 }
 
-async function deliver(session: AccountSession, localId: string): Promise<void> {
+async function deliver(session: SessionCore, localId: string): Promise<void> {
   const entry = session.outbox.getState().messages.find((m) => m.localId === localId);
   if (!entry) return;
   const queueId = session.state.getState().store?.getState().queueId ?? undefined;
