@@ -1,5 +1,5 @@
-// npm test: type check, lint, unit and integration tests (vitest), then end-to-end tests
-// (Playwright in Debian's Chromium). Ends with one plain "N passed, N failed" line.
+// npm test: type check, lint, import structure, unit and integration tests (vitest), then
+// end-to-end tests (Playwright in Debian's Chromium). Ends with one plain "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +26,7 @@ function step(name, cmd, args) {
 step('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 step('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit']);
 step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+step('imports (no circles, no HTTP in the domain)', 'node', ['scripts/check-imports.mjs']);
 
 const vitestJson = path.join(tmp, 'vitest.json');
 const vitestOk = run('unit and integration tests', 'npx', [
