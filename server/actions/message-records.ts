@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
 import { reactionsFor } from './reactions.js';
+import { dmIds, dmKeyOf } from '../domain/conversations.js';
 
 /** Loads what message records need (senders, streams, DM participants) in a few queries. */
 export async function buildMessageRecords(
@@ -52,14 +53,7 @@ export async function buildMessageRecords(
   return out;
 }
 
-export function dmIds(dmKey: string | null): number[] {
-  if (!dmKey) return [];
-  return dmKey.split(',').map(Number);
-}
-
-export function dmKeyOf(userIds: number[]): string {
-  return [...new Set(userIds)].sort((a, b) => a - b).join(',');
-}
+export { dmIds, dmKeyOf };
 
 export async function formatMessages(
   ctx: AppContext,

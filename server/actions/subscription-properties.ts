@@ -54,7 +54,9 @@ export async function updateSubscriptionProperties(ctx: AppContext, realm: Realm
   });
 }
 
-export const VISIBILITY = { NONE: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+import { VISIBILITY } from '../domain/conversations.js';
+
+export { VISIBILITY };
 
 /** POST /user_topics */
 export async function updateUserTopic(

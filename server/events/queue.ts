@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
 import type { ApiEvent, Delivery } from './types.js';
 
 export interface ClientCapabilities {
@@ -15,7 +16,8 @@ export interface QueueOptions {
   userId: number;
   realmId: number;
   eventTypes: Set<string> | null;
-  narrow: [string, string][];
+  /** message events pass it or are dropped, as in the real server; other events are not narrowed */
+  narrow: QueueNarrow;
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
@@ -124,7 +126,7 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Record<string, unknown>) };
-      if (!messageMatchesNarrow(message, event, queue.opts.narrow, queue.opts.userId)) return [];
+      if (!queueNarrowMatches(queue.opts.narrow, messageFacts(message, (event.flags as string[] | undefined) ?? []))) return [];
       const rendered = message.rendered_content as string;
       message.content = queue.opts.applyMarkdown ? rendered : message.raw_content;
       message.content_type = queue.opts.applyMarkdown ? 'text/html' : 'text/x-markdown';
@@ -198,93 +200,4 @@ function legacyUserSettingsEvent(event: ApiEvent): ApiEvent | null {
   const legacy: ApiEvent = { type: 'update_display_settings', setting_name: property, setting: event.value };
   if (property === 'default_language') legacy.language_name = event.language_name;
   return legacy;
-}
-
-/** The narrow filter of a queue; it applies to message events only, as in the real server. */
-export function messageMatchesNarrow(
-  message: Record<string, unknown>,
-  event: ApiEvent,
-  narrow: [string, string][],
-  ownerId: number,
-): boolean {
-  const flags = (event.flags as string[] | undefined) ?? [];
-  for (const [rawOperator, operand] of narrow) {
-    const negated = rawOperator.startsWith('-');
-    const operator = negated ? rawOperator.slice(1) : rawOperator;
-    const matches = narrowTermMatches(operator, operand, message, flags, ownerId);
-    if (matches === negated) return false;
-  }
-  return true;
-}
-
-function narrowTermMatches(
-  operator: string,
-  operand: string,
-  m: Record<string, unknown>,
-  flags: string[],
-  ownerId: number,
-): boolean {
-  const isStream = m.type === 'stream';
-  const recipientIds = Array.isArray(m.display_recipient)
-    ? (m.display_recipient as { id: number }[]).map((r) => r.id)
-    : [];
-  const recipientEmails = Array.isArray(m.display_recipient)
-    ? (m.display_recipient as { email: string }[]).map((r) => r.email.toLowerCase())
-    : [];
-  switch (operator) {
-    case 'stream':
-    case 'channel':
-      return (
-        isStream &&
-        (String(m.stream_id) === operand ||
-          String(m.display_recipient).toLowerCase() === operand.toLowerCase())
-      );
-    case 'topic':
-    case 'subject':
-      return isStream && String(m.subject).toLowerCase() === operand.toLowerCase();
-    case 'is':
-      switch (operand) {
-        case 'dm':
-        case 'private':
-          return !isStream;
-        case 'starred':
-          return flags.includes('starred');
-        case 'mentioned':
-          return flags.includes('mentioned') || flags.includes('wildcard_mentioned');
-        case 'unread':
-          return !flags.includes('read');
-        case 'alerted':
-          return flags.includes('has_alert_word');
-        default:
-          return true;
-      }
-    case 'dm':
-    case 'pm-with': {
-      if (isStream) return false;
-      // The conversation's participants, with the queue's owner implied on both sides.
-      const wanted = new Set(operand.split(',').map((s) => s.trim().toLowerCase()));
-      wanted.add(String(ownerId));
-      const emailToId = new Map(recipientEmails.map((e, i) => [e, String(recipientIds[i])]));
-      const wantedIds = new Set([...wanted].map((w) => emailToId.get(w) ?? w));
-      const actual = new Set([...recipientIds.map(String), String(ownerId)]);
-      return wantedIds.size === actual.size && [...actual].every((id) => wantedIds.has(id));
-    }
-    case 'dm-including':
-    case 'group-pm-with':
-      return (
-        !isStream &&
-        (recipientIds.map(String).includes(operand) || recipientEmails.includes(operand.toLowerCase()))
-      );
-    case 'sender':
-      return (
-        String(m.sender_id) === operand ||
-        String(m.sender_email).toLowerCase() === operand.toLowerCase()
-      );
-    case 'search':
-      return String(m.raw_content ?? '')
-        .toLowerCase()
-        .includes(operand.toLowerCase());
-    default:
-      return true;
-  }
 }

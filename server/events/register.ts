@@ -5,7 +5,7 @@ import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/re
 import { firstMessageIds, realmStreams } from '../actions/streams.js';
 import { streamToApi } from '../domain/serialize.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
-import { parseNarrow } from '../actions/narrow.js';
+import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow, type QueueNarrow } from '../actions/narrow.js';
 import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
 import type { ClientCapabilities } from './queue.js';
@@ -46,11 +46,10 @@ function capabilities(raw: Record<string, unknown>): ClientCapabilities {
   };
 }
 
-function queueNarrow(raw: unknown): [string, string][] {
-  return parseNarrow(raw).map((t) => [
-    (t.negated ? '-' : '') + t.operator,
-    Array.isArray(t.operand) ? t.operand.join(',') : String(t.operand),
-  ]);
+/** The queue's narrow, validated and resolved against the realm before the queue exists. */
+async function registerNarrow(ctx: AppContext, realm: Realm, user: User, raw: unknown): Promise<QueueNarrow> {
+  const terms = parseNarrow(raw);
+  return terms.length ? queueNarrow(terms, await narrowLookup(ctx.db, realm, user)) : [];
 }
 
 /** POST /register */
@@ -60,7 +59,7 @@ export async function registerQueue(ctx: AppContext, realm: Realm, user: User | 
   // `can_access_public_streams`): not guests.
   if (params.all_public_streams && !mayAccessPublicStreams(user)) throw badRequest('User not authorized for this query');
   const caps = capabilities(params.client_capabilities);
-  const narrow = queueNarrow(params.narrow);
+  const narrow = await registerNarrow(ctx, realm, user, params.narrow);
   const eventTypes = params.event_types ? new Set(params.event_types) : null;
   const fetchTypes = params.fetch_event_types ? new Set(params.fetch_event_types) : eventTypes;
   const clientGravatar = params.client_gravatar ?? true;
@@ -95,6 +94,8 @@ export async function registerQueue(ctx: AppContext, realm: Realm, user: User | 
 
 async function spectatorRegister(ctx: AppContext, realm: Realm, params: RegisterParams) {
   const settings = realmSettings(realm);
+  // No queue filters anything for a spectator, but an unknown operator is refused everywhere.
+  checkKnownOperators(parseNarrow(params.narrow));
   if (params.client_gravatar === true) throw badRequest('Invalid \'client_gravatar\' parameter for anonymous request');
   if (params.include_subscribers) throw badRequest('Invalid \'include_subscribers\' parameter for anonymous request');
   const streams = (await realmStreams(ctx.db, realm.id)).filter((s) => s.is_web_public);

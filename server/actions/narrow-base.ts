@@ -1,0 +1,154 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/index.js';
+import type { DB, Realm, Stream, User } from '../db/schema.js';
+import { DomainError } from '../domain/errors.js';
+import { FLAG_BITS } from '../domain/flags.js';
+
+/**
+ * What every narrow operator is made of (narrow.ts assembles them): the realm facts operands are
+ * resolved against, the SQL condition type, and the facts of a message being delivered that an
+ * event queue tests in memory.
+ */
+
+export type Operand = string | number | number[];
+
+export interface NarrowTerm {
+  operator: string;
+  operand: Operand;
+  negated: boolean;
+}
+
+/** Upstream's BadNarrowOperatorError: the envelope carries `desc` besides the message. */
+export const badNarrow = (desc: string) => new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc });
+
+export type EB = ExpressionBuilder<DB & { m: DB['messages']; um: DB['user_messages'] }, 'm' | 'um'>;
+/** A condition on the message `m` and the reader's row `um` (null columns for history not received). */
+export type Cond = (eb: EB) => Expression<SqlBool>;
+
+export const matchesNothing: Cond = () => sql<SqlBool>`1 = 0`;
+
+export interface NarrowPlan {
+  /** the single stream whose history is read directly, without the user's message rows */
+  historyStream: Stream | null;
+  /** all public channels ("channels:public") or all web-public ones ("channels:web-public") */
+  publicStreamIds: number[] | null;
+  conditions: Cond[];
+  /** the narrow names a search (the client may highlight) */
+  isSearch: boolean;
+}
+
+/** The realm as the narrow's operands are resolved against it, read once per request. */
+export interface Lookup {
+  realm: Realm;
+  user: User | null;
+  streams: Stream[];
+  subscribed: Set<number>;
+  usersByEmail: Map<string, number>;
+  userIds: Set<number>;
+}
+
+export async function narrowLookup(db: Database, realm: Realm, user: User | null): Promise<Lookup> {
+  const streams = await db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).execute();
+  const subscribed = user
+    ? new Set((await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('active', '=', 1).execute()).map((r) => r.stream_id))
+    : new Set<number>();
+  const users = await db.selectFrom('users').select(['id', 'email']).where('realm_id', '=', realm.id).execute();
+  return {
+    realm, user, streams, subscribed,
+    usersByEmail: new Map(users.map((u) => [u.email, u.id])),
+    userIds: new Set(users.map((u) => u.id)),
+  };
+}
+
+/** A user named by id, by email or as "me"; undefined when the realm has no such user. */
+export function findUser(lookup: Lookup, operand: string | number): number | undefined {
+  if (typeof operand === 'number') return lookup.userIds.has(operand) ? operand : undefined;
+  const s = operand.trim().toLowerCase();
+  if (s === 'me' && lookup.user) return lookup.user.id;
+  if (/^\d+$/.test(s) && lookup.userIds.has(Number(s))) return Number(s);
+  return lookup.usersByEmail.get(s);
+}
+
+/** A channel named by id or by name, whether or not the user may read it. */
+export function findStream(lookup: Lookup, operand: Operand): Stream | undefined {
+  if (Array.isArray(operand)) return undefined;
+  const text = String(operand).trim();
+  return lookup.streams.find((x) => String(x.id) === text) ??
+    lookup.streams.find((x) => x.name.toLowerCase() === text.toLowerCase());
+}
+
+/** An operand that must be a single string (an `is`, `has` or `channels` operand, a search). */
+export function textOperand(operand: Operand, what: string): string {
+  if (typeof operand !== 'string') throw badNarrow(`${what} operand must be a string`);
+  return operand;
+}
+
+/** What an event queue knows of a message it delivers, with the reader's flags at delivery. */
+export interface MessageFacts {
+  id: number;
+  type: 'stream' | 'private';
+  streamId: number | null;
+  topic: string;
+  senderId: number;
+  /** a direct message's participants, the reader included */
+  dmUserIds: number[];
+  renderedContent: string;
+  reactionCount: number;
+  flags: number;
+}
+
+/** The facts of a message event's record (domain/serialize.ts messageRecord) and flag names. */
+export function messageFacts(record: Record<string, unknown>, flagNames: string[]): MessageFacts {
+  const isStream = record.type === 'stream';
+  let flags = 0;
+  for (const name of flagNames) flags |= FLAG_BITS[name as keyof typeof FLAG_BITS] ?? 0;
+  return {
+    id: record.id as number,
+    type: isStream ? 'stream' : 'private',
+    streamId: isStream ? (record.stream_id as number) : null,
+    topic: isStream ? String(record.subject) : '',
+    senderId: record.sender_id as number,
+    dmUserIds: isStream ? [] : (record.display_recipient as { id: number }[]).map((u) => u.id),
+    renderedContent: String(record.rendered_content ?? ''),
+    reactionCount: Array.isArray(record.reactions) ? record.reactions.length : 0,
+    flags,
+  };
+}
+
+/** A test of one term on a message being delivered. */
+export type MessageTest = (m: MessageFacts) => boolean;
+
+/**
+ * One narrow operator, defined once for every entry point: what its operand may be and names,
+ * the SQL condition (GET /messages, matches_narrow, flags/narrow) and the in-memory test (event
+ * queues). Both sides must agree on every message, negated too: a negation is NOT of the same
+ * condition, so conditions are written to be false, never NULL, on rows they do not concern.
+ */
+export interface OperatorDef<R> {
+  /** the names a narrow may use, the current one first */
+  names: readonly string[];
+  /** spectators may use it (upstream is_spectator_compatible) */
+  spectators?: boolean;
+  /** validates the operand and resolves what it names; refuses with BAD_NARROW */
+  resolve(operand: Operand, lookup: Lookup): R;
+  /** the SQL condition; null: the term filters nothing (near) */
+  sql(resolved: R, lookup: Lookup): Cond | null;
+  /** how a term, not negated, chooses which messages are read: a channel's history, say */
+  plan?(resolved: R, plan: NarrowPlan, lookup: Lookup): void;
+  /**
+   * The same test on a message an event queue delivers, or null when the queue cannot decide it
+   * exactly from that message and the reader's flags at delivery: /register refuses those, as
+   * upstream refuses narrows it cannot apply to events, rather than let everything through.
+   */
+  memory(resolved: R): MessageTest | null;
+}
+
+/** Keeps each definition's operand type while they share one table. */
+export const defineOperator = <R>(def: OperatorDef<R>): OperatorDef<unknown> => def as OperatorDef<unknown>;
+
+/**
+ * A case-sensitive substring test that means the same on SQLite and PostgreSQL (LIKE ignores
+ * ASCII case on SQLite only) and as `String.prototype.includes` in memory.
+ */
+export const containsText = (column: 'm.rendered_content', needle: string): Cond =>
+  (eb) => eb(eb.fn('replace', [eb.ref(column), eb.val(needle), eb.val('')]), '!=', eb.ref(column));

@@ -1,0 +1,146 @@
+import { sql, type SqlBool } from 'kysely';
+import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
+import { VISIBILITY } from '../domain/conversations.js';
+import {
+  badNarrow, containsText, defineOperator, textOperand,
+  type Cond, type Lookup, type MessageTest,
+} from './narrow-base.js';
+
+/** Operators on what a message is to its reader (`is`), what it holds (`has`), search and ids. */
+
+/** One `is` or `has` operand: its SQL condition and its test on a message being delivered. */
+interface Property {
+  sql: (lookup: Lookup) => Cond;
+  /** null: an event queue cannot decide it (see OperatorDef.memory) */
+  memory: MessageTest | null;
+}
+
+/** A message read from history that the user never received counts as read and historical. */
+const flagsOf = sql<number>`coalesce(um.flags, ${FLAG_BITS.historical | FLAG_BITS.read})`;
+
+/** Any of `bits` set in the reader's flags, as they are at delivery for a queue. */
+const flagSet = (bits: number): Property => ({
+  sql: () => (eb) => eb(sql<number>`${flagsOf} & ${bits}`, '!=', 0),
+  memory: (m) => (m.flags & bits) !== 0,
+});
+
+const isDm: Property = {
+  sql: () => (eb) => eb('m.type', '=', 'private'),
+  memory: (m) => m.type === 'private',
+};
+
+/** Upstream's RESOLVED_TOPIC_PREFIX. */
+const RESOLVED_PREFIX = '✔ ';
+
+const IS: Record<string, Property> = {
+  dm: isDm,
+  private: isDm,
+  starred: flagSet(FLAG_BITS.starred),
+  mentioned: flagSet(ANY_MENTION_BITS),
+  alerted: flagSet(FLAG_BITS.has_alert_word),
+  unread: {
+    sql: () => (eb) => eb(sql<number>`${flagsOf} & ${FLAG_BITS.read}`, '=', 0),
+    memory: (m) => (m.flags & FLAG_BITS.read) === 0,
+  },
+  resolved: {
+    // The prefix has no ASCII letter, so LIKE's case rules on SQLite change nothing here.
+    sql: () => (eb) => eb.and([eb('m.type', '=', 'stream'), eb('m.topic', 'like', `${RESOLVED_PREFIX}%`)]),
+    memory: (m) => m.type === 'stream' && m.topic.startsWith(RESOLVED_PREFIX),
+  },
+  followed: {
+    sql: (lookup) => (eb) =>
+      eb.exists(
+        eb.selectFrom('user_topics as ut').select(sql<number>`1`.as('one'))
+          .where('ut.user_id', '=', lookup.user?.id ?? -1)
+          .whereRef('ut.stream_id', '=', 'm.stream_id')
+          .whereRef('ut.topic_key', '=', 'm.topic_key')
+          .where('ut.visibility_policy', '=', VISIBILITY.FOLLOWED),
+      ),
+    // Topics are followed and unfollowed after delivery; upstream refuses it for events too.
+    memory: null,
+  },
+};
+
+/**
+ * What the rendered HTML holds. The needles are markup only the renderer writes (user text has
+ * its quotes and angle brackets escaped), except the upload path, which is compared with case
+ * on every side so that both databases and the queues agree.
+ */
+const HAS: Record<string, Property> = {
+  link: { sql: () => containsText('m.rendered_content', '<a '), memory: (m) => m.renderedContent.includes('<a ') },
+  image: {
+    sql: () => containsText('m.rendered_content', 'class="message_inline_image"'),
+    memory: (m) => m.renderedContent.includes('class="message_inline_image"'),
+  },
+  attachment: {
+    sql: () => containsText('m.rendered_content', '/user_uploads/'),
+    memory: (m) => m.renderedContent.includes('/user_uploads/'),
+  },
+  // At delivery a message has no reactions yet, so a queue's has:reaction matches nothing new.
+  reaction: {
+    sql: () => (eb) => eb.exists(eb.selectFrom('reactions as r').select(sql<number>`1`.as('one')).whereRef('r.message_id', '=', 'm.id')),
+    memory: (m) => m.reactionCount > 0,
+  },
+};
+
+function propertyOperator(name: 'is' | 'has', table: Record<string, Property>, spectators: boolean) {
+  return defineOperator<Property>({
+    names: [name],
+    spectators,
+    resolve(operand) {
+      const key = textOperand(operand, `'${name}'`);
+      if (!Object.hasOwn(table, key)) throw badNarrow(`unknown '${name}' operand ${key}`);
+      return table[key]!;
+    },
+    sql: (property, lookup) => property.sql(lookup),
+    memory: (property) => property.memory,
+  });
+}
+
+/** Words that must all appear in the content or the topic, ignoring case; LIKE wildcards are plain. */
+const search = defineOperator<string[]>({
+  names: ['search'],
+  spectators: true,
+  resolve: (operand) => textOperand(operand, 'search').toLowerCase().split(/\s+/).filter(Boolean),
+  sql(words) {
+    const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) => sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+    return (eb) => eb.and(words.map((w) => eb.or([
+      likeEscaped(sql<string>`lower(m.content)`, like(w)),
+      likeEscaped(sql<string>`lower(m.topic)`, like(w)),
+    ])));
+  },
+  plan(_words, plan) {
+    plan.isSearch = true;
+  },
+  // Upstream applies no search to events, and lower() folds non-ASCII letters differently per database.
+  memory: () => null,
+});
+
+/** Message ids are 32-bit integer columns, as upstream's MAX_POSSIBLE_MESSAGE_ID. */
+const MAX_MESSAGE_ID = 2147483647;
+
+const id = defineOperator<number>({
+  names: ['id'],
+  spectators: true,
+  resolve(operand) {
+    const text = String(operand);
+    if (!/^\d+$/.test(text) || Number(text) > MAX_MESSAGE_ID) throw badNarrow('Invalid message ID');
+    return Number(text);
+  },
+  sql: (messageId) => (eb) => eb('m.id', '=', messageId),
+  // It names a message that exists before the queue does; upstream refuses it for events.
+  memory: () => null,
+});
+
+/** Where a view opens; it filters nothing (upstream's by_near). */
+const near = defineOperator<null>({
+  names: ['near'],
+  spectators: true,
+  resolve: () => null,
+  sql: () => null,
+  // A queue would pass everything through it: refused, as upstream does.
+  memory: () => null,
+});
+
+export const CONTENT_OPERATORS = [propertyOperator('is', IS, false), propertyOperator('has', HAS, true), search, id, near];
