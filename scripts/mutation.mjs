@@ -31,29 +31,60 @@ function runCentral(mode, extraArgs = []) {
   const log = path.join(tmp, `${slug}.log`);
   const r = spawnSync(
     'npx',
-    ['vitest', 'run', TEST_FILE, '--project', 'server', '--reporter=json', `--outputFile=${report}`, ...extraArgs],
-    { cwd: root, encoding: 'utf8', env: { ...baseEnv, PARLEY_MUTATE: mode, PARLEY_MUTATE_KIND: kind, PARLEY_MUTATE_LOG: log } },
+    [
+      'vitest',
+      'run',
+      TEST_FILE,
+      '--project',
+      'server',
+      '--reporter=json',
+      `--outputFile=${report}`,
+      ...extraArgs,
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...baseEnv, PARLEY_MUTATE: mode, PARLEY_MUTATE_KIND: kind, PARLEY_MUTATE_LOG: log },
+    },
   );
   const json = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : null;
-  const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const lines = fs.existsSync(log)
+    ? fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   return { status: r.status, output: `${r.stdout}\n${r.stderr}`, json, lines };
 }
 
 const failedCases = (json) =>
-  (json?.testResults ?? []).flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed').map((a) => a.title));
+  (json?.testResults ?? []).flatMap((f) =>
+    f.assertionResults.filter((a) => a.status === 'failed').map((a) => a.title),
+  );
 
 let targets = args.filter((a) => !a.startsWith('--'));
 if (!targets.length) {
   console.log(`tracing which actions ${TEST_FILE} reaches...`);
   const trace = runCentral('trace');
-  if (trace.status !== 0 || !trace.json || trace.json.numFailedTests || !trace.json.numPassedTests) {
+  if (
+    trace.status !== 0 ||
+    !trace.json ||
+    trace.json.numFailedTests ||
+    !trace.json.numPassedTests
+  ) {
     console.error(trace.output);
     console.error('The central test must pass unmutated before mutants mean anything.');
     process.exit(1);
   }
-  targets = trace.lines.filter((l) => l.emits).map((l) => l.name).sort();
+  targets = trace.lines
+    .filter((l) => l.emits)
+    .map((l) => l.name)
+    .sort();
   const quiet = trace.lines.filter((l) => !l.emits).length;
-  console.log(`${targets.length} actions emit events; ${quiet} other exported helpers reached are not mutated`);
+  console.log(
+    `${targets.length} actions emit events; ${quiet} other exported helpers reached are not mutated`,
+  );
 }
 
 const rows = [];
@@ -74,9 +105,14 @@ for (const [i, target] of targets.entries()) {
 
 const width = Math.max(6, ...rows.map((r) => r.target.length));
 console.log(`\n${'action'.padEnd(width)}  killed  calls  first failing case`);
-for (const r of rows) console.log(`${r.target.padEnd(width)}  ${r.verdict.padEnd(6)}  ${String(r.calls).padStart(5)}  ${r.by}`);
+for (const r of rows)
+  console.log(
+    `${r.target.padEnd(width)}  ${r.verdict.padEnd(6)}  ${String(r.calls).padStart(5)}  ${r.by}`,
+  );
 const killed = rows.filter((r) => r.verdict === 'yes').length;
 const seconds = Math.round((Date.now() - started) / 1000);
-console.log(`\n${rows.length} actions made to ${kind === 'noop' ? 'do nothing' : 'throw'}, ${killed} killed, ${rows.length - killed} not, in ${seconds} s`);
+console.log(
+  `\n${rows.length} actions made to ${kind === 'noop' ? 'do nothing' : 'throw'}, ${killed} killed, ${rows.length - killed} not, in ${seconds} s`,
+);
 fs.rmSync(tmp, { recursive: true, force: true });
 process.exit(killed === rows.length && rows.length > 0 ? 0 : 1);

@@ -11,7 +11,11 @@ import { expect } from 'vitest';
 import { parseEvent } from '../../src/api/parse-event.js';
 import type { RegisterResponse } from '../../src/api/model/index.js';
 import { REGISTER_OPTIONS } from '../../src/model/poller.js';
-import { accountStateFromSnapshot, reduceAccountEvent, type AccountState } from '../../src/model/account-state.js';
+import {
+  accountStateFromSnapshot,
+  reduceAccountEvent,
+  type AccountState,
+} from '../../src/model/account-state.js';
 import type { TestClient } from './client.js';
 
 /** An answer to an action: an API result, or a server-rendered page's status and text. */
@@ -23,7 +27,9 @@ export type Reply = { status: number; body: unknown };
 export type Watch = [viewer: TestClient, expected: string[]];
 
 /** Performs a request that must succeed, so that a case never passes by doing nothing. */
-export async function ok<T extends { status: number; body: any }>(request: Promise<T>): Promise<T['body']> {
+export async function ok<T extends { status: number; body: any }>(
+  request: Promise<T>,
+): Promise<T['body']> {
   const r = await request;
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body;
@@ -32,7 +38,9 @@ export async function ok<T extends { status: number; body: any }>(request: Promi
 export const typesOf = (events: unknown[]) => (events as { type: string }[]).map((e) => e.type);
 
 export async function register(client: TestClient) {
-  return (await ok(client.post('/register', REGISTER_OPTIONS))) as RegisterResponse & { queue_id: string };
+  return (await ok(client.post('/register', REGISTER_OPTIONS))) as RegisterResponse & {
+    queue_id: string;
+  };
 }
 
 /** The parts of the live state a fresh register must reproduce (queue identity and typing aside). */
@@ -46,7 +54,10 @@ function comparable(state: AccountState) {
  * expected event types, applies them (every event must parse), and compares each viewer's state
  * with a new snapshot. Returns the events of each viewer.
  */
-export async function checkActionFor(watches: Watch[], act: () => Promise<Reply>): Promise<unknown[][]> {
+export async function checkActionFor(
+  watches: Watch[],
+  act: () => Promise<Reply>,
+): Promise<unknown[][]> {
   const snapshots = [];
   for (const [client] of watches) snapshots.push(await register(client));
   const reply = await act();
@@ -56,7 +67,8 @@ export async function checkActionFor(watches: Watch[], act: () => Promise<Reply>
     const queue = { queue_id: snapshots[i].queue_id, last_event_id: -1, dont_block: true };
     const events = (await ok(client.get('/events', queue))).events as unknown[];
     const types = typesOf(events);
-    if (expected.length) expect(types, `events for ${client.email}`).toEqual(expect.arrayContaining(expected));
+    if (expected.length)
+      expect(types, `events for ${client.email}`).toEqual(expect.arrayContaining(expected));
     else expect(types, `events for ${client.email}`).toEqual([]);
     let state = accountStateFromSnapshot(snapshots[i]);
     for (const raw of events) {
@@ -72,6 +84,10 @@ export async function checkActionFor(watches: Watch[], act: () => Promise<Reply>
 }
 
 /** The same for one viewer. */
-export async function checkAction(client: TestClient, expected: string[], act: () => Promise<Reply>) {
+export async function checkAction(
+  client: TestClient,
+  expected: string[],
+  act: () => Promise<Reply>,
+) {
   return (await checkActionFor([[client, expected]], act))[0];
 }

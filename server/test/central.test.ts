@@ -380,10 +380,14 @@ describe.each(DATABASES)('events applied by the client reducers match a fresh re
     const mails = fs.readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const confirm = mails.filter((m) => m.to === 'newcomer@example.com' && m.link.includes('/accounts/do_confirm/')).pop()?.link;
     expect(confirm, 'a confirmation mail to newcomer@example.com').toBeDefined();
-    // Everyone meets the newcomer; engineering's subscribers see a new subscriber.
-    await checkActionFor([[hamlet, ['realm_user', 'subscription']], [othello, ['realm_user']]], () =>
-      visit(confirm!, { full_name: 'New Comer', password: 'newcomer-pass' }),
-    );
+    // Everyone meets the newcomer; engineering's subscribers see a new subscriber; the inviter
+    // and the administrators (iago is both) hear that the invitations changed.
+    const watches: Watch[] = [
+      [hamlet, ['realm_user', 'subscription']],
+      [othello, ['realm_user']],
+      [iago, ['realm_user', 'invites_changed']],
+    ];
+    await checkActionFor(watches, () => visit(confirm!, { full_name: 'New Comer', password: 'newcomer-pass' }));
   });
 
   it("changing a user's role", async () => {

@@ -5,9 +5,10 @@
  * that export, for every module that imports it, with one that throws, so a test that still
  * passes never noticed the action fail. With PARLEY_MUTATE_KIND=noop the replacement does
  * nothing instead and answers undefined (a resolved promise for an async function): a test
- * that passes then never checked that the action had an effect. PARLEY_MUTATE=trace instead wraps every exported
- * function of server/actions and records which ones the tests call and which of those emit
- * events, the list the run then mutates one by one.
+ * that passes then never checked that the action had an effect.
+ *
+ * PARLEY_MUTATE=trace instead wraps every exported function of server/actions and records which
+ * ones the tests call and which of those emit events: the list the run then mutates one by one.
  *
  * Both act only while a test body runs: a mutant that broke `beforeAll` (server start, demo
  * seed, logins) would fail every case without showing that any of them checks the action.
@@ -23,7 +24,8 @@ import type { Delivery } from '../events/types.js';
 
 const mode = process.env.PARLEY_MUTATE;
 const kind = process.env.PARLEY_MUTATE_KIND ?? 'throw';
-if (kind !== 'throw' && kind !== 'noop') throw new Error(`PARLEY_MUTATE_KIND=${kind}: expected throw or noop`);
+if (kind !== 'throw' && kind !== 'noop')
+  throw new Error(`PARLEY_MUTATE_KIND=${kind}: expected throw or noop`);
 const log = process.env.PARLEY_MUTATE_LOG;
 const actionsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../actions');
 
@@ -43,7 +45,10 @@ const isCallable = (value: unknown): value is Fn =>
   typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value));
 
 const actionModules = () =>
-  fs.readdirSync(actionsDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => f.slice(0, -3));
+  fs
+    .readdirSync(actionsDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => f.slice(0, -3));
 
 if (mode === 'trace') traceActions();
 else if (mode) mutate(mode);
@@ -51,11 +56,13 @@ else if (mode) mutate(mode);
 function mutate(target: string) {
   const [moduleName, exportName] = target.split('#');
   const file = path.join(actionsDir, `${moduleName}.ts`);
-  if (!exportName || !fs.existsSync(file)) throw new Error(`PARLEY_MUTATE=${target}: expected <module under server/actions>#<export>`);
+  if (!exportName || !fs.existsSync(file))
+    throw new Error(`PARLEY_MUTATE=${target}: expected <module under server/actions>#<export>`);
   let calls = 0;
   vi.doMock(file, async (importOriginal) => {
     const original = await importOriginal<Module>();
-    if (!isCallable(original[exportName])) throw new Error(`PARLEY_MUTATE=${target}: no exported function ${exportName}`);
+    if (!isCallable(original[exportName]))
+      throw new Error(`PARLEY_MUTATE=${target}: no exported function ${exportName}`);
     const real = original[exportName] as Fn;
     const isAsync = real.constructor.name === 'AsyncFunction';
     const mutant = function (this: unknown, ...args: unknown[]) {
@@ -82,7 +89,8 @@ function markEmitters() {
 }
 
 function traceActions() {
-  if (!log) throw new Error('PARLEY_MUTATE=trace needs PARLEY_MUTATE_LOG, the file to write the trace to');
+  if (!log)
+    throw new Error('PARLEY_MUTATE=trace needs PARLEY_MUTATE_LOG, the file to write the trace to');
   for (const moduleName of actionModules()) {
     vi.doMock(path.join(actionsDir, `${moduleName}.ts`), async (importOriginal) => {
       const original = await importOriginal<Module>();
@@ -107,15 +115,18 @@ function traceActions() {
     const original = await importOriginal<typeof import('../context.js')>();
     const transact: typeof original.transact = (ctx, fn) =>
       original.transact(ctx, (trx, events) =>
-        fn(trx, new Proxy(events, {
-          get(target, key, receiver) {
-            if (key !== 'push') return Reflect.get(target, key, receiver);
-            return (...items: typeof events) => {
-              markEmitters();
-              return target.push(...items);
-            };
-          },
-        })),
+        fn(
+          trx,
+          new Proxy(events, {
+            get(target, key, receiver) {
+              if (key !== 'push') return Reflect.get(target, key, receiver);
+              return (...items: typeof events) => {
+                markEmitters();
+                return target.push(...items);
+              };
+            },
+          }),
+        ),
       );
     return { ...original, transact };
   });
@@ -132,6 +143,9 @@ function traceActions() {
   });
   afterAll(() => {
     const entries = [...reached].map(([name, r]) => ({ name, ...r }));
-    fs.appendFileSync(log, entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : ''));
+    fs.appendFileSync(
+      log,
+      entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : ''),
+    );
   });
 }
