@@ -23,6 +23,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          // inert unless PARLEY_MUTATE is set (npm run mutation)
+          setupFiles: ['server/test/mutation-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

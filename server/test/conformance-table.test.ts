@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_DIR, repoRoot } from './openapi.js';
 
 /**
  * Keeps server/CONFORMANCE.md honest: every row names tests that exist and is done, and every item
@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
  * its row. Row ids are derived from the spec, so deleting a row makes this test fail.
  */
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TABLE_FILE = path.join(repoRoot, 'server/CONFORMANCE.md');
-const SPEC_FILE = path.resolve(repoRoot, '../shared/reference/api-spec.md');
+const SPEC_FILE = path.join(REFERENCE_DIR, 'api-spec.md');
 
 export interface Row {
   id: string;

@@ -1,0 +1,151 @@
+/**
+ * Test set-up for the mutation run (scripts/mutation.mjs); inert unless PARLEY_MUTATE is set.
+ *
+ * PARLEY_MUTATE=<module>#<export> (`flags#updateMessageFlags`: server/actions/flags.ts) replaces
+ * that export, for every module that imports it, with one that throws, so a test that still
+ * passes never noticed the action fail. With PARLEY_MUTATE_KIND=noop the replacement does
+ * nothing instead and answers undefined (a resolved promise for an async function): a test
+ * that passes then never checked that the action had an effect.
+ *
+ * PARLEY_MUTATE=trace instead wraps every exported function of server/actions and records which
+ * ones the tests call and which of those emit events: the list the run then mutates one by one.
+ *
+ * Both act only while a test body runs: a mutant that broke `beforeAll` (server start, demo
+ * seed, logins) would fail every case without showing that any of them checks the action.
+ * Calls within a module bypass its exports, so only calls across modules are traced or broken,
+ * the same set in both modes.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
+import type { Delivery } from '../events/types.js';
+
+const mode = process.env.PARLEY_MUTATE;
+const kind = process.env.PARLEY_MUTATE_KIND ?? 'throw';
+if (kind !== 'throw' && kind !== 'noop')
+  throw new Error(`PARLEY_MUTATE_KIND=${kind}: expected throw or noop`);
+const log = process.env.PARLEY_MUTATE_LOG;
+const actionsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../actions');
+
+type Fn = (...args: unknown[]) => unknown;
+type Module = Record<string, unknown>;
+
+let armed = false;
+beforeEach(() => {
+  armed = true;
+});
+afterEach(() => {
+  armed = false;
+});
+
+/** Plain and async functions; classes keep working as they are, as `new` would break on a wrapper. */
+const isCallable = (value: unknown): value is Fn =>
+  typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value));
+
+const actionModules = () =>
+  fs
+    .readdirSync(actionsDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => f.slice(0, -3));
+
+if (mode === 'trace') traceActions();
+else if (mode) mutate(mode);
+
+function mutate(target: string) {
+  const [moduleName, exportName] = target.split('#');
+  const file = path.join(actionsDir, `${moduleName}.ts`);
+  if (!exportName || !fs.existsSync(file))
+    throw new Error(`PARLEY_MUTATE=${target}: expected <module under server/actions>#<export>`);
+  let calls = 0;
+  vi.doMock(file, async (importOriginal) => {
+    const original = await importOriginal<Module>();
+    if (!isCallable(original[exportName]))
+      throw new Error(`PARLEY_MUTATE=${target}: no exported function ${exportName}`);
+    const real = original[exportName] as Fn;
+    const isAsync = real.constructor.name === 'AsyncFunction';
+    const mutant = function (this: unknown, ...args: unknown[]) {
+      if (!armed) return real.apply(this, args);
+      calls++;
+      if (kind !== 'noop') throw new Error(`mutant: ${target} fails`);
+      return isAsync ? Promise.resolve(undefined) : undefined;
+    };
+    return { ...original, [exportName]: mutant };
+  });
+  // The run tells a mutant nobody called (a test that never reaches it) from one the tests ignored.
+  afterAll(() => {
+    if (log) fs.appendFileSync(log, `${JSON.stringify({ target, calls })}\n`);
+  });
+}
+
+/** Which action frames a call runs inside, innermost last. */
+const frames = new AsyncLocalStorage<string[]>();
+const reached = new Map<string, { calls: number; emits: boolean }>();
+
+/** Every function on the stack of the current call emitted (or collected) an event. */
+function markEmitters() {
+  for (const name of frames.getStore() ?? []) reached.get(name)!.emits = true;
+}
+
+function traceActions() {
+  if (!log)
+    throw new Error('PARLEY_MUTATE=trace needs PARLEY_MUTATE_LOG, the file to write the trace to');
+  for (const moduleName of actionModules()) {
+    vi.doMock(path.join(actionsDir, `${moduleName}.ts`), async (importOriginal) => {
+      const original = await importOriginal<Module>();
+      const traced: Module = { ...original };
+      for (const [exportName, value] of Object.entries(original)) {
+        if (!isCallable(value)) continue;
+        const name = `${moduleName}#${exportName}`;
+        traced[exportName] = function (this: unknown, ...args: unknown[]) {
+          if (!armed) return value.apply(this, args);
+          const entry = reached.get(name) ?? { calls: 0, emits: false };
+          entry.calls++;
+          reached.set(name, entry);
+          return frames.run([...(frames.getStore() ?? []), name], () => value.apply(this, args));
+        };
+      }
+      return traced;
+    });
+  }
+  // Events are collected into the array `transact` hands its callback and published after the
+  // commit; a helper that only pushes onto that array emits as much as the action around it.
+  vi.doMock(path.resolve(actionsDir, '../context.ts'), async (importOriginal) => {
+    const original = await importOriginal<typeof import('../context.js')>();
+    const transact: typeof original.transact = (ctx, fn) =>
+      original.transact(ctx, (trx, events) =>
+        fn(
+          trx,
+          new Proxy(events, {
+            get(target, key, receiver) {
+              if (key !== 'push') return Reflect.get(target, key, receiver);
+              return (...items: typeof events) => {
+                markEmitters();
+                return target.push(...items);
+              };
+            },
+          }),
+        ),
+      );
+    return { ...original, transact };
+  });
+  // Typing notifications skip the transaction and publish on the bus themselves.
+  vi.doMock(path.resolve(actionsDir, '../events/types.ts'), async (importOriginal) => {
+    const original = await importOriginal<typeof import('../events/types.js')>();
+    class TracedBus extends original.MemoryBus {
+      override async publish(deliveries: Delivery[]) {
+        markEmitters();
+        return super.publish(deliveries);
+      }
+    }
+    return { ...original, MemoryBus: TracedBus };
+  });
+  afterAll(() => {
+    const entries = [...reached].map(([name, r]) => ({ name, ...r }));
+    fs.appendFileSync(
+      log,
+      entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : ''),
+    );
+  });
+}
