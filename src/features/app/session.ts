@@ -25,8 +25,8 @@ import { applyEventsToQueryCache } from '../../queries/apply-event';
 import { messageKeys } from '../../queries/messages';
 import { topicKeys } from '../../queries/topics';
 import { retrySend } from '../compose/send';
-import { ReadBatcher } from './flag-changes';
-import type { SessionCore, SessionState } from './session-core';
+import { ReadBatcher } from '../../model/flag-changes';
+import type { SessionCore, SessionState } from '../../model/session-core';
 
 const TYPING_TICK_MS = 1000;
 const SPECTATOR_REFRESH_MS = 30_000;

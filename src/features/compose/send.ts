@@ -2,7 +2,7 @@
 import { describeFailure, ApiRequestError } from '../../api/errors';
 import { sendMessage } from '../../api/routes/messages';
 import { newLocalId, type OutboxDestination } from '../../model/outbox';
-import type { SessionCore } from '../app/session-core';
+import type { SessionCore } from '../../model/session-core';
 
 export function sendFromCompose(
   session: SessionCore,

@@ -23,7 +23,7 @@ import {
   topicNarrow,
   type Narrow,
 } from '../../narrow';
-import { changeFlag } from '../app/flag-changes';
+import { useStarMessage } from '../../queries/flags';
 import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
@@ -80,16 +80,8 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     session.readBatcher.seen(seen);
   }, [rows, virtualizer, session]);
 
-  const toggleStar = useCallback(
-    (message: Message) =>
-      void changeFlag(
-        session,
-        [message],
-        message.flags.includes('starred') ? 'remove' : 'add',
-        'starred',
-      ).catch(() => {}),
-    [session],
-  );
+  // A refused star is rolled back in place: the message shows its old state again.
+  const { mutate: toggleStar } = useStarMessage();
 
   /** Deletes a message; the answer is null, or what went wrong in words. */
   const removeMessage = useCallback(

@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
 import { errorText } from '../../api/errors';
-import { markStreamAsRead, markTopicAsRead, updateMessageFlags } from '../../api/routes/messages';
 import { setTopicVisibility, updateSubscriptionSettings } from '../../api/routes/streams';
 import {
   useOwnUserId,
@@ -9,13 +8,11 @@ import {
   useTopicVisibility,
   useTypists,
   useUnreadIdsIn,
-  useUnreads,
   useUsersById,
 } from '../../model/hooks';
-import { unreadDetailsFor } from '../../model/unreads';
 import { narrowKey, type Narrow } from '../../narrow';
-import { applyFlagChangeLocally } from '../app/flag-changes';
-import { useConnection, useIsSpectator, useSession } from '../app/session-context';
+import { useMarkNarrowAsRead } from '../../queries/flags';
+import { useConnection, useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
@@ -113,11 +110,8 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
 }
 
 function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
-  const session = useSession();
-  const unreads = useUnreads();
-  const ownUserId = useOwnUserId();
   const unreadIds = useUnreadIdsIn(narrow);
-  const [error, setError] = useState<string | null>(null);
+  const markRead = useMarkNarrowAsRead(narrow);
   if (
     unreadIds.length === 0 ||
     (narrow.kind !== 'stream' && narrow.kind !== 'topic' && narrow.kind !== 'dm')
@@ -130,35 +124,15 @@ function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
       : narrow.kind === 'stream'
         ? 'Mark channel as read'
         : 'Mark conversation as read';
-  const markRead = async () => {
-    setError(null);
-    const ids = [...unreadIds];
-    const details = unreadDetailsFor(unreads, ids, ownUserId);
-    applyFlagChangeLocally(session, { op: 'add', flag: 'read', messages: ids, all: false });
-    try {
-      if (narrow.kind === 'topic')
-        await markTopicAsRead(session.connection, {
-          stream_id: narrow.streamId,
-          topic_name: narrow.topic,
-        });
-      else if (narrow.kind === 'stream')
-        await markStreamAsRead(session.connection, { stream_id: narrow.streamId });
-      else await updateMessageFlags(session.connection, { messages: ids, op: 'add', flag: 'read' });
-    } catch (e) {
-      applyFlagChangeLocally(session, {
-        op: 'remove',
-        flag: 'read',
-        messages: ids,
-        all: false,
-        message_details: details,
-      });
-      setError(errorText(e, 'Could not mark as read.'));
-    }
-  };
-
   return (
-    <HeaderAction error={error}>
-      <button type="button" className="button button-small" onClick={() => void markRead()}>
+    <HeaderAction
+      error={markRead.isError ? errorText(markRead.error, 'Could not mark as read.') : null}
+    >
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => markRead.mutate(unreadIds)}
+      >
         {label}
       </button>
     </HeaderAction>
