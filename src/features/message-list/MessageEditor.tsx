@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { errorText } from '../../api/errors';
 import { getSingleMessage } from '../../api/routes/message-actions';
 import { updateMessage } from '../../api/routes/messages';
+import { LoadError } from '../../components/QueryState';
 import { useRealmLimits } from '../../model/hooks';
 import { useConnection } from '../app/session-context';
 
@@ -61,8 +62,13 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
 
   if (source.isError)
     return (
-      <div className="message-editor" role="alert">
-        Could not load the message: {errorText(source.error)}{' '}
+      <div className="message-editor">
+        <LoadError
+          compact
+          title="Could not load the message"
+          error={source.error}
+          retry={() => void source.refetch()}
+        />
         <button type="button" className="button button-small button-quiet" onClick={onDone}>
           Close
         </button>

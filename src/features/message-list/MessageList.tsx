@@ -6,7 +6,8 @@ import { errorText } from '../../api/errors';
 import { ROLE } from '../../api/model/user';
 import { deleteMessage } from '../../api/routes/messages';
 import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
-import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
+import { QueryState } from '../../components/QueryState';
+import { EmptyState } from '../../components/StatePanel';
 import {
   useMutedUsers,
   useOwnUserId,
@@ -120,17 +121,16 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     return () => window.removeEventListener('focus', markVisibleRead);
   }, [markVisibleRead]);
 
-  if (query.isPending) return <LoadingState label="Loading messages…" />;
-  if (query.isError) {
-    const message = errorText(query.error, String(query.error));
+  if (query.status !== 'success')
     return (
-      <ErrorState
-        title="Could not load messages"
-        message={message}
-        onRetry={() => void query.refetch()}
-      />
+      <QueryState
+        query={query}
+        loadingLabel="Loading messages…"
+        errorTitle="Could not load messages"
+      >
+        {() => null}
+      </QueryState>
     );
-  }
   if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
 
   // Stream and topic links inside messages navigate within the app instead of reloading it.

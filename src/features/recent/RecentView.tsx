@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../api/model';
-import { errorText } from '../../api/errors';
 import { getMessages } from '../../api/routes/messages';
 import { Avatar } from '../../components/Avatar';
-import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
+import { QueryState } from '../../components/QueryState';
+import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
   useOwnUserId,
@@ -90,31 +90,27 @@ export function RecentView() {
     () => groupConversations(recent.data?.pages.flatMap((p) => p.messages) ?? []),
     [recent.data],
   );
-  let body;
-  if (recent.isPending) body = <LoadingState label="Loading recent conversations…" />;
-  else if (recent.isError) {
-    const message = errorText(recent.error, String(recent.error));
-    body = (
-      <ErrorState
-        title="Could not load recent conversations"
-        message={message}
-        onRetry={() => void recent.refetch()}
-      />
-    );
-  } else if (conversations.length === 0)
-    body = (
-      <EmptyState title="No conversations yet">
-        Once people start talking, their conversations show up here.
-      </EmptyState>
-    );
-  else
-    body = (
-      <ul className="recent-list">
-        {conversations.map((conversation) => (
-          <RecentRow key={conversation.key} conversation={conversation} />
-        ))}
-      </ul>
-    );
+  const body = (
+    <QueryState
+      query={recent}
+      loadingLabel="Loading recent conversations…"
+      errorTitle="Could not load recent conversations"
+    >
+      {() =>
+        conversations.length === 0 ? (
+          <EmptyState title="No conversations yet">
+            Once people start talking, their conversations show up here.
+          </EmptyState>
+        ) : (
+          <ul className="recent-list">
+            {conversations.map((conversation) => (
+              <RecentRow key={conversation.key} conversation={conversation} />
+            ))}
+          </ul>
+        )
+      }
+    </QueryState>
+  );
 
   return (
     <section className="view-page" aria-labelledby="recent-title">
