@@ -1,6 +1,5 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { errorText } from '../../api/errors';
-import { setTopicVisibility, updateSubscriptionSettings } from '../../api/routes/streams';
 import {
   useOwnUserId,
   useStream,
@@ -11,8 +10,13 @@ import {
   useUsersById,
 } from '../../model/hooks';
 import { narrowKey, type Narrow } from '../../narrow';
+import {
+  useMuteChannel,
+  useSetTopicVisibility,
+  type TopicVisibility,
+} from '../../queries/channels';
 import { useMarkNarrowAsRead } from '../../queries/flags';
-import { useConnection, useIsSpectator } from '../app/session-context';
+import { useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
@@ -186,10 +190,9 @@ function SpectatorNotice() {
  * middle choice is "unmuted" instead. Saved at once with POST /user_topics.
  */
 function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: string }) {
-  const connection = useConnection();
+  const setVisibility = useSetTopicVisibility(streamId, topic);
   const policy = useTopicVisibility(streamId, topic);
   const channelMuted = useSubscription(streamId)?.is_muted ?? false;
-  const [error, setError] = useState<string | null>(null);
   const choices: [number, string][] = channelMuted
     ? [
         [0, 'Muted with the channel'],
@@ -204,7 +207,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
   // A policy that does not apply here (muted in an unmuted channel, say) still shows as itself.
   const shown = choices.some(([v]) => v === policy) ? policy : 0;
   return (
-    <HeaderAction error={error}>
+    <HeaderAction error={setVisibility.isError ? errorText(setVisibility.error) : null}>
       <label htmlFor="topic-visibility" className="visually-hidden">
         Topic notifications
       </label>
@@ -212,15 +215,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
         id="topic-visibility"
         className="text-input narrow-select"
         value={shown}
-        onChange={(e) => {
-          setError(null);
-          const value = Number(e.target.value) as 0 | 1 | 2 | 3;
-          setTopicVisibility(connection, {
-            stream_id: streamId,
-            topic,
-            visibility_policy: value,
-          }).catch((failure: unknown) => setError(errorText(failure)));
-        }}
+        onChange={(e) => setVisibility.mutate(Number(e.target.value) as TopicVisibility)}
       >
         {choices.map(([value, text]) => (
           <option key={value} value={value}>
@@ -234,23 +229,17 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
 
 /** Mutes or unmutes a channel you are subscribed to. */
 function ChannelMuteButton({ streamId }: { streamId: number }) {
-  const connection = useConnection();
   const subscription = useSubscription(streamId);
-  const [error, setError] = useState<string | null>(null);
+  const mute = useMuteChannel(streamId);
   if (!subscription) return null;
   const muted = subscription.is_muted;
   return (
-    <HeaderAction error={error}>
+    <HeaderAction error={mute.isError ? errorText(mute.error) : null}>
       <button
         type="button"
         className="button button-small"
         aria-pressed={muted}
-        onClick={() => {
-          setError(null);
-          updateSubscriptionSettings(connection, [
-            { stream_id: streamId, property: 'is_muted', value: !muted },
-          ]).catch((failure: unknown) => setError(errorText(failure)));
-        }}
+        onClick={() => mute.mutate(!muted)}
       >
         {muted ? 'Unmute channel' : 'Mute channel'}
       </button>
