@@ -3,7 +3,7 @@ import { useConnection } from '../app/session-context';
 import { useUploadImages } from './uploads';
 import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
-import type { ReactionRef } from '../../api/routes/message-actions';
+import type { ReactionRef } from '../../queries/message-actions';
 import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';

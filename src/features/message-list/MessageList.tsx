@@ -4,8 +4,6 @@ import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { errorText } from '../../api/errors';
 import { ROLE } from '../../api/model/user';
-import { deleteMessage } from '../../api/routes/messages';
-import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
 import { QueryState } from '../../components/QueryState';
 import { EmptyState } from '../../components/StatePanel';
 import {
@@ -25,6 +23,11 @@ import {
   type Narrow,
 } from '../../narrow';
 import { useStarMessage } from '../../queries/flags';
+import {
+  useDeleteMessage,
+  useToggleReaction,
+  type ReactionRef,
+} from '../../queries/message-actions';
 import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
@@ -85,26 +88,28 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   const { mutate: toggleStar } = useStarMessage();
 
   /** Deletes a message; the answer is null, or what went wrong in words. */
+  const { mutateAsync: deleteMessage } = useDeleteMessage();
   const removeMessage = useCallback(
     async (message: Message): Promise<string | null> => {
       try {
-        await deleteMessage(session.connection, message.id);
+        await deleteMessage(message.id);
         return null;
       } catch (error) {
         return errorText(error, String(error));
       }
     },
-    [session],
+    [deleteMessage],
   );
 
+  // A refused reaction is rolled back in place; the console keeps why, for bug reports.
+  const { mutate: changeReaction } = useToggleReaction();
   const toggleReaction = useCallback(
-    (message: Message, reaction: ReactionRef, add: boolean) => {
-      const change = add ? addReaction : removeReaction;
-      change(session.connection, message.id, reaction).catch((error: unknown) => {
-        console.warn('reaction not changed', error);
-      });
-    },
-    [session],
+    (message: Message, reaction: ReactionRef, add: boolean) =>
+      changeReaction(
+        { message, reaction, add },
+        { onError: (error) => console.warn('reaction not changed', error) },
+      ),
+    [changeReaction],
   );
 
   const { onScroll } = useFeedScroll({
