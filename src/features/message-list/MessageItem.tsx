@@ -1,5 +1,4 @@
 import { memo, useRef, useState, type ReactNode } from 'react';
-import { useConnection } from '../app/session-context';
 import { useUploadImages } from './uploads';
 import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
@@ -52,7 +51,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const html = sanitizeMessageHtml(message.content, ownUserId);
-  useUploadImages(content, useConnection(), html);
+  useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
   const [deleteError, setDeleteError] = useState<string | null>(null);

@@ -145,7 +145,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
       event.preventDefault();
-      openUpload(session.connection, upload.getAttribute('data-upload')!);
+      openUpload(session, upload.getAttribute('data-upload')!);
       return;
     }
     const link = (event.target as Element).closest?.('a[data-internal]');
