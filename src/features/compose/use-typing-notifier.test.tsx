@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,7 +34,9 @@ async function setup(settings: Partial<UserSettings> = {}) {
   session.start();
   await waitFor(() => expect(session.state.getState().store).not.toBeNull());
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <SessionProvider session={session}>{children}</SessionProvider>
+    <QueryClientProvider client={session.queryClient}>
+      <SessionProvider session={session}>{children}</SessionProvider>
+    </QueryClientProvider>
   );
   vi.useFakeTimers();
   return { sent, session, wrapper };
