@@ -13,7 +13,7 @@ import {
 import { DeactivatedScreen } from '../login/DeactivatedScreen';
 import { LoginScreen } from '../login/LoginScreen';
 import { AppShell } from './AppShell';
-import { AccountSession } from './session';
+import { AccountSession } from '../../model/session';
 import { SessionProvider } from './SessionProvider';
 
 export function App() {

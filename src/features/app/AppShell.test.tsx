@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PollerApi } from '../../model/poller';
 import { eg } from '../../test/eg';
 import { AppShell } from './AppShell';
-import { AccountSession } from './session';
+import { AccountSession } from '../../model/session';
 import { SessionProvider } from './SessionProvider';
 
 /** A poller API that registers once and then waits; events are pushed by the test. */

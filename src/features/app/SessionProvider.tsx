@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { StoreHolderContext } from '../../model/hooks';
 import { SessionCoreContext } from '../../model/session-core';
-import type { AccountSession } from './session';
+import type { AccountSession } from '../../model/session';
 import { SessionContext } from './session-context';
 
 /**

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { AccountSession } from './session';
+import type { AccountSession } from '../../model/session';
 import type { SessionState } from '../../model/session-core';
 
 export const SessionContext = createContext<AccountSession | null>(null);

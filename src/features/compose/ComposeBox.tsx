@@ -23,7 +23,7 @@ import { narrowKey, type Narrow } from '../../narrow';
 import { useSession } from '../app/session-context';
 import { DmFields, StreamFields } from './RecipientFields';
 import { MessageTextarea } from './MessageTextarea';
-import { sendFromCompose } from './send';
+import { sendFromCompose } from '../../model/send';
 import { useTypingNotifier } from './use-typing-notifier';
 import {
   initialFor,

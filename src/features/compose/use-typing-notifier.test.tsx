@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserSettings } from '../../api/model';
 import { eg } from '../../test/eg';
-import { AccountSession } from '../app/session';
+import { AccountSession } from '../../model/session';
 import { SessionProvider } from '../app/SessionProvider';
 import { useTypingNotifier, type TypingTarget } from './use-typing-notifier';
 
