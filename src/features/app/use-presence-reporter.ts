@@ -20,7 +20,7 @@ export function presenceFor(
 }
 
 export function usePresenceReporter() {
-  const { mutate: reportPresence } = useReportPresence();
+  const reportPresence = useReportPresence();
   const spectator = useIsSpectator();
 
   useEffect(() => {

@@ -11,7 +11,7 @@ export type TypingTarget =
   { type: 'direct'; to: number[] } | { type: 'stream'; stream_id: number; topic: string } | null;
 
 export function useTypingNotifier(target: TypingTarget) {
-  const { mutate: setTypingStatus } = useSetTypingStatus();
+  const setTypingStatus = useSetTypingStatus();
   const realm = useRealmLimits();
   const sendDm = useUserSetting<boolean | undefined>('send_private_typing_notifications') !== false;
   const sendStream =
