@@ -13,7 +13,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
   const source = useMessageSource(messageId);
   const edit = useEditMessage(messageId);
   const [text, setText] = useState<string | null>(null);
-  // Checked before asking the server, so shown beside its failures.
+  // An empty message is refused here, before the server is asked.
   const [emptyError, setEmptyError] = useState(false);
   const saving = edit.isPending;
   const error = emptyError
