@@ -314,6 +314,14 @@ export function totalUnreadCount(state: UnreadsState): number {
   return streams + Object.values(state.dms).reduce((sum, ids) => sum + ids.length, 0);
 }
 
+/** Every unread message id, direct messages first. */
+export function allUnreadIds(state: UnreadsState): number[] {
+  return [
+    ...Object.values(state.dms).flat(),
+    ...Object.values(state.streams).flatMap((topics) => Object.values(topics).flat()),
+  ];
+}
+
 /** What the server would send to restore these ids as unread; used to roll back optimistic reads. */
 export function unreadDetailsFor(
   state: UnreadsState,

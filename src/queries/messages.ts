@@ -1,9 +1,9 @@
 /** Message history per narrow, as React Query infinite queries paged around an anchor. */
-import { infiniteQueryOptions, type InfiniteData } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type InfiniteData } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
 import type { Anchor, Message } from '../api/model';
 import { getMessages } from '../api/routes/messages';
-import { toApiNarrow, type Narrow } from '../narrow';
+import { feedNarrow, toApiNarrow, type Narrow } from '../narrow';
 
 export const PAGE_SIZE = 50;
 /** Pages fetched while scrolling are larger: fewer re-layouts when reading far back. */
@@ -30,6 +30,8 @@ export const messageKeys = {
   all: ['messages'] as const,
   lists: () => [...messageKeys.all, 'list'] as const,
   list: (narrow: Narrow) => [...messageKeys.lists(), narrow] as const,
+  /** under the feed's list, so that events reach it like any other list */
+  recent: () => [...messageKeys.list(feedNarrow), 'recent'] as const,
 };
 
 export const firstPageParam: MessagePageParam = {
@@ -91,4 +93,37 @@ export function allMessages(data: { pages: MessagePage[] } | undefined): Message
 /** Whether the list reaches the present, so that new messages can be appended to it. */
 export function reachesNewest(data: { pages: MessagePage[] }): boolean {
   return data.pages.length > 0 && data.pages[data.pages.length - 1].foundNewest;
+}
+
+const RECENT_WINDOW = 400;
+
+/**
+ * The newest messages everywhere, for recent conversations. Kept under the feed narrow's list
+ * key, so the event-to-cache function appends new messages to it like to any other list and the
+ * view stays live.
+ */
+export function recentMessagesQuery(connection: ApiConnection) {
+  return queryOptions({
+    queryKey: messageKeys.recent(),
+    queryFn: async ({ signal }): Promise<MessageListData> => {
+      const response = await getMessages(
+        connection,
+        { anchor: 'newest', num_before: RECENT_WINDOW, num_after: 0, narrow: [] },
+        signal,
+      );
+      const page = {
+        messages: response.messages,
+        foundOldest: response.found_oldest,
+        foundNewest: true,
+        anchor: response.anchor,
+      };
+      return {
+        pages: [page],
+        pageParams: [
+          { anchor: 'newest', numBefore: RECENT_WINDOW, numAfter: 0, includeAnchor: true },
+        ],
+      };
+    },
+    staleTime: Infinity,
+  });
 }

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
-import { StoreHolderContext } from '../../model/hooks';
 import { ErrorState, LoadingState } from '../../components/StatePanel';
 import {
   loggedOut,
@@ -14,8 +13,8 @@ import {
 import { DeactivatedScreen } from '../login/DeactivatedScreen';
 import { LoginScreen } from '../login/LoginScreen';
 import { AppShell } from './AppShell';
-import { AccountSession } from './session';
-import { SessionContext } from './session-context';
+import { AccountSession } from '../../model/session';
+import { SessionProvider } from './SessionProvider';
 
 export function App() {
   const account = useStoredAccount();
@@ -47,11 +46,9 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
 
   if (!session) return <LoadingState label="Connecting…" />;
   return (
-    <SessionContext.Provider value={session}>
-      <StoreHolderContext.Provider value={session.state}>
-        <SessionGate session={session} />
-      </StoreHolderContext.Provider>
-    </SessionContext.Provider>
+    <SessionProvider session={session}>
+      <SessionGate session={session} />
+    </SessionProvider>
   );
 }
 

@@ -2,12 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StoreHolderContext } from '../../model/hooks';
 import type { PollerApi } from '../../model/poller';
 import { eg } from '../../test/eg';
 import { AppShell } from './AppShell';
-import { AccountSession } from './session';
-import { SessionContext } from './session-context';
+import { AccountSession } from '../../model/session';
+import { SessionProvider } from './SessionProvider';
 
 /** A poller API that registers once and then waits; events are pushed by the test. */
 function scriptedPoller() {
@@ -56,13 +55,11 @@ async function renderShell(path: string) {
   await vi.waitFor(() => expect(session.state.getState().store).not.toBeNull());
   render(
     <QueryClientProvider client={queryClient}>
-      <SessionContext.Provider value={session}>
-        <StoreHolderContext.Provider value={session.state}>
-          <MemoryRouter initialEntries={[path]}>
-            <AppShell />
-          </MemoryRouter>
-        </StoreHolderContext.Provider>
-      </SessionContext.Provider>
+      <SessionProvider session={session}>
+        <MemoryRouter initialEntries={[path]}>
+          <AppShell />
+        </MemoryRouter>
+      </SessionProvider>
     </QueryClientProvider>,
   );
   return { session, poller };

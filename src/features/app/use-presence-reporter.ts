@@ -3,8 +3,8 @@
  * touched the page lately and it has focus, "idle" otherwise. Others see it as a presence dot.
  */
 import { useEffect } from 'react';
-import { reportPresence } from '../../api/routes/users';
-import { useConnection, useIsSpectator } from './session-context';
+import { useReportPresence } from '../../queries/presence';
+import { useIsSpectator } from './session-context';
 
 /** How often to report: the reference server's ping interval (server_presence_ping_interval_seconds). */
 const PING_INTERVAL_MS = 60_000;
@@ -20,7 +20,7 @@ export function presenceFor(
 }
 
 export function usePresenceReporter() {
-  const connection = useConnection();
+  const reportPresence = useReportPresence();
   const spectator = useIsSpectator();
 
   useEffect(() => {
@@ -37,14 +37,8 @@ export function usePresenceReporter() {
       const status = presenceFor(document.hasFocus(), lastInput, Date.now());
       const newInput = inputSinceReport;
       inputSinceReport = false;
-      reportPresence(connection, {
-        status,
-        new_user_input: newInput,
-        ping_only: true,
-        slim_presence: true,
-      }).catch(() => {
-        // A missed report only makes this person look away for a while; the next one fixes it.
-      });
+      // A missed report only makes this person look away for a while; the next one fixes it.
+      reportPresence({ status, newUserInput: newInput });
     };
     report();
     const timer = setInterval(report, PING_INTERVAL_MS);
@@ -52,5 +46,5 @@ export function usePresenceReporter() {
       clearInterval(timer);
       for (const name of events) window.removeEventListener(name, touched);
     };
-  }, [connection, spectator]);
+  }, [reportPresence, spectator]);
 }

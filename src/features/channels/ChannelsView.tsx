@@ -6,11 +6,10 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import type { Stream } from '../../api/model';
-import { subscribe, unsubscribe } from '../../api/routes/streams';
 import { LockIcon } from '../../components/icons';
 import { useOwnUserId, useStreamsById, useSubscriptionsById, useUser } from '../../model/hooks';
 import { narrowToUrl, streamNarrow } from '../../narrow';
-import { useConnection } from '../app/session-context';
+import { useCreateChannel, useJoinChannel, useLeaveChannel } from '../../queries/channels';
 import { sanitizeHtml } from '../message-list/sanitize';
 
 /** Channels matching a filter, by name; archived ones are left out. */
@@ -33,40 +32,40 @@ const GUEST_ROLE = 600;
  * What the user may do with a channel they are not in, as the server decides it: guests join
  * nothing by themselves, and nobody joins a private channel without being added by a member.
  */
-export function joinability(stream: Stream, role: number | undefined): 'join' | 'invitation-only' | 'none' {
+export function joinability(
+  stream: Stream,
+  role: number | undefined,
+): 'join' | 'invitation-only' | 'none' {
   if (role === undefined || role >= GUEST_ROLE) return 'none';
   return stream.invite_only ? 'invitation-only' : 'join';
 }
 
 function CreateChannel() {
-  const connection = useConnection();
+  const create = useCreateChannel();
   const streams = useStreamsById();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [isPrivate, setPrivate] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const createdStream = created
     ? Object.values(streams).find((s) => s.name.toLowerCase() === created.toLowerCase())
     : undefined;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return;
-    setError(null);
-    try {
-      await subscribe(connection, {
-        subscriptions: [{ name: trimmed, description: description.trim() }],
-        invite_only: isPrivate,
-      });
-      setCreated(trimmed);
-      setName('');
-      setDescription('');
-      setPrivate(false);
-    } catch (failure) {
-      setError(errorText(failure));
-    }
+    create.mutate(
+      { name: trimmed, description: description.trim(), isPrivate },
+      {
+        onSuccess: () => {
+          setCreated(trimmed);
+          setName('');
+          setDescription('');
+          setPrivate(false);
+        },
+      },
+    );
   };
 
   return (
@@ -115,9 +114,9 @@ function CreateChannel() {
             </Link>
           </span>
         )}
-        {error && (
+        {create.isError && (
           <span className="settings-status settings-status-error" role="alert">
-            {error}
+            {errorText(create.error)}
           </span>
         )}
       </div>
@@ -126,7 +125,8 @@ function CreateChannel() {
 }
 
 export function ChannelsView() {
-  const connection = useConnection();
+  const { mutate: joinChannel } = useJoinChannel();
+  const { mutate: leaveChannel } = useLeaveChannel();
   const streams = useStreamsById();
   const subscriptions = useSubscriptionsById();
   const role = useUser(useOwnUserId())?.role;
@@ -138,17 +138,14 @@ export function ChannelsView() {
     [streams, filter],
   );
 
-  const toggle = async (stream: Stream, join: boolean) => {
+  const toggle = (stream: Stream, join: boolean) => {
     setBusy(stream.stream_id);
     setError(null);
-    try {
-      if (join) await subscribe(connection, { subscriptions: [{ name: stream.name }] });
-      else await unsubscribe(connection, { subscriptions: [stream.name] });
-    } catch (failure) {
-      setError(errorText(failure));
-    } finally {
-      setBusy(null);
-    }
+    const change = join ? joinChannel : leaveChannel;
+    change(stream.name, {
+      onError: (failure) => setError(errorText(failure)),
+      onSettled: () => setBusy(null),
+    });
   };
 
   return (

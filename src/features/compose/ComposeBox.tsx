@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { useStore } from 'zustand';
 import { errorText } from '../../api/errors';
-import { uploadFile } from '../../api/routes/uploads';
+import { useUploadFile } from '../../queries/uploads';
 import { PaperclipIcon, SendIcon } from '../../components/icons';
 import {
   useActiveUsers,
@@ -23,7 +23,7 @@ import { narrowKey, type Narrow } from '../../narrow';
 import { useSession } from '../app/session-context';
 import { DmFields, StreamFields } from './RecipientFields';
 import { MessageTextarea } from './MessageTextarea';
-import { sendFromCompose } from './send';
+import { sendFromCompose } from '../../model/send';
 import { useTypingNotifier } from './use-typing-notifier';
 import {
   initialFor,
@@ -71,13 +71,14 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
       .getState()
       .draftEdited(draftKey, { topic: next.topic ?? topic, content: next.content ?? content });
 
+  const { mutateAsync: upload } = useUploadFile();
   /** Uploads files one by one and adds a Markdown link to each at the end of the message. */
   const attach = async (files: readonly File[]) => {
     for (const file of files) {
       const id = `${Date.now()}-${Math.random()}`;
       setUploads((list) => [...list, { id, name: file.name, error: null }]);
       try {
-        const { url } = await uploadFile(session.connection, file, file.name);
+        const url = await upload(file);
         const current = contentRef.current;
         const separator = current === '' || current.endsWith('\n') ? '' : '\n';
         const next = `${current}${separator}[${markdownLinkText(file.name)}](${url})\n`;

@@ -1,12 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserSettings } from '../../api/model';
-import { StoreHolderContext } from '../../model/hooks';
 import { eg } from '../../test/eg';
-import { AccountSession } from '../app/session';
-import { SessionContext } from '../app/session-context';
+import { AccountSession } from '../../model/session';
+import { SessionProvider } from '../app/SessionProvider';
 import { useTypingNotifier, type TypingTarget } from './use-typing-notifier';
 
 /** The typing requests the hook made, as "op type" strings. */
@@ -35,9 +34,9 @@ async function setup(settings: Partial<UserSettings> = {}) {
   session.start();
   await waitFor(() => expect(session.state.getState().store).not.toBeNull());
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <SessionContext.Provider value={session}>
-      <StoreHolderContext.Provider value={session.state}>{children}</StoreHolderContext.Provider>
-    </SessionContext.Provider>
+    <QueryClientProvider client={session.queryClient}>
+      <SessionProvider session={session}>{children}</SessionProvider>
+    </QueryClientProvider>
   );
   vi.useFakeTimers();
   return { sent, session, wrapper };

@@ -4,15 +4,14 @@
  * when the message is sent or the box goes away.
  */
 import { useCallback, useEffect, useRef } from 'react';
-import { setTypingStatus, type TypingOptions } from '../../api/routes/messages';
 import { useRealmLimits, useUserSetting } from '../../model/hooks';
-import { useConnection } from '../app/session-context';
+import { useSetTypingStatus, type TypingOptions } from '../../queries/presence';
 
 export type TypingTarget =
   { type: 'direct'; to: number[] } | { type: 'stream'; stream_id: number; topic: string } | null;
 
 export function useTypingNotifier(target: TypingTarget) {
-  const connection = useConnection();
+  const setTypingStatus = useSetTypingStatus();
   const realm = useRealmLimits();
   const sendDm = useUserSetting<boolean | undefined>('send_private_typing_notifications') !== false;
   const sendStream =
@@ -23,9 +22,9 @@ export function useTypingNotifier(target: TypingTarget) {
 
   const send = useCallback(
     (op: 'start' | 'stop', to: NonNullable<TypingTarget>) => {
-      void setTypingStatus(connection, { op, ...to } as TypingOptions).catch(() => {});
+      setTypingStatus({ op, ...to } as TypingOptions);
     },
-    [connection],
+    [setTypingStatus],
   );
 
   const stopped = useCallback(() => {

@@ -1,17 +1,19 @@
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import type { Draft } from '../../api/model';
-import { deleteDraft } from '../../api/routes/drafts';
 import { EmptyState } from '../../components/StatePanel';
 import { useServerDrafts, useStreamsById, useUsersById } from '../../model/hooks';
 import { sortedDrafts } from '../../model/drafts';
 import { dmNarrow, narrowFromKey, narrowToUrl, topicNarrow, type Narrow } from '../../narrow';
+import { useDeleteDraft } from '../../queries/drafts';
 import { useSession } from '../app/session-context';
 import { dmConversationName } from '../sidebar/conversation-names';
 
 /** Unsent messages: those typed here (kept in this browser) and those synced by the server. */
 export function DraftsView() {
   const session = useSession();
+  // A refused deletion leaves the draft listed, which says enough.
+  const { mutate: deleteServerDraft } = useDeleteDraft();
   const local = useStore(session.composeDrafts, (s) => s.byConversation);
   const serverDrafts = useServerDrafts();
   const localEntries = Object.entries(local).filter(([, draft]) => draft.content.trim());
@@ -44,7 +46,7 @@ export function DraftsView() {
                 key={`server:${draft.id}`}
                 narrow={narrowOfDraft(draft)}
                 content={draft.content}
-                onDelete={() => void deleteDraft(session.connection, draft.id!).catch(() => {})}
+                onDelete={() => deleteServerDraft(draft.id!)}
               />
             ))}
           </ul>

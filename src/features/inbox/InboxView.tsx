@@ -1,11 +1,8 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
-import { markAllAsRead } from '../../api/routes/messages';
 import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
-  useOwnUserId,
   useStreamsById,
   useSubscriptionsById,
   useTopicMutedPredicate,
@@ -14,10 +11,9 @@ import {
   useUsersById,
   useMutedUsers,
 } from '../../model/hooks';
-import { totalUnreadCount, unreadDetailsFor } from '../../model/unreads';
+import { totalUnreadCount } from '../../model/unreads';
 import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow } from '../../narrow';
-import { applyFlagChangeLocally } from '../app/flag-changes';
-import { useSession } from '../app/session-context';
+import { useMarkAllAsRead } from '../../queries/flags';
 import { dmConversationName } from '../sidebar/conversation-names';
 
 /** Muted conversations stay listed, greyed; their unread messages do not count. */
@@ -60,38 +56,15 @@ export function InboxView() {
 }
 
 function MarkAllReadButton() {
-  const session = useSession();
-  const unreads = useUnreads();
-  const ownUserId = useOwnUserId();
-  const [error, setError] = useState<string | null>(null);
-  const onClick = async () => {
-    const ids = [
-      ...Object.values(unreads.dms).flat(),
-      ...Object.values(unreads.streams).flatMap((topics) => Object.values(topics).flat()),
-    ];
-    const details = unreadDetailsFor(unreads, ids, ownUserId);
-    applyFlagChangeLocally(session, { op: 'add', flag: 'read', messages: ids, all: true });
-    try {
-      await markAllAsRead(session.connection);
-    } catch (e) {
-      applyFlagChangeLocally(session, {
-        op: 'remove',
-        flag: 'read',
-        messages: ids,
-        all: false,
-        message_details: details,
-      });
-      setError(errorText(e, 'Could not mark all as read.'));
-    }
-  };
+  const markAll = useMarkAllAsRead();
   return (
     <div className="narrow-actions">
-      <button type="button" className="button button-small" onClick={() => void onClick()}>
+      <button type="button" className="button button-small" onClick={() => markAll.mutate()}>
         Mark all as read
       </button>
-      {error && (
+      {markAll.isError && (
         <span role="alert" className="narrow-error">
-          {error}
+          {errorText(markAll.error, 'Could not mark all as read.')}
         </span>
       )}
     </div>

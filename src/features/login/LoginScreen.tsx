@@ -1,8 +1,8 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
-import { fetchApiKey, getServerSettings } from '../../api/routes/account';
+import { serverSettingsQuery, useLogIn } from '../../queries/account';
 import { loggedIn, startSpectating } from './credentials';
 
 const anonymous = new ApiConnection();
@@ -34,22 +34,21 @@ function tooManyAttempts(retryAfter: unknown): string {
 }
 
 export function LoginScreen() {
-  const settings = useQuery({
-    queryKey: ['server_settings'],
-    queryFn: () => getServerSettings(anonymous),
-    retry: 1,
-  });
+  const settings = useQuery(serverSettingsQuery(anonymous));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const login = useMutation({
-    mutationFn: () => fetchApiKey(anonymous, { username: email.trim(), password }),
-    onSuccess: (result) =>
-      loggedIn({ email: result.email, apiKey: result.api_key, userId: result.user_id }),
-  });
+  const login = useLogIn(anonymous);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!login.isPending) login.mutate();
+    if (!login.isPending)
+      login.mutate(
+        { email, password },
+        {
+          onSuccess: (result) =>
+            loggedIn({ email: result.email, apiKey: result.api_key, userId: result.user_id }),
+        },
+      );
   };
 
   const realmName = settings.data?.realm_name ?? 'Parley';

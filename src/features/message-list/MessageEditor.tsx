@@ -2,25 +2,25 @@
  * Editing a message in place: loads its Markdown source, saves with PATCH /messages/{id}. The new
  * rendering arrives as an update_message event, like everyone else's copy.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../../api/errors';
-import { getSingleMessage } from '../../api/routes/message-actions';
-import { updateMessage } from '../../api/routes/messages';
+import { LoadError } from '../../components/QueryState';
 import { useRealmLimits } from '../../model/hooks';
-import { useConnection } from '../app/session-context';
+import { useEditMessage, useMessageSource } from '../../queries/message-actions';
 
 export function MessageEditor({ messageId, onDone }: { messageId: number; onDone(): void }) {
-  const connection = useConnection();
   const limits = useRealmLimits();
-  const source = useQuery({
-    queryKey: ['message-source', messageId],
-    queryFn: () => getSingleMessage(connection, messageId),
-    gcTime: 0,
-  });
+  const source = useMessageSource(messageId);
+  const edit = useEditMessage(messageId);
   const [text, setText] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // An empty message is refused here, before the server is asked.
+  const [emptyError, setEmptyError] = useState(false);
+  const saving = edit.isPending;
+  const error = emptyError
+    ? 'A message cannot be empty; delete it instead.'
+    : edit.isError
+      ? errorText(edit.error)
+      : null;
   const field = useRef<HTMLTextAreaElement>(null);
   const value = text ?? source.data?.raw_content ?? '';
 
@@ -31,22 +31,12 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
     }
   }, [source.data]);
 
-  const save = async (event?: FormEvent) => {
+  const save = (event?: FormEvent) => {
     event?.preventDefault();
-    if (!value.trim()) {
-      setError('A message cannot be empty; delete it instead.');
-      return;
-    }
+    setEmptyError(!value.trim());
+    if (!value.trim()) return;
     if (value === source.data?.raw_content) return onDone();
-    setSaving(true);
-    setError(null);
-    try {
-      await updateMessage(connection, messageId, { content: value });
-      onDone();
-    } catch (failure) {
-      setError(errorText(failure));
-      setSaving(false);
-    }
+    edit.mutate(value, { onSuccess: onDone });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -55,14 +45,19 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
       onDone();
     } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      void save();
+      save();
     }
   };
 
   if (source.isError)
     return (
-      <div className="message-editor" role="alert">
-        Could not load the message: {errorText(source.error)}{' '}
+      <div className="message-editor">
+        <LoadError
+          compact
+          title="Could not load the message"
+          error={source.error}
+          retry={() => void source.refetch()}
+        />
         <button type="button" className="button button-small button-quiet" onClick={onDone}>
           Close
         </button>

@@ -1,9 +1,8 @@
 import { memo, useRef, useState, type ReactNode } from 'react';
-import { useConnection } from '../app/session-context';
 import { useUploadImages } from './uploads';
 import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
-import type { ReactionRef } from '../../api/routes/message-actions';
+import type { ReactionRef } from '../../queries/message-actions';
 import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
@@ -52,7 +51,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const html = sanitizeMessageHtml(message.content, ownUserId);
-  useUploadImages(content, useConnection(), html);
+  useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
   const [deleteError, setDeleteError] = useState<string | null>(null);

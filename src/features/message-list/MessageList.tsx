@@ -4,9 +4,8 @@ import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { errorText } from '../../api/errors';
 import { ROLE } from '../../api/model/user';
-import { deleteMessage } from '../../api/routes/messages';
-import { addReaction, removeReaction, type ReactionRef } from '../../api/routes/message-actions';
-import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
+import { QueryState } from '../../components/QueryState';
+import { EmptyState } from '../../components/StatePanel';
 import {
   useMutedUsers,
   useOwnUserId,
@@ -23,7 +22,12 @@ import {
   topicNarrow,
   type Narrow,
 } from '../../narrow';
-import { changeFlag } from '../app/flag-changes';
+import { useStarMessage } from '../../queries/flags';
+import {
+  useDeleteMessage,
+  useToggleReaction,
+  type ReactionRef,
+} from '../../queries/message-actions';
 import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
@@ -80,38 +84,32 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     session.readBatcher.seen(seen);
   }, [rows, virtualizer, session]);
 
-  const toggleStar = useCallback(
-    (message: Message) =>
-      void changeFlag(
-        session,
-        [message],
-        message.flags.includes('starred') ? 'remove' : 'add',
-        'starred',
-      ).catch(() => {}),
-    [session],
-  );
+  // A refused star is rolled back in place: the message shows its old state again.
+  const { mutate: toggleStar } = useStarMessage();
 
   /** Deletes a message; the answer is null, or what went wrong in words. */
+  const { mutateAsync: deleteMessage } = useDeleteMessage();
   const removeMessage = useCallback(
     async (message: Message): Promise<string | null> => {
       try {
-        await deleteMessage(session.connection, message.id);
+        await deleteMessage(message.id);
         return null;
       } catch (error) {
         return errorText(error, String(error));
       }
     },
-    [session],
+    [deleteMessage],
   );
 
+  // A refused reaction is rolled back in place; the console keeps why, for bug reports.
+  const { mutate: changeReaction } = useToggleReaction();
   const toggleReaction = useCallback(
-    (message: Message, reaction: ReactionRef, add: boolean) => {
-      const change = add ? addReaction : removeReaction;
-      change(session.connection, message.id, reaction).catch((error: unknown) => {
-        console.warn('reaction not changed', error);
-      });
-    },
-    [session],
+    (message: Message, reaction: ReactionRef, add: boolean) =>
+      changeReaction(
+        { message, reaction, add },
+        { onError: (error) => console.warn('reaction not changed', error) },
+      ),
+    [changeReaction],
   );
 
   const { onScroll } = useFeedScroll({
@@ -128,17 +126,16 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     return () => window.removeEventListener('focus', markVisibleRead);
   }, [markVisibleRead]);
 
-  if (query.isPending) return <LoadingState label="Loading messages…" />;
-  if (query.isError) {
-    const message = errorText(query.error, String(query.error));
+  if (query.status !== 'success')
     return (
-      <ErrorState
-        title="Could not load messages"
-        message={message}
-        onRetry={() => void query.refetch()}
-      />
+      <QueryState
+        query={query}
+        loadingLabel="Loading messages…"
+        errorTitle="Could not load messages"
+      >
+        {() => null}
+      </QueryState>
     );
-  }
   if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
@@ -148,7 +145,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
       event.preventDefault();
-      openUpload(session.connection, upload.getAttribute('data-upload')!);
+      openUpload(session, upload.getAttribute('data-upload')!);
       return;
     }
     const link = (event.target as Element).closest?.('a[data-internal]');

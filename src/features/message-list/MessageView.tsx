@@ -1,7 +1,5 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { errorText } from '../../api/errors';
-import { markStreamAsRead, markTopicAsRead, updateMessageFlags } from '../../api/routes/messages';
-import { setTopicVisibility, updateSubscriptionSettings } from '../../api/routes/streams';
 import {
   useOwnUserId,
   useStream,
@@ -9,13 +7,16 @@ import {
   useTopicVisibility,
   useTypists,
   useUnreadIdsIn,
-  useUnreads,
   useUsersById,
 } from '../../model/hooks';
-import { unreadDetailsFor } from '../../model/unreads';
 import { narrowKey, type Narrow } from '../../narrow';
-import { applyFlagChangeLocally } from '../app/flag-changes';
-import { useConnection, useIsSpectator, useSession } from '../app/session-context';
+import {
+  useMuteChannel,
+  useSetTopicVisibility,
+  type TopicVisibility,
+} from '../../queries/channels';
+import { useMarkNarrowAsRead } from '../../queries/flags';
+import { useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
@@ -113,11 +114,8 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
 }
 
 function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
-  const session = useSession();
-  const unreads = useUnreads();
-  const ownUserId = useOwnUserId();
   const unreadIds = useUnreadIdsIn(narrow);
-  const [error, setError] = useState<string | null>(null);
+  const markRead = useMarkNarrowAsRead(narrow);
   if (
     unreadIds.length === 0 ||
     (narrow.kind !== 'stream' && narrow.kind !== 'topic' && narrow.kind !== 'dm')
@@ -130,35 +128,15 @@ function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
       : narrow.kind === 'stream'
         ? 'Mark channel as read'
         : 'Mark conversation as read';
-  const markRead = async () => {
-    setError(null);
-    const ids = [...unreadIds];
-    const details = unreadDetailsFor(unreads, ids, ownUserId);
-    applyFlagChangeLocally(session, { op: 'add', flag: 'read', messages: ids, all: false });
-    try {
-      if (narrow.kind === 'topic')
-        await markTopicAsRead(session.connection, {
-          stream_id: narrow.streamId,
-          topic_name: narrow.topic,
-        });
-      else if (narrow.kind === 'stream')
-        await markStreamAsRead(session.connection, { stream_id: narrow.streamId });
-      else await updateMessageFlags(session.connection, { messages: ids, op: 'add', flag: 'read' });
-    } catch (e) {
-      applyFlagChangeLocally(session, {
-        op: 'remove',
-        flag: 'read',
-        messages: ids,
-        all: false,
-        message_details: details,
-      });
-      setError(errorText(e, 'Could not mark as read.'));
-    }
-  };
-
   return (
-    <HeaderAction error={error}>
-      <button type="button" className="button button-small" onClick={() => void markRead()}>
+    <HeaderAction
+      error={markRead.isError ? errorText(markRead.error, 'Could not mark as read.') : null}
+    >
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => markRead.mutate(unreadIds)}
+      >
         {label}
       </button>
     </HeaderAction>
@@ -212,10 +190,9 @@ function SpectatorNotice() {
  * middle choice is "unmuted" instead. Saved at once with POST /user_topics.
  */
 function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: string }) {
-  const connection = useConnection();
+  const setVisibility = useSetTopicVisibility(streamId, topic);
   const policy = useTopicVisibility(streamId, topic);
   const channelMuted = useSubscription(streamId)?.is_muted ?? false;
-  const [error, setError] = useState<string | null>(null);
   const choices: [number, string][] = channelMuted
     ? [
         [0, 'Muted with the channel'],
@@ -230,7 +207,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
   // A policy that does not apply here (muted in an unmuted channel, say) still shows as itself.
   const shown = choices.some(([v]) => v === policy) ? policy : 0;
   return (
-    <HeaderAction error={error}>
+    <HeaderAction error={setVisibility.isError ? errorText(setVisibility.error) : null}>
       <label htmlFor="topic-visibility" className="visually-hidden">
         Topic notifications
       </label>
@@ -238,15 +215,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
         id="topic-visibility"
         className="text-input narrow-select"
         value={shown}
-        onChange={(e) => {
-          setError(null);
-          const value = Number(e.target.value) as 0 | 1 | 2 | 3;
-          setTopicVisibility(connection, {
-            stream_id: streamId,
-            topic,
-            visibility_policy: value,
-          }).catch((failure: unknown) => setError(errorText(failure)));
-        }}
+        onChange={(e) => setVisibility.mutate(Number(e.target.value) as TopicVisibility)}
       >
         {choices.map(([value, text]) => (
           <option key={value} value={value}>
@@ -260,23 +229,17 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
 
 /** Mutes or unmutes a channel you are subscribed to. */
 function ChannelMuteButton({ streamId }: { streamId: number }) {
-  const connection = useConnection();
   const subscription = useSubscription(streamId);
-  const [error, setError] = useState<string | null>(null);
+  const mute = useMuteChannel(streamId);
   if (!subscription) return null;
   const muted = subscription.is_muted;
   return (
-    <HeaderAction error={error}>
+    <HeaderAction error={mute.isError ? errorText(mute.error) : null}>
       <button
         type="button"
         className="button button-small"
         aria-pressed={muted}
-        onClick={() => {
-          setError(null);
-          updateSubscriptionSettings(connection, [
-            { stream_id: streamId, property: 'is_muted', value: !muted },
-          ]).catch((failure: unknown) => setError(errorText(failure)));
-        }}
+        onClick={() => mute.mutate(!muted)}
       >
         {muted ? 'Unmute channel' : 'Mute channel'}
       </button>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Message, Reaction, User } from '../../api/model';
-import type { ReactionRef } from '../../api/routes/message-actions';
+import type { ReactionRef } from '../../queries/message-actions';
 import { SmileIcon } from '../../components/icons';
 import { emojiFromClassName } from './sanitize';
 

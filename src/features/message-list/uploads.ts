@@ -4,8 +4,10 @@
  * they are swapped for the short-lived URLs the server hands out.
  */
 import { useEffect, type RefObject } from 'react';
-import type { ApiConnection } from '../../api/connection';
-import { temporaryUploadUrl } from '../../api/routes/uploads';
+import { useSessionCore, type SessionCore } from '../../model/session-core';
+import { temporaryUrlQuery } from '../../queries/uploads';
+
+type UploadSession = Pick<SessionCore, 'connection' | 'queryClient'>;
 
 /** The server path of an upload link (`/user_uploads/...`, relative or on this origin), else null. */
 export function uploadPathOf(href: string, origin = window.location.origin): string | null {
@@ -20,35 +22,21 @@ export function uploadPathOf(href: string, origin = window.location.origin): str
   return url.pathname;
 }
 
-/** Temporary URLs last a minute; reuse one for a little less. */
-const REUSE_MS = 45_000;
-const resolved = new Map<string, { url: string; until: number }>();
-
-export async function resolveUpload(
-  connection: ApiConnection,
-  path: string,
-  now = Date.now(),
-): Promise<string> {
-  const hit = resolved.get(path);
-  if (hit && hit.until > now) return hit.url;
-  const { url } = await temporaryUploadUrl(connection, path);
-  resolved.set(path, { url, until: now + REUSE_MS });
-  return url;
+/** A URL for the upload that needs no credentials, reused while it is fresh. */
+export function resolveUpload(session: UploadSession, path: string): Promise<string> {
+  return session.queryClient.fetchQuery(temporaryUrlQuery(session.connection, path));
 }
 
 /** Loads the images of uploads inside `root` once the message is on screen. */
-export function useUploadImages(
-  root: RefObject<HTMLElement | null>,
-  connection: ApiConnection,
-  html: string,
-) {
+export function useUploadImages(root: RefObject<HTMLElement | null>, html: string) {
+  const session = useSessionCore();
   useEffect(() => {
     const element = root.current;
     if (!element) return;
     let cancelled = false;
     for (const image of element.querySelectorAll<HTMLImageElement>('img[data-upload-src]')) {
       const path = image.dataset.uploadSrc!;
-      resolveUpload(connection, path)
+      resolveUpload(session, path)
         .then((url) => {
           if (!cancelled) image.src = url;
         })
@@ -59,14 +47,14 @@ export function useUploadImages(
     return () => {
       cancelled = true;
     };
-  }, [root, connection, html]);
+  }, [root, session, html]);
 }
 
 /** Opens an upload link in a new tab through a temporary URL (a tab opened at once, so no popup blocker objects). */
-export function openUpload(connection: ApiConnection, path: string) {
+export function openUpload(session: UploadSession, path: string) {
   const tab = window.open('', '_blank');
   if (tab) tab.opener = null;
-  resolveUpload(connection, path)
+  resolveUpload(session, path)
     .then((url) => {
       if (tab) tab.location.href = url;
       else window.location.href = url;

@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { Message } from '../../api/model';
-import { errorText } from '../../api/errors';
-import { getMessages } from '../../api/routes/messages';
 import { Avatar } from '../../components/Avatar';
-import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
+import { QueryState } from '../../components/QueryState';
+import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
   useOwnUserId,
@@ -19,49 +18,17 @@ import { dmUnreadCount, topicUnreadCount } from '../../model/unreads';
 import {
   dmMessageParticipants,
   dmNarrow,
-  feedNarrow,
   narrowToUrl,
   topicNarrow,
 } from '../../narrow';
-import { messageKeys, type MessageListData } from '../../queries/messages';
+import { recentMessagesQuery } from '../../queries/messages';
 import { useConnection } from '../app/session-context';
 import { conversationKey } from '../message-list/build-rows';
 import { formatDay, formatTime } from '../message-list/format';
 import { dmConversationName } from '../sidebar/conversation-names';
 
-const RECENT_WINDOW = 400;
-
-/**
- * Kept under the feed narrow's list key, so the event-to-cache function appends new messages to
- * it like to any other list and the view stays live.
- */
-const recentKey = [...messageKeys.list(feedNarrow), 'recent'] as const;
-
 function useRecentMessages() {
-  const connection = useConnection();
-  return useQuery({
-    queryKey: recentKey,
-    queryFn: async ({ signal }): Promise<MessageListData> => {
-      const response = await getMessages(
-        connection,
-        { anchor: 'newest', num_before: RECENT_WINDOW, num_after: 0, narrow: [] },
-        signal,
-      );
-      const page = {
-        messages: response.messages,
-        foundOldest: response.found_oldest,
-        foundNewest: true,
-        anchor: response.anchor,
-      };
-      return {
-        pages: [page],
-        pageParams: [
-          { anchor: 'newest', numBefore: RECENT_WINDOW, numAfter: 0, includeAnchor: true },
-        ],
-      };
-    },
-    staleTime: Infinity,
-  });
+  return useQuery(recentMessagesQuery(useConnection()));
 }
 
 interface Conversation {
@@ -90,31 +57,27 @@ export function RecentView() {
     () => groupConversations(recent.data?.pages.flatMap((p) => p.messages) ?? []),
     [recent.data],
   );
-  let body;
-  if (recent.isPending) body = <LoadingState label="Loading recent conversations…" />;
-  else if (recent.isError) {
-    const message = errorText(recent.error, String(recent.error));
-    body = (
-      <ErrorState
-        title="Could not load recent conversations"
-        message={message}
-        onRetry={() => void recent.refetch()}
-      />
-    );
-  } else if (conversations.length === 0)
-    body = (
-      <EmptyState title="No conversations yet">
-        Once people start talking, their conversations show up here.
-      </EmptyState>
-    );
-  else
-    body = (
-      <ul className="recent-list">
-        {conversations.map((conversation) => (
-          <RecentRow key={conversation.key} conversation={conversation} />
-        ))}
-      </ul>
-    );
+  const body = (
+    <QueryState
+      query={recent}
+      loadingLabel="Loading recent conversations…"
+      errorTitle="Could not load recent conversations"
+    >
+      {() =>
+        conversations.length === 0 ? (
+          <EmptyState title="No conversations yet">
+            Once people start talking, their conversations show up here.
+          </EmptyState>
+        ) : (
+          <ul className="recent-list">
+            {conversations.map((conversation) => (
+              <RecentRow key={conversation.key} conversation={conversation} />
+            ))}
+          </ul>
+        )
+      }
+    </QueryState>
+  );
 
   return (
     <section className="view-page" aria-labelledby="recent-title">

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { Subscription } from '../../api/model';
 import { LockIcon } from '../../components/icons';
+import { LoadError } from '../../components/QueryState';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
   useSortedSubscriptions,
@@ -132,6 +133,15 @@ function TopicList({
 
   if (topics.isPending && rows.length === 0)
     return <p className="sidebar-topics-loading">Loading topics…</p>;
+  if (topics.isError && rows.length === 0)
+    return (
+      <LoadError
+        compact
+        title="Could not load topics"
+        error={topics.error}
+        retry={() => void topics.refetch()}
+      />
+    );
   if (rows.length === 0) return <p className="sidebar-topics-loading">No topics yet.</p>;
   return (
     <ul className="sidebar-list topic-list" aria-label={`Topics in ${subscription.name}`}>

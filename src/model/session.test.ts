@@ -1,13 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiRequestError } from '../../api/errors';
-import type { RegisterResponse } from '../../api/model';
-import type { PollerApi } from '../../model/poller';
-import { streamNarrow } from '../../narrow';
-import { firstPageParam, messageKeys, type MessageListData } from '../../queries/messages';
-import { eg } from '../../test/eg';
-import { FakeFetch } from '../../test/fake-fetch';
-import { sendFromCompose } from '../compose/send';
+import { ApiRequestError } from '../api/errors';
+import type { RegisterResponse } from '../api/model';
+import type { PollerApi } from './poller';
+import { streamNarrow } from '../narrow';
+import { firstPageParam, messageKeys, type MessageListData } from '../queries/messages';
+import { eg } from '../test/eg';
+import { FakeFetch } from '../test/fake-fetch';
+import { sendFromCompose } from './send';
 import { AccountSession } from './session';
 
 /** Registers with the given snapshots in turn; events are pushed by the test. */

@@ -1,8 +1,8 @@
 /** Sending with local echo: the outbox shows the message at once; the server's event replaces it. */
-import { describeFailure, ApiRequestError } from '../../api/errors';
-import { sendMessage } from '../../api/routes/messages';
-import { newLocalId, type OutboxDestination } from '../../model/outbox';
-import type { SessionCore } from '../app/session-core';
+import { describeFailure, ApiRequestError } from '../api/errors';
+import { sendMessage } from '../api/routes/messages';
+import { newLocalId, type OutboxDestination } from './outbox';
+import type { SessionCore } from './session-core';
 
 export function sendFromCompose(
   session: SessionCore,

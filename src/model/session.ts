@@ -5,26 +5,26 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { ApiConnection } from '../../api/connection';
-import type { RegisterResponse } from '../../api/model';
-import { deleteQueue, registerQueue } from '../../api/routes/events';
-import { authFailureCode } from '../../api/errors';
-import { spectatorSnapshot } from '../../model/spectator';
-import type { ParsedEvent } from '../../api/parse-event';
-import { createAccountStore } from '../../model/account-store';
-import { createComposeDraftsStore, type ComposeDraftsStore } from '../../model/compose-drafts';
-import { createOutboxStore, type OutboxStore } from '../../model/outbox';
+import { ApiConnection } from '../api/connection';
+import type { RegisterResponse } from '../api/model';
+import { deleteQueue, registerQueue } from '../api/routes/events';
+import { authFailureCode } from '../api/errors';
+import { spectatorSnapshot } from './spectator';
+import type { ParsedEvent } from '../api/parse-event';
+import { createAccountStore } from './account-store';
+import { createComposeDraftsStore, type ComposeDraftsStore } from './compose-drafts';
+import { createOutboxStore, type OutboxStore } from './outbox';
 import {
   connectionStatus,
   EventPoller,
   pollerApiFor,
   type PollerApi,
   type PollerState,
-} from '../../model/poller';
-import { applyEventsToQueryCache } from '../../queries/apply-event';
-import { messageKeys } from '../../queries/messages';
-import { topicKeys } from '../../queries/topics';
-import { retrySend } from '../compose/send';
+} from './poller';
+import { applyEventsToQueryCache } from '../queries/apply-event';
+import { messageKeys } from '../queries/messages';
+import { topicKeys } from '../queries/topics';
+import { retrySend } from './send';
 import { ReadBatcher } from './flag-changes';
 import type { SessionCore, SessionState } from './session-core';
 

@@ -1,14 +1,17 @@
 /**
  * Flag changes the user makes (read, starred) show at once: they are applied to the store and the
- * caches as the event the server will send, and rolled back if the server refuses.
+ * caches as the event the server will send, and rolled back if the server refuses. Marking as
+ * read happens here once, for every way of asking: a button, a whole narrow, messages scrolled
+ * past.
  */
-import type { Message, UnreadMessageDetails, UpdateMessageFlagsEvent } from '../../api/model';
-import { updateMessageFlags } from '../../api/routes/messages';
-import { dmMessageParticipants, isMentioned } from '../../narrow';
-import { applyEventsToQueryCache } from '../../queries/apply-event';
+import type { Message, UnreadMessageDetails, UpdateMessageFlagsEvent } from '../api/model';
+import { updateMessageFlags } from '../api/routes/messages';
+import { dmMessageParticipants, isMentioned } from '../narrow';
+import { applyEventsToQueryCache } from '../queries/apply-event';
 import type { SessionCore } from './session-core';
+import { unreadDetailsFor } from './unreads';
 
-type FlagChange = Omit<UpdateMessageFlagsEvent, 'id' | 'type'>;
+export type FlagChange = Omit<UpdateMessageFlagsEvent, 'id' | 'type'>;
 
 export function applyFlagChangeLocally(session: SessionCore, change: FlagChange): void {
   const store = session.state.getState().store;
@@ -38,36 +41,70 @@ function unreadDetails(message: Message, ownUserId: number): UnreadMessageDetail
   };
 }
 
+/**
+ * Marks messages read at once and asks the server with `send` (one message list, a topic, a
+ * channel, everything); if the server refuses they become unread again, in the unread counts
+ * too, which is why their details are taken before they disappear from the store. `messages`
+ * supplies details for messages the unread state does not know, such as freshly loaded ones.
+ */
+export async function markAsReadOptimistically(
+  session: SessionCore,
+  ids: readonly number[],
+  send: () => Promise<unknown>,
+  options: { all?: boolean; messages?: readonly Message[] } = {},
+): Promise<void> {
+  const store = session.state.getState().store;
+  const ownUserId = store?.getState().ownUserId ?? -1;
+  const details: Record<string, UnreadMessageDetails> = {
+    ...Object.fromEntries(
+      (options.messages ?? []).map((m) => [String(m.id), unreadDetails(m, ownUserId)]),
+    ),
+    ...(store ? unreadDetailsFor(store.getState().unreads, ids, ownUserId) : {}),
+  };
+  const messages = [...ids];
+  applyFlagChangeLocally(session, { op: 'add', flag: 'read', messages, all: options.all ?? false });
+  try {
+    await send();
+  } catch (error) {
+    applyFlagChangeLocally(session, {
+      op: 'remove',
+      flag: 'read',
+      messages,
+      all: false,
+      message_details: details,
+    });
+    throw error;
+  }
+}
+
+/** Adds or removes one flag on messages the user points at; read goes through the one path. */
 export async function changeFlag(
   session: SessionCore,
   messages: readonly Message[],
   op: 'add' | 'remove',
   flag: 'read' | 'starred',
-) {
+): Promise<void> {
   const ids = messages.map((m) => m.id).filter((id) => id > 0);
   if (ids.length === 0) return;
+  const send = () => updateMessageFlags(session.connection, { messages: ids, op, flag });
+  if (op === 'add' && flag === 'read')
+    return markAsReadOptimistically(session, ids, send, { messages });
   const ownUserId = session.state.getState().store?.getState().ownUserId ?? -1;
   const details = Object.fromEntries(
     messages.map((m) => [String(m.id), unreadDetails(m, ownUserId)]),
   );
-  applyFlagChangeLocally(session, {
-    op,
+  const change = (direction: 'add' | 'remove'): FlagChange => ({
+    op: direction,
     flag,
     messages: ids,
     all: false,
-    message_details: op === 'remove' ? details : undefined,
+    message_details: direction === 'remove' && flag === 'read' ? details : undefined,
   });
+  applyFlagChangeLocally(session, change(op));
   try {
-    await updateMessageFlags(session.connection, { messages: ids, op, flag });
+    await send();
   } catch (error) {
-    const undo = op === 'add' ? 'remove' : 'add';
-    applyFlagChangeLocally(session, {
-      op: undo,
-      flag,
-      messages: ids,
-      all: false,
-      message_details: undo === 'remove' ? details : undefined,
-    });
+    applyFlagChangeLocally(session, change(op === 'add' ? 'remove' : 'add'));
     throw error;
   }
 }

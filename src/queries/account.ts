@@ -1,0 +1,29 @@
+/** Before a session exists: what the organization offers, and logging in. */
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { ApiConnection } from '../api/connection';
+import { fetchApiKey, getServerSettings } from '../api/routes/account';
+
+export const accountKeys = {
+  serverSettings: ['server_settings'] as const,
+};
+
+export function serverSettingsQuery(connection: ApiConnection) {
+  return queryOptions({
+    queryKey: accountKeys.serverSettings,
+    queryFn: () => getServerSettings(connection),
+    retry: 1,
+  });
+}
+
+export interface LoginCredentials {
+  email: string;
+  password: string;
+}
+
+/** Trades an email and password for an API key. */
+export function useLogIn(connection: ApiConnection) {
+  return useMutation({
+    mutationFn: ({ email, password }: LoginCredentials) =>
+      fetchApiKey(connection, { username: email.trim(), password }),
+  });
+}
