@@ -1,5 +1,12 @@
+import type { ServerEvent } from '../../src/api/model/events.js';
+
 /** An event as the API delivers it; `id` is added per queue. */
 export type ApiEvent = { type: string } & Record<string, unknown>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A client wire event (src/api/model/events.ts) as an action emits it: the queue adds `id`. */
+export type DeliveredEvent<E extends ServerEvent = ServerEvent> = DistributiveOmit<E, 'id'>;
 
 /** One event addressed to some users, as actions publish it on the bus. */
 export interface Delivery {

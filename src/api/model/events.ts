@@ -22,6 +22,7 @@ import type {
 import type { Stream, Subscription, SubscriptionProperty } from './stream';
 import type { User } from './user';
 import type { UserGroup } from './user-group';
+import type { UserSettingName, UserSettings } from './user-settings';
 
 interface EventBase {
   id: number;
@@ -145,13 +146,17 @@ export type RealmEvent =
   /** The organization was deactivated: every later request fails with REALM_DEACTIVATED. */
   | (EventBase & { type: 'realm'; op: 'deactivated'; realm_id: number });
 
-export interface UserSettingsEvent extends EventBase {
-  type: 'user_settings';
-  op: 'update';
-  property: string;
-  value: unknown;
-  language_name?: string;
-}
+/** One event per changed setting, its value typed by the setting's name. */
+export type UserSettingsEvent = {
+  [K in UserSettingName]: EventBase & {
+    type: 'user_settings';
+    op: 'update';
+    property: K;
+    value: UserSettings[K];
+    /** with `default_language`: the language's name in that language */
+    language_name?: string;
+  };
+}[UserSettingName];
 
 export type DraftsEvent =
   | (EventBase & { type: 'drafts'; op: 'add'; drafts: Draft[] })

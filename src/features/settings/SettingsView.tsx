@@ -94,7 +94,7 @@ function Toggle({
   hint?: string;
   saver: ReturnType<typeof useSaver>;
 }) {
-  const live = useUserSetting<boolean>(name);
+  const live = useUserSetting(name);
   const value = saver.pending[name] ?? live;
   if (value === undefined) return null; // a server without this setting
   return (
@@ -125,7 +125,7 @@ function Choice<V extends string | number>({
   options: readonly (readonly [V, string])[];
   saver: ReturnType<typeof useSaver>;
 }) {
-  const live = useUserSetting<V>(name);
+  const live = useUserSetting(name);
   const value = (saver.pending[name] as V | undefined) ?? live;
   const id = `setting-${name}`;
   return (
