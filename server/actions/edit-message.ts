@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { type ApiEvent, type Delivery, untypedEvent } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isModeratorOrAbove } from '../domain/roles.js';
@@ -17,6 +17,7 @@ import { realmSettings } from './realm.js';
 import { insertMessage, markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
+import type { TopicVisibilityPolicy } from '../../src/api/model/index.js';
 
 export const RESOLVED_PREFIX = '✔ ';
 
@@ -168,7 +169,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     const perUser: Record<number, Record<string, unknown>> = {};
     const flagsByUser = new Map(holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]));
     for (const a of audience) perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
-    events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: baseEvent as any, perUser });
+    events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: untypedEvent(baseEvent as ApiEvent), perUser });
 
     if (moving && !pureResolve && oldStream) {
       const bot = await notificationBot(ctx, trx, realm, events);
@@ -310,7 +311,7 @@ async function moveTopicSettings(
     }).execute();
     events.push(
       { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: from.streamId, topic_name: r.topic, last_updated: when, visibility_policy: 0 } },
-      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy } },
+      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy as TopicVisibilityPolicy } },
     );
   }
 }

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Updateable } from 'kysely';
 import type { CustomProfileFieldTable, Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { type Delivery, untypedEvent } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { activeUserIds } from './access.js';
 import { isDbId, requireAdmin } from './admin-checks.js';
@@ -47,7 +47,7 @@ async function fieldsEvent(trx: Database, realm: Realm, events: Delivery[]) {
   events.push({
     realmId: realm.id,
     userIds: await activeUserIds(trx, realm.id),
-    event: { type: 'custom_profile_fields', fields: await profileFieldObjects(trx, realm.id) },
+    event: untypedEvent({ type: 'custom_profile_fields', fields: await profileFieldObjects(trx, realm.id) }),
   });
 }
 

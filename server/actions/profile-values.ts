@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { type Delivery, untypedEvent } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { activeUserIds } from './access.js';
@@ -119,7 +119,7 @@ async function valueEvent(
   events.push({
     realmId: realm.id,
     userIds: await activeUserIds(trx, realm.id),
-    event: { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: custom } },
+    event: untypedEvent({ type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: custom } }),
   });
 }
 

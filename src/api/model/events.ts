@@ -42,6 +42,8 @@ export interface UnreadMessageDetails {
   mentioned?: boolean;
   stream_id?: number;
   topic?: string;
+  /** deprecated: whether the stream was unmuted when the message was read */
+  unmuted_stream_msg?: boolean;
   /** for direct messages: the other participants (empty for a self DM) */
   user_ids?: number[];
 }
@@ -49,6 +51,8 @@ export interface UnreadMessageDetails {
 export interface UpdateMessageFlagsEvent extends EventBase {
   type: 'update_message_flags';
   op: 'add' | 'remove';
+  /** deprecated name of `op` */
+  operation?: 'add' | 'remove';
   flag: MessageFlag;
   messages: number[];
   all: boolean;
@@ -104,7 +108,13 @@ export type SubscriptionEvent =
 
 export type StreamEvent =
   | (EventBase & { type: 'stream'; op: 'create'; streams: Stream[] })
-  | (EventBase & { type: 'stream'; op: 'delete'; streams: { stream_id: number }[] })
+  | (EventBase & {
+      type: 'stream';
+      op: 'delete';
+      streams: { stream_id: number }[];
+      /** feature level 343: the same ids, without the legacy objects */
+      stream_ids?: number[];
+    })
   | (EventBase & {
       type: 'stream';
       op: 'update';
