@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { streamToApi } from '../domain/serialize.js';
 import { isDbId, requireAdmin } from './admin-checks.js';
@@ -37,7 +37,7 @@ export async function defaultStreamGroupObjects(db: Database, realmId: number) {
     : [];
   const streams = await realmStreams(db, realmId);
   const objects = new Map((await streamObjects(db, streams)).map((o) => [o.stream_id as number, o]));
-  const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+  const byName = (a: { name: string }, b: { name: string }) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
   return groups
     .map((g) => ({
       name: g.name,
@@ -52,7 +52,7 @@ export async function notifyDefaultStreams(trx: Database, realm: Realm, events: 
   events.push({
     realmId: realm.id,
     userIds: await nonGuestUserIds(trx, realm.id),
-    event: untypedEvent({ type: 'default_streams', default_streams: await defaultStreamObjects(trx, realm.id) }),
+    event: { type: 'default_streams', default_streams: await defaultStreamObjects(trx, realm.id) },
   });
 }
 
@@ -60,7 +60,7 @@ export async function notifyDefaultStreamGroups(trx: Database, realm: Realm, eve
   events.push({
     realmId: realm.id,
     userIds: await nonGuestUserIds(trx, realm.id),
-    event: untypedEvent({ type: 'default_stream_groups', default_stream_groups: await defaultStreamGroupObjects(trx, realm.id) }),
+    event: { type: 'default_stream_groups', default_stream_groups: await defaultStreamGroupObjects(trx, realm.id) },
   });
 }
 

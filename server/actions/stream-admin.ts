@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isOwner } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
@@ -208,9 +208,9 @@ async function changePrivacy(trx: Database, realm: Realm, stream: Stream, privac
   const lost = [...before].filter((id) => !after.includes(id));
   const object = await apiStream(trx, updated);
   if (gained.length)
-    events.push({ realmId: realm.id, userIds: gained, event: untypedEvent({ type: 'stream', op: 'create', streams: [object] }) });
+    events.push({ realmId: realm.id, userIds: gained, event: { type: 'stream', op: 'create', streams: [object] } });
   if (lost.length)
-    events.push({ realmId: realm.id, userIds: lost, event: untypedEvent({ type: 'stream', op: 'delete', streams: [object], stream_ids: [stream.id] }) });
+    events.push({ realmId: realm.id, userIds: lost, event: { type: 'stream', op: 'delete', streams: [object], stream_ids: [stream.id] } });
   if (kept.length)
     events.push({
       realmId: realm.id,
@@ -238,7 +238,7 @@ export async function archiveStream(ctx: AppContext, realm: Realm, actor: User, 
     const object = await apiStream(trx, stream);
     await trx.updateTable('streams').set({ deactivated: 1 }).where('id', '=', stream.id).execute();
     await trx.updateTable('subscriptions').set({ active: 0 }).where('stream_id', '=', stream.id).execute();
-    events.push({ realmId: realm.id, userIds: audience, event: untypedEvent({ type: 'stream', op: 'delete', streams: [object], stream_ids: [stream.id] }) });
+    events.push({ realmId: realm.id, userIds: audience, event: { type: 'stream', op: 'delete', streams: [object], stream_ids: [stream.id] } });
     return {};
   });
 }

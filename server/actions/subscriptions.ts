@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
@@ -145,7 +145,7 @@ export async function subscribeUsersToStreams(
       const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
       const subs = await subscriptionObjects(trx, user, { includeSubscribers: true });
       const sub = subs.find((s) => s.stream_id === streamId);
-      if (sub) events.push({ realmId: realm.id, userIds: [userId], event: untypedEvent({ type: 'subscription', op: 'add', subscriptions: [sub] }) });
+      if (sub) events.push({ realmId: realm.id, userIds: [userId], event: { type: 'subscription', op: 'add', subscriptions: [sub] } });
     }
     const audience = (await streamAudience(trx, stream)).filter((id) => !newlyAdded.includes(id));
     if (audience.length)
@@ -227,7 +227,7 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
         events.push({
           realmId: realm.id,
           userIds: audience,
-          event: untypedEvent({ type: 'stream', op: 'create', streams: [streamToApi(s, { firstMessageId: null })] }),
+          event: { type: 'stream', op: 'create', streams: [streamToApi(s, { firstMessageId: null })] },
         });
     }
     const { added, already } = await subscribeUsersToStreams(

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
@@ -53,7 +53,7 @@ async function changeRole(trx: Database, realm: Realm, target: User, role: numbe
   const firsts = await firstMessageIds(trx, [...gained, ...lost].map((s) => s.id));
   const toApi = (s: (typeof streams)[number]) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
   if (gained.length) {
-    events.push({ realmId: realm.id, userIds: [target.id], event: untypedEvent({ type: 'stream', op: 'create', streams: gained.map(toApi) }) });
+    events.push({ realmId: realm.id, userIds: [target.id], event: { type: 'stream', op: 'create', streams: gained.map(toApi) } });
     // Subscriber lists of private streams stay with their subscribers.
     const peers = await subscribersByStream(trx, gained.filter((s) => !s.invite_only).map((s) => s.id));
     for (const [streamId, userIds] of peers) {
@@ -65,7 +65,7 @@ async function changeRole(trx: Database, realm: Realm, target: User, role: numbe
     events.push({
       realmId: realm.id,
       userIds: [target.id],
-      event: untypedEvent({ type: 'stream', op: 'delete', streams: lost.map(toApi), stream_ids: lost.map((s) => s.id) }),
+      event: { type: 'stream', op: 'delete', streams: lost.map(toApi), stream_ids: lost.map((s) => s.id) },
     });
 }
 

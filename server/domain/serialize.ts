@@ -3,6 +3,7 @@ import type { Realm, Stream, Subscription, User } from '../db/schema.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
+import type { Stream as WireStream, Subscription as WireSubscription } from '../../src/api/model/stream.js';
 
 export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_version'>) =>
   `${ctx.config.externalUrl}/avatar/${user.id}?v=${user.avatar_version}`;
@@ -57,8 +58,8 @@ export function roleFlags(user: User) {
 export function streamToApi(
   stream: Stream,
   extra: { firstMessageId: number | null; isDefault?: boolean; weeklyTraffic?: number | null },
-) {
-  const out: Record<string, unknown> = {
+): WireStream {
+  const out: WireStream = {
     stream_id: stream.id,
     name: stream.name,
     description: stream.description,
@@ -84,9 +85,9 @@ export function subscriptionToApi(
   stream: Stream,
   sub: Subscription,
   extra: { firstMessageId: number | null; subscribers?: number[]; weeklyTraffic?: number | null },
-) {
+): WireSubscription {
   const nullableBool = (v: 0 | 1 | null) => (v === null ? null : !!v);
-  const out: Record<string, unknown> = {
+  const out: WireSubscription = {
     ...streamToApi(stream, extra),
     color: sub.color,
     is_muted: !!sub.is_muted,

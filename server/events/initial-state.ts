@@ -292,8 +292,7 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
     unsubscribed,
     never_subscribed: never.map((s) => {
       const o = streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
-      if (subscribers) o.subscribers = subscribers.get(s.id) ?? [];
-      return o;
+      return subscribers ? { ...o, subscribers: subscribers.get(s.id) ?? [] } : o;
     }),
   };
 }
