@@ -12,6 +12,7 @@ import {
 } from '../../src/api/model/user-settings.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient } from './client.js';
+import type { Delivery } from '../events/types.js';
 
 const MODERN = { client_capabilities: { user_settings_object: true } };
 const CHOICES = ['available_notification_sounds', 'emojiset_choices'];
@@ -77,5 +78,20 @@ describe.each(DATABASES)('the user settings list on %s', (db) => {
   it('a name outside the list is not a setting', async () => {
     const r = await othello.patch('/settings', { not_in_the_list: 'true' });
     expect(r.body.ignored_parameters_unsupported).toEqual(['not_in_the_list']);
+  });
+});
+
+// Checked by `tsc -p server/tsconfig.json`: an action cannot emit an event the client's wire
+// types (src/api/model/events.ts) don't describe; each @ts-expect-error fails the build if it compiles.
+describe('events are typed against the client', () => {
+  it('rejects a malformed event at compile time', () => {
+    const ok: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: false } };
+    // @ts-expect-error enter_sends is a boolean
+    const badValue: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: 'no' } };
+    // @ts-expect-error not a setting
+    const badName: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'nope', value: 1 } };
+    // @ts-expect-error typing events need a sender
+    const badShape: Delivery = { realmId: 1, userIds: [1], event: { type: 'typing', op: 'start', message_type: 'direct' } };
+    expect([ok, badValue, badName, badShape]).toHaveLength(4);
   });
 });
