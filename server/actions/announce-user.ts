@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { botToApi, userToApi } from '../domain/serialize.js';
 import { systemGroupJoinEvent } from './realm.js';
@@ -19,9 +19,9 @@ export async function announceNewUser(ctx: AppContext, trx: Database, realm: Rea
   // The real address goes to those the new person's email visibility lets see it.
   const seeing = viewers.filter((v) => mayReadDeliveryEmail(v, user)).map((v) => v.id);
   const others = everyone.filter((id) => !seeing.includes(id));
-  if (others.length) events.push({ realmId: realm.id, userIds: others, event: untypedEvent({ type: 'realm_user', op: 'add', person }) });
+  if (others.length) events.push({ realmId: realm.id, userIds: others, event: { type: 'realm_user', op: 'add', person } });
   if (seeing.length)
-    events.push({ realmId: realm.id, userIds: seeing, event: untypedEvent({ type: 'realm_user', op: 'add', person: { ...person, delivery_email: user.delivery_email } }) });
+    events.push({ realmId: realm.id, userIds: seeing, event: { type: 'realm_user', op: 'add', person: { ...person, delivery_email: user.delivery_email } } });
   if (user.is_bot) {
     const audience = await botAudience(trx, realm, user);
     if (audience.length) events.push({ realmId: realm.id, userIds: audience, event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, user) } });

@@ -1,9 +1,10 @@
+import type { CustomProfileField, CustomProfileFieldType } from '../../src/api/model/index.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Updateable } from 'kysely';
 import type { CustomProfileFieldTable, Realm, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { activeUserIds } from './access.js';
 import { isDbId, requireAdmin } from './admin-checks.js';
@@ -29,9 +30,10 @@ export async function realmFields(db: Database, realmId: number) {
 }
 
 /** A field as `custom_profile_fields` (register, events) and GET /realm/profile_fields show it. */
-export function profileFieldToApi(f: ProfileField) {
-  const out: Record<string, unknown> = {
-    id: f.id, name: f.name, type: f.field_type, hint: f.hint, field_data: f.field_data, order: f.order,
+export function profileFieldToApi(f: ProfileField): CustomProfileField {
+  const out: CustomProfileField = {
+    // the column holds only the API's field types (checked on creation)
+    id: f.id, name: f.name, type: f.field_type as CustomProfileFieldType, hint: f.hint, field_data: f.field_data, order: f.order,
     required: !!f.required, editable_by_user: !!f.editable_by_user,
   };
   if (f.display_in_profile_summary) out.display_in_profile_summary = true;
@@ -47,7 +49,7 @@ async function fieldsEvent(trx: Database, realm: Realm, events: Delivery[]) {
   events.push({
     realmId: realm.id,
     userIds: await activeUserIds(trx, realm.id),
-    event: untypedEvent({ type: 'custom_profile_fields', fields: await profileFieldObjects(trx, realm.id) }),
+    event: { type: 'custom_profile_fields', fields: await profileFieldObjects(trx, realm.id) },
   });
 }
 

@@ -1,8 +1,9 @@
+import type { CustomProfileFieldChange } from '../../src/api/model/index.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { activeUserIds } from './access.js';
@@ -114,12 +115,12 @@ async function valueEvent(
   field: { id: number; value: string | null; rendered_value?: string | null },
   events: Delivery[],
 ) {
-  const custom: Record<string, unknown> = { id: field.id, value: field.value };
+  const custom: CustomProfileFieldChange = { id: field.id, value: field.value };
   if (field.rendered_value != null) custom.rendered_value = field.rendered_value;
   events.push({
     realmId: realm.id,
     userIds: await activeUserIds(trx, realm.id),
-    event: untypedEvent({ type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: custom } }),
+    event: { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: custom } },
   });
 }
 
