@@ -77,7 +77,12 @@ export interface UpdateMessageEvent extends EventBase {
   flags?: MessageFlag[];
   content?: string;
   rendered_content?: string;
+  /** the content before this edit */
+  orig_content?: string;
+  orig_rendered_content?: string;
   is_me_message?: boolean;
+  /** links the realm's linkifiers find in the new topic */
+  topic_links?: { text: string; url: string }[];
   stream_id?: number;
   new_stream_id?: number;
   orig_subject?: string;
