@@ -285,6 +285,8 @@ export async function insertMessage(
   const delivery: Delivery = {
     realmId: realm.id,
     userIds: recipients,
+    // Escaped: the message record is still an untyped object, and each queue's `flags` arrive
+    // through perUser, which the wire type (flags required) cannot see at this point.
     event: untypedEvent({ type: 'message', message: record }),
     perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
   };

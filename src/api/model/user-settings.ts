@@ -15,6 +15,7 @@
  * - `notification`: its legacy event is `update_global_notifications`, not `update_display_settings`.
  * - `realmUser`: stored on the user row, part of the user object too: a change is also announced as a
  *   `realm_user` update, and it has no organization-level default.
+ *   (The one exception to "one list": such a setting needs its column on `users`, like `timezone`.)
  */
 
 /** The server-side rules a string setting can name. */
