@@ -37,7 +37,7 @@ export async function defaultStreamGroupObjects(db: Database, realmId: number) {
     : [];
   const streams = await realmStreams(db, realmId);
   const objects = new Map((await streamObjects(db, streams)).map((o) => [o.stream_id as number, o]));
-  const byName = (a: Record<string, unknown>, b: Record<string, unknown>) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+  const byName = (a: { name: string }, b: { name: string }) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
   return groups
     .map((g) => ({
       name: g.name,

@@ -2,7 +2,8 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import type { DeliveredEvent, Delivery } from '../events/types.js';
+import type { DeleteMessageEvent } from '../../src/api/model/index.js';
 import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { mayDeleteOwnMessages } from './policies.js';
@@ -27,9 +28,9 @@ export async function deleteMessage(ctx: AppContext, realm: Realm, user: User, m
   return transact(ctx, async (trx, events) => {
     const holders = (await trx.selectFrom('user_messages').select('user_id').where('message_id', '=', messageId).execute()).map((r) => r.user_id);
     await removeMessages(trx, [messageId]);
-    const event: Record<string, unknown> = { type: 'delete_message', message_ids: [messageId], message_type: row.type === 'stream' ? 'stream' : 'private' };
+    const event: DeliveredEvent<DeleteMessageEvent> = { type: 'delete_message', message_ids: [messageId], message_type: row.type === 'stream' ? 'stream' : 'private' };
     if (row.type === 'stream') Object.assign(event, { stream_id: row.stream_id, topic: row.topic });
-    events.push({ realmId: realm.id, userIds: holders, event: event as any });
+    events.push({ realmId: realm.id, userIds: holders, event });
     return {};
   });
 }
@@ -64,7 +65,7 @@ export async function deleteTopic(ctx: AppContext, realm: Realm, user: User, str
 }
 
 /** One delete_message event per distinct set of ids, so nobody learns of messages they never had. */
-function deletionDeliveries(realm: Realm, rows: { user_id: number; message_id: number }[], fields: Record<string, unknown>): Delivery[] {
+function deletionDeliveries(realm: Realm, rows: { user_id: number; message_id: number }[], fields: Pick<DeleteMessageEvent, 'message_type' | 'stream_id' | 'topic'>): Delivery[] {
   const byUser = new Map<number, number[]>();
   for (const r of rows) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r.message_id]);
   const byIds = new Map<string, { ids: number[]; users: number[] }>();
@@ -78,7 +79,7 @@ function deletionDeliveries(realm: Realm, rows: { user_id: number; message_id: n
   return [...byIds.values()].map(({ ids, users }) => ({
     realmId: realm.id,
     userIds: users,
-    event: { type: 'delete_message', message_ids: ids, ...fields } as any,
+    event: { type: 'delete_message', message_ids: ids, ...fields },
   }));
 }
 

@@ -5,6 +5,7 @@ import type { Realm, User } from '../db/schema.js';
 import { badRequest, noSuchObject } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { streamForUser } from './streams.js';
+import type { Draft } from '../../src/api/model/index.js';
 
 export interface DraftInput {
   type: '' | 'stream' | 'private';
@@ -63,8 +64,9 @@ async function normaliseAddress(trx: Database, realm: Realm, user: User, d: Draf
   return { ...d, to: [], topic: '' };
 }
 
-const draftToApi = (r: { id: number; type: string; to_ids: string; topic: string; content: string; timestamp: number }) => ({
-  id: r.id, type: r.type, to: JSON.parse(r.to_ids) as number[], topic: r.topic, content: r.content, timestamp: r.timestamp,
+// The column only ever holds the wire's draft types (normaliseAddress checks them).
+const draftToApi = (r: { id: number; type: string; to_ids: string; topic: string; content: string; timestamp: number }): Draft => ({
+  id: r.id, type: r.type as Draft['type'], to: JSON.parse(r.to_ids) as number[], topic: r.topic, content: r.content, timestamp: r.timestamp,
 });
 
 /** GET /drafts */

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import type { DeliveredEvent, Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isModeratorOrAbove } from '../domain/roles.js';
@@ -17,6 +17,7 @@ import { realmSettings } from './realm.js';
 import { insertMessage, markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
+import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';
 
 export const RESOLVED_PREFIX = '✔ ';
 
@@ -103,7 +104,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     }
 
     const editTime = now();
-    const baseEvent: Record<string, unknown> = {
+    const baseEvent: DeliveredEvent<UpdateMessageEvent> = {
       type: 'update_message',
       user_id: user.id,
       edit_timestamp: editTime,
@@ -125,10 +126,11 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
       await trx.updateTable('messages').set({ content, rendered_content: md.html, last_edit_time: editTime }).where('id', '=', row.id).execute();
       await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);
       newFlagsFor = await recomputeMentions(trx, row.id, md.mentionedUserIds, md.streamWildcard, md.topicWildcard);
-      Object.assign(baseEvent, {
-        orig_content: row.content, orig_rendered_content: row.rendered_content, content,
-        rendered_content: md.html, is_me_message: /^\/me( |$)/.test(content),
-      });
+      baseEvent.orig_content = row.content;
+      baseEvent.orig_rendered_content = row.rendered_content;
+      baseEvent.content = content;
+      baseEvent.rendered_content = md.html;
+      baseEvent.is_me_message = /^\/me( |$)/.test(content);
     }
     if (moving) {
       const topic = newTopic ?? row.topic;
@@ -145,10 +147,11 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
         await trx.updateTable('messages').set({ topic, topic_key: topic.toLowerCase(), stream_id: streamId, last_edit_time: editTime })
           .where('id', 'in', ids.slice(i, i + 500)).execute();
       }
-      Object.assign(baseEvent, {
-        stream_id: row.stream_id, orig_subject: row.topic, subject: topic, topic_links: [],
-        propagate_mode: req.propagateMode,
-      });
+      baseEvent.stream_id = row.stream_id!;
+      baseEvent.orig_subject = row.topic;
+      baseEvent.subject = topic;
+      baseEvent.topic_links = [];
+      baseEvent.propagate_mode = req.propagateMode;
       if (newStream) {
         baseEvent.new_stream_id = newStream.id;
         await moveAudience(trx, realm, newStream, ids, events);
@@ -168,7 +171,7 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     const perUser: Record<number, Record<string, unknown>> = {};
     const flagsByUser = new Map(holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]));
     for (const a of audience) perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
-    events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: baseEvent as any, perUser });
+    events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: baseEvent, perUser });
 
     if (moving && !pureResolve && oldStream) {
       const bot = await notificationBot(ctx, trx, realm, events);
@@ -310,7 +313,7 @@ async function moveTopicSettings(
     }).execute();
     events.push(
       { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: from.streamId, topic_name: r.topic, last_updated: when, visibility_policy: 0 } },
-      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy } },
+      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy as TopicVisibilityPolicy } },
     );
   }
 }

@@ -2,7 +2,8 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import type { DeliveredEvent, Delivery } from '../events/types.js';
+import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../../src/api/model/index.js';
 import { badRequest } from '../domain/errors.js';
 import { FLAG_BITS, type FlagName, USER_CHANGEABLE_FLAGS, WILDCARD_BITS } from '../domain/flags.js';
 import { VISIBILITY } from './subscription-properties.js';
@@ -17,7 +18,7 @@ export function checkChangeableFlag(flag: string): FlagName {
 
 /** Details clients need to put messages back into their unread counts. */
 export async function messageDetails(db: Database, userId: number, ids: number[]) {
-  const details: Record<string, Record<string, unknown>> = {};
+  const details: Record<string, UnreadMessageDetails> = {};
   if (!ids.length) return details;
   const rows = await db
     .selectFrom('messages as m')
@@ -37,12 +38,12 @@ export async function messageDetails(db: Database, userId: number, ids: number[]
     return p === VISIBILITY.MUTED || (p !== VISIBILITY.UNMUTED && p !== VISIBILITY.FOLLOWED && mutedStreams.has(streamId));
   };
   for (const r of rows) {
-    const d: Record<string, unknown> = { type: r.type === 'stream' ? 'stream' : 'private' };
+    const d: UnreadMessageDetails = { type: r.type === 'stream' ? 'stream' : 'private' };
     // A wildcard mention in a muted conversation does not count as a mention (the register agrees).
     const wildcardCounts = r.type !== 'stream' || !muted(r.stream_id!, r.topic_key);
     if (r.flags & FLAG_BITS.mentioned || (r.flags & WILDCARD_BITS && wildcardCounts)) d.mentioned = true;
     if (r.type === 'stream') {
-      d.stream_id = r.stream_id;
+      d.stream_id = r.stream_id!;
       d.topic = r.topic;
       d.unmuted_stream_msg = !mutedStreams.has(r.stream_id!);
     } else {
@@ -78,11 +79,11 @@ export async function changeFlags(
       .where('user_id', '=', user.id).where('message_id', 'in', chunk).execute();
   }
   if (changed.length) {
-    const event: Record<string, unknown> = {
+    const event: DeliveredEvent<UpdateMessageFlagsEvent> = {
       type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false,
     };
     if (flag === 'read' && op === 'remove') event.message_details = await messageDetails(trx, user.id, changed);
-    events.push({ realmId: realm.id, userIds: [user.id], event: event as any });
+    events.push({ realmId: realm.id, userIds: [user.id], event });
   }
   return changed;
 }

@@ -1,3 +1,4 @@
+import type { CustomProfileField, CustomProfileFieldType } from '../../src/api/model/index.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -29,9 +30,10 @@ export async function realmFields(db: Database, realmId: number) {
 }
 
 /** A field as `custom_profile_fields` (register, events) and GET /realm/profile_fields show it. */
-export function profileFieldToApi(f: ProfileField) {
-  const out: Record<string, unknown> = {
-    id: f.id, name: f.name, type: f.field_type, hint: f.hint, field_data: f.field_data, order: f.order,
+export function profileFieldToApi(f: ProfileField): CustomProfileField {
+  const out: CustomProfileField = {
+    // the column holds only the API's field types (checked on creation)
+    id: f.id, name: f.name, type: f.field_type as CustomProfileFieldType, hint: f.hint, field_data: f.field_data, order: f.order,
     required: !!f.required, editable_by_user: !!f.editable_by_user,
   };
   if (f.display_in_profile_summary) out.display_in_profile_summary = true;

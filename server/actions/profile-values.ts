@@ -1,3 +1,4 @@
+import type { CustomProfileFieldChange } from '../../src/api/model/index.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -114,7 +115,7 @@ async function valueEvent(
   field: { id: number; value: string | null; rendered_value?: string | null },
   events: Delivery[],
 ) {
-  const custom: Record<string, unknown> = { id: field.id, value: field.value };
+  const custom: CustomProfileFieldChange = { id: field.id, value: field.value };
   if (field.rendered_value != null) custom.rendered_value = field.rendered_value;
   events.push({
     realmId: realm.id,

@@ -8,6 +8,7 @@ import { emojiCodeForName, emojiNameForCode } from '../markdown/index.js';
 import { activeEmojiNamed, emojiById } from './realm-emoji.js';
 import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
+import type { Reaction } from '../../src/api/model/index.js';
 
 export interface ReactionRequest {
   emojiName?: string;
@@ -120,7 +121,7 @@ async function changeReaction(ctx: AppContext, realm: Realm, user: User, message
       event: {
         type: 'reaction', op, message_id: messageId, user_id: user.id,
         user: { user_id: user.id, email: user.email, full_name: user.full_name },
-        emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type,
+        emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type as Reaction['reaction_type'],
       },
     });
     return {};

@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Realm } from '../db/schema.js';
 import { parseSettings, REALM_SETTING_DEFAULTS, type RealmSettings } from '../domain/settings.js';
 import { SYSTEM_GROUPS } from '../domain/roles.js';
+import type { Delivery } from '../events/types.js';
 
 export const realmSettings = (realm: Realm): RealmSettings =>
   parseSettings(REALM_SETTING_DEFAULTS, realm.settings);
@@ -73,5 +74,6 @@ export async function systemGroupJoinEvent(db: Database, realmId: number, userId
   const name = ROLE_GROUP[role];
   if (!name) return null;
   const groupId = await systemGroupId(db, realmId, name);
-  return { realmId, userIds: audience, event: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } };
+  const delivery: Delivery = { realmId, userIds: audience, event: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } };
+  return delivery;
 }

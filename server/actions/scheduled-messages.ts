@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import type { Delivery, EventBody } from '../events/types.js';
 import { DomainError, badRequest, missingParam, noSuchObject } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { checkMaySendToStream } from './send-access.js';
@@ -11,6 +11,7 @@ import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
 import { findStream } from './streams.js';
+import type { ScheduledMessage as WireScheduledMessage, ScheduledMessagesEvent } from '../../src/api/model/index.js';
 
 export type ScheduledMessage = Selectable<ScheduledMessageTable>;
 
@@ -31,10 +32,11 @@ interface CheckedDraft {
   rendered: string;
 }
 
-export function scheduledToApi(row: ScheduledMessage) {
-  const out: Record<string, unknown> = {
+export function scheduledToApi(row: ScheduledMessage): WireScheduledMessage {
+  const out: WireScheduledMessage = {
     scheduled_message_id: row.id,
-    type: row.type,
+    // the column holds only the two wire types (checked when scheduling)
+    type: row.type as WireScheduledMessage['type'],
     to: JSON.parse(row.to_ids),
     content: row.content,
     rendered_content: row.rendered_content,
@@ -91,7 +93,7 @@ function checkFuture(timestamp: number) {
   if (timestamp > MAX_DB_INT) throw badRequest('scheduled_delivery_timestamp is too large');
 }
 
-const event = (realm: Realm, userId: number, body: Record<string, unknown>): Delivery => ({
+const event = (realm: Realm, userId: number, body: EventBody<ScheduledMessagesEvent>): Delivery => ({
   realmId: realm.id, userIds: [userId], event: { type: 'scheduled_messages', ...body },
 });
 

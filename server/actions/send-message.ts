@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { type Delivery, untypedEvent } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
@@ -285,7 +285,9 @@ export async function insertMessage(
   const delivery: Delivery = {
     realmId: realm.id,
     userIds: recipients,
-    event: { type: 'message', message: record },
+    // Escaped: the message record is still an untyped object, and each queue's `flags` arrive
+    // through perUser, which the wire type (flags required) cannot see at this point.
+    event: untypedEvent({ type: 'message', message: record }),
     perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
   };
   if (opts.queueId && opts.localId !== undefined)

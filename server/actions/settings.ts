@@ -5,61 +5,34 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import type { DeliveredEvent } from '../events/types.js';
+import type { UserSettingsEvent } from '../../src/api/model/events.js';
+import type { User as WireUser } from '../../src/api/model/user.js';
 import { badRequest } from '../domain/errors.js';
 import { hashPassword } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { storeEmailChange } from './user-email.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { isValidTimezone, LANGUAGES } from '../domain/languages.js';
+import { USER_SETTING_NAMES, USER_SETTINGS, type RealmUserSettingName, type UserSettingCheck, type UserSettingName, type UserSettingSpec } from '../../src/api/model/user-settings.js';
 import { activeUserIds } from './access.js';
 import { realmSettings } from './realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
 
-type Rule = { kind: 'bool' } | { kind: 'enum'; values: readonly (number | string)[] } | { kind: 'int'; min: number; max: number } | { kind: 'custom'; check: (v: string) => boolean };
-
-const bool: Rule = { kind: 'bool' };
-const ints = (...values: number[]): Rule => ({ kind: 'enum', values });
-const strings = (...values: string[]): Rule => ({ kind: 'enum', values });
-
-/** Every personal setting PATCH /settings accepts, with its validation. */
-export const SETTING_RULES: Record<string, Rule> = {
-  twenty_four_hour_time: bool, dense_mode: bool, starred_message_counts: bool, fluid_layout_width: bool,
-  high_contrast_mode: bool, enable_drafts_synchronization: bool, translate_emoticons: bool,
-  display_emoji_reaction_users: bool, web_escape_navigates_to_home_view: bool, left_side_userlist: bool,
-  color_scheme: ints(1, 2, 3), demote_inactive_streams: ints(1, 2, 3), user_list_style: ints(1, 2, 3),
-  web_stream_unreads_count_display_policy: ints(1, 2, 3), desktop_icon_count_display: ints(1, 2, 3),
-  web_mark_read_on_scroll_policy: ints(1, 2, 3), web_channel_default_view: ints(1, 2, 3, 4),
-  web_font_size_px: { kind: 'int', min: 12, max: 20 }, web_line_height_percent: { kind: 'int', min: 122, max: 158 },
-  default_language: { kind: 'custom', check: (v) => v in LANGUAGES },
-  web_home_view: strings('recent_topics', 'inbox', 'all_messages'),
-  emojiset: strings('google', 'google-blob', 'twitter', 'text'),
-  timezone: { kind: 'custom', check: isValidTimezone },
-  notification_sound: { kind: 'custom', check: (v) => AVAILABLE_NOTIFICATION_SOUNDS.includes(v) },
-  email_notifications_batching_period_seconds: { kind: 'int', min: 120, max: 7 * 86400 },
-  enable_stream_desktop_notifications: bool, enable_stream_email_notifications: bool,
-  enable_stream_push_notifications: bool, enable_stream_audible_notifications: bool,
-  enable_desktop_notifications: bool, enable_sounds: bool, enable_offline_email_notifications: bool,
-  enable_offline_push_notifications: bool, enable_online_push_notifications: bool,
-  enable_followed_topic_desktop_notifications: bool, enable_followed_topic_email_notifications: bool,
-  enable_followed_topic_push_notifications: bool, enable_followed_topic_audible_notifications: bool,
-  enable_digest_emails: bool, enable_marketing_emails: bool, enable_login_emails: bool,
-  message_content_in_email_notifications: bool, pm_content_in_desktop_notifications: bool,
-  wildcard_mentions_notify: bool, enable_followed_topic_wildcard_mentions_notify: bool,
-  realm_name_in_email_notifications_policy: ints(1, 2, 3),
-  automatically_follow_topics_policy: ints(1, 2, 3, 4), automatically_unmute_topics_in_muted_streams_policy: ints(1, 2, 3, 4),
-  automatically_follow_topics_where_mentioned: bool, presence_enabled: bool, enter_sends: bool,
-  send_private_typing_notifications: bool, send_stream_typing_notifications: bool, send_read_receipts: bool,
-  receives_typing_notifications: bool, allow_private_data_export: bool, email_address_visibility: ints(1, 2, 3, 4, 5),
-  web_animate_image_previews: strings('always', 'on_hover', 'never'), web_navigate_to_sent_message: bool,
-  web_suggest_update_timezone: bool, hide_ai_features: bool,
-  resolved_topic_notice_auto_read_policy: strings('always', 'except_followed', 'never'),
-  web_left_sidebar_unreads_count_summary: bool, web_left_sidebar_show_channel_folders: bool,
+const CHECKS: Record<UserSettingCheck, (value: string) => boolean> = {
+  language: (v) => v in LANGUAGES,
+  timezone: isValidTimezone,
+  notification_sound: (v) => AVAILABLE_NOTIFICATION_SOUNDS.includes(v),
 };
 
-function parseValue(name: string, raw: string, rule: Rule): string | number | boolean {
-  switch (rule.kind) {
+/** Every personal setting PATCH /settings accepts: the shared list, nothing more. */
+export const SETTING_NAMES: readonly UserSettingName[] = USER_SETTING_NAMES;
+
+// The error texts are the reference server's: a malformed value is "not a boolean/integer", a
+// well-formed one outside the allowed set is "Invalid".
+function parseValue(name: string, raw: string, spec: UserSettingSpec): string | number | boolean {
+  switch (spec.kind) {
     case 'bool':
       if (raw === 'true') return true;
       if (raw === 'false') return false;
@@ -67,20 +40,30 @@ function parseValue(name: string, raw: string, rule: Rule): string | number | bo
     case 'int': {
       if (!/^-?\d+$/.test(raw)) throw badRequest(`${name} is not an integer`);
       const n = Number(raw);
-      if (n < rule.min || n > rule.max) throw badRequest(`Invalid ${name}`);
+      if (n < spec.min || n > spec.max) throw badRequest(`Invalid ${name}`);
       return n;
     }
     case 'enum': {
-      const numeric = typeof rule.values[0] === 'number';
+      const values: readonly (number | string)[] = spec.values;
+      const numeric = typeof values[0] === 'number';
       const value = numeric ? Number(raw) : raw;
       if (numeric && !/^-?\d+$/.test(raw)) throw badRequest(`${name} is not an integer`);
-      if (!rule.values.includes(value)) throw badRequest(`Invalid ${name}`);
+      if (!values.includes(value)) throw badRequest(`Invalid ${name}`);
       return value;
     }
-    case 'custom':
-      if (!rule.check(raw)) throw badRequest(`Invalid ${name}`);
+    case 'string':
+      if (!CHECKS[spec.check](raw)) throw badRequest(`Invalid ${name}`);
       return raw;
   }
+}
+
+/**
+ * The `user_settings` event for one changed setting. The value was validated against the list by
+ * parseValue, which tsc cannot follow from a name known only at run time: hence the one cast.
+ */
+function settingEvent(property: UserSettingName, value: string | number | boolean): DeliveredEvent<UserSettingsEvent> {
+  const event = { type: 'user_settings', op: 'update', property, value } as DeliveredEvent<UserSettingsEvent>;
+  return property === 'default_language' ? { ...event, language_name: LANGUAGES[value as string] } : event;
 }
 
 export interface SettingsChange {
@@ -94,7 +77,7 @@ export interface SettingsChange {
 /** PATCH /settings */
 export async function updateSettings(ctx: AppContext, realm: Realm, user: User, change: SettingsChange) {
   const parsed: Record<string, string | number | boolean> = {};
-  for (const [name, raw] of Object.entries(change.settings)) parsed[name] = parseValue(name, raw, SETTING_RULES[name]);
+  for (const [name, raw] of Object.entries(change.settings)) parsed[name] = parseValue(name, raw, USER_SETTINGS[name as UserSettingName]);
   const rs = realmSettings(realm);
   let fullName: string | undefined;
   if (change.full_name !== undefined) {
@@ -117,22 +100,23 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
   return transact(ctx, async (trx, events) => {
     const fresh = await trx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     const stored = JSON.parse(fresh.settings || '{}');
-    const current = { ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings), timezone: fresh.timezone } as Record<string, unknown>;
-    const settingEvent = (property: string, value: unknown): Delivery => {
-      const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property, value };
-      if (property === 'default_language') event.language_name = LANGUAGES[value as string];
-      return { realmId: realm.id, userIds: [user.id], event: event as any };
-    };
+    const onRow = (name: string) => 'realmUser' in USER_SETTINGS[name as UserSettingName];
+    const current: Record<string, unknown> = { ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings) };
+    for (const name of SETTING_NAMES) if (onRow(name)) current[name] = fresh[name as keyof typeof fresh];
     const updates: Record<string, unknown> = {};
+    const userObjectChanges: Partial<Pick<WireUser, RealmUserSettingName>>[] = [];
     for (const [name, value] of Object.entries(parsed)) {
       if (current[name] === value) continue;
-      if (name === 'timezone') updates.timezone = value;
-      else stored[name] = value;
-      events.push(settingEvent(name, value));
+      // Settings that are user-object properties are columns of the same name, and everyone sees them.
+      if (onRow(name)) {
+        updates[name] = value;
+        userObjectChanges.push({ [name]: value });
+      } else stored[name] = value;
+      events.push({ realmId: realm.id, userIds: [user.id], event: settingEvent(name as UserSettingName, value) });
       if (name === 'enable_drafts_synchronization' && value === false) await deleteAllDrafts(trx, user.id);
       if (name === 'presence_enabled') await presenceSharingChanged(trx, realm, user, value === true, events);
     }
-    if (Object.keys(parsed).some((n) => n !== 'timezone')) updates.settings = JSON.stringify(stored);
+    if (Object.keys(parsed).some((name) => !onRow(name))) updates.settings = JSON.stringify(stored);
     if (fullName !== undefined && fullName !== fresh.full_name) {
       updates.full_name = fullName;
       events.push({
@@ -140,10 +124,10 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
         event: { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } },
       });
     }
-    if (parsed.timezone !== undefined && parsed.timezone !== fresh.timezone) {
+    for (const change of userObjectChanges) {
       events.push({
         realmId: realm.id, userIds: await activeUserIds(trx, realm.id),
-        event: { type: 'realm_user', op: 'update', person: { user_id: user.id, timezone: parsed.timezone } },
+        event: { type: 'realm_user', op: 'update', person: { user_id: user.id, ...change } },
       });
     }
     if (passwordHash) updates.password_hash = passwordHash;

@@ -3,6 +3,7 @@ import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
+import type { SubscriptionProperty, TopicVisibilityPolicy } from '../../src/api/model/index.js';
 import { findStream, streamForUser } from './streams.js';
 
 export interface PropertyChange {
@@ -39,9 +40,10 @@ export async function updateSubscriptionProperties(ctx: AppContext, realm: Realm
         : c.value ? 1 : 0;
       await trx.updateTable('subscriptions').set({ [column]: stored } as any)
         .where('user_id', '=', user.id).where('stream_id', '=', stream.id).execute();
+      // property and value were validated above, against the same names the wire type lists.
       const emit = (property: string, value: unknown): Delivery => ({
         realmId: realm.id, userIds: [user.id],
-        event: { type: 'subscription', op: 'update', stream_id: stream.id, property, value },
+        event: { type: 'subscription', op: 'update', stream_id: stream.id, property: property as SubscriptionProperty, value: value as string | boolean },
       });
       if (c.property === 'is_muted' || c.property === 'in_home_view') {
         const muted = c.property === 'is_muted' ? c.value : !c.value;
@@ -86,7 +88,7 @@ export async function updateUserTopic(
     }
     events.push({
       realmId: realm.id, userIds: [user.id],
-      event: { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: req.visibilityPolicy },
+      event: { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: req.visibilityPolicy as TopicVisibilityPolicy },
     });
     return {};
   });

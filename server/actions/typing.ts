@@ -5,6 +5,8 @@ import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeSubscriberIds } from './access.js';
 import { streamForUser } from './streams.js';
 import { checkMaySendToStream } from './send-access.js';
+import type { DeliveredEvent } from '../events/types.js';
+import type { TypingEvent } from '../../src/api/model/index.js';
 
 export interface TypingRequest {
   op: 'start' | 'stop';
@@ -18,7 +20,7 @@ export interface TypingRequest {
 export async function setTypingStatus(ctx: AppContext, realm: Realm, sender: User, req: TypingRequest) {
   const senderRef = { user_id: sender.id, email: sender.email };
   let userIds: number[];
-  let event: Record<string, unknown>;
+  let event: DeliveredEvent<TypingEvent>;
   if (req.type === 'stream') {
     let streamId = req.streamId;
     if (streamId === undefined && req.to) {
@@ -46,6 +48,6 @@ export async function setTypingStatus(ctx: AppContext, realm: Realm, sender: Use
   }
   const receivers = await ctx.db.selectFrom('users').select(['id', 'settings']).where('id', 'in', userIds.length ? userIds : [-1]).execute();
   const wanting = receivers.filter((u) => parseSettings(USER_SETTING_DEFAULTS, u.settings).receives_typing_notifications).map((u) => u.id);
-  if (wanting.length) await ctx.queues.bus.publish([{ realmId: realm.id, userIds: wanting, event: event as any }]);
+  if (wanting.length) await ctx.queues.bus.publish([{ realmId: realm.id, userIds: wanting, event }]);
   return {};
 }

@@ -14,6 +14,7 @@ import { firstMessageIds, realmStreams } from './streams.js';
 import { subscribersByStream } from './subscriptions.js';
 import { isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';
+import type { Role } from '../../src/api/model/index.js';
 
 /** PATCH /users/{user_id}: what an administrator may change about another account. */
 export interface UserChanges {
@@ -36,7 +37,7 @@ async function changeRole(trx: Database, realm: Realm, target: User, role: numbe
   await trx.updateTable('users').set({ role }).where('id', '=', target.id).execute();
 
   const everyone = await activeUserIds(trx, realm.id);
-  events.push({ realmId: realm.id, userIds: everyone, event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role } } });
+  events.push({ realmId: realm.id, userIds: everyone, event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role: role as Role } } });
   if (!target.is_active) return;
   const oldGroup = await roleGroupId(trx, realm, target.role);
   const newGroup = await roleGroupId(trx, realm, role);

@@ -2,13 +2,14 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { type Delivery, type EventBody, untypedEvent } from '../events/types.js';
 import { badRequest, forbidden } from '../domain/errors.js';
 import { isGuest, isModeratorOrAbove } from '../domain/roles.js';
 import { activeUserIds } from './access.js';
 import { decodeLoose, isDbId, nowSeconds, passesPolicy } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { GroupGraph, groupFromGraph } from './user-groups.js';
+import type { UserGroupEvent } from '../../src/api/model/index.js';
 
 /**
  * Creating and changing user groups. Who may: the organization's `user_group_edit_policy`
@@ -88,7 +89,7 @@ function groupForEdit(graph: GroupGraph, actor: User, groupId: number): UserGrou
   return group;
 }
 
-async function groupEvent(trx: Database, realm: Realm, events: Delivery[], event: Record<string, unknown>) {
+async function groupEvent(trx: Database, realm: Realm, events: Delivery[], event: EventBody<UserGroupEvent>) {
   events.push({ realmId: realm.id, userIds: await activeUserIds(trx, realm.id), event: { type: 'user_group', ...event } });
 }
 
@@ -117,7 +118,9 @@ export async function createUserGroup(ctx: AppContext, realm: Realm, actor: User
     }).returningAll().executeTakeFirstOrThrow();
     if (members.length) await trx.insertInto('user_group_members').values(members.map((user_id) => ({ group_id: group.id, user_id }))).execute();
     const fresh = await GroupGraph.load(trx, realm.id);
-    await groupEvent(trx, realm, events, { op: 'add', group: fresh.toApi(group) });
+    // The wire type has no null can_mention_group; the group object keeps its own shape for now.
+    const added = untypedEvent({ type: 'user_group', op: 'add', group: fresh.toApi(group) });
+    events.push({ realmId: realm.id, userIds: await activeUserIds(trx, realm.id), event: added });
     return { group_id: group.id };
   });
 }

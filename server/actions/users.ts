@@ -10,6 +10,7 @@ import { userToApi } from '../domain/serialize.js';
 import { adminRequired } from './admin-checks.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { announceNewUser } from './announce-user.js';
+import type { ProfileValue } from '../../src/api/model/user.js';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 
@@ -155,7 +156,7 @@ export async function profileDataFor(db: Database, realmId: number, userIds?: nu
     .where('custom_profile_fields.realm_id', '=', realmId);
   if (userIds) q = q.where('custom_profile_values.user_id', 'in', userIds.length ? userIds : [-1]);
   const rows = await q.execute();
-  const byUser = new Map<number, Record<string, unknown>>();
+  const byUser = new Map<number, Record<string, ProfileValue>>();
   for (const r of rows) {
     let entry = byUser.get(r.user_id);
     if (!entry) byUser.set(r.user_id, (entry = {}));

@@ -3,13 +3,15 @@ import type { Realm, Stream, Subscription, User } from '../db/schema.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
+import type { Stream as WireStream, Subscription as WireSubscription } from '../../src/api/model/stream.js';
+import type { ProfileValue, Role, User as WireUser } from '../../src/api/model/user.js';
 
 export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_version'>) =>
   `${ctx.config.externalUrl}/avatar/${user.id}?v=${user.avatar_version}`;
 
 /** A user as GET /users and realm_users present it to `viewer`. */
-export function userToApi(ctx: AppContext, user: User, viewer: User | null, profileData?: Record<string, unknown>) {
-  const out: Record<string, unknown> = {
+export function userToApi(ctx: AppContext, user: User, viewer: User | null, profileData?: Record<string, ProfileValue>): WireUser {
+  const out: WireUser = {
     user_id: user.id,
     email: user.email,
     delivery_email: mayReadDeliveryEmail(viewer, user) ? user.delivery_email : null,
@@ -21,7 +23,8 @@ export function userToApi(ctx: AppContext, user: User, viewer: User | null, prof
     is_guest: isGuest(user),
     is_billing_admin: false,
     is_bot: !!user.is_bot,
-    role: user.role,
+    // the column holds only the API's role values
+    role: user.role as Role,
     timezone: user.timezone,
     avatar_url: avatarUrl(ctx, user),
     avatar_version: user.avatar_version,
@@ -57,8 +60,8 @@ export function roleFlags(user: User) {
 export function streamToApi(
   stream: Stream,
   extra: { firstMessageId: number | null; isDefault?: boolean; weeklyTraffic?: number | null },
-) {
-  const out: Record<string, unknown> = {
+): WireStream {
+  const out: WireStream = {
     stream_id: stream.id,
     name: stream.name,
     description: stream.description,
@@ -84,9 +87,9 @@ export function subscriptionToApi(
   stream: Stream,
   sub: Subscription,
   extra: { firstMessageId: number | null; subscribers?: number[]; weeklyTraffic?: number | null },
-) {
+): WireSubscription {
   const nullableBool = (v: 0 | 1 | null) => (v === null ? null : !!v);
-  const out: Record<string, unknown> = {
+  const out: WireSubscription = {
     ...streamToApi(stream, extra),
     color: sub.color,
     is_muted: !!sub.is_muted,

@@ -1,73 +1,17 @@
+import { USER_SETTINGS, USER_SETTING_NAMES, type RealmUserSettingName, type UserSettings } from '../../src/api/model/user-settings.js';
+
+export type { UserSettings };
+/** The settings kept in the user row's JSON blob; the rest (timezone) are columns of their own. */
+export type StoredUserSettings = Omit<UserSettings, RealmUserSettingName>;
+
 /**
- * Defaults of the per-user settings (`user_settings` in /register, `PATCH /settings`) and of the
- * organization settings (`realm_*`). Rows store only a JSON object of values; these fill the rest.
+ * Defaults of the per-user settings, derived from the shared list (src/api/model/user-settings.ts).
+ * Rows store only a JSON object of changed values; these fill the rest. Also what /register sends
+ * as `realm_user_settings_defaults`, so settings that live on the user row are left out.
  */
-export const USER_SETTING_DEFAULTS = {
-  twenty_four_hour_time: false,
-  dense_mode: true,
-  starred_message_counts: true,
-  fluid_layout_width: false,
-  high_contrast_mode: false,
-  color_scheme: 1,
-  translate_emoticons: false,
-  display_emoji_reaction_users: true,
-  default_language: 'en',
-  web_home_view: 'inbox',
-  web_escape_navigates_to_home_view: true,
-  left_side_userlist: false,
-  emojiset: 'google',
-  demote_inactive_streams: 1,
-  user_list_style: 2,
-  web_animate_image_previews: 'on_hover',
-  web_stream_unreads_count_display_policy: 2,
-  web_mark_read_on_scroll_policy: 1,
-  web_channel_default_view: 1,
-  web_font_size_px: 14,
-  web_line_height_percent: 122,
-  web_navigate_to_sent_message: true,
-  web_suggest_update_timezone: true,
-  enable_drafts_synchronization: true,
-  enable_stream_desktop_notifications: false,
-  enable_stream_email_notifications: false,
-  enable_stream_push_notifications: false,
-  enable_stream_audible_notifications: false,
-  notification_sound: 'zulip',
-  enable_desktop_notifications: true,
-  enable_sounds: true,
-  email_notifications_batching_period_seconds: 120,
-  enable_offline_email_notifications: true,
-  enable_offline_push_notifications: true,
-  enable_online_push_notifications: true,
-  enable_digest_emails: true,
-  enable_marketing_emails: true,
-  enable_login_emails: true,
-  message_content_in_email_notifications: true,
-  pm_content_in_desktop_notifications: true,
-  wildcard_mentions_notify: true,
-  enable_followed_topic_desktop_notifications: true,
-  enable_followed_topic_email_notifications: true,
-  enable_followed_topic_push_notifications: true,
-  enable_followed_topic_audible_notifications: true,
-  enable_followed_topic_wildcard_mentions_notify: true,
-  desktop_icon_count_display: 1,
-  realm_name_in_email_notifications_policy: 1,
-  automatically_follow_topics_policy: 3,
-  automatically_unmute_topics_in_muted_streams_policy: 3,
-  automatically_follow_topics_where_mentioned: true,
-  presence_enabled: true,
-  enter_sends: true,
-  send_private_typing_notifications: true,
-  send_stream_typing_notifications: true,
-  send_read_receipts: true,
-  receives_typing_notifications: true,
-  allow_private_data_export: false,
-  email_address_visibility: 1,
-  hide_ai_features: false,
-  resolved_topic_notice_auto_read_policy: 'except_followed',
-  web_left_sidebar_unreads_count_summary: true,
-  web_left_sidebar_show_channel_folders: true,
-};
-export type UserSettings = typeof USER_SETTING_DEFAULTS & { timezone: string };
+export const USER_SETTING_DEFAULTS: StoredUserSettings = Object.fromEntries(
+  USER_SETTING_NAMES.filter((name) => !('realmUser' in USER_SETTINGS[name])).map((name) => [name, USER_SETTINGS[name].default]),
+) as StoredUserSettings;
 
 export const AVAILABLE_NOTIFICATION_SOUNDS = ['zulip', 'ding', 'chime', 'none'];
 export const EMOJISETS = [

@@ -5,6 +5,7 @@ import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
 import { botToApi, roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
+import { USER_SETTING_NAMES, USER_SETTINGS, type RegisterUserSettings, type UserSettings } from '../../src/api/model/user-settings.js';
 import { canSeeStream } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
 import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
@@ -40,20 +41,13 @@ export const ALL_FETCH_TYPES = [
 
 /**
  * What clients without the `user_settings_object` capability find at the top level: the real
- * server's frozen legacy display and notification lists; newer settings exist only in `user_settings`.
+ * server's frozen legacy display and notification lists (the list's `legacy` flag) and the choices;
+ * newer settings exist only in `user_settings`.
  */
 const LEGACY_TOP_LEVEL_SETTINGS = [
-  'color_scheme', 'default_language', 'web_home_view', 'demote_inactive_streams', 'dense_mode', 'emojiset',
-  'enable_drafts_synchronization', 'enter_sends', 'fluid_layout_width', 'high_contrast_mode', 'left_side_userlist',
-  'starred_message_counts', 'translate_emoticons', 'twenty_four_hour_time', 'timezone',
-  'enable_desktop_notifications', 'enable_digest_emails', 'enable_login_emails', 'enable_marketing_emails',
-  'email_notifications_batching_period_seconds', 'enable_offline_email_notifications',
-  'enable_offline_push_notifications', 'enable_online_push_notifications', 'enable_sounds',
-  'enable_stream_audible_notifications', 'enable_stream_desktop_notifications', 'enable_stream_email_notifications',
-  'enable_stream_push_notifications', 'message_content_in_email_notifications', 'notification_sound',
-  'pm_content_in_desktop_notifications', 'desktop_icon_count_display', 'realm_name_in_email_notifications_policy',
-  'presence_enabled', 'wildcard_mentions_notify', 'available_notification_sounds', 'emojiset_choices',
-];
+  ...USER_SETTING_NAMES.filter((name) => 'legacy' in USER_SETTINGS[name]),
+  'available_notification_sounds', 'emojiset_choices',
+] as const;
 
 export interface StateOptions {
   fetchTypes: Set<string> | null;
@@ -154,11 +148,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   if (wants(opts, 'subscription')) Object.assign(state, await subscriptionState(ctx, realm, user, opts));
   if (wants(opts, 'update_message_flags') && wants(opts, 'message')) state.unread_msgs = await unreadMessages(ctx, user);
   if (wants(opts, 'user_settings')) {
-    const us = { ...parseSettings(USER_SETTING_DEFAULTS, user.settings), timezone: user.timezone };
-    const userSettings: Record<string, unknown> = {};
-    for (const key of [...Object.keys(USER_SETTING_DEFAULTS), 'timezone']) userSettings[key] = (us as any)[key];
-    userSettings.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
-    userSettings.emojiset_choices = EMOJISETS;
+    const userSettings = ownUserSettings(user);
     if (opts.capabilities.user_settings_object) state.user_settings = userSettings;
     else for (const key of LEGACY_TOP_LEVEL_SETTINGS) state[key] = userSettings[key];
   }
@@ -170,6 +160,14 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   if (wants(opts, 'video_calls')) state.has_zoom_token = false;
   if (wants(opts, 'onboarding_steps')) state.onboarding_steps = [];
   return state;
+}
+
+/** Every setting of the list, in its order: stored values over defaults, row columns from the row. */
+export function ownUserSettings(user: User): RegisterUserSettings {
+  const stored = parseSettings(USER_SETTING_DEFAULTS, user.settings) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of USER_SETTING_NAMES) out[name] = 'realmUser' in USER_SETTINGS[name] ? user[name as keyof User] : stored[name];
+  return { ...(out as UserSettings), available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
 }
 
 function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnType<typeof realmSettings>) {
@@ -294,8 +292,7 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
     unsubscribed,
     never_subscribed: never.map((s) => {
       const o = streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
-      if (subscribers) o.subscribers = subscribers.get(s.id) ?? [];
-      return o;
+      return subscribers ? { ...o, subscribers: subscribers.get(s.id) ?? [] } : o;
     }),
   };
 }

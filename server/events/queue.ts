@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
 import type { ApiEvent, Delivery } from './types.js';
+import { USER_SETTING_NAMES, USER_SETTINGS } from '../../src/api/model/user-settings.js';
 
 export interface ClientCapabilities {
   notification_settings_null: boolean;
@@ -163,33 +164,7 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
 }
 
 /** Settings that older clients learn from `update_global_notifications`; the rest are display. */
-const NOTIFICATION_SETTINGS = new Set([
-  'enable_stream_desktop_notifications',
-  'enable_stream_email_notifications',
-  'enable_stream_push_notifications',
-  'enable_stream_audible_notifications',
-  'wildcard_mentions_notify',
-  'notification_sound',
-  'enable_desktop_notifications',
-  'enable_sounds',
-  'email_notifications_batching_period_seconds',
-  'enable_offline_email_notifications',
-  'enable_offline_push_notifications',
-  'enable_online_push_notifications',
-  'enable_digest_emails',
-  'enable_marketing_emails',
-  'enable_login_emails',
-  'message_content_in_email_notifications',
-  'pm_content_in_desktop_notifications',
-  'desktop_icon_count_display',
-  'realm_name_in_email_notifications_policy',
-  'presence_enabled',
-  'enable_followed_topic_desktop_notifications',
-  'enable_followed_topic_email_notifications',
-  'enable_followed_topic_push_notifications',
-  'enable_followed_topic_audible_notifications',
-  'enable_followed_topic_wildcard_mentions_notify',
-]);
+const NOTIFICATION_SETTINGS = new Set<string>(USER_SETTING_NAMES.filter((name) => 'notification' in USER_SETTINGS[name]));
 const ACCOUNT_SETTINGS = new Set(['full_name', 'email', 'delivery_email']);
 
 function legacyUserSettingsEvent(event: ApiEvent): ApiEvent | null {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p, type ParamSpec } from '../http/params.js';
-import { confirmEmailChange, SETTING_RULES, updateSettings } from '../actions/settings.js';
+import { confirmEmailChange, SETTING_NAMES, updateSettings } from '../actions/settings.js';
 
-const settingParams: ParamSpec = Object.fromEntries(Object.keys(SETTING_RULES).map((name) => [name, p.raw().optional()]));
+const settingParams: ParamSpec = Object.fromEntries(SETTING_NAMES.map((name) => [name, p.raw().optional()]));
 
 export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
   // The two legacy paths are deprecated aliases of PATCH /settings.

@@ -6,7 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import type { Stream, Subscription, User } from '../api/model';
+import type { Stream, Subscription, User, UserSettings } from '../api/model';
 import type { Narrow } from '../narrow';
 import type { AccountState } from './account-state';
 import type { AccountActions, AccountStore } from './account-store';
@@ -50,8 +50,9 @@ export const useQueueId = () => useAccount((s) => s.queueId);
 export const useRealmName = () => useAccount((s) => realmName(s.realm));
 export const useRealmIconUrl = () => useAccount((s) => realmIconUrl(s.realm));
 export const useRealmSetting = (name: string) => useAccount((s) => s.realm.settings[name]);
-export const useUserSetting = <T = unknown>(name: string) =>
-  useAccount((s) => s.settings[name]) as T;
+/** One personal setting, typed by its name; a name not in the shared list does not compile. */
+export const useUserSetting = <K extends keyof UserSettings>(name: K): UserSettings[K] =>
+  useAccount((s) => s.settings[name]);
 
 export function useUsersById(): Readonly<Record<number, User>> {
   return useAccount((s) => s.users.byId);

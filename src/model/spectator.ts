@@ -4,7 +4,8 @@
  * account would have, empty, and shows each web-public channel as if subscribed, so that every
  * screen that reads the account state works unchanged, read-only.
  */
-import type { RegisterResponse, Stream, Subscription, UserSettings } from '../api/model';
+import type { RegisterResponse, RegisterUserSettings, Stream, Subscription } from '../api/model';
+import { defaultUserSettings } from '../api/model/user-settings';
 
 /** A palette for channels without a subscriber's color. */
 const COLORS = [
@@ -18,14 +19,15 @@ const COLORS = [
   '#addfe5',
 ];
 
-/** The user settings a spectator reads with: the organization's defaults where it gives them. */
-const SETTING_DEFAULTS: UserSettings = {
-  twenty_four_hour_time: false,
-  color_scheme: 1,
+/**
+ * The user settings a spectator reads with: the list's defaults, then the organization's defaults
+ * where it gives them. Spectators land on recent conversations, the one view open to them.
+ */
+const SETTING_DEFAULTS: RegisterUserSettings = {
+  ...defaultUserSettings(),
   web_home_view: 'recent_topics',
-  enter_sends: true,
-  left_side_userlist: false,
-  display_emoji_reaction_users: true,
+  available_notification_sounds: [],
+  emojiset_choices: [],
 };
 
 export const SPECTATOR_USER_ID = 0;
@@ -47,7 +49,7 @@ export function spectatorSnapshot(register: Partial<RegisterResponse>): Register
       wildcard_mentions_notify: null,
     }));
   const defaults = ((register as Record<string, unknown>).realm_user_settings_defaults ??
-    {}) as Partial<UserSettings>;
+    {}) as Partial<RegisterUserSettings>;
   return {
     ...register,
     queue_id: null,

@@ -10,6 +10,7 @@ import type {
   Subscription,
   User,
 } from '../api/model';
+import { defaultUserSettings } from '../api/model/user-settings';
 
 let nextId = 1000;
 const freshId = () => ++nextId;
@@ -188,11 +189,9 @@ function registerResponse(overrides: Partial<RegisterResponse> = {}): RegisterRe
     recent_private_conversations: [],
     drafts: [],
     user_settings: {
-      twenty_four_hour_time: false,
-      color_scheme: 1,
-      web_home_view: 'inbox',
-      enter_sends: true,
-      left_side_userlist: false,
+      ...defaultUserSettings(),
+      available_notification_sounds: ['zulip'],
+      emojiset_choices: [],
     },
     realm_mandatory_topics: false,
     ...overrides,

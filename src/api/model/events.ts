@@ -22,6 +22,7 @@ import type {
 import type { Stream, Subscription, SubscriptionProperty } from './stream';
 import type { User } from './user';
 import type { UserGroup } from './user-group';
+import type { UserSettingName, UserSettings } from './user-settings';
 
 interface EventBase {
   id: number;
@@ -41,6 +42,8 @@ export interface UnreadMessageDetails {
   mentioned?: boolean;
   stream_id?: number;
   topic?: string;
+  /** deprecated: whether the stream was unmuted when the message was read */
+  unmuted_stream_msg?: boolean;
   /** for direct messages: the other participants (empty for a self DM) */
   user_ids?: number[];
 }
@@ -48,6 +51,8 @@ export interface UnreadMessageDetails {
 export interface UpdateMessageFlagsEvent extends EventBase {
   type: 'update_message_flags';
   op: 'add' | 'remove';
+  /** deprecated name of `op` */
+  operation?: 'add' | 'remove';
   flag: MessageFlag;
   messages: number[];
   all: boolean;
@@ -72,7 +77,12 @@ export interface UpdateMessageEvent extends EventBase {
   flags?: MessageFlag[];
   content?: string;
   rendered_content?: string;
+  /** the content before this edit */
+  orig_content?: string;
+  orig_rendered_content?: string;
   is_me_message?: boolean;
+  /** links the realm's linkifiers find in the new topic */
+  topic_links?: { text: string; url: string }[];
   stream_id?: number;
   new_stream_id?: number;
   orig_subject?: string;
@@ -103,7 +113,13 @@ export type SubscriptionEvent =
 
 export type StreamEvent =
   | (EventBase & { type: 'stream'; op: 'create'; streams: Stream[] })
-  | (EventBase & { type: 'stream'; op: 'delete'; streams: { stream_id: number }[] })
+  | (EventBase & {
+      type: 'stream';
+      op: 'delete';
+      streams: { stream_id: number }[];
+      /** feature level 343: the same ids, without the legacy objects */
+      stream_ids?: number[];
+    })
   | (EventBase & {
       type: 'stream';
       op: 'update';
@@ -145,13 +161,17 @@ export type RealmEvent =
   /** The organization was deactivated: every later request fails with REALM_DEACTIVATED. */
   | (EventBase & { type: 'realm'; op: 'deactivated'; realm_id: number });
 
-export interface UserSettingsEvent extends EventBase {
-  type: 'user_settings';
-  op: 'update';
-  property: string;
-  value: unknown;
-  language_name?: string;
-}
+/** One event per changed setting, its value typed by the setting's name. */
+export type UserSettingsEvent = {
+  [K in UserSettingName]: EventBase & {
+    type: 'user_settings';
+    op: 'update';
+    property: K;
+    value: UserSettings[K];
+    /** with `default_language`: the language's name in that language */
+    language_name?: string;
+  };
+}[UserSettingName];
 
 export type DraftsEvent =
   | (EventBase & { type: 'drafts'; op: 'add'; drafts: Draft[] })

@@ -8,3 +8,4 @@ export type * from './server-settings';
 export type * from './user-group';
 export type * from './realm-data';
 export type * from './personal';
+export type * from './user-settings';

@@ -5,6 +5,7 @@ import type { CustomProfileField, DefaultStreamGroup, Linkifier, RealmEmoji } fr
 import type { Stream, Subscription } from './stream';
 import type { User } from './user';
 import type { UserGroup } from './user-group';
+import type { RegisterUserSettings } from './user-settings';
 
 export interface ClientCapabilities {
   notification_settings_null?: boolean;
@@ -50,18 +51,6 @@ export interface RecentPrivateConversation {
   user_ids: number[];
 }
 
-/** The user settings object (client capability user_settings_object). Only what the client reads is named. */
-export interface UserSettings {
-  twenty_four_hour_time: boolean;
-  color_scheme: number;
-  web_home_view: string;
-  enter_sends: boolean;
-  left_side_userlist: boolean;
-  send_private_typing_notifications?: boolean;
-  send_stream_typing_notifications?: boolean;
-  [key: string]: unknown;
-}
-
 export interface RegisterResponse {
   queue_id: string | null;
   last_event_id: number;
@@ -91,7 +80,7 @@ export interface RegisterResponse {
   starred_messages: number[];
   recent_private_conversations: RecentPrivateConversation[];
   drafts: Draft[];
-  user_settings: UserSettings;
+  user_settings: RegisterUserSettings;
   // The collections below are optional: a server leaves out what fetch_event_types did not ask for.
   realm_user_groups?: UserGroup[];
   realm_linkifiers?: Linkifier[];

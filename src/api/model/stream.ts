@@ -32,6 +32,8 @@ export interface Subscription extends Stream {
   push_notifications: boolean | null;
   email_notifications: boolean | null;
   wildcard_mentions_notify: boolean | null;
+  /** deprecated; always empty */
+  email_address?: string;
   subscribers?: number[];
 }
 

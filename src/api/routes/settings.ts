@@ -1,25 +1,12 @@
 /** Bindings for the user's own settings. */
 import type { ApiConnection } from '../connection';
+import type { UserSettings } from '../model';
 
-/** The settings PATCH /settings accepts, each with its wire type. */
-export interface SettingsChanges {
+/** What PATCH /settings accepts: the account fields and any personal setting of the shared list. */
+export interface SettingsChanges extends Partial<UserSettings> {
   full_name?: string;
   old_password?: string;
   new_password?: string;
-  color_scheme?: number;
-  twenty_four_hour_time?: boolean;
-  web_home_view?: string;
-  enter_sends?: boolean;
-  left_side_userlist?: boolean;
-  default_language?: string;
-  timezone?: string;
-  send_private_typing_notifications?: boolean;
-  send_stream_typing_notifications?: boolean;
-  send_read_receipts?: boolean;
-  enable_drafts_synchronization?: boolean;
-  display_emoji_reaction_users?: boolean;
-  enable_desktop_notifications?: boolean;
-  pm_content_in_desktop_notifications?: boolean;
 }
 
 /** PATCH /settings: the changes apply at once; the new values arrive as user_settings events. */

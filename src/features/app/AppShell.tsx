@@ -47,8 +47,8 @@ const HOME_URLS: Record<string, string> = {
 export function AppShell() {
   const location = useLocation();
   const ownUserId = useOwnUserId();
-  const homeView = useUserSetting<string>('web_home_view');
-  useColorScheme(useUserSetting<number>('color_scheme'));
+  const homeView = useUserSetting('web_home_view');
+  useColorScheme(useUserSetting('color_scheme'));
   usePresenceReporter();
   useDesktopNotifications();
   const firstChannel = useSortedSubscriptions()[0];

@@ -13,9 +13,8 @@ export type TypingTarget =
 export function useTypingNotifier(target: TypingTarget) {
   const setTypingStatus = useSetTypingStatus();
   const realm = useRealmLimits();
-  const sendDm = useUserSetting<boolean | undefined>('send_private_typing_notifications') !== false;
-  const sendStream =
-    useUserSetting<boolean | undefined>('send_stream_typing_notifications') !== false;
+  const sendDm = useUserSetting('send_private_typing_notifications') !== false;
+  const sendStream = useUserSetting('send_stream_typing_notifications') !== false;
   const lastStart = useRef(0);
   const stopTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const activeTarget = useRef<TypingTarget>(null);

@@ -233,8 +233,8 @@ function FeedRowView({
   const ownUserId = useOwnUserId();
   const settings = useRealmSettings();
   const muted = useMutedUsers();
-  const showReactionNames = useUserSetting<boolean>('display_emoji_reaction_users') ?? true;
-  const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
+  const showReactionNames = useUserSetting('display_emoji_reaction_users') ?? true;
+  const twentyFourHour = useUserSetting('twenty_four_hour_time');
   const subscriptions = useSubscriptionsById();
   const users = useUsersById();
 

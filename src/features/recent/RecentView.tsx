@@ -98,7 +98,7 @@ function RecentRow({ conversation }: { conversation: Conversation }) {
   const ownUserId = useOwnUserId();
   const unreads = useUnreads();
   const subscriptions = useSubscriptionsById();
-  const twentyFourHour = useUserSetting<boolean>('twenty_four_hour_time');
+  const twentyFourHour = useUserSetting('twenty_four_hour_time');
 
   let name: string;
   let url: string;

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorText } from '../../api/errors';
+import type { UserSettings } from '../../api/model';
 import { ROLE } from '../../api/model/user';
 import { updateSettings, type SettingsChanges } from '../../api/routes/settings';
 import { muteUser, unmuteUser } from '../../api/routes/users';
@@ -72,16 +73,10 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-type BooleanSetting =
-  | 'twenty_four_hour_time'
-  | 'enter_sends'
-  | 'send_private_typing_notifications'
-  | 'send_stream_typing_notifications'
-  | 'send_read_receipts'
-  | 'enable_drafts_synchronization'
-  | 'display_emoji_reaction_users'
-  | 'enable_desktop_notifications'
-  | 'pm_content_in_desktop_notifications';
+/** Any on/off setting of the shared list can be a toggle; the list says which ones are. */
+type BooleanSetting = {
+  [K in keyof UserSettings]: UserSettings[K] extends boolean ? K : never;
+}[keyof UserSettings];
 
 function Toggle({
   name,
@@ -94,7 +89,7 @@ function Toggle({
   hint?: string;
   saver: ReturnType<typeof useSaver>;
 }) {
-  const live = useUserSetting<boolean>(name);
+  const live = useUserSetting(name);
   const value = saver.pending[name] ?? live;
   if (value === undefined) return null; // a server without this setting
   return (
@@ -125,7 +120,7 @@ function Choice<V extends string | number>({
   options: readonly (readonly [V, string])[];
   saver: ReturnType<typeof useSaver>;
 }) {
-  const live = useUserSetting<V>(name);
+  const live = useUserSetting(name);
   const value = (saver.pending[name] as V | undefined) ?? live;
   const id = `setting-${name}`;
   return (
