@@ -20,12 +20,18 @@ async function sendFromCompose(page: Page, text: string) {
 test('two people chat in a topic and in direct messages, live', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
-  const engineering = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=engineering')).stream_id;
+  const engineering = (
+    await (
+      await apiClient(server.url, 'hamlet@example.com')
+    ).get('/get_stream_id?stream=engineering')
+  ).stream_id;
 
   const topicUrl = `/narrow/channel/${engineering}-engineering/topic/e2e.20live`;
   await hamlet.goto(topicUrl);
   await othello.goto(topicUrl);
-  await expect(othello.getByRole('combobox', { name: 'Topic', exact: true })).toHaveValue('e2e live');
+  await expect(othello.getByRole('combobox', { name: 'Topic', exact: true })).toHaveValue(
+    'e2e live',
+  );
 
   await sendFromCompose(hamlet, 'Hello from Hamlet, live!');
   // The other side sees it without a reload; the sender sees their echo replaced by the real message.
@@ -33,7 +39,9 @@ test('two people chat in a topic and in direct messages, live', async ({ browser
   await expect(hamlet.getByText('Hello from Hamlet, live!')).toBeVisible();
 
   await sendFromCompose(othello, 'And back from **Othello**');
-  await expect(hamlet.locator('strong', { hasText: 'Othello' }).last()).toBeVisible({ timeout: 3000 });
+  await expect(hamlet.locator('strong', { hasText: 'Othello' }).last()).toBeVisible({
+    timeout: 3000,
+  });
 
   // A direct message: Othello writes to Hamlet from the people list.
   await othello.getByRole('link', { name: 'Direct message King Hamlet' }).click();
@@ -53,26 +61,45 @@ test('unread counts rise with new messages and fall as they are read', async ({ 
   await hamlet.goto('/inbox');
   const before = await unreadCount(hamlet, 'general');
 
-  await cordelia.post('/messages', { type: 'stream', to: 'general', topic: 'e2e unreads', content: 'one' });
-  await cordelia.post('/messages', { type: 'stream', to: 'general', topic: 'e2e unreads', content: 'two' });
+  await cordelia.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e unreads',
+    content: 'one',
+  });
+  await cordelia.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e unreads',
+    content: 'two',
+  });
   await expect.poll(() => unreadCount(hamlet, 'general')).toBe(before + 2);
 
   // Opening just that topic (from the inbox) reads its two messages and nothing else.
-  await hamlet.getByRole('link', { name: /e2e unreads/ }).first().click();
+  await hamlet
+    .getByRole('link', { name: /e2e unreads/ })
+    .first()
+    .click();
   await expect(hamlet).toHaveURL(/topic\/e2e\.20unreads$/);
   await hamlet.bringToFront();
   await expect(hamlet.getByText('two', { exact: true })).toBeVisible();
   await expect.poll(() => unreadCount(hamlet, 'general'), { timeout: 10_000 }).toBe(before);
   // The server agrees: the topic has no unread messages left.
   const me = await apiClient(server.url, 'hamlet@example.com');
-  const reg = await me.post('/register', { fetch_event_types: '["message","update_message_flags"]' });
+  const reg = await me.post('/register', {
+    fetch_event_types: '["message","update_message_flags"]',
+  });
   const topic = reg.unread_msgs.streams.find((s: any) => s.topic === 'e2e unreads');
   expect(topic).toBeUndefined();
 });
 
 test('a topic URL survives a reload, and back and forward work', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  const engineering = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=engineering')).stream_id;
+  const engineering = (
+    await (
+      await apiClient(server.url, 'hamlet@example.com')
+    ).get('/get_stream_id?stream=engineering')
+  ).stream_id;
   await hamlet.goto(`/narrow/channel/${engineering}-engineering/topic/release.201.2`);
   await expect(hamlet.getByRole('heading', { name: /engineering.*release 1\.2/ })).toBeVisible();
   await expect(hamlet.getByText('Release checklist for 1.2:')).toBeVisible();
@@ -89,23 +116,40 @@ test('a topic URL survives a reload, and back and forward work', async ({ browse
 
 test('the app recovers by itself when the server restarts', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  const engineering = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=engineering')).stream_id;
+  const engineering = (
+    await (
+      await apiClient(server.url, 'hamlet@example.com')
+    ).get('/get_stream_id?stream=engineering')
+  ).stream_id;
   await hamlet.goto(`/narrow/channel/${engineering}-engineering/topic/after.20restart`);
   await hamlet.getByLabel('Message', { exact: true }).fill('typed before the restart');
 
   await server.stop();
-  await expect(hamlet.getByRole('status').filter({ hasText: 'Reconnecting' })).toBeVisible({ timeout: 20_000 });
+  await expect(hamlet.getByRole('status').filter({ hasText: 'Reconnecting' })).toBeVisible({
+    timeout: 20_000,
+  });
   await server.start();
-  await expect(hamlet.getByRole('status').filter({ hasText: 'Reconnecting' })).toBeHidden({ timeout: 30_000 });
+  await expect(hamlet.getByRole('status').filter({ hasText: 'Reconnecting' })).toBeHidden({
+    timeout: 30_000,
+  });
 
   // What the user typed is still there, and live updates flow on the new queue.
-  await expect(hamlet.getByLabel('Message', { exact: true })).toHaveValue('typed before the restart');
+  await expect(hamlet.getByLabel('Message', { exact: true })).toHaveValue(
+    'typed before the restart',
+  );
   const othello = await apiClient(server.url, 'othello@example.com');
-  await othello.post('/messages', { type: 'stream', to: 'engineering', topic: 'after restart', content: 'welcome back' });
+  await othello.post('/messages', {
+    type: 'stream',
+    to: 'engineering',
+    topic: 'after restart',
+    content: 'welcome back',
+  });
   await expect(hamlet.getByText('welcome back')).toBeVisible({ timeout: 5000 });
 });
 
-test('settings save at once, apply live in another tab and survive a reload', async ({ browser }) => {
+test('settings save at once, apply live in another tab and survive a reload', async ({
+  browser,
+}) => {
   const page = await logIn(browser, server.url, 'cordelia@example.com');
   const otherTab = await logIn(browser, server.url, 'cordelia@example.com');
   await otherTab.emulateMedia({ colorScheme: 'light' });
@@ -151,7 +195,9 @@ test('settings save at once, apply live in another tab and survive a reload', as
 test('a sender edits and deletes a message; the other side follows live', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
-  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const general = (
+    await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')
+  ).stream_id;
   const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20edits`;
   await hamlet.goto(topicUrl);
   await othello.goto(topicUrl);
@@ -186,7 +232,9 @@ test('a sender edits and deletes a message; the other side follows live', async 
 test('reactions: added from the picker, seen live, toggled from the chip', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
-  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const general = (
+    await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')
+  ).stream_id;
   const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20reactions`;
   await hamlet.goto(topicUrl);
   await othello.goto(topicUrl);
@@ -197,7 +245,10 @@ test('reactions: added from the picker, seen live, toggled from the chip', async
   await onOthello.hover();
   await onOthello.getByRole('button', { name: 'Add reaction' }).click();
   await othello.getByRole('menuitem', { name: 'tada' }).click();
-  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAttribute('aria-pressed', 'true');
+  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 
   const onHamlet = hamlet.locator('article.message', { hasText: 'Who is coming to the party?' });
   const chip = onHamlet.getByRole('button', { name: /^tada: / });
@@ -209,36 +260,54 @@ test('reactions: added from the picker, seen live, toggled from the chip', async
   await hamlet.screenshot({ path: 'test-results/reactions.png' });
   await chip.click();
   await expect(chip).toHaveAttribute('aria-pressed', 'false');
-  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAccessibleName('tada: You');
+  await expect(onOthello.getByRole('button', { name: /^tada: / })).toHaveAccessibleName(
+    'tada: You',
+  );
 });
 
-test('presence dots, and muting someone hides them and their messages until unmuted', async ({ browser }) => {
+test('presence dots, and muting someone hides them and their messages until unmuted', async ({
+  browser,
+}) => {
   const shiva = await logIn(browser, server.url, 'shiva@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
   const people = shiva.getByRole('complementary', { name: 'People' });
   // Othello's open app reports him present; Shiva's list shows it.
-  await expect(people.getByRole('link', { name: 'Direct message Othello, the Moor of Venice (active)' })).toBeVisible({ timeout: 5000 });
+  await expect(
+    people.getByRole('link', { name: 'Direct message Othello, the Moor of Venice (active)' }),
+  ).toBeVisible({ timeout: 5000 });
 
   await shiva.getByRole('link', { name: 'Settings' }).click();
   await shiva.getByLabel('Mute someone').selectOption({ label: 'Othello, the Moor of Venice' });
   await shiva.getByRole('button', { name: 'Mute', exact: true }).click();
-  await expect(shiva.getByRole('list', { name: 'Muted users' })).toContainText('Othello, the Moor of Venice');
+  await expect(shiva.getByRole('list', { name: 'Muted users' })).toContainText(
+    'Othello, the Moor of Venice',
+  );
   await expect(people.getByRole('link', { name: /Othello/ })).toHaveCount(0);
 
   const othelloApi = await apiClient(server.url, 'othello@example.com');
   const general = (await othelloApi.get('/get_stream_id?stream=general')).stream_id;
   // A direct message from him stays out of sight: not in the DM list, not in the combined feed.
   const shivaId = (await apiClient(server.url, 'shiva@example.com')).userId;
-  await othelloApi.post('/messages', { type: 'direct', to: `[${shivaId}]`, content: 'A private word while muted' });
+  await othelloApi.post('/messages', {
+    type: 'direct',
+    to: `[${shivaId}]`,
+    content: 'A private word while muted',
+  });
   await shiva.goto('/feed');
-  await expect(shiva.getByRole('navigation', { name: 'Channels and views' }).getByRole('link', { name: /Othello/ })).toHaveCount(0);
+  await expect(
+    shiva
+      .getByRole('navigation', { name: 'Channels and views' })
+      .getByRole('link', { name: /Othello/ }),
+  ).toHaveCount(0);
   await expect(shiva.locator('article.message').first()).toBeVisible();
   await expect(shiva.getByText('A private word while muted')).toHaveCount(0);
   const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20muting`;
   await othello.goto(topicUrl);
   await sendFromCompose(othello, 'You will not see this at first');
   await shiva.goto(topicUrl);
-  const hidden = shiva.locator('article.message').filter({ hasText: 'hidden because you muted the sender' });
+  const hidden = shiva
+    .locator('article.message')
+    .filter({ hasText: 'hidden because you muted the sender' });
   await expect(hidden).toBeVisible();
   await expect(hidden.locator('.message-sender')).toHaveText('Muted user');
   await expect(shiva.getByText('You will not see this at first')).toHaveCount(0);
@@ -247,14 +316,21 @@ test('presence dots, and muting someone hides them and their messages until unmu
   await expect(shiva.getByText('You will not see this at first')).toBeVisible();
 
   await shiva.getByRole('link', { name: 'Settings' }).click();
-  await shiva.getByRole('list', { name: 'Muted users' }).getByRole('button', { name: 'Unmute' }).click();
+  await shiva
+    .getByRole('list', { name: 'Muted users' })
+    .getByRole('button', { name: 'Unmute' })
+    .click();
   await expect(people.getByRole('link', { name: /Othello/ })).toBeVisible();
 });
 
-test('attaching files: a link in the message, an image preview the other side can see', async ({ browser }) => {
+test('attaching files: a link in the message, an image preview the other side can see', async ({
+  browser,
+}) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   const othello = await logIn(browser, server.url, 'othello@example.com');
-  const general = (await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')).stream_id;
+  const general = (
+    await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')
+  ).stream_id;
   const topicUrl = `/narrow/channel/${general}-general/topic/e2e.20files`;
   await hamlet.goto(topicUrl);
   await othello.goto(topicUrl);
@@ -283,8 +359,13 @@ test('attaching files: a link in the message, an image preview the other side ca
   await expect(tab.locator('body')).toContainText('meeting notes');
 });
 
-test('a visitor reads the web-public channel without an account, read-only', async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+test('a visitor reads the web-public channel without an account, read-only', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   await page.goto('/');
   await page.getByRole('button', { name: 'Browse the public channels without an account' }).click();
@@ -304,8 +385,17 @@ test('a visitor reads the web-public channel without an account, read-only', asy
   await page.screenshot({ path: 'test-results/spectator.png' });
 
   // A new message in the channel appears without a reload (visitors' views refresh themselves).
-  const welcome = (await (await apiClient(server.url, 'iago@example.com')).get('/get_stream_id?stream=welcome')).stream_id;
-  await (await apiClient(server.url, 'iago@example.com')).post('/messages', { type: 'stream', to: String(welcome), topic: 'visitors', content: 'Hello, visitors!' });
+  const welcome = (
+    await (await apiClient(server.url, 'iago@example.com')).get('/get_stream_id?stream=welcome')
+  ).stream_id;
+  await (
+    await apiClient(server.url, 'iago@example.com')
+  ).post('/messages', {
+    type: 'stream',
+    to: String(welcome),
+    topic: 'visitors',
+    content: 'Hello, visitors!',
+  });
   await page.reload();
   await expect(page.getByText('Hello, visitors!')).toBeVisible();
 
@@ -314,7 +404,9 @@ test('a visitor reads the web-public channel without an account, read-only', asy
   await context.close();
 });
 
-test('an administrator invites someone with a link, and deactivates and reactivates people', async ({ browser }) => {
+test('an administrator invites someone with a link, and deactivates and reactivates people', async ({
+  browser,
+}) => {
   const iago = await logIn(browser, server.url, 'iago@example.com');
   await iago.getByRole('link', { name: 'Settings' }).click();
   await iago.getByLabel('Join as').selectOption({ label: 'Member' });
@@ -380,25 +472,40 @@ test('browsing channels: leave one, join it again, create a new one', async ({ b
 
   // An administrator sees a private channel they are not in, but is not offered to join it:
   // its members add people.
-  const made = await (await apiClient(server.url, 'cordelia@example.com')).post('/users/me/subscriptions', {
-    subscriptions: JSON.stringify([{ name: 'e2e vault' }]), invite_only: 'true',
+  const made = await (
+    await apiClient(server.url, 'cordelia@example.com')
+  ).post('/users/me/subscriptions', {
+    subscriptions: JSON.stringify([{ name: 'e2e vault' }]),
+    invite_only: 'true',
   });
   expect(made.result).toBe('success');
   const iago = await logIn(browser, server.url, 'iago@example.com');
-  await iago.getByRole('navigation', { name: 'Channels and views' }).getByRole('link', { name: 'Browse' }).click();
+  await iago
+    .getByRole('navigation', { name: 'Channels and views' })
+    .getByRole('link', { name: 'Browse' })
+    .click();
   const iagosList = iago.getByRole('list', { name: 'All channels' });
-  const vault = iagosList.getByRole('listitem').filter({ has: iago.getByRole('link', { name: 'e2e vault' }) });
+  const vault = iagosList
+    .getByRole('listitem')
+    .filter({ has: iago.getByRole('link', { name: 'e2e vault' }) });
   await expect(vault.getByText('Members add people')).toBeVisible();
   await expect(vault.getByRole('button')).toHaveCount(0);
   await expect(iagosList.getByRole('button', { name: 'Join e2e garden' })).toBeVisible();
   await iago.screenshot({ path: 'test-results/channels-outsider.png' });
 });
 
-test('muting a topic keeps its new messages out of the counts; a channel can be muted too', async ({ browser }) => {
+test('muting a topic keeps its new messages out of the counts; a channel can be muted too', async ({
+  browser,
+}) => {
   const othello = await logIn(browser, server.url, 'othello@example.com');
   const hamletApi = await apiClient(server.url, 'hamlet@example.com');
   const general = (await hamletApi.get('/get_stream_id?stream=general')).stream_id;
-  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e quiet', content: 'first' });
+  await hamletApi.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'e2e quiet',
+    content: 'first',
+  });
   await othello.goto(`/narrow/channel/${general}-general/topic/e2e.20quiet`);
   const visibility = othello.getByLabel('Topic notifications');
   await expect(visibility).toHaveValue('0');
@@ -407,25 +514,47 @@ test('muting a topic keeps its new messages out of the counts; a channel can be 
 
   await othello.goto('/inbox');
   const before = await unreadCount(othello, 'general');
-  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e quiet', content: 'while muted' });
-  await hamletApi.post('/messages', { type: 'stream', to: String(general), topic: 'e2e loud', content: 'not muted' });
+  await hamletApi.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'e2e quiet',
+    content: 'while muted',
+  });
+  await hamletApi.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'e2e loud',
+    content: 'not muted',
+  });
   await expect.poll(() => unreadCount(othello, 'general'), { timeout: 3000 }).toBe(before + 1);
 
   await othello.goto(`/narrow/channel/${general}-general`);
   const mute = othello.getByRole('button', { name: 'Mute channel' });
   await mute.click();
-  await expect(othello.getByRole('button', { name: 'Unmute channel' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(othello.getByRole('button', { name: 'Unmute channel' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await othello.goto(`/narrow/channel/${general}-general/topic/e2e.20loud`);
   // In a muted channel, a topic can be unmuted or followed.
-  await expect(othello.getByLabel('Topic notifications').locator('option')).toHaveText(['Muted with the channel', 'Unmuted', 'Followed']);
+  await expect(othello.getByLabel('Topic notifications').locator('option')).toHaveText([
+    'Muted with the channel',
+    'Unmuted',
+    'Followed',
+  ]);
   await othello.goto(`/narrow/channel/${general}-general`);
   await othello.getByRole('button', { name: 'Unmute channel' }).click();
   await expect(othello.getByRole('button', { name: 'Mute channel' })).toBeVisible();
 });
 
-test('desktop notifications for a direct message while the app is in the background', async ({ browser }) => {
+test('desktop notifications for a direct message while the app is in the background', async ({
+  browser,
+}) => {
   // The browser's Notification is replaced by a recorder, and the page behaves as if in the background.
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: 1280, height: 800 },
+  });
   await context.addInitScript(() => {
     const shown: { title: string; body?: string }[] = [];
     (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
@@ -450,9 +579,23 @@ test('desktop notifications for a direct message while the app is in the backgro
 
   const hamlet = await apiClient(server.url, 'hamlet@example.com');
   const desdemona = await apiClient(server.url, 'desdemona@example.com');
-  await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'e2e notes', content: 'nobody in particular' });
-  await hamlet.post('/messages', { type: 'direct', to: `[${desdemona.userId}]`, content: 'A **word**, my lady' });
-  const shown = () => page.evaluate(() => (window as unknown as { shownNotifications: unknown[] }).shownNotifications);
-  await expect.poll(shown, { timeout: 3000 }).toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
+  await hamlet.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e notes',
+    content: 'nobody in particular',
+  });
+  await hamlet.post('/messages', {
+    type: 'direct',
+    to: `[${desdemona.userId}]`,
+    content: 'A **word**, my lady',
+  });
+  const shown = () =>
+    page.evaluate(
+      () => (window as unknown as { shownNotifications: unknown[] }).shownNotifications,
+    );
+  await expect
+    .poll(shown, { timeout: 3000 })
+    .toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
   await context.close();
 });

@@ -12,14 +12,23 @@ export const PNG = Buffer.from(
 
 /** The link in the latest mail to `to`: with no mail server, mail goes to the outbox file of the data directory. */
 export function mailedLink(dataDir: string, to: string): string {
-  const mails = fs.readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const mails = fs
+    .readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const mail = mails.filter((m) => m.to === to).pop();
   if (!mail) throw new Error(`no mail to ${to}`);
   return mail.link as string;
 }
 
 /** Logs in through the login screen in a fresh browser context, as a person would. */
-export async function logIn(browser: Browser, baseURL: string, email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+export async function logIn(
+  browser: Browser,
+  baseURL: string,
+  email: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
   await page.goto('/');
@@ -37,7 +46,10 @@ export async function apiClient(baseURL: string, email: string) {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ username: email, password: PASSWORD }),
   });
-  const { api_key: apiKey, user_id: userId } = (await login.json()) as { api_key: string; user_id: number };
+  const { api_key: apiKey, user_id: userId } = (await login.json()) as {
+    api_key: string;
+    user_id: number;
+  };
   const auth = 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
   return {
     userId,

@@ -27,10 +27,15 @@ step('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 step('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit']);
 step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 step('imports (no circles, no HTTP in the domain)', 'node', ['scripts/check-imports.mjs']);
+step('format (prettier --check)', 'npx', ['prettier', '--check', '.']);
 
 const vitestJson = path.join(tmp, 'vitest.json');
 const vitestOk = run('unit and integration tests', 'npx', [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`,
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
 ]);
 if (fs.existsSync(vitestJson)) {
   const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
@@ -45,27 +50,46 @@ if (fs.existsSync(vitestJson)) {
   failures.push('vitest (no report)');
 }
 
-const hasE2e = fs.existsSync(path.join(root, 'e2e')) && fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
+const hasE2e =
+  fs.existsSync(path.join(root, 'e2e')) &&
+  fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
 if (hasE2e) {
   if (!fs.existsSync('/usr/bin/chromium')) {
     if (process.getuid?.() === 0) {
-      run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+      run('install chromium', 'bash', [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+      ]);
     } else {
-      console.error('End-to-end tests need Chromium: run "sudo apt-get install chromium" (Debian) and npm test again.');
+      console.error(
+        'End-to-end tests need Chromium: run "sudo apt-get install chromium" (Debian) and npm test again.',
+      );
     }
   }
   const pwJson = path.join(tmp, 'playwright.json');
-  const ok = run('end-to-end tests', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson, PARLEY_E2E_REPORT: pwJson });
+  const ok = run('end-to-end tests', 'npx', ['playwright', 'test'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+    PARLEY_E2E_REPORT: pwJson,
+  });
   if (fs.existsSync(pwJson)) {
     const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats ?? {};
     passed += s.expected ?? 0;
     failed += (s.unexpected ?? 0) + (s.flaky ?? 0) * 0;
-    if (!ok && !s.unexpected) { failed++; failures.push('playwright (run error)'); }
+    if (!ok && !s.unexpected) {
+      failed++;
+      failures.push('playwright (run error)');
+    }
   } else if (!ok) {
     failed++;
     failures.push('playwright (no report)');
   }
 }
+
+// The mutation run (every action the central test reaches, made to throw in turn, must fail a
+// case) takes about seven minutes: CI always runs it, locally set PARLEY_MUTATION=1 or run
+// `npm run mutation`.
+if (process.env.CI || process.env.PARLEY_MUTATION === '1')
+  step('mutation check', 'node', ['scripts/mutation.mjs']);
 
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);

@@ -8,7 +8,10 @@ import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
 
 /** The HTTP application: API under /api/v1 and the web client at /. */
-export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  ctx: AppContext,
+  opts: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'warn' } : false,
     bodyLimit: MAX_BODY_BYTES,
@@ -28,9 +31,15 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     if (err instanceof DomainError) {
       // Limits enforced inside actions (password attempts) get the header clients pace themselves by.
       const retryAfter = err.extra['retry-after'];
-      if (err.code === 'RATE_LIMIT_HIT' && typeof retryAfter === 'number' && !reply.hasHeader('Retry-After'))
+      if (
+        err.code === 'RATE_LIMIT_HIT' &&
+        typeof retryAfter === 'number' &&
+        !reply.hasHeader('Retry-After')
+      )
         reply.header('Retry-After', String(Math.ceil(retryAfter)));
-      return reply.code(err.httpStatus).send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
+      return reply
+        .code(err.httpStatus)
+        .send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
     }
     const status: number | undefined = err.statusCode;
     if (status && status >= 400 && status < 500) {
@@ -44,7 +53,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
     }
     request.log.error({ err }, 'unexpected error');
     if (!opts.logger) console.error(err);
-    return reply.code(500).send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+    return reply
+      .code(500)
+      .send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -53,7 +64,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean } = {})
       const allowed = knownRoutes.filter((r) => r.pattern.test(url)).map((r) => r.method);
       if (allowed.length) {
         reply.header('Allow', [...new Set(allowed)].join(', '));
-        return reply.code(405).send({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
+        return reply
+          .code(405)
+          .send({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
       }
       return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
     }

@@ -44,8 +44,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     scryptCost: Number(env.PARLEY_SCRYPT_COST ?? 16384),
     rateLimitPerMinute: Number(env.PARLEY_RATE_LIMIT ?? 200),
     loginAttempts: positiveInteger('PARLEY_LOGIN_ATTEMPTS', env.PARLEY_LOGIN_ATTEMPTS, 5),
-    loginWindowSeconds: positiveInteger('PARLEY_LOGIN_WINDOW_SECONDS', env.PARLEY_LOGIN_WINDOW_SECONDS, 1800),
-    trustedProxies: (env.PARLEY_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    loginWindowSeconds: positiveInteger(
+      'PARLEY_LOGIN_WINDOW_SECONDS',
+      env.PARLEY_LOGIN_WINDOW_SECONDS,
+      1800,
+    ),
+    trustedProxies: (env.PARLEY_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     externalUrl:
       env.PARLEY_EXTERNAL_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${Number(env.PORT ?? 9991)}`,
   };
@@ -55,6 +62,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not "${raw}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive whole number, not "${raw}"`);
   return n;
 }

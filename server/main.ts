@@ -18,7 +18,12 @@ async function main() {
   if (config.demo && (await seedDemo(server.ctx, config.demoPassword))) {
     console.log('Seeded the demo organization "Parley Demo".');
   }
-  const users = await server.ctx.db.selectFrom('users').select(['email', 'role']).where('is_bot', '=', 0).orderBy('role').execute();
+  const users = await server.ctx.db
+    .selectFrom('users')
+    .select(['email', 'role'])
+    .where('is_bot', '=', 0)
+    .orderBy('role')
+    .execute();
   console.log(`\nParley is running at ${server.url}`);
   if (config.demo) {
     console.log(`Log in as any demo user with the password "${config.demoPassword}":`);

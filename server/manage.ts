@@ -24,8 +24,12 @@ The database is the one the server uses: PARLEY_DATA_DIR (default ./data) or DAT
 Changes made while the server runs are stored at once; open clients see them after a reload.`;
 
 const ROLES: Record<string, number> = {
-  owner: ROLE.OWNER, admin: ROLE.ADMINISTRATOR, administrator: ROLE.ADMINISTRATOR,
-  moderator: ROLE.MODERATOR, member: ROLE.MEMBER, guest: ROLE.GUEST,
+  owner: ROLE.OWNER,
+  admin: ROLE.ADMINISTRATOR,
+  administrator: ROLE.ADMINISTRATOR,
+  moderator: ROLE.MODERATOR,
+  member: ROLE.MEMBER,
+  guest: ROLE.GUEST,
 };
 
 function need(values: Record<string, unknown>, name: string): string {
@@ -38,7 +42,12 @@ async function realmFor(ctx: AppContext, stringId: unknown) {
   let q = ctx.db.selectFrom('realms').selectAll();
   q = typeof stringId === 'string' ? q.where('string_id', '=', stringId) : q.orderBy('id').limit(1);
   const realm = await q.executeTakeFirst();
-  if (!realm) throw new Error(typeof stringId === 'string' ? `No organization "${stringId}"` : 'No organization yet: run create-realm first');
+  if (!realm)
+    throw new Error(
+      typeof stringId === 'string'
+        ? `No organization "${stringId}"`
+        : 'No organization yet: run create-realm first',
+    );
   return realm;
 }
 
@@ -51,15 +60,29 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
   const { values } = parseArgs({
     args: rest,
     options: {
-      name: { type: 'string' }, 'owner-email': { type: 'string' }, 'owner-name': { type: 'string' },
-      password: { type: 'string' }, 'string-id': { type: 'string' }, email: { type: 'string' },
-      'full-name': { type: 'string' }, role: { type: 'string' }, realm: { type: 'string' },
+      name: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
+      password: { type: 'string' },
+      'string-id': { type: 'string' },
+      email: { type: 'string' },
+      'full-name': { type: 'string' },
+      role: { type: 'string' },
+      realm: { type: 'string' },
     },
     strict: true,
   });
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, lock: false });
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    lock: false,
+  });
   const ctx: AppContext = {
-    db: handle.db, dialect: handle.dialect, config, lock: new Mutex(), log: console,
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    lock: new Mutex(),
+    log: console,
     queues: new QueueManager(new MemoryBus(), 600_000),
     loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
   };
@@ -67,19 +90,48 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
     switch (command) {
       case 'create-realm': {
         const stringId = (values['string-id'] as string | undefined) ?? '';
-        const taken = await ctx.db.selectFrom('realms').select('id').where('string_id', '=', stringId).executeTakeFirst();
-        if (taken) throw new Error(`An organization with string id "${stringId}" exists; pass --string-id`);
+        const taken = await ctx.db
+          .selectFrom('realms')
+          .select('id')
+          .where('string_id', '=', stringId)
+          .executeTakeFirst();
+        if (taken)
+          throw new Error(`An organization with string id "${stringId}" exists; pass --string-id`);
         const realm = await createRealm(ctx.db, { stringId, name: need(values, 'name') });
         const owner = await createUser(ctx, realm, {
-          email: need(values, 'owner-email'), fullName: need(values, 'owner-name'), password: need(values, 'password'), role: ROLE.OWNER,
+          email: need(values, 'owner-email'),
+          fullName: need(values, 'owner-name'),
+          password: need(values, 'password'),
+          role: ROLE.OWNER,
         });
-        const general = await insertStream(ctx.db, realm, { name: 'general', description: 'Everyone is here.', creatorId: owner.id });
-        await ctx.db.insertInto('default_streams').values({ realm_id: realm.id, stream_id: general.id }).execute();
-        await ctx.db.insertInto('subscriptions').values({
-          user_id: owner.id, stream_id: general.id, active: 1, color: '#76ce90', is_muted: 0, pin_to_top: 0,
-          desktop_notifications: null, audible_notifications: null, push_notifications: null, email_notifications: null, wildcard_mentions_notify: null,
-        }).execute();
-        console.log(`Created organization "${realm.name}" (id ${realm.id}) with owner ${owner.email}.`);
+        const general = await insertStream(ctx.db, realm, {
+          name: 'general',
+          description: 'Everyone is here.',
+          creatorId: owner.id,
+        });
+        await ctx.db
+          .insertInto('default_streams')
+          .values({ realm_id: realm.id, stream_id: general.id })
+          .execute();
+        await ctx.db
+          .insertInto('subscriptions')
+          .values({
+            user_id: owner.id,
+            stream_id: general.id,
+            active: 1,
+            color: '#76ce90',
+            is_muted: 0,
+            pin_to_top: 0,
+            desktop_notifications: null,
+            audible_notifications: null,
+            push_notifications: null,
+            email_notifications: null,
+            wildcard_mentions_notify: null,
+          })
+          .execute();
+        console.log(
+          `Created organization "${realm.name}" (id ${realm.id}) with owner ${owner.email}.`,
+        );
         return 0;
       }
       case 'create-user': {
@@ -87,7 +139,10 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
         const roleName = ((values.role as string | undefined) ?? 'member').toLowerCase();
         if (!(roleName in ROLES)) throw new Error(`Unknown role "${roleName}"`);
         const user = await createUser(ctx, realm, {
-          email: need(values, 'email'), fullName: need(values, 'full-name'), password: need(values, 'password'), role: ROLES[roleName],
+          email: need(values, 'email'),
+          fullName: need(values, 'full-name'),
+          password: need(values, 'password'),
+          role: ROLES[roleName],
         });
         console.log(`Created ${roleName} ${user.email} (id ${user.id}).`);
         return 0;
@@ -95,7 +150,12 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
       case 'reset-password': {
         const realm = await realmFor(ctx, values.realm);
         const email = need(values, 'email').toLowerCase();
-        const user = await ctx.db.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('email', '=', email).executeTakeFirst();
+        const user = await ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where('realm_id', '=', realm.id)
+          .where('email', '=', email)
+          .executeTakeFirst();
         if (!user) throw new Error(`No user ${email}`);
         await setPassword(ctx, user.id, need(values, 'password'));
         console.log(`Password of ${email} reset.`);
@@ -103,8 +163,16 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
       }
       case 'list-users': {
         const realm = await realmFor(ctx, values.realm);
-        const users = await ctx.db.selectFrom('users').select(['id', 'email', 'full_name', 'role', 'is_active', 'is_bot']).where('realm_id', '=', realm.id).orderBy('id').execute();
-        for (const u of users) console.log(`${u.id}\t${u.email}\t${u.full_name}\trole ${u.role}${u.is_bot ? '\tbot' : ''}${u.is_active ? '' : '\tdeactivated'}`);
+        const users = await ctx.db
+          .selectFrom('users')
+          .select(['id', 'email', 'full_name', 'role', 'is_active', 'is_bot'])
+          .where('realm_id', '=', realm.id)
+          .orderBy('id')
+          .execute();
+        for (const u of users)
+          console.log(
+            `${u.id}\t${u.email}\t${u.full_name}\trole ${u.role}${u.is_bot ? '\tbot' : ''}${u.is_active ? '' : '\tdeactivated'}`,
+          );
         return 0;
       }
       case 'list-realms': {

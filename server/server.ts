@@ -8,7 +8,11 @@ import { QueueManager } from './events/manager.js';
 import { MemoryBus, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
 import { startScheduler } from './actions/scheduler.js';
-import { MemoryLoginAttempts, RedisLoginAttempts, type LoginAttempts } from './domain/login-attempts.js';
+import {
+  MemoryLoginAttempts,
+  RedisLoginAttempts,
+  type LoginAttempts,
+} from './domain/login-attempts.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -22,13 +26,28 @@ export async function startServer(
   config: Config,
   opts: { logger?: boolean; beforeListen?: (ctx: AppContext) => Promise<void> } = {},
 ): Promise<RunningServer> {
-  const handle: DatabaseHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle: DatabaseHandle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
   const queues = new QueueManager(bus, config.queueIdleSeconds * 1000);
   const loginAttempts: LoginAttempts = config.redisUrl
-    ? await RedisLoginAttempts.connect(config.redisUrl, config.loginAttempts, config.loginWindowSeconds)
+    ? await RedisLoginAttempts.connect(
+        config.redisUrl,
+        config.loginAttempts,
+        config.loginWindowSeconds,
+      )
     : new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds);
-  const ctx: AppContext = { db: handle.db, dialect: handle.dialect, config, queues, lock: new Mutex(), log: console, loginAttempts };
+  const ctx: AppContext = {
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    queues,
+    lock: new Mutex(),
+    log: console,
+    loginAttempts,
+  };
   const app = await buildApp(ctx, { logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
   try {

@@ -18,7 +18,12 @@ export interface StreamAccessOptions {
  * administrators. A channel one may not reach is answered exactly as one that does not exist, so
  * callers turn `false` into their "does not exist" error.
  */
-export function canAccessStream(user: User | null, stream: Stream, subscribed: boolean, opts: StreamAccessOptions = {}): boolean {
+export function canAccessStream(
+  user: User | null,
+  stream: Stream,
+  subscribed: boolean,
+  opts: StreamAccessOptions = {},
+): boolean {
   if (stream.deactivated) return false;
   if (stream.is_web_public) return true;
   if (user === null) return false;
@@ -38,7 +43,11 @@ export const canSeeStream = (user: User | null, stream: Stream, subscribed: bool
 export const mayAccessPublicStreams = (user: User) => !isGuest(user);
 
 /** Whether the user can read the stream's messages that were not sent to them. */
-export function canReadStreamHistory(user: User | null, stream: Stream, subscribed: boolean): boolean {
+export function canReadStreamHistory(
+  user: User | null,
+  stream: Stream,
+  subscribed: boolean,
+): boolean {
   if (stream.deactivated) return false;
   if (stream.is_web_public) return true;
   if (user === null) return false;
@@ -56,7 +65,11 @@ export async function subscribedStreamIds(db: Database, userId: number): Promise
   return new Set(rows.map((r) => r.stream_id));
 }
 
-export async function isSubscribed(db: Database, userId: number, streamId: number): Promise<boolean> {
+export async function isSubscribed(
+  db: Database,
+  userId: number,
+  streamId: number,
+): Promise<boolean> {
   const row = await db
     .selectFrom('subscriptions')
     .select('id')
@@ -100,7 +113,9 @@ export async function streamAudience(db: Database, stream: Stream): Promise<numb
     .where('is_active', '=', 1)
     .execute();
   const subs = new Set(await activeSubscriberIds(db, stream.id));
-  return rows.filter((u) => u.role !== 600 || subs.has(u.id) || stream.is_web_public).map((u) => u.id);
+  return rows
+    .filter((u) => u.role !== 600 || subs.has(u.id) || stream.is_web_public)
+    .map((u) => u.id);
 }
 
 export async function activeUserIds(db: Database, realmId: number): Promise<number[]> {
@@ -115,11 +130,21 @@ export async function activeUserIds(db: Database, realmId: number): Promise<numb
 
 /** Who sees a bot in `realm_bots`: the organization's administrators and the bot's owner. */
 export async function botAudience(db: Database, realm: Realm, bot: User): Promise<number[]> {
-  const admins = await db.selectFrom('users').select('id').where('realm_id', '=', realm.id).where('is_active', '=', 1)
-    .where('role', '<=', ROLE.ADMINISTRATOR).where('is_bot', '=', 0).execute();
+  const admins = await db
+    .selectFrom('users')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('is_active', '=', 1)
+    .where('role', '<=', ROLE.ADMINISTRATOR)
+    .where('is_bot', '=', 0)
+    .execute();
   const ids = new Set(admins.map((a) => a.id));
   if (bot.bot_owner_id !== null) {
-    const owner = await db.selectFrom('users').select(['id', 'is_active']).where('id', '=', bot.bot_owner_id).executeTakeFirst();
+    const owner = await db
+      .selectFrom('users')
+      .select(['id', 'is_active'])
+      .where('id', '=', bot.bot_owner_id)
+      .executeTakeFirst();
     if (owner?.is_active) ids.add(owner.id);
   }
   return [...ids];

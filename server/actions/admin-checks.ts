@@ -16,7 +16,8 @@ export const isDbId = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= M
 
 export const adminRequired = () =>
   new DomainError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
-export const ownerRequired = () => new DomainError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+export const ownerRequired = () =>
+  new DomainError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
 
 export function requireAdmin(user: User) {
   if (!isAdmin(user)) throw adminRequired();

@@ -9,14 +9,23 @@ import { badRequest } from '../domain/errors.js';
 export const MAX_ALERT_WORD_LENGTH = 100;
 
 export async function alertWordsOf(db: Database, userId: number): Promise<string[]> {
-  const rows = await db.selectFrom('alert_words').select('word').where('user_id', '=', userId).orderBy('word').execute();
+  const rows = await db
+    .selectFrom('alert_words')
+    .select('word')
+    .where('user_id', '=', userId)
+    .orderBy('word')
+    .execute();
   return rows.map((r) => r.word);
 }
 
 /** Each change answers with, and announces, the whole new list. */
 async function finish(trx: Database, realm: Realm, user: User, events: Delivery[]) {
   const words = await alertWordsOf(trx, user.id);
-  events.push({ realmId: realm.id, userIds: [user.id], event: { type: 'alert_words', alert_words: words } });
+  events.push({
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: 'alert_words', alert_words: words },
+  });
   return { alert_words: words };
 }
 
@@ -29,15 +38,22 @@ export async function getAlertWords(ctx: AppContext, user: User) {
 export async function addAlertWords(ctx: AppContext, realm: Realm, user: User, words: string[]) {
   for (const [i, word] of words.entries()) {
     if (word.length > MAX_ALERT_WORD_LENGTH)
-      throw badRequest(`alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
+      throw badRequest(
+        `alert_words[${i}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`,
+      );
     if (word.includes('\u0000')) throw badRequest(`alert_words[${i}] contains a null byte`);
   }
   const cleaned = words.map((w) => w.trim()).filter((w) => w !== '');
   return transact(ctx, async (trx, events) => {
     const known = new Set((await alertWordsOf(trx, user.id)).map((w) => w.toLowerCase()));
     const added = new Map<string, string>();
-    for (const word of cleaned) if (!known.has(word.toLowerCase())) added.set(word.toLowerCase(), word);
-    if (added.size) await trx.insertInto('alert_words').values([...added.values()].map((word) => ({ user_id: user.id, word }))).execute();
+    for (const word of cleaned)
+      if (!known.has(word.toLowerCase())) added.set(word.toLowerCase(), word);
+    if (added.size)
+      await trx
+        .insertInto('alert_words')
+        .values([...added.values()].map((word) => ({ user_id: user.id, word })))
+        .execute();
     return finish(trx, realm, user, events);
   });
 }
@@ -47,7 +63,12 @@ export async function removeAlertWords(ctx: AppContext, realm: Realm, user: User
   return transact(ctx, async (trx, events) => {
     const gone = new Set(words.map((w) => w.trim().toLowerCase()));
     const remove = (await alertWordsOf(trx, user.id)).filter((w) => gone.has(w.toLowerCase()));
-    if (remove.length) await trx.deleteFrom('alert_words').where('user_id', '=', user.id).where('word', 'in', remove).execute();
+    if (remove.length)
+      await trx
+        .deleteFrom('alert_words')
+        .where('user_id', '=', user.id)
+        .where('word', 'in', remove)
+        .execute();
     return finish(trx, realm, user, events);
   });
 }

@@ -12,19 +12,48 @@ import { botAudience } from './access.js';
  * visibility allows see its delivery email, humans come with (empty) profile data, and a bot also appears in the
  * `realm_bots` of its owner and the administrators.
  */
-export async function announceNewUser(ctx: AppContext, trx: Database, realm: Realm, user: User, events: Delivery[]) {
-  const viewers = await trx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+export async function announceNewUser(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  user: User,
+  events: Delivery[],
+) {
+  const viewers = await trx
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('realm_id', '=', realm.id)
+    .where('is_active', '=', 1)
+    .execute();
   const everyone = viewers.map((v) => v.id);
   const person = userToApi(ctx, user, null, user.is_bot ? undefined : {});
   // The real address goes to those the new person's email visibility lets see it.
   const seeing = viewers.filter((v) => mayReadDeliveryEmail(v, user)).map((v) => v.id);
   const others = everyone.filter((id) => !seeing.includes(id));
-  if (others.length) events.push({ realmId: realm.id, userIds: others, event: { type: 'realm_user', op: 'add', person } });
+  if (others.length)
+    events.push({
+      realmId: realm.id,
+      userIds: others,
+      event: { type: 'realm_user', op: 'add', person },
+    });
   if (seeing.length)
-    events.push({ realmId: realm.id, userIds: seeing, event: { type: 'realm_user', op: 'add', person: { ...person, delivery_email: user.delivery_email } } });
+    events.push({
+      realmId: realm.id,
+      userIds: seeing,
+      event: {
+        type: 'realm_user',
+        op: 'add',
+        person: { ...person, delivery_email: user.delivery_email },
+      },
+    });
   if (user.is_bot) {
     const audience = await botAudience(trx, realm, user);
-    if (audience.length) events.push({ realmId: realm.id, userIds: audience, event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, user) } });
+    if (audience.length)
+      events.push({
+        realmId: realm.id,
+        userIds: audience,
+        event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, user) },
+      });
   }
   const joined = await systemGroupJoinEvent(trx, realm.id, user.id, user.role, everyone);
   if (joined) events.push(joined);

@@ -14,7 +14,12 @@ import { activeSubscriberIds, canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
 import { realmSettings } from './realm.js';
-import { insertMessage, markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
+import {
+  insertMessage,
+  markdownContext,
+  normalizeContent,
+  normalizeTopic,
+} from './send-message.js';
 import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
 import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';
@@ -30,7 +35,8 @@ export interface EditRequest {
   notifyNew: boolean;
 }
 
-const stripResolved = (t: string) => (t.startsWith(RESOLVED_PREFIX) ? t.slice(RESOLVED_PREFIX.length) : t);
+const stripResolved = (t: string) =>
+  t.startsWith(RESOLVED_PREFIX) ? t.slice(RESOLVED_PREFIX.length) : t;
 
 /** A topic change that only adds or removes the resolved marker. */
 export function isPureResolveChange(oldTopic: string, newTopic: string): boolean {
@@ -40,11 +46,23 @@ export function isPureResolveChange(oldTopic: string, newTopic: string): boolean
 const now = () => Math.floor(Date.now() / 1000);
 
 /** PATCH /messages/{id} */
-export async function editMessage(ctx: AppContext, realm: Realm, user: User, messageId: number, req: EditRequest) {
+export async function editMessage(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  messageId: number,
+  req: EditRequest,
+) {
   if (req.content !== undefined && req.streamId !== undefined)
     throw badRequest('Cannot change message content while changing channel');
-  if (req.content === undefined && req.topic === undefined && req.streamId === undefined) throw badRequest('Nothing to change');
-  if (req.content !== undefined && req.topic === undefined && req.streamId === undefined && req.propagateMode !== 'change_one')
+  if (req.content === undefined && req.topic === undefined && req.streamId === undefined)
+    throw badRequest('Nothing to change');
+  if (
+    req.content !== undefined &&
+    req.topic === undefined &&
+    req.streamId === undefined &&
+    req.propagateMode !== 'change_one'
+  )
     throw badRequest('Invalid propagate_mode without topic edit');
   const row = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!row) throw badRequest('Invalid message(s)');
@@ -53,17 +71,26 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
   const exempt = isModeratorOrAbove(user);
 
   if (row.type !== 'stream' && (req.topic !== undefined || req.streamId !== undefined))
-    throw badRequest(req.streamId !== undefined ? 'Direct messages cannot be moved to channels.' : 'Direct messages cannot have topics.');
+    throw badRequest(
+      req.streamId !== undefined
+        ? 'Direct messages cannot be moved to channels.'
+        : 'Direct messages cannot have topics.',
+    );
 
   if (req.content !== undefined) {
-    if (!settings.allow_message_editing) throw badRequest('Your organization has turned off message editing');
-    if (row.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
+    if (!settings.allow_message_editing)
+      throw badRequest('Your organization has turned off message editing');
+    if (row.sender_id !== user.id)
+      throw badRequest("You don't have permission to edit this message");
     const limit = settings.message_content_edit_limit_seconds;
-    if (limit !== null && age > limit) throw badRequest('The time limit for editing this message has passed');
+    if (limit !== null && age > limit)
+      throw badRequest('The time limit for editing this message has passed');
   }
-  const newTopic = req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
+  const newTopic =
+    req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
   const topicChanges = newTopic !== undefined && newTopic !== row.topic;
-  const pureResolve = topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
+  const pureResolve =
+    topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
   if (topicChanges && !mayEditTopics(realm, user))
     throw badRequest("You don't have permission to edit this message");
 
@@ -77,24 +104,44 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
     newStream = found.stream;
   }
   const moving = topicChanges || newStream !== null;
-  const moveLimit = newStream ? settings.move_messages_between_streams_limit_seconds : settings.move_messages_within_stream_limit_seconds;
+  const moveLimit = newStream
+    ? settings.move_messages_between_streams_limit_seconds
+    : settings.move_messages_within_stream_limit_seconds;
 
   return transact(ctx, async (trx, events) => {
-    const oldStream = row.stream_id !== null
-      ? await trx.selectFrom('streams').selectAll().where('id', '=', row.stream_id).executeTakeFirstOrThrow()
-      : null;
+    const oldStream =
+      row.stream_id !== null
+        ? await trx
+            .selectFrom('streams')
+            .selectAll()
+            .where('id', '=', row.stream_id)
+            .executeTakeFirstOrThrow()
+        : null;
     let targets: Message[] = [row];
     if (moving && req.propagateMode !== 'change_one') {
       targets = await topicMessagesVisibleTo(trx, user, oldStream!, row, req.propagateMode);
       if (!exempt && !pureResolve && moveLimit !== null) {
         const allowed = targets.filter((m) => now() - m.date_sent <= moveLimit);
         if (allowed.length < targets.length) {
-          if (req.propagateMode === 'change_all' || allowed.length === 0 || allowed[0].id !== row.id) {
-            throw new DomainError('You only have permission to move the ' + allowed.length + '/' + targets.length + ' most recent messages in this topic.', 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 400, {
-              first_message_id_allowed_to_move: allowed[0]?.id ?? null,
-              total_messages_in_topic: targets.length,
-              total_messages_allowed_to_move: allowed.length,
-            });
+          if (
+            req.propagateMode === 'change_all' ||
+            allowed.length === 0 ||
+            allowed[0].id !== row.id
+          ) {
+            throw new DomainError(
+              'You only have permission to move the ' +
+                allowed.length +
+                '/' +
+                targets.length +
+                ' most recent messages in this topic.',
+              'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+              400,
+              {
+                first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+                total_messages_in_topic: targets.length,
+                total_messages_allowed_to_move: allowed.length,
+              },
+            );
           }
           targets = allowed;
         }
@@ -117,15 +164,41 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
       const content = normalizeContent(req.content);
       const md = renderMarkdown(content, await markdownContext(trx, realm, user));
       // An edit may not add the mentions a send could not make.
-      const place = oldStream ? { stream: oldStream, topic: row.topic, subscriberCount: (await activeSubscriberIds(trx, oldStream.id)).length } : null;
+      const place = oldStream
+        ? {
+            stream: oldStream,
+            topic: row.topic,
+            subscriberCount: (await activeSubscriberIds(trx, oldStream.id)).length,
+          }
+        : null;
       await checkMentionsAllowed(trx, realm, user, md, place);
-      await trx.insertInto('message_edits').values({
-        message_id: row.id, user_id: user.id, timestamp: editTime, prev_content: row.content,
-        prev_rendered_content: row.rendered_content, prev_topic: null, prev_stream_id: null, topic: null, stream_id: null,
-      }).execute();
-      await trx.updateTable('messages').set({ content, rendered_content: md.html, last_edit_time: editTime }).where('id', '=', row.id).execute();
+      await trx
+        .insertInto('message_edits')
+        .values({
+          message_id: row.id,
+          user_id: user.id,
+          timestamp: editTime,
+          prev_content: row.content,
+          prev_rendered_content: row.rendered_content,
+          prev_topic: null,
+          prev_stream_id: null,
+          topic: null,
+          stream_id: null,
+        })
+        .execute();
+      await trx
+        .updateTable('messages')
+        .set({ content, rendered_content: md.html, last_edit_time: editTime })
+        .where('id', '=', row.id)
+        .execute();
       await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);
-      newFlagsFor = await recomputeMentions(trx, row.id, md.mentionedUserIds, md.streamWildcard, md.topicWildcard);
+      newFlagsFor = await recomputeMentions(
+        trx,
+        row.id,
+        md.mentionedUserIds,
+        md.streamWildcard,
+        md.topicWildcard,
+      );
       baseEvent.orig_content = row.content;
       baseEvent.orig_rendered_content = row.rendered_content;
       baseEvent.content = content;
@@ -136,16 +209,33 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
       const topic = newTopic ?? row.topic;
       const streamId = newStream?.id ?? row.stream_id!;
       for (const m of targets) {
-        await trx.insertInto('message_edits').values({
-          message_id: m.id, user_id: user.id, timestamp: editTime, prev_content: null, prev_rendered_content: null,
-          prev_topic: topicChanges ? m.topic : null, prev_stream_id: newStream ? m.stream_id : null,
-          topic: topicChanges ? topic : null, stream_id: newStream ? streamId : null,
-        }).execute();
+        await trx
+          .insertInto('message_edits')
+          .values({
+            message_id: m.id,
+            user_id: user.id,
+            timestamp: editTime,
+            prev_content: null,
+            prev_rendered_content: null,
+            prev_topic: topicChanges ? m.topic : null,
+            prev_stream_id: newStream ? m.stream_id : null,
+            topic: topicChanges ? topic : null,
+            stream_id: newStream ? streamId : null,
+          })
+          .execute();
       }
       const ids = targets.map((m) => m.id);
       for (let i = 0; i < ids.length; i += 500) {
-        await trx.updateTable('messages').set({ topic, topic_key: topic.toLowerCase(), stream_id: streamId, last_edit_time: editTime })
-          .where('id', 'in', ids.slice(i, i + 500)).execute();
+        await trx
+          .updateTable('messages')
+          .set({
+            topic,
+            topic_key: topic.toLowerCase(),
+            stream_id: streamId,
+            last_edit_time: editTime,
+          })
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
       }
       baseEvent.stream_id = row.stream_id!;
       baseEvent.orig_subject = row.topic;
@@ -158,20 +248,52 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
       }
       // A whole topic that moves (or is resolved) takes its people's mute and follow settings along.
       if (req.propagateMode === 'change_all') {
-        const left = await trx.selectFrom('messages').select('id').where('stream_id', '=', row.stream_id!)
-          .where('topic_key', '=', row.topic_key).limit(1).executeTakeFirst();
-        if (!left) await moveTopicSettings(trx, realm, { streamId: row.stream_id!, topicKey: row.topic_key, topic: row.topic }, { streamId, topic }, editTime, events);
+        const left = await trx
+          .selectFrom('messages')
+          .select('id')
+          .where('stream_id', '=', row.stream_id!)
+          .where('topic_key', '=', row.topic_key)
+          .limit(1)
+          .executeTakeFirst();
+        if (!left)
+          await moveTopicSettings(
+            trx,
+            realm,
+            { streamId: row.stream_id!, topicKey: row.topic_key, topic: row.topic },
+            { streamId, topic },
+            editTime,
+            events,
+          );
       }
     }
 
-    const holders = await trx.selectFrom('user_messages').select(['user_id', 'flags'])
-      .where('message_id', '=', row.id).execute();
-    const audience = await trx.selectFrom('user_messages').select('user_id').distinct()
-      .where('message_id', 'in', targets.map((m) => m.id)).execute();
+    const holders = await trx
+      .selectFrom('user_messages')
+      .select(['user_id', 'flags'])
+      .where('message_id', '=', row.id)
+      .execute();
+    const audience = await trx
+      .selectFrom('user_messages')
+      .select('user_id')
+      .distinct()
+      .where(
+        'message_id',
+        'in',
+        targets.map((m) => m.id),
+      )
+      .execute();
     const perUser: Record<number, Record<string, unknown>> = {};
-    const flagsByUser = new Map(holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]));
-    for (const a of audience) perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
-    events.push({ realmId: realm.id, userIds: audience.map((a) => a.user_id), event: baseEvent, perUser });
+    const flagsByUser = new Map(
+      holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]),
+    );
+    for (const a of audience)
+      perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
+    events.push({
+      realmId: realm.id,
+      userIds: audience.map((a) => a.user_id),
+      event: baseEvent,
+      perUser,
+    });
 
     if (moving && !pureResolve && oldStream) {
       const bot = await notificationBot(ctx, trx, realm, events);
@@ -180,18 +302,34 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
       const count = targets.length;
       const what = count === 1 ? 'A message was' : `${count} messages were`;
       if (req.notifyNew) {
-        await insertMessage(ctx, trx, events, realm, bot, {
-          recipient: { type: 'stream', streamId: dest.id, topic },
-          content: `This topic was moved here from #**${oldStream.name}>${row.topic}** by @_**${user.full_name}|${user.id}**.`,
-          client: 'Internal',
-        }, true);
+        await insertMessage(
+          ctx,
+          trx,
+          events,
+          realm,
+          bot,
+          {
+            recipient: { type: 'stream', streamId: dest.id, topic },
+            content: `This topic was moved here from #**${oldStream.name}>${row.topic}** by @_**${user.full_name}|${user.id}**.`,
+            client: 'Internal',
+          },
+          true,
+        );
       }
       if (req.notifyOld) {
-        await insertMessage(ctx, trx, events, realm, bot, {
-          recipient: { type: 'stream', streamId: oldStream.id, topic: row.topic },
-          content: `${what} moved from this topic to #**${dest.name}>${topic}** by @_**${user.full_name}|${user.id}**.`,
-          client: 'Internal',
-        }, true);
+        await insertMessage(
+          ctx,
+          trx,
+          events,
+          realm,
+          bot,
+          {
+            recipient: { type: 'stream', streamId: oldStream.id, topic: row.topic },
+            content: `${what} moved from this topic to #**${dest.name}>${topic}** by @_**${user.full_name}|${user.id}**.`,
+            client: 'Internal',
+          },
+          true,
+        );
       }
     }
     return {};
@@ -199,22 +337,52 @@ export async function editMessage(ctx: AppContext, realm: Realm, user: User, mes
 }
 
 /** The messages of the target's topic that the user can see, by propagate mode. */
-async function topicMessagesVisibleTo(trx: Database, user: User, stream: Stream, target: Message, mode: 'change_later' | 'change_all') {
-  const subscribed = !!(await trx.selectFrom('subscriptions').select('id').where('user_id', '=', user.id)
-    .where('stream_id', '=', stream.id).where('active', '=', 1).executeTakeFirst());
-  let q = trx.selectFrom('messages').selectAll().where('stream_id', '=', stream.id).where('topic_key', '=', target.topic_key);
+async function topicMessagesVisibleTo(
+  trx: Database,
+  user: User,
+  stream: Stream,
+  target: Message,
+  mode: 'change_later' | 'change_all',
+) {
+  const subscribed = !!(await trx
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('stream_id', '=', stream.id)
+    .where('active', '=', 1)
+    .executeTakeFirst());
+  let q = trx
+    .selectFrom('messages')
+    .selectAll()
+    .where('stream_id', '=', stream.id)
+    .where('topic_key', '=', target.topic_key);
   if (mode === 'change_later') q = q.where('id', '>=', target.id);
   // With protected history, only the messages the user received count and move.
   if (!canReadStreamHistory(user, stream, subscribed)) {
-    q = q.where('id', 'in', trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id));
+    q = q.where(
+      'id',
+      'in',
+      trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
+    );
   }
   return q.orderBy('id').execute();
 }
 
-async function recomputeMentions(trx: Database, messageId: number, mentioned: number[], streamWildcard: boolean, topicWildcard: boolean) {
-  const rows = await trx.selectFrom('user_messages').select(['user_id', 'flags']).where('message_id', '=', messageId).execute();
+async function recomputeMentions(
+  trx: Database,
+  messageId: number,
+  mentioned: number[],
+  streamWildcard: boolean,
+  topicWildcard: boolean,
+) {
+  const rows = await trx
+    .selectFrom('user_messages')
+    .select(['user_id', 'flags'])
+    .where('message_id', '=', messageId)
+    .execute();
   const out = new Map<number, number>();
-  const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+  const mentionBits =
+    FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
   for (const r of rows) {
     let flags = r.flags & ~mentionBits;
     if (mentioned.includes(r.user_id)) flags |= FLAG_BITS.mentioned;
@@ -222,16 +390,48 @@ async function recomputeMentions(trx: Database, messageId: number, mentioned: nu
     if (topicWildcard) flags |= FLAG_BITS.topic_wildcard_mentioned;
     out.set(r.user_id, flags);
     if (flags !== r.flags)
-      await trx.updateTable('user_messages').set({ flags }).where('user_id', '=', r.user_id).where('message_id', '=', messageId).execute();
+      await trx
+        .updateTable('user_messages')
+        .set({ flags })
+        .where('user_id', '=', r.user_id)
+        .where('message_id', '=', messageId)
+        .execute();
   }
   return out;
 }
 
 /** Moving to another stream: subscribers there gain the messages, others who lose access lose them. */
-async function moveAudience(trx: Database, realm: Realm, dest: Stream, ids: number[], events: Delivery[]) {
-  const subs = new Set((await trx.selectFrom('subscriptions').select('user_id').where('stream_id', '=', dest.id).where('active', '=', 1).execute()).map((r) => r.user_id));
-  const rows = await trx.selectFrom('user_messages').select(['user_id', 'message_id']).where('message_id', 'in', ids).execute();
-  const users = new Map((await trx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).execute()).map((u) => [u.id, u]));
+async function moveAudience(
+  trx: Database,
+  realm: Realm,
+  dest: Stream,
+  ids: number[],
+  events: Delivery[],
+) {
+  const subs = new Set(
+    (
+      await trx
+        .selectFrom('subscriptions')
+        .select('user_id')
+        .where('stream_id', '=', dest.id)
+        .where('active', '=', 1)
+        .execute()
+    ).map((r) => r.user_id),
+  );
+  const rows = await trx
+    .selectFrom('user_messages')
+    .select(['user_id', 'message_id'])
+    .where('message_id', 'in', ids)
+    .execute();
+  const users = new Map(
+    (
+      await trx
+        .selectFrom('users')
+        .select(['id', 'role'])
+        .where('realm_id', '=', realm.id)
+        .execute()
+    ).map((u) => [u.id, u]),
+  );
   const losing = new Set<number>();
   for (const r of rows) {
     const u = users.get(r.user_id);
@@ -240,20 +440,42 @@ async function moveAudience(trx: Database, realm: Realm, dest: Stream, ids: numb
   }
   for (const userId of losing) {
     const theirs = rows.filter((r) => r.user_id === userId).map((r) => r.message_id);
-    await trx.deleteFrom('user_messages').where('user_id', '=', userId).where('message_id', 'in', theirs).execute();
-    events.push({ realmId: realm.id, userIds: [userId], event: { type: 'delete_message', message_type: 'stream', message_ids: theirs } });
+    await trx
+      .deleteFrom('user_messages')
+      .where('user_id', '=', userId)
+      .where('message_id', 'in', theirs)
+      .execute();
+    events.push({
+      realmId: realm.id,
+      userIds: [userId],
+      event: { type: 'delete_message', message_type: 'stream', message_ids: theirs },
+    });
   }
   const have = new Set(rows.map((r) => `${r.user_id}:${r.message_id}`));
-  const fresh = [...subs].flatMap((userId) => ids.filter((id) => !have.has(`${userId}:${id}`)).map((id) => ({ user_id: userId, message_id: id, flags: FLAG_BITS.read })));
-  for (let i = 0; i < fresh.length; i += 500) await trx.insertInto('user_messages').values(fresh.slice(i, i + 500)).execute();
+  const fresh = [...subs].flatMap((userId) =>
+    ids
+      .filter((id) => !have.has(`${userId}:${id}`))
+      .map((id) => ({ user_id: userId, message_id: id, flags: FLAG_BITS.read })),
+  );
+  for (let i = 0; i < fresh.length; i += 500)
+    await trx
+      .insertInto('user_messages')
+      .values(fresh.slice(i, i + 500))
+      .execute();
 }
 
 /** GET /messages/{id}/history */
 export async function messageHistory(ctx: AppContext, realm: Realm, user: User, messageId: number) {
   const row = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!row) throw badRequest('Invalid message(s)');
-  if (!realmSettings(realm).allow_edit_history) throw badRequest('Message edit history is disabled in this organization');
-  const edits = await ctx.db.selectFrom('message_edits').selectAll().where('message_id', '=', messageId).orderBy('id').execute();
+  if (!realmSettings(realm).allow_edit_history)
+    throw badRequest('Message edit history is disabled in this organization');
+  const edits = await ctx.db
+    .selectFrom('message_edits')
+    .selectAll()
+    .where('message_id', '=', messageId)
+    .orderBy('id')
+    .execute();
   // Walk backwards from the current state to rebuild each version.
   let content = row.content;
   let rendered = row.rendered_content;
@@ -262,7 +484,13 @@ export async function messageHistory(ctx: AppContext, realm: Realm, user: User, 
   const versions: Record<string, unknown>[] = [];
   for (let i = edits.length - 1; i >= 0; i--) {
     const e = edits[i];
-    const v: Record<string, unknown> = { user_id: e.user_id, timestamp: e.timestamp, topic, content, rendered_content: rendered };
+    const v: Record<string, unknown> = {
+      user_id: e.user_id,
+      timestamp: e.timestamp,
+      topic,
+      content,
+      rendered_content: rendered,
+    };
     if (e.prev_content !== null) {
       v.prev_content = e.prev_content;
       v.prev_rendered_content = e.prev_rendered_content;
@@ -281,7 +509,13 @@ export async function messageHistory(ctx: AppContext, realm: Realm, user: User, 
     }
     versions.unshift(v);
   }
-  versions.unshift({ user_id: row.sender_id, timestamp: row.date_sent, topic, content, rendered_content: rendered });
+  versions.unshift({
+    user_id: row.sender_id,
+    timestamp: row.date_sent,
+    topic,
+    content,
+    rendered_content: rendered,
+  });
   return { message_history: versions };
 }
 
@@ -300,20 +534,59 @@ async function moveTopicSettings(
 ) {
   const toKey = to.topic.toLowerCase();
   if (from.streamId === to.streamId && from.topicKey === toKey) return;
-  const rows = await trx.selectFrom('user_topics').selectAll().where('stream_id', '=', from.streamId)
-    .where('topic_key', '=', from.topicKey).execute();
+  const rows = await trx
+    .selectFrom('user_topics')
+    .selectAll()
+    .where('stream_id', '=', from.streamId)
+    .where('topic_key', '=', from.topicKey)
+    .execute();
   for (const r of rows) {
-    await trx.deleteFrom('user_topics').where('user_id', '=', r.user_id).where('stream_id', '=', from.streamId)
-      .where('topic_key', '=', from.topicKey).execute();
-    await trx.deleteFrom('user_topics').where('user_id', '=', r.user_id).where('stream_id', '=', to.streamId)
-      .where('topic_key', '=', toKey).execute();
-    await trx.insertInto('user_topics').values({
-      user_id: r.user_id, stream_id: to.streamId, topic: to.topic, topic_key: toKey,
-      visibility_policy: r.visibility_policy, last_updated: when,
-    }).execute();
+    await trx
+      .deleteFrom('user_topics')
+      .where('user_id', '=', r.user_id)
+      .where('stream_id', '=', from.streamId)
+      .where('topic_key', '=', from.topicKey)
+      .execute();
+    await trx
+      .deleteFrom('user_topics')
+      .where('user_id', '=', r.user_id)
+      .where('stream_id', '=', to.streamId)
+      .where('topic_key', '=', toKey)
+      .execute();
+    await trx
+      .insertInto('user_topics')
+      .values({
+        user_id: r.user_id,
+        stream_id: to.streamId,
+        topic: to.topic,
+        topic_key: toKey,
+        visibility_policy: r.visibility_policy,
+        last_updated: when,
+      })
+      .execute();
     events.push(
-      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: from.streamId, topic_name: r.topic, last_updated: when, visibility_policy: 0 } },
-      { realmId: realm.id, userIds: [r.user_id], event: { type: 'user_topic', stream_id: to.streamId, topic_name: to.topic, last_updated: when, visibility_policy: r.visibility_policy as TopicVisibilityPolicy } },
+      {
+        realmId: realm.id,
+        userIds: [r.user_id],
+        event: {
+          type: 'user_topic',
+          stream_id: from.streamId,
+          topic_name: r.topic,
+          last_updated: when,
+          visibility_policy: 0,
+        },
+      },
+      {
+        realmId: realm.id,
+        userIds: [r.user_id],
+        event: {
+          type: 'user_topic',
+          stream_id: to.streamId,
+          topic_name: to.topic,
+          last_updated: when,
+          visibility_policy: r.visibility_policy as TopicVisibilityPolicy,
+        },
+      },
     );
   }
 }

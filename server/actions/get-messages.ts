@@ -5,7 +5,13 @@ import { badRequest, notLoggedIn } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';
-import { checkSpectatorNarrow, narrowLookup, planNarrow, type NarrowPlan, type NarrowTerm } from './narrow.js';
+import {
+  checkSpectatorNarrow,
+  narrowLookup,
+  planNarrow,
+  type NarrowPlan,
+  type NarrowTerm,
+} from './narrow.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** ids are 32-bit integer columns; larger anchors mean "after everything" */
@@ -31,7 +37,9 @@ export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan):
     // Reading a stream's shared history: messages the user never received count too.
     q = db
       .selectFrom('messages as m')
-      .leftJoin('user_messages as um', (j: any) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', me))
+      .leftJoin('user_messages as um', (j: any) =>
+        j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', me),
+      )
       .selectAll('m')
       .select(sql<number>`coalesce(um.flags, ${HISTORICAL_FLAGS})`.as('flags'));
   } else {
@@ -47,10 +55,16 @@ export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan):
 }
 
 /** GET /messages */
-export async function getMessages(ctx: AppContext, realm: Realm, user: User | null, opts: GetMessagesOptions) {
+export async function getMessages(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  opts: GetMessagesOptions,
+) {
   if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  if (opts.numBefore < 0 || opts.numAfter < 0) throw badRequest('num_before and num_after must not be negative');
+  if (opts.numBefore < 0 || opts.numAfter < 0)
+    throw badRequest('num_before and num_after must not be negative');
   const lookup = await narrowLookup(ctx.db, realm, user);
   // (Spectator access itself is checked for every anonymous request in the request layer.)
   if (user === null) checkSpectatorNarrow(opts.narrow, lookup);
@@ -82,18 +96,35 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
   }
 
   // One row more than asked tells whether the window reaches the end, also for an empty side.
-  const before = await baseQuery(ctx, user, plan).where(idCol as any, '<', anchor).orderBy(idCol as any, 'desc').limit(opts.numBefore + 1).execute();
-  const anchorRows = opts.includeAnchor && !anchorIsNewest
-    ? await baseQuery(ctx, user, plan).where(idCol as any, '=', anchor).execute()
-    : [];
+  const before = await baseQuery(ctx, user, plan)
+    .where(idCol as any, '<', anchor)
+    .orderBy(idCol as any, 'desc')
+    .limit(opts.numBefore + 1)
+    .execute();
+  const anchorRows =
+    opts.includeAnchor && !anchorIsNewest
+      ? await baseQuery(ctx, user, plan)
+          .where(idCol as any, '=', anchor)
+          .execute()
+      : [];
   const after = !anchorIsNewest
-    ? await baseQuery(ctx, user, plan).where(idCol as any, '>', anchor).orderBy(idCol as any, 'asc').limit(opts.numAfter + 1).execute()
+    ? await baseQuery(ctx, user, plan)
+        .where(idCol as any, '>', anchor)
+        .orderBy(idCol as any, 'asc')
+        .limit(opts.numAfter + 1)
+        .execute()
     : [];
 
   const foundOldest = before.length <= opts.numBefore;
   const foundNewest = anchorIsNewest || after.length <= opts.numAfter;
-  const rows = [...before.slice(0, opts.numBefore).reverse(), ...anchorRows, ...after.slice(0, opts.numAfter)];
-  const messages = await formatMessages(ctx, ctx.db, realm, rows, { applyMarkdown: opts.applyMarkdown });
+  const rows = [
+    ...before.slice(0, opts.numBefore).reverse(),
+    ...anchorRows,
+    ...after.slice(0, opts.numAfter),
+  ];
+  const messages = await formatMessages(ctx, ctx.db, realm, rows, {
+    applyMarkdown: opts.applyMarkdown,
+  });
   return {
     anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
     found_anchor: anchorRows.length > 0,
@@ -104,9 +135,14 @@ export async function getMessages(ctx: AppContext, realm: Realm, user: User | nu
   };
 }
 
-
 /** GET /messages/{id} */
-export async function getSingleMessage(ctx: AppContext, realm: Realm, user: User | null, id: number, applyMarkdown: boolean) {
+export async function getSingleMessage(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  id: number,
+  applyMarkdown: boolean,
+) {
   const row = await accessibleMessage(ctx.db, realm, user, id);
   // Upstream's access_web_public_message: a spectator is asked to log in for anything not theirs
   // to read, which also tells them nothing about whether the message exists.

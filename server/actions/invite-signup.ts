@@ -25,11 +25,21 @@ type InviteMatch = { key: string } | { id: number };
 async function usableInvite(db: Database, match: InviteMatch): Promise<Invite | null> {
   if ('key' in match && !/^[0-9a-f]{8,64}$/.test(match.key)) return null;
   const pending = db.selectFrom('invites').selectAll().where('status', '=', STATUS.PENDING);
-  const invite = await ('key' in match ? pending.where('link_key', '=', match.key) : pending.where('id', '=', match.id)).executeTakeFirst();
+  const invite = await (
+    'key' in match ? pending.where('link_key', '=', match.key) : pending.where('id', '=', match.id)
+  ).executeTakeFirst();
   if (!invite || (invite.expiry !== null && invite.expiry <= nowSeconds())) return null;
-  const realm = await db.selectFrom('realms').select('deactivated').where('id', '=', invite.realm_id).executeTakeFirst();
+  const realm = await db
+    .selectFrom('realms')
+    .select('deactivated')
+    .where('id', '=', invite.realm_id)
+    .executeTakeFirst();
   if (!realm || realm.deactivated) return null;
-  const inviter = await db.selectFrom('users').select(['is_active', 'role']).where('id', '=', invite.invited_by).executeTakeFirst();
+  const inviter = await db
+    .selectFrom('users')
+    .select(['is_active', 'role'])
+    .where('id', '=', invite.invited_by)
+    .executeTakeFirst();
   if (!inviter?.is_active || inviter.role > invite.invited_as) return null;
   return invite;
 }
@@ -40,7 +50,11 @@ const invitationGone = () => badRequest('This invitation link is invalid or has 
 export async function invitationDetails(ctx: AppContext, key: string) {
   const invite = await usableInvite(ctx.db, { key });
   if (!invite) return null;
-  const realm = await ctx.db.selectFrom('realms').select('name').where('id', '=', invite.realm_id).executeTakeFirstOrThrow();
+  const realm = await ctx.db
+    .selectFrom('realms')
+    .select('name')
+    .where('id', '=', invite.realm_id)
+    .executeTakeFirstOrThrow();
   return { realmName: realm.name, email: invite.email, invitedAs: invite.invited_as };
 }
 
@@ -64,7 +78,8 @@ export async function acceptInvitation(ctx: AppContext, key: string, form: Signu
     const invite = await usableInvite(trx, { key });
     if (!invite) throw invitationGone();
     // A reusable link went to nobody in particular: its sign-ups go through requestSignupConfirmation.
-    if (invite.is_multiuse || invite.email === null) throw badRequest('This invitation needs your address confirmed first.');
+    if (invite.is_multiuse || invite.email === null)
+      throw badRequest('This invitation needs your address confirmed first.');
     return createInvitedAccount(ctx, trx, events, invite, invite.email, form);
   });
 }
@@ -81,27 +96,60 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ty
   const { realm, token } = await transact(ctx, async (trx) => {
     const invite = await usableInvite(trx, { key });
     if (!invite || !invite.is_multiuse) throw invitationGone();
-    const realm = await trx.selectFrom('realms').selectAll().where('id', '=', invite.realm_id).executeTakeFirstOrThrow();
-    const existing = await trx.selectFrom('users').select('id').where('realm_id', '=', realm.id)
-      .where((eb) => eb.or([eb('email', '=', email), eb('delivery_email', '=', email)])).executeTakeFirst();
+    const realm = await trx
+      .selectFrom('realms')
+      .selectAll()
+      .where('id', '=', invite.realm_id)
+      .executeTakeFirstOrThrow();
+    const existing = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('realm_id', '=', realm.id)
+      .where((eb) => eb.or([eb('email', '=', email), eb('delivery_email', '=', email)]))
+      .executeTakeFirst();
     if (existing) return { realm, token: null };
     const token = crypto.randomBytes(32).toString('hex');
     const now = nowSeconds();
-    await trx.insertInto('signup_confirmations').values({
-      realm_id: realm.id, invite_id: invite.id, email, key_hash: sha256(token), created: now, expiry: now + CONFIRMATION_SECONDS, used: 0,
-    }).execute();
+    await trx
+      .insertInto('signup_confirmations')
+      .values({
+        realm_id: realm.id,
+        invite_id: invite.id,
+        email,
+        key_hash: sha256(token),
+        created: now,
+        expiry: now + CONFIRMATION_SECONDS,
+        used: 0,
+      })
+      .execute();
     return { realm, token };
   });
-  if (token) sendInvitationMail(ctx, email, `Finish joining ${realm.name}`, `${ctx.config.externalUrl}/accounts/do_confirm/${token}/`);
-  else sendInvitationMail(ctx, email, `You already have an account in ${realm.name}`, `${ctx.config.externalUrl}/`);
+  if (token)
+    sendInvitationMail(
+      ctx,
+      email,
+      `Finish joining ${realm.name}`,
+      `${ctx.config.externalUrl}/accounts/do_confirm/${token}/`,
+    );
+  else
+    sendInvitationMail(
+      ctx,
+      email,
+      `You already have an account in ${realm.name}`,
+      `${ctx.config.externalUrl}/`,
+    );
   return { realmName: realm.name, email };
 }
 
 /** An unused, unexpired confirmation whose invitation is still good, by the secret in its link. */
 async function usableConfirmation(db: Database, token: string) {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;
-  const confirmation = await db.selectFrom('signup_confirmations').selectAll().where('key_hash', '=', sha256(token))
-    .where('used', '=', 0).executeTakeFirst();
+  const confirmation = await db
+    .selectFrom('signup_confirmations')
+    .selectAll()
+    .where('key_hash', '=', sha256(token))
+    .where('used', '=', 0)
+    .executeTakeFirst();
   if (!confirmation || confirmation.expiry <= nowSeconds()) return null;
   const invite = await usableInvite(db, { id: confirmation.invite_id });
   return invite && invite.realm_id === confirmation.realm_id ? { confirmation, invite } : null;
@@ -111,7 +159,11 @@ async function usableConfirmation(db: Database, token: string) {
 export async function confirmationDetails(ctx: AppContext, token: string) {
   const found = await usableConfirmation(ctx.db, token);
   if (!found) return null;
-  const realm = await ctx.db.selectFrom('realms').select('name').where('id', '=', found.invite.realm_id).executeTakeFirstOrThrow();
+  const realm = await ctx.db
+    .selectFrom('realms')
+    .select('name')
+    .where('id', '=', found.invite.realm_id)
+    .executeTakeFirstOrThrow();
   return { realmName: realm.name, email: found.confirmation.email };
 }
 
@@ -121,9 +173,14 @@ export async function completeSignup(ctx: AppContext, token: string, form: Signu
   return transact(ctx, async (trx, events) => {
     const found = await usableConfirmation(trx, token);
     if (!found) throw badRequest('This confirmation link is invalid or has expired.');
-    const claimed = await trx.updateTable('signup_confirmations').set({ used: 1 })
-      .where('id', '=', found.confirmation.id).where('used', '=', 0).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('This confirmation link has already been used.');
+    const claimed = await trx
+      .updateTable('signup_confirmations')
+      .set({ used: 1 })
+      .where('id', '=', found.confirmation.id)
+      .where('used', '=', 0)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1)
+      throw badRequest('This confirmation link has already been used.');
     return createInvitedAccount(ctx, trx, events, found.invite, found.confirmation.email, form);
   });
 }
@@ -133,33 +190,90 @@ export async function completeSignup(ctx: AppContext, token: string, form: Signu
  * streams come from the invitation, and email invitations to the address are used up.
  */
 async function createInvitedAccount(
-  ctx: AppContext, trx: Database, events: Delivery[], invite: Invite, email: string, form: SignupForm,
+  ctx: AppContext,
+  trx: Database,
+  events: Delivery[],
+  invite: Invite,
+  email: string,
+  form: SignupForm,
 ) {
-  const realm = await trx.selectFrom('realms').selectAll().where('id', '=', invite.realm_id).executeTakeFirstOrThrow();
-  const user = await insertUser(ctx, trx, realm, {
-    email, fullName: form.full_name, password: form.password, role: invite.invited_as,
-    defaultStreams: !!invite.include_realm_default_subscriptions,
-  }, events);
+  const realm = await trx
+    .selectFrom('realms')
+    .selectAll()
+    .where('id', '=', invite.realm_id)
+    .executeTakeFirstOrThrow();
+  const user = await insertUser(
+    ctx,
+    trx,
+    realm,
+    {
+      email,
+      fullName: form.full_name,
+      password: form.password,
+      role: invite.invited_as,
+      defaultStreams: !!invite.include_realm_default_subscriptions,
+    },
+    events,
+  );
   const streamIds = JSON.parse(invite.stream_ids) as number[];
   const active = streamIds.length
-    ? (await trx.selectFrom('streams').select('id').where('realm_id', '=', realm.id).where('id', 'in', streamIds)
-        .where('deactivated', '=', 0).execute()).map((s) => s.id)
+    ? (
+        await trx
+          .selectFrom('streams')
+          .select('id')
+          .where('realm_id', '=', realm.id)
+          .where('id', 'in', streamIds)
+          .where('deactivated', '=', 0)
+          .execute()
+      ).map((s) => s.id)
     : [];
   if (active.length) await subscribeUsersToStreams(ctx, trx, realm, [user.id], active, events);
 
-  const used = await trx.selectFrom('invites').select(['id', 'invited_by']).where('realm_id', '=', realm.id)
-    .where('is_multiuse', '=', 0).where('status', '=', STATUS.PENDING).where('email', '=', email).execute();
-  if (used.length) await trx.updateTable('invites').set({ status: STATUS.ACCEPTED }).where('id', 'in', used.map((u) => u.id)).execute();
-  await notifyInvitesChanged(trx, realm, [invite.invited_by, ...used.map((u) => u.invited_by)], events);
+  const used = await trx
+    .selectFrom('invites')
+    .select(['id', 'invited_by'])
+    .where('realm_id', '=', realm.id)
+    .where('is_multiuse', '=', 0)
+    .where('status', '=', STATUS.PENDING)
+    .where('email', '=', email)
+    .execute();
+  if (used.length)
+    await trx
+      .updateTable('invites')
+      .set({ status: STATUS.ACCEPTED })
+      .where(
+        'id',
+        'in',
+        used.map((u) => u.id),
+      )
+      .execute();
+  await notifyInvitesChanged(
+    trx,
+    realm,
+    [invite.invited_by, ...used.map((u) => u.invited_by)],
+    events,
+  );
 
-  const referrer = await trx.selectFrom('users').selectAll().where('id', '=', invite.invited_by).executeTakeFirst();
+  const referrer = await trx
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', invite.invited_by)
+    .executeTakeFirst();
   if (invite.notify_referrer_on_join && referrer?.is_active) {
     const bot = await notificationBot(ctx, trx, realm, events);
-    await insertMessage(ctx, trx, events, realm, bot, {
-      recipient: { type: 'direct', userIds: [referrer.id] },
-      content: `@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`,
-      client: 'Internal',
-    }, true);
+    await insertMessage(
+      ctx,
+      trx,
+      events,
+      realm,
+      bot,
+      {
+        recipient: { type: 'direct', userIds: [referrer.id] },
+        content: `@_**${user.full_name}|${user.id}** accepted your invitation to join ${realm.name}!`,
+        client: 'Internal',
+      },
+      true,
+    );
   }
   return { user_id: user.id, email: user.email, realm_name: realm.name };
 }

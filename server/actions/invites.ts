@@ -49,16 +49,27 @@ export function sendInvitationMail(ctx: AppContext, to: string, subject: string,
 }
 
 /** `invites_changed` goes to the invitation's creator and to every administrator. */
-export async function notifyInvitesChanged(trx: Database, realm: Realm, creatorIds: number[], events: Delivery[]) {
-  const admins = await trx.selectFrom('users').select('id').where('realm_id', '=', realm.id)
-    .where('is_active', '=', 1).where('role', '<=', ROLE.ADMINISTRATOR).execute();
+export async function notifyInvitesChanged(
+  trx: Database,
+  realm: Realm,
+  creatorIds: number[],
+  events: Delivery[],
+) {
+  const admins = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('is_active', '=', 1)
+    .where('role', '<=', ROLE.ADMINISTRATOR)
+    .execute();
   const userIds = [...new Set([...admins.map((a) => a.id), ...creatorIds])];
   events.push({ realmId: realm.id, userIds, event: { type: 'invites_changed' } });
 }
 
 /** Users may invite people with their own role or a more restricted one. */
 function checkInviteRole(actor: User, invitedAs: number) {
-  if (!VALID_ROLES.includes(invitedAs)) throw badRequest('Must be invited as an valid type of user');
+  if (!VALID_ROLES.includes(invitedAs))
+    throw badRequest('Must be invited as an valid type of user');
   if (invitedAs === ROLE.OWNER && !isOwner(actor)) throw ownerRequired();
   if (invitedAs === ROLE.ADMINISTRATOR && !isAdmin(actor)) throw adminRequired();
   if (invitedAs < actor.role) throw badRequest('Insufficient permission');
@@ -66,7 +77,8 @@ function checkInviteRole(actor: User, invitedAs: number) {
 
 function checkExpiry(minutes: number | null | undefined): number | null {
   if (minutes === undefined) return DEFAULT_INVITE_MINUTES;
-  if (minutes !== null && (minutes <= 0 || nowSeconds() + minutes * 60 > MAX_DB_INT)) throw badRequest('Invalid invite_expires_in_minutes');
+  if (minutes !== null && (minutes <= 0 || nowSeconds() + minutes * 60 > MAX_DB_INT))
+    throw badRequest('Invalid invite_expires_in_minutes');
   return minutes;
 }
 
@@ -75,9 +87,15 @@ async function checkInviteStreams(trx: Database, realm: Realm, actor: User, stre
   const defaults = await defaultStreamIds(trx, realm.id);
   for (const id of streamIds) {
     if (!isDbId(id)) throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
-    const stream = await trx.selectFrom('streams').selectAll().where('realm_id', '=', realm.id)
-      .where('id', '=', id).where('deactivated', '=', 0).executeTakeFirst();
-    const readable = stream && (stream.invite_only ? await isSubscribed(trx, actor.id, id) : !isGuest(actor));
+    const stream = await trx
+      .selectFrom('streams')
+      .selectAll()
+      .where('realm_id', '=', realm.id)
+      .where('id', '=', id)
+      .where('deactivated', '=', 0)
+      .executeTakeFirst();
+    const readable =
+      stream && (stream.invite_only ? await isSubscribed(trx, actor.id, id) : !isGuest(actor));
     if (!readable) throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
   }
   if (streamIds.some((id) => !defaults.has(id)) && !maySubscribeOthers(realm, actor))
@@ -97,23 +115,49 @@ export function parseInviteeEmails(raw: string): string[] {
 
 const invitationFailed = (msg: string, errors: [string, string, boolean][], sent: boolean) =>
   new DomainError(msg, 'INVITATION_FAILED', 400, {
-    errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: false,
+    errors,
+    sent_invitations: sent,
+    license_limit_reached: false,
+    daily_limit_reached: false,
   });
 
-async function insertInvite(trx: Database, realm: Realm, actor: User, opts: InviteOptions, email: string | null, minutes: number | null) {
+async function insertInvite(
+  trx: Database,
+  realm: Realm,
+  actor: User,
+  opts: InviteOptions,
+  email: string | null,
+  minutes: number | null,
+) {
   const now = nowSeconds();
-  return trx.insertInto('invites').values({
-    realm_id: realm.id, is_multiuse: email === null ? 1 : 0, email, invited_by: actor.id, invited_as: opts.inviteAs,
-    stream_ids: JSON.stringify([...new Set(opts.streamIds)]),
-    include_realm_default_subscriptions: opts.includeRealmDefaultSubscriptions ? 1 : 0,
-    notify_referrer_on_join: opts.notifyReferrerOnJoin ? 1 : 0,
-    link_key: crypto.randomBytes(16).toString('hex'), created: now,
-    expiry: minutes === null ? null : now + minutes * 60, status: STATUS.PENDING,
-  }).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .insertInto('invites')
+    .values({
+      realm_id: realm.id,
+      is_multiuse: email === null ? 1 : 0,
+      email,
+      invited_by: actor.id,
+      invited_as: opts.inviteAs,
+      stream_ids: JSON.stringify([...new Set(opts.streamIds)]),
+      include_realm_default_subscriptions: opts.includeRealmDefaultSubscriptions ? 1 : 0,
+      notify_referrer_on_join: opts.notifyReferrerOnJoin ? 1 : 0,
+      link_key: crypto.randomBytes(16).toString('hex'),
+      created: now,
+      expiry: minutes === null ? null : now + minutes * 60,
+      status: STATUS.PENDING,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** POST /invites */
-export async function inviteUsers(ctx: AppContext, realm: Realm, actor: User, inviteeEmails: string, opts: InviteOptions) {
+export async function inviteUsers(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  inviteeEmails: string,
+  opts: InviteOptions,
+) {
   if (!mayInviteToRealm(realm, actor)) throw badRequest('Insufficient permission');
   checkInviteRole(actor, opts.inviteAs);
   const minutes = checkExpiry(opts.expiresInMinutes);
@@ -128,34 +172,60 @@ export async function inviteUsers(ctx: AppContext, realm: Realm, actor: User, in
       errors.push([email, 'Invalid address.', false]);
     }
   }
-  if (errors.length) throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", errors, false);
+  if (errors.length)
+    throw invitationFailed(
+      "Some emails did not validate, so we didn't send any invitations.",
+      errors,
+      false,
+    );
 
   const { created, skipped } = await transact(ctx, async (trx, events) => {
     await checkInviteStreams(trx, realm, actor, opts.streamIds);
     const skipped: [string, string, boolean][] = [];
     const created: Invite[] = [];
     for (const email of valid) {
-      const user = await trx.selectFrom('users').select(['is_active']).where('realm_id', '=', realm.id)
-        .where('delivery_email', '=', email).executeTakeFirst();
-      if (user) skipped.push(user.is_active ? [email, 'Already has an account.', false] : [email, 'Account has been deactivated.', true]);
+      const user = await trx
+        .selectFrom('users')
+        .select(['is_active'])
+        .where('realm_id', '=', realm.id)
+        .where('delivery_email', '=', email)
+        .executeTakeFirst();
+      if (user)
+        skipped.push(
+          user.is_active
+            ? [email, 'Already has an account.', false]
+            : [email, 'Account has been deactivated.', true],
+        );
       else created.push(await insertInvite(trx, realm, actor, opts, email, minutes));
     }
-    if (!created.length) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
+    if (!created.length)
+      throw invitationFailed("We weren't able to invite anyone.", skipped, false);
     await notifyInvitesChanged(trx, realm, [actor.id], events);
     return { created, skipped };
   });
   for (const invite of created)
-    sendInvitationMail(ctx, invite.email!, `${actor.full_name} invited you to join ${realm.name}`, inviteLink(ctx, invite));
+    sendInvitationMail(
+      ctx,
+      invite.email!,
+      `${actor.full_name} invited you to join ${realm.name}`,
+      inviteLink(ctx, invite),
+    );
   if (skipped.length)
     throw invitationFailed(
       "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
-      skipped, true,
+      skipped,
+      true,
     );
   return {};
 }
 
 /** POST /invites/multiuse: a reusable link, for members of realm_create_multiuse_invite_group. */
-export async function createMultiuseInvite(ctx: AppContext, realm: Realm, actor: User, opts: InviteOptions) {
+export async function createMultiuseInvite(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  opts: InviteOptions,
+) {
   if (!mayCreateReusableInvites(realm, actor)) throw badRequest('Insufficient permission');
   checkInviteRole(actor, opts.inviteAs);
   const minutes = checkExpiry(opts.expiresInMinutes);
@@ -187,7 +257,10 @@ function inviteToApi(ctx: AppContext, invite: Invite) {
  * makes owners (upstream `do_get_invites_controlled_by_user`). Listing, revoking and resending
  * all ask this one function.
  */
-export function mayManageInvite(actor: User, invite: Pick<Invite, 'invited_by' | 'invited_as'>): boolean {
+export function mayManageInvite(
+  actor: User,
+  invite: Pick<Invite, 'invited_by' | 'invited_as'>,
+): boolean {
   if (isGuest(actor)) return false;
   if (invite.invited_as === ROLE.OWNER && !isOwner(actor)) return false;
   return isAdmin(actor) || invite.invited_by === actor.id;
@@ -196,7 +269,11 @@ export function mayManageInvite(actor: User, invite: Pick<Invite, 'invited_by' |
 /** GET /invites: the pending invitations the actor may manage. */
 export async function listInvites(ctx: AppContext, realm: Realm, actor: User) {
   if (isGuest(actor)) throw badRequest('Not allowed for guest users');
-  let q = ctx.db.selectFrom('invites').selectAll().where('realm_id', '=', realm.id).where('status', '=', STATUS.PENDING)
+  let q = ctx.db
+    .selectFrom('invites')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('status', '=', STATUS.PENDING)
     .where((eb) => eb.or([eb('expiry', 'is', null), eb('expiry', '>', nowSeconds())]));
   if (!isAdmin(actor)) q = q.where('invited_by', '=', actor.id);
   const rows = await q.orderBy('id').execute();
@@ -204,34 +281,77 @@ export async function listInvites(ctx: AppContext, realm: Realm, actor: User) {
 }
 
 /** An invitation the actor may manage: their own, or any for administrators (owner invites: owners). */
-async function manageableInvite(trx: Database, realm: Realm, actor: User, id: number, multiuse: boolean): Promise<Invite> {
+async function manageableInvite(
+  trx: Database,
+  realm: Realm,
+  actor: User,
+  id: number,
+  multiuse: boolean,
+): Promise<Invite> {
   if (!isDbId(id)) throw badRequest('No such invitation');
-  const invite = await trx.selectFrom('invites').selectAll().where('realm_id', '=', realm.id).where('id', '=', id)
-    .where('is_multiuse', '=', multiuse ? 1 : 0).executeTakeFirst();
+  const invite = await trx
+    .selectFrom('invites')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('id', '=', id)
+    .where('is_multiuse', '=', multiuse ? 1 : 0)
+    .executeTakeFirst();
   if (!invite || invite.status === STATUS.ACCEPTED) throw badRequest('No such invitation');
   // Upstream answers these two with plain errors (BAD_REQUEST), not its role-decorator code.
   if (!mayManageInvite(actor, invite))
-    throw badRequest(invite.invited_as === ROLE.OWNER && isAdmin(actor) ? 'Must be an organization owner' : 'Must be an organization administrator');
+    throw badRequest(
+      invite.invited_as === ROLE.OWNER && isAdmin(actor)
+        ? 'Must be an organization owner'
+        : 'Must be an organization administrator',
+    );
   if (invite.status === STATUS.REVOKED) throw badRequest('Invitation has already been revoked');
   return invite;
 }
 
 /** DELETE /invites/{id} and DELETE /invites/multiuse/{id} */
-export async function revokeInvite(ctx: AppContext, realm: Realm, actor: User, id: number, multiuse: boolean) {
+export async function revokeInvite(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  id: number,
+  multiuse: boolean,
+) {
   return transact(ctx, async (trx, events) => {
     const invite = await manageableInvite(trx, realm, actor, id, multiuse);
-    await trx.updateTable('invites').set({ status: STATUS.REVOKED }).where('id', '=', invite.id).execute();
+    await trx
+      .updateTable('invites')
+      .set({ status: STATUS.REVOKED })
+      .where('id', '=', invite.id)
+      .execute();
     await notifyInvitesChanged(trx, realm, [invite.invited_by], events);
     return {};
   });
 }
 
 /** Revokes the pending invitations and links these users created (their deactivation). */
-export async function revokeInvitesBy(trx: Database, realm: Realm, creatorIds: number[], events: Delivery[]) {
-  const pending = await trx.selectFrom('invites').select('id').where('realm_id', '=', realm.id)
-    .where('invited_by', 'in', creatorIds).where('status', '=', STATUS.PENDING).execute();
+export async function revokeInvitesBy(
+  trx: Database,
+  realm: Realm,
+  creatorIds: number[],
+  events: Delivery[],
+) {
+  const pending = await trx
+    .selectFrom('invites')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('invited_by', 'in', creatorIds)
+    .where('status', '=', STATUS.PENDING)
+    .execute();
   if (!pending.length) return;
-  await trx.updateTable('invites').set({ status: STATUS.REVOKED }).where('id', 'in', pending.map((r) => r.id)).execute();
+  await trx
+    .updateTable('invites')
+    .set({ status: STATUS.REVOKED })
+    .where(
+      'id',
+      'in',
+      pending.map((r) => r.id),
+    )
+    .execute();
   await notifyInvitesChanged(trx, realm, [], events);
 }
 
@@ -241,11 +361,24 @@ export async function resendInvite(ctx: AppContext, realm: Realm, actor: User, i
     const invite = await manageableInvite(trx, realm, actor, id, false);
     const now = nowSeconds();
     const expiry = invite.expiry === null ? null : now + (invite.expiry - invite.created);
-    await trx.updateTable('invites').set({ created: now, expiry }).where('id', '=', invite.id).execute();
+    await trx
+      .updateTable('invites')
+      .set({ created: now, expiry })
+      .where('id', '=', invite.id)
+      .execute();
     await notifyInvitesChanged(trx, realm, [invite.invited_by], events);
     return invite;
   });
-  const inviter = await ctx.db.selectFrom('users').select('full_name').where('id', '=', invite.invited_by).executeTakeFirst();
-  sendInvitationMail(ctx, invite.email!, `${inviter?.full_name ?? 'Someone'} invited you to join ${realm.name}`, inviteLink(ctx, invite));
+  const inviter = await ctx.db
+    .selectFrom('users')
+    .select('full_name')
+    .where('id', '=', invite.invited_by)
+    .executeTakeFirst();
+  sendInvitationMail(
+    ctx,
+    invite.email!,
+    `${inviter?.full_name ?? 'Someone'} invited you to join ${realm.name}`,
+    inviteLink(ctx, invite),
+  );
   return {};
 }

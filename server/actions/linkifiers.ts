@@ -69,7 +69,8 @@ export function linkifierRegExp(pattern: string): RegExp {
   return new RegExp(regexp.source, regexp.flags + 'g');
 }
 
-const VARSPEC = /^((?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*)(?::[1-9]\d{0,3}|\*)?$/;
+const VARSPEC =
+  /^((?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*)(?::[1-9]\d{0,3}|\*)?$/;
 const OPERATORS = '+#./;?&';
 
 /** The variable names of an RFC 6570 URL template, or null when it is not a valid template. */
@@ -112,33 +113,60 @@ export function validateLinkifier(pattern: string, urlTemplate: string) {
   const variables = urlTemplateVariables(urlTemplate);
   if (variables === null) throw invalid('url_template', 'Invalid URL template.');
   const unknown = variables.filter((v) => !groups.includes(v)).sort();
-  if (unknown.length) throw invalid('__all__', `Group '${unknown[0]}' in URL template is not present in linkifier pattern.`);
+  if (unknown.length)
+    throw invalid(
+      '__all__',
+      `Group '${unknown[0]}' in URL template is not present in linkifier pattern.`,
+    );
   const unused = groups.filter((g) => !variables.includes(g)).sort();
-  if (unused.length) throw invalid('__all__', `Group '${unused[0]}' in linkifier pattern is not present in URL template.`);
+  if (unused.length)
+    throw invalid(
+      '__all__',
+      `Group '${unused[0]}' in linkifier pattern is not present in URL template.`,
+    );
 }
 
 async function linkifierList(db: Database, realmId: number) {
-  const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realmId)
-    .orderBy('order').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('linkifiers')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .orderBy('order')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ pattern: r.pattern, url_template: r.url_template, id: r.id }));
 }
 
 /** Every change sends the whole ordered list; `realm_filters` is the legacy event, always empty now. */
 async function notifyLinkifiers(trx: Database, realm: Realm, events: Delivery[]) {
   const userIds = await activeUserIds(trx, realm.id);
-  events.push({ realmId: realm.id, userIds, event: { type: 'realm_linkifiers', realm_linkifiers: await linkifierList(trx, realm.id) } });
+  events.push({
+    realmId: realm.id,
+    userIds,
+    event: { type: 'realm_linkifiers', realm_linkifiers: await linkifierList(trx, realm.id) },
+  });
   events.push({ realmId: realm.id, userIds, event: { type: 'realm_filters', realm_filters: [] } });
 }
 
 async function checkUnique(trx: Database, realm: Realm, pattern: string, exceptId = -1) {
-  const clash = await trx.selectFrom('linkifiers').select('id').where('realm_id', '=', realm.id)
-    .where('pattern', '=', pattern).where('id', '!=', exceptId).executeTakeFirst();
+  const clash = await trx
+    .selectFrom('linkifiers')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('pattern', '=', pattern)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
   if (clash) throw invalid('__all__', 'Realm filter with this Realm and Pattern already exists.');
 }
 
 async function existing(trx: Database, realm: Realm, id: number) {
   if (!isDbId(id)) throw badRequest('Linkifier not found.');
-  const row = await trx.selectFrom('linkifiers').select('id').where('realm_id', '=', realm.id).where('id', '=', id).executeTakeFirst();
+  const row = await trx
+    .selectFrom('linkifiers')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw badRequest('Linkifier not found.');
 }
 
@@ -148,16 +176,27 @@ export async function getLinkifiers(ctx: AppContext, realm: Realm) {
 }
 
 /** POST /realm/filters */
-export async function addLinkifier(ctx: AppContext, realm: Realm, actor: User, req: { pattern: string; url_template: string }) {
+export async function addLinkifier(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  req: { pattern: string; url_template: string },
+) {
   requireAdmin(actor);
   validateLinkifier(req.pattern, req.url_template);
   return transact(ctx, async (trx, events) => {
     await checkUnique(trx, realm, req.pattern);
-    const last = await trx.selectFrom('linkifiers').select((eb) => eb.fn.max('order').as('max')).where('realm_id', '=', realm.id).executeTakeFirst();
+    const last = await trx
+      .selectFrom('linkifiers')
+      .select((eb) => eb.fn.max('order').as('max'))
+      .where('realm_id', '=', realm.id)
+      .executeTakeFirst();
     const order = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
-    const row = await trx.insertInto('linkifiers')
+    const row = await trx
+      .insertInto('linkifiers')
       .values({ realm_id: realm.id, pattern: req.pattern, url_template: req.url_template, order })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await notifyLinkifiers(trx, realm, events);
     return { id: row.id };
   });
@@ -165,14 +204,22 @@ export async function addLinkifier(ctx: AppContext, realm: Realm, actor: User, r
 
 /** PATCH /realm/filters/{filter_id} */
 export async function updateLinkifier(
-  ctx: AppContext, realm: Realm, actor: User, id: number, req: { pattern: string; url_template: string },
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  id: number,
+  req: { pattern: string; url_template: string },
 ) {
   requireAdmin(actor);
   return transact(ctx, async (trx, events) => {
     await existing(trx, realm, id);
     validateLinkifier(req.pattern, req.url_template);
     await checkUnique(trx, realm, req.pattern, id);
-    await trx.updateTable('linkifiers').set({ pattern: req.pattern, url_template: req.url_template }).where('id', '=', id).execute();
+    await trx
+      .updateTable('linkifiers')
+      .set({ pattern: req.pattern, url_template: req.url_template })
+      .where('id', '=', id)
+      .execute();
     await notifyLinkifiers(trx, realm, events);
     return {};
   });
@@ -190,14 +237,21 @@ export async function removeLinkifier(ctx: AppContext, realm: Realm, actor: User
 }
 
 /** PATCH /realm/linkifiers: the full list of ids in the new order. */
-export async function reorderLinkifiers(ctx: AppContext, realm: Realm, actor: User, orderedIds: number[]) {
+export async function reorderLinkifiers(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  orderedIds: number[],
+) {
   requireAdmin(actor);
-  if (new Set(orderedIds).size !== orderedIds.length) throw badRequest('The ordered list must not contain duplicated linkifiers');
+  if (new Set(orderedIds).size !== orderedIds.length)
+    throw badRequest('The ordered list must not contain duplicated linkifiers');
   return transact(ctx, async (trx, events) => {
     const ids = (await linkifierList(trx, realm.id)).map((l) => l.id);
     if (ids.length !== orderedIds.length || !orderedIds.every((id) => ids.includes(id)))
       throw badRequest('The ordered list must enumerate all existing linkifiers exactly once');
-    for (const [order, id] of orderedIds.entries()) await trx.updateTable('linkifiers').set({ order }).where('id', '=', id).execute();
+    for (const [order, id] of orderedIds.entries())
+      await trx.updateTable('linkifiers').set({ order }).where('id', '=', id).execute();
     await notifyLinkifiers(trx, realm, events);
     return {};
   });

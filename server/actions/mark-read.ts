@@ -10,7 +10,11 @@ import { baseQuery, MAX_MESSAGES_PER_FETCH } from './get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
 import { streamForUser } from './streams.js';
 
-async function unreadIds(trx: Database, userId: number, filter: { streamId?: number; topic?: string }): Promise<number[]> {
+async function unreadIds(
+  trx: Database,
+  userId: number,
+  filter: { streamId?: number; topic?: string },
+): Promise<number[]> {
   let q = trx
     .selectFrom('user_messages as um')
     .innerJoin('messages as m', 'm.id', 'um.message_id')
@@ -31,22 +35,45 @@ export async function markAllAsRead(ctx: AppContext, realm: Realm, user: User) {
 }
 
 /** POST /mark_stream_as_read */
-export async function markStreamAsRead(ctx: AppContext, realm: Realm, user: User, streamId: number) {
+export async function markStreamAsRead(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  streamId: number,
+) {
   const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId });
   return transact(ctx, async (trx, events) => {
-    await changeFlags(trx, realm, user, await unreadIds(trx, user.id, { streamId: stream.id }), 'add', 'read', events);
+    await changeFlags(
+      trx,
+      realm,
+      user,
+      await unreadIds(trx, user.id, { streamId: stream.id }),
+      'add',
+      'read',
+      events,
+    );
     return {};
   });
 }
 
 /** POST /mark_topic_as_read (deprecated in favour of /messages/flags/narrow) */
-export async function markTopicAsRead(ctx: AppContext, realm: Realm, user: User, streamId: number, topic: string) {
+export async function markTopicAsRead(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  streamId: number,
+  topic: string,
+) {
   const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId });
   return transact(ctx, async (trx, events) => {
     const ids = await unreadIds(trx, user.id, { streamId: stream.id, topic });
     if (!ids.length) {
-      const exists = await trx.selectFrom('messages').select('id').where('stream_id', '=', stream.id)
-        .where('topic_key', '=', topic.toLowerCase()).executeTakeFirst();
+      const exists = await trx
+        .selectFrom('messages')
+        .select('id')
+        .where('stream_id', '=', stream.id)
+        .where('topic_key', '=', topic.toLowerCase())
+        .executeTakeFirst();
       if (!exists) throw badRequest('No such topic');
     }
     await changeFlags(trx, realm, user, ids, 'add', 'read', events);
@@ -59,9 +86,18 @@ export async function updateFlagsForNarrow(
   ctx: AppContext,
   realm: Realm,
   user: User,
-  opts: { anchor: 'newest' | 'oldest' | 'first_unread' | number; includeAnchor: boolean; numBefore: number; numAfter: number; narrow: NarrowTerm[]; op: string; flag: string },
+  opts: {
+    anchor: 'newest' | 'oldest' | 'first_unread' | number;
+    includeAnchor: boolean;
+    numBefore: number;
+    numAfter: number;
+    narrow: NarrowTerm[];
+    op: string;
+    flag: string;
+  },
 ) {
-  if (opts.op !== 'add' && opts.op !== 'remove') throw badRequest(`Invalid message flag operation: '${opts.op}'`);
+  if (opts.op !== 'add' && opts.op !== 'remove')
+    throw badRequest(`Invalid message flag operation: '${opts.op}'`);
   const flag = checkChangeableFlag(opts.flag);
   if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
@@ -75,17 +111,33 @@ export async function updateFlagsForNarrow(
   if (opts.anchor === 'newest') anchor = MAX_ID;
   else if (opts.anchor === 'oldest') anchor = 0;
   else if (opts.anchor === 'first_unread') {
-    const first = await baseQuery(ctx, user, plan).clearSelect().select(sql<number>`min(m.id)`.as('first'))
-      .where(sql<number>`um.flags & ${FLAG_BITS.read}`, '=', 0).executeTakeFirst();
+    const first = await baseQuery(ctx, user, plan)
+      .clearSelect()
+      .select(sql<number>`min(m.id)`.as('first'))
+      .where(sql<number>`um.flags & ${FLAG_BITS.read}`, '=', 0)
+      .executeTakeFirst();
     anchor = first?.first != null ? Number(first.first) : MAX_ID;
   } else anchor = Math.min(opts.anchor, MAX_ID);
   const ids = async (cmp: '<' | '>' | '=', dir: 'asc' | 'desc', limit: number) =>
-    limit <= 0 ? [] : (await baseQuery(ctx, user, plan).clearSelect().select('um.message_id as id')
-      .where('um.message_id', cmp, anchor).orderBy('um.message_id', dir).limit(limit).execute()).map((r: any) => Number(r.id));
+    limit <= 0
+      ? []
+      : (
+          await baseQuery(ctx, user, plan)
+            .clearSelect()
+            .select('um.message_id as id')
+            .where('um.message_id', cmp, anchor)
+            .orderBy('um.message_id', dir)
+            .limit(limit)
+            .execute()
+        ).map((r: any) => Number(r.id));
   const before = await ids('<', 'desc', opts.numBefore + 1);
   const at = opts.includeAnchor ? await ids('=', 'asc', 1) : [];
   const after = await ids('>', 'asc', opts.numAfter + 1);
-  const processed = [...before.slice(0, opts.numBefore).reverse(), ...at, ...after.slice(0, opts.numAfter)];
+  const processed = [
+    ...before.slice(0, opts.numBefore).reverse(),
+    ...at,
+    ...after.slice(0, opts.numAfter),
+  ];
   return transact(ctx, async (trx, events) => {
     const updated = await changeFlags(trx, realm, user, processed, op, flag, events);
     return {

@@ -41,26 +41,58 @@ export interface MentionPlace {
   subscriberCount: number;
 }
 
-async function topicParticipantCount(db: Database, sender: User, place: MentionPlace): Promise<number> {
-  const rows = await db.selectFrom('messages').select('sender_id').distinct()
-    .where('stream_id', '=', place.stream.id).where('topic_key', '=', place.topic.toLowerCase()).execute();
+async function topicParticipantCount(
+  db: Database,
+  sender: User,
+  place: MentionPlace,
+): Promise<number> {
+  const rows = await db
+    .selectFrom('messages')
+    .select('sender_id')
+    .distinct()
+    .where('stream_id', '=', place.stream.id)
+    .where('topic_key', '=', place.topic.toLowerCase())
+    .execute();
   return new Set([...rows.map((r) => r.sender_id), sender.id]).size;
 }
 
 /** Throws unless `sender` may make the (non-silent) mentions of a message about to be sent. */
-export async function checkMentionsAllowed(db: Database, realm: Realm, sender: User, md: RenderResult, place: MentionPlace | null) {
+export async function checkMentionsAllowed(
+  db: Database,
+  realm: Realm,
+  sender: User,
+  md: RenderResult,
+  place: MentionPlace | null,
+) {
   // Direct messages reach only their participants: wildcards there are always allowed.
   if (place && !mayUseWildcardMentions(realm, sender)) {
     if (md.streamWildcard && place.subscriberCount > WILDCARD_MENTION_THRESHOLD)
-      throw new DomainError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
-    if (md.topicWildcard && (await topicParticipantCount(db, sender, place)) > WILDCARD_MENTION_THRESHOLD)
-      throw new DomainError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+      throw new DomainError(
+        'You do not have permission to use channel wildcard mentions in this channel.',
+        'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+      );
+    if (
+      md.topicWildcard &&
+      (await topicParticipantCount(db, sender, place)) > WILDCARD_MENTION_THRESHOLD
+    )
+      throw new DomainError(
+        'You do not have permission to use topic wildcard mentions in this topic.',
+        'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+      );
   }
   if (!md.mentionedGroupIds.length) return;
-  const groups = await db.selectFrom('user_groups').select(['id', 'name', 'can_mention_group'])
-    .where('realm_id', '=', realm.id).where('id', 'in', md.mentionedGroupIds).execute();
+  const groups = await db
+    .selectFrom('user_groups')
+    .select(['id', 'name', 'can_mention_group'])
+    .where('realm_id', '=', realm.id)
+    .where('id', 'in', md.mentionedGroupIds)
+    .execute();
   for (const group of groups) {
-    if (group.can_mention_group === null || (await isInGroup(db, sender, group.can_mention_group))) continue;
-    throw new DomainError(`You are not allowed to mention user group '${group.name}'.`, 'BAD_REQUEST');
+    if (group.can_mention_group === null || (await isInGroup(db, sender, group.can_mention_group)))
+      continue;
+    throw new DomainError(
+      `You are not allowed to mention user group '${group.name}'.`,
+      'BAD_REQUEST',
+    );
   }
 }

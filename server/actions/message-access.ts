@@ -30,7 +30,8 @@ export function mayReadMessage(
   if (message.stream_id === null || stream === null) return user !== null && facts.received;
   // An archived channel's messages stay with the people who had them.
   if (stream.deactivated) return user !== null && facts.received;
-  if (stream.is_web_public && (user !== null || realmSettings(realm).enable_spectator_access)) return true;
+  if (stream.is_web_public && (user !== null || realmSettings(realm).enable_spectator_access))
+    return true;
   if (user === null) return false;
   if (!stream.invite_only && mayAccessPublicStreams(user)) return true;
   if (!stream.history_public_to_subscribers) return facts.received && facts.subscribed;
@@ -40,16 +41,37 @@ export function mayReadMessage(
 type Row = Message & { flags: number };
 
 /** A message the user may read, with their flags, or null (unknown and forbidden look alike). */
-export async function accessibleMessage(db: Database, realm: Realm, user: User | null, id: number): Promise<Row | null> {
-  const message = await db.selectFrom('messages').selectAll().where('id', '=', id).where('realm_id', '=', realm.id).executeTakeFirst();
+export async function accessibleMessage(
+  db: Database,
+  realm: Realm,
+  user: User | null,
+  id: number,
+): Promise<Row | null> {
+  const message = await db
+    .selectFrom('messages')
+    .selectAll()
+    .where('id', '=', id)
+    .where('realm_id', '=', realm.id)
+    .executeTakeFirst();
   if (!message) return null;
   const um = user
-    ? await db.selectFrom('user_messages').select('flags').where('user_id', '=', user.id).where('message_id', '=', id).executeTakeFirst()
+    ? await db
+        .selectFrom('user_messages')
+        .select('flags')
+        .where('user_id', '=', user.id)
+        .where('message_id', '=', id)
+        .executeTakeFirst()
     : undefined;
-  const stream = message.stream_id === null
-    ? null
-    : await db.selectFrom('streams').selectAll().where('id', '=', message.stream_id).executeTakeFirst() ?? null;
-  const subscribed = user !== null && stream !== null && (await isSubscribed(db, user.id, stream.id));
+  const stream =
+    message.stream_id === null
+      ? null
+      : ((await db
+          .selectFrom('streams')
+          .selectAll()
+          .where('id', '=', message.stream_id)
+          .executeTakeFirst()) ?? null);
+  const subscribed =
+    user !== null && stream !== null && (await isSubscribed(db, user.id, stream.id));
   if (!mayReadMessage(realm, user, message, stream, { received: !!um, subscribed })) return null;
   return { ...message, flags: um ? um.flags : HISTORICAL_FLAGS };
 }

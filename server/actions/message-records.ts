@@ -20,12 +20,23 @@ export async function buildMessageRecords(
     for (const id of dmIds(m.dm_key)) userIds.add(id);
   }
   const users = userIds.size
-    ? await db.selectFrom('users').select(['id', 'email', 'full_name', 'avatar_version']).where('id', 'in', [...userIds]).execute()
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'email', 'full_name', 'avatar_version'])
+        .where('id', 'in', [...userIds])
+        .execute()
     : [];
   const streams = streamIds.size
-    ? await db.selectFrom('streams').selectAll().where('id', 'in', [...streamIds]).execute()
+    ? await db
+        .selectFrom('streams')
+        .selectAll()
+        .where('id', 'in', [...streamIds])
+        .execute()
     : [];
-  const reactions = await reactionsFor(db, messages.map((m) => m.id));
+  const reactions = await reactionsFor(
+    db,
+    messages.map((m) => m.id),
+  );
   const userMap = new Map(users.map((u) => [u.id, u]));
   const streamMap = new Map<number, Stream>(streams.map((s) => [s.id, s]));
   const out = new Map<number, Record<string, unknown>>();
@@ -39,7 +50,9 @@ export async function buildMessageRecords(
         type: m.type,
         stream: m.stream_id !== null ? streamMap.get(m.stream_id) : null,
         topic: m.topic,
-        dmUsers: dmIds(m.dm_key).map((id) => userMap.get(id)).filter((u): u is DisplayUser & { avatar_version: number } => !!u),
+        dmUsers: dmIds(m.dm_key)
+          .map((id) => userMap.get(id))
+          .filter((u): u is DisplayUser & { avatar_version: number } => !!u),
         content: m.content,
         rendered_content: m.rendered_content,
         date_sent: m.date_sent,
@@ -63,7 +76,9 @@ export async function formatMessages(
   opts: { applyMarkdown: boolean },
 ) {
   const records = await buildMessageRecords(ctx, db, realm, rows);
-  return rows.map((r) => finishMessage(records.get(r.id)!, { applyMarkdown: opts.applyMarkdown, flags: r.flags }));
+  return rows.map((r) =>
+    finishMessage(records.get(r.id)!, { applyMarkdown: opts.applyMarkdown, flags: r.flags }),
+  );
 }
 
 export type { User };

@@ -15,16 +15,30 @@ import { userInRealm } from './user-admin.js';
  */
 
 export async function mutedUserObjects(db: Database, userId: number) {
-  const rows = await db.selectFrom('muted_users').selectAll().where('user_id', '=', userId).orderBy('muted_user_id').execute();
+  const rows = await db
+    .selectFrom('muted_users')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('muted_user_id')
+    .execute();
   return rows.map((r) => ({ id: r.muted_user_id, timestamp: r.date_muted }));
 }
 
 async function mutedUsersEvent(trx: Database, realm: Realm, user: User, events: Delivery[]) {
-  events.push({ realmId: realm.id, userIds: [user.id], event: { type: 'muted_users', muted_users: await mutedUserObjects(trx, user.id) } });
+  events.push({
+    realmId: realm.id,
+    userIds: [user.id],
+    event: { type: 'muted_users', muted_users: await mutedUserObjects(trx, user.id) },
+  });
 }
 
 async function isMuted(db: Database, userId: number, mutedId: number): Promise<boolean> {
-  return !!(await db.selectFrom('muted_users').select('user_id').where('user_id', '=', userId).where('muted_user_id', '=', mutedId).executeTakeFirst());
+  return !!(await db
+    .selectFrom('muted_users')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('muted_user_id', '=', mutedId)
+    .executeTakeFirst());
 }
 
 /** POST /users/me/muted_users/{muted_user_id} */
@@ -33,11 +47,28 @@ export async function muteUser(ctx: AppContext, realm: Realm, user: User, mutedI
   return transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, mutedId);
     if (await isMuted(trx, user.id, target.id)) throw badRequest('User already muted');
-    await trx.insertInto('muted_users').values({ user_id: user.id, muted_user_id: target.id, date_muted: nowSeconds() }).execute();
-    const unread = await trx.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id').select('um.message_id')
-      .where('um.user_id', '=', user.id).where('m.sender_id', '=', target.id)
-      .where((eb) => eb(eb('um.flags', '&', FLAG_BITS.read), '=', 0)).orderBy('um.message_id').execute();
-    await changeFlags(trx, realm, user, unread.map((r) => r.message_id), 'add', 'read', events);
+    await trx
+      .insertInto('muted_users')
+      .values({ user_id: user.id, muted_user_id: target.id, date_muted: nowSeconds() })
+      .execute();
+    const unread = await trx
+      .selectFrom('user_messages as um')
+      .innerJoin('messages as m', 'm.id', 'um.message_id')
+      .select('um.message_id')
+      .where('um.user_id', '=', user.id)
+      .where('m.sender_id', '=', target.id)
+      .where((eb) => eb(eb('um.flags', '&', FLAG_BITS.read), '=', 0))
+      .orderBy('um.message_id')
+      .execute();
+    await changeFlags(
+      trx,
+      realm,
+      user,
+      unread.map((r) => r.message_id),
+      'add',
+      'read',
+      events,
+    );
     await mutedUsersEvent(trx, realm, user, events);
     return {};
   });
@@ -48,7 +79,11 @@ export async function unmuteUser(ctx: AppContext, realm: Realm, user: User, mute
   return transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, mutedId);
     if (!(await isMuted(trx, user.id, target.id))) throw badRequest('User is not muted');
-    await trx.deleteFrom('muted_users').where('user_id', '=', user.id).where('muted_user_id', '=', target.id).execute();
+    await trx
+      .deleteFrom('muted_users')
+      .where('user_id', '=', user.id)
+      .where('muted_user_id', '=', target.id)
+      .execute();
     await mutedUsersEvent(trx, realm, user, events);
     return {};
   });

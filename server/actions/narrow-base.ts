@@ -19,7 +19,8 @@ export interface NarrowTerm {
 }
 
 /** Upstream's BadNarrowOperatorError: the envelope carries `desc` besides the message. */
-export const badNarrow = (desc: string) => new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc });
+export const badNarrow = (desc: string) =>
+  new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc });
 
 export type EB = ExpressionBuilder<DB & { m: DB['messages']; um: DB['user_messages'] }, 'm' | 'um'>;
 /** A condition on the message `m` and the reader's row `um` (null columns for history not received). */
@@ -48,13 +49,33 @@ export interface Lookup {
 }
 
 export async function narrowLookup(db: Database, realm: Realm, user: User | null): Promise<Lookup> {
-  const streams = await db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).execute();
+  const streams = await db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .execute();
   const subscribed = user
-    ? new Set((await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('active', '=', 1).execute()).map((r) => r.stream_id))
+    ? new Set(
+        (
+          await db
+            .selectFrom('subscriptions')
+            .select('stream_id')
+            .where('user_id', '=', user.id)
+            .where('active', '=', 1)
+            .execute()
+        ).map((r) => r.stream_id),
+      )
     : new Set<number>();
-  const users = await db.selectFrom('users').select(['id', 'email']).where('realm_id', '=', realm.id).execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('realm_id', '=', realm.id)
+    .execute();
   return {
-    realm, user, streams, subscribed,
+    realm,
+    user,
+    streams,
+    subscribed,
     usersByEmail: new Map(users.map((u) => [u.email, u.id])),
     userIds: new Set(users.map((u) => u.id)),
   };
@@ -73,8 +94,10 @@ export function findUser(lookup: Lookup, operand: string | number): number | und
 export function findStream(lookup: Lookup, operand: Operand): Stream | undefined {
   if (Array.isArray(operand)) return undefined;
   const text = String(operand).trim();
-  return lookup.streams.find((x) => String(x.id) === text) ??
-    lookup.streams.find((x) => x.name.toLowerCase() === text.toLowerCase());
+  return (
+    lookup.streams.find((x) => String(x.id) === text) ??
+    lookup.streams.find((x) => x.name.toLowerCase() === text.toLowerCase())
+  );
 }
 
 /** An operand that must be a single string (an `is`, `has` or `channels` operand, a search). */
@@ -144,11 +167,14 @@ export interface OperatorDef<R> {
 }
 
 /** Keeps each definition's operand type while they share one table. */
-export const defineOperator = <R>(def: OperatorDef<R>): OperatorDef<unknown> => def as OperatorDef<unknown>;
+export const defineOperator = <R>(def: OperatorDef<R>): OperatorDef<unknown> =>
+  def as OperatorDef<unknown>;
 
 /**
  * A case-sensitive substring test that means the same on SQLite and PostgreSQL (LIKE ignores
  * ASCII case on SQLite only) and as `String.prototype.includes` in memory.
  */
-export const containsText = (column: 'm.rendered_content', needle: string): Cond =>
-  (eb) => eb(eb.fn('replace', [eb.ref(column), eb.val(needle), eb.val('')]), '!=', eb.ref(column));
+export const containsText =
+  (column: 'm.rendered_content', needle: string): Cond =>
+  (eb) =>
+    eb(eb.fn('replace', [eb.ref(column), eb.val(needle), eb.val('')]), '!=', eb.ref(column));

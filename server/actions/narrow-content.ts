@@ -2,8 +2,13 @@ import { sql, type SqlBool } from 'kysely';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { VISIBILITY } from '../domain/conversations.js';
 import {
-  badNarrow, containsText, defineOperator, textOperand,
-  type Cond, type Lookup, type MessageTest,
+  badNarrow,
+  containsText,
+  defineOperator,
+  textOperand,
+  type Cond,
+  type Lookup,
+  type MessageTest,
 } from './narrow-base.js';
 
 /** Operators on what a message is to its reader (`is`), what it holds (`has`), search and ids. */
@@ -44,13 +49,16 @@ const IS: Record<string, Property> = {
   },
   resolved: {
     // The prefix has no ASCII letter, so LIKE's case rules on SQLite change nothing here.
-    sql: () => (eb) => eb.and([eb('m.type', '=', 'stream'), eb('m.topic', 'like', `${RESOLVED_PREFIX}%`)]),
+    sql: () => (eb) =>
+      eb.and([eb('m.type', '=', 'stream'), eb('m.topic', 'like', `${RESOLVED_PREFIX}%`)]),
     memory: (m) => m.type === 'stream' && m.topic.startsWith(RESOLVED_PREFIX),
   },
   followed: {
     sql: (lookup) => (eb) =>
       eb.exists(
-        eb.selectFrom('user_topics as ut').select(sql<number>`1`.as('one'))
+        eb
+          .selectFrom('user_topics as ut')
+          .select(sql<number>`1`.as('one'))
           .where('ut.user_id', '=', lookup.user?.id ?? -1)
           .whereRef('ut.stream_id', '=', 'm.stream_id')
           .whereRef('ut.topic_key', '=', 'm.topic_key')
@@ -67,7 +75,10 @@ const IS: Record<string, Property> = {
  * on every side so that both databases and the queues agree.
  */
 const HAS: Record<string, Property> = {
-  link: { sql: () => containsText('m.rendered_content', '<a '), memory: (m) => m.renderedContent.includes('<a ') },
+  link: {
+    sql: () => containsText('m.rendered_content', '<a '),
+    memory: (m) => m.renderedContent.includes('<a '),
+  },
   image: {
     sql: () => containsText('m.rendered_content', 'class="message_inline_image"'),
     memory: (m) => m.renderedContent.includes('class="message_inline_image"'),
@@ -78,12 +89,22 @@ const HAS: Record<string, Property> = {
   },
   // At delivery a message has no reactions yet, so a queue's has:reaction matches nothing new.
   reaction: {
-    sql: () => (eb) => eb.exists(eb.selectFrom('reactions as r').select(sql<number>`1`.as('one')).whereRef('r.message_id', '=', 'm.id')),
+    sql: () => (eb) =>
+      eb.exists(
+        eb
+          .selectFrom('reactions as r')
+          .select(sql<number>`1`.as('one'))
+          .whereRef('r.message_id', '=', 'm.id'),
+      ),
     memory: (m) => m.reactionCount > 0,
   },
 };
 
-function propertyOperator(name: 'is' | 'has', table: Record<string, Property>, spectators: boolean) {
+function propertyOperator(
+  name: 'is' | 'has',
+  table: Record<string, Property>,
+  spectators: boolean,
+) {
   return defineOperator<Property>({
     names: [name],
     spectators,
@@ -104,11 +125,17 @@ const search = defineOperator<string[]>({
   resolve: (operand) => textOperand(operand, 'search').toLowerCase().split(/\s+/).filter(Boolean),
   sql(words) {
     const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) => sql<SqlBool>`${column} like ${pattern} escape '\\'`;
-    return (eb) => eb.and(words.map((w) => eb.or([
-      likeEscaped(sql<string>`lower(m.content)`, like(w)),
-      likeEscaped(sql<string>`lower(m.topic)`, like(w)),
-    ])));
+    const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) =>
+      sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+    return (eb) =>
+      eb.and(
+        words.map((w) =>
+          eb.or([
+            likeEscaped(sql<string>`lower(m.content)`, like(w)),
+            likeEscaped(sql<string>`lower(m.topic)`, like(w)),
+          ]),
+        ),
+      );
   },
   plan(_words, plan) {
     plan.isSearch = true;
@@ -143,4 +170,10 @@ const near = defineOperator<null>({
   memory: () => null,
 });
 
-export const CONTENT_OPERATORS = [propertyOperator('is', IS, false), propertyOperator('has', HAS, true), search, id, near];
+export const CONTENT_OPERATORS = [
+  propertyOperator('is', IS, false),
+  propertyOperator('has', HAS, true),
+  search,
+  id,
+  near,
+];

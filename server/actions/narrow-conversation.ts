@@ -3,13 +3,20 @@ import type { Stream } from '../db/schema.js';
 import { canReadStreamHistory } from './access.js';
 import { dmKeyOf } from '../domain/conversations.js';
 import {
-  badNarrow, defineOperator, findStream, findUser, matchesNothing, textOperand,
-  type Lookup, type Operand,
+  badNarrow,
+  defineOperator,
+  findStream,
+  findUser,
+  matchesNothing,
+  textOperand,
+  type Lookup,
+  type Operand,
 } from './narrow-base.js';
 
 /** Operators that name where a message was said and by whom: channels, topics, senders, DMs. */
 
-const readsHistory = (lookup: Lookup, s: Stream) => canReadStreamHistory(lookup.user, s, lookup.subscribed.has(s.id));
+const readsHistory = (lookup: Lookup, s: Stream) =>
+  canReadStreamHistory(lookup.user, s, lookup.subscribed.has(s.id));
 
 /**
  * A channel is found even when the user may not read it (nor ever see it, for a private one):
@@ -22,7 +29,8 @@ const channel = defineOperator<Stream>({
   resolve(operand, lookup) {
     const s = findStream(lookup, operand);
     if (!s) throw badNarrow(`unknown channel ${String(operand)}`);
-    if (lookup.user === null && !s.is_web_public) throw badNarrow(`unknown web-public channel ${String(operand)}`);
+    if (lookup.user === null && !s.is_web_public)
+      throw badNarrow(`unknown web-public channel ${String(operand)}`);
     return s;
   },
   sql: (s) => (eb) => eb.and([eb('m.type', '=', 'stream'), eb('m.stream_id', '=', s.id)]),
@@ -38,11 +46,15 @@ const channels = defineOperator<number[]>({
   spectators: true,
   resolve(operand, lookup) {
     const kind = textOperand(operand, 'channels');
-    if (kind !== 'public' && kind !== 'web-public') throw badNarrow(`unknown channels operand ${kind}`);
+    if (kind !== 'public' && kind !== 'web-public')
+      throw badNarrow(`unknown channels operand ${kind}`);
     const wanted = (s: Stream) => (kind === 'public' ? !s.invite_only : !!s.is_web_public);
     return lookup.streams.filter((s) => wanted(s) && readsHistory(lookup, s)).map((s) => s.id);
   },
-  sql: (ids) => (ids.length ? (eb) => eb.and([eb('m.type', '=', 'stream'), eb('m.stream_id', 'in', ids)]) : matchesNothing),
+  sql: (ids) =>
+    ids.length
+      ? (eb) => eb.and([eb('m.type', '=', 'stream'), eb('m.stream_id', 'in', ids)])
+      : matchesNothing,
   plan(ids, plan) {
     plan.publicStreamIds = ids;
   },
@@ -60,7 +72,12 @@ const topic = defineOperator<string>({
 });
 
 function oneUser(operand: Operand, lookup: Lookup): number {
-  const id = Array.isArray(operand) && operand.length === 1 ? findUser(lookup, operand[0]!) : Array.isArray(operand) ? undefined : findUser(lookup, operand);
+  const id =
+    Array.isArray(operand) && operand.length === 1
+      ? findUser(lookup, operand[0]!)
+      : Array.isArray(operand)
+        ? undefined
+        : findUser(lookup, operand);
   if (id === undefined) throw badNarrow(`unknown user ${String(operand)}`);
   return id;
 }
@@ -80,13 +97,20 @@ const sender = defineOperator<number>({
 const dm = defineOperator<string | null>({
   names: ['dm', 'pm-with'],
   resolve(operand, lookup) {
-    const parts = Array.isArray(operand) ? operand : typeof operand === 'number' ? [operand] : operand.split(',');
+    const parts = Array.isArray(operand)
+      ? operand
+      : typeof operand === 'number'
+        ? [operand]
+        : operand.split(',');
     if (parts.length === 0) return null;
     const ids = parts.map((p) => findUser(lookup, p));
     if (ids.some((id) => id === undefined)) throw badNarrow(`unknown user in ${String(operand)}`);
     return dmKeyOf([...(ids as number[]), lookup.user?.id ?? -1]);
   },
-  sql: (key) => (key === null ? matchesNothing : (eb) => eb.and([eb('m.type', '=', 'private'), eb('m.dm_key', '=', key)])),
+  sql: (key) =>
+    key === null
+      ? matchesNothing
+      : (eb) => eb.and([eb('m.type', '=', 'private'), eb('m.dm_key', '=', key)]),
   memory: (key) => (m) => key !== null && m.type === 'private' && dmKeyOf(m.dmUserIds) === key,
 });
 
@@ -94,7 +118,11 @@ const dm = defineOperator<string | null>({
 const dmIncluding = defineOperator<number>({
   names: ['dm-including', 'group-pm-with'],
   resolve: oneUser,
-  sql: (id) => (eb) => eb.and([eb('m.type', '=', 'private'), eb(sql<string>`',' || m.dm_key || ','`, 'like', `%,${id},%`)]),
+  sql: (id) => (eb) =>
+    eb.and([
+      eb('m.type', '=', 'private'),
+      eb(sql<string>`',' || m.dm_key || ','`, 'like', `%,${id},%`),
+    ]),
   memory: (id) => (m) => m.type === 'private' && m.dmUserIds.includes(id),
 });
 

@@ -1,11 +1,24 @@
 import { DomainError, notLoggedIn } from '../domain/errors.js';
 import {
-  badNarrow, findStream, type Lookup, type MessageFacts, type MessageTest, type NarrowPlan, type NarrowTerm, type OperatorDef,
+  badNarrow,
+  findStream,
+  type Lookup,
+  type MessageFacts,
+  type MessageTest,
+  type NarrowPlan,
+  type NarrowTerm,
+  type OperatorDef,
 } from './narrow-base.js';
 import { CONTENT_OPERATORS } from './narrow-content.js';
 import { CONVERSATION_OPERATORS } from './narrow-conversation.js';
 
-export { badNarrow, messageFacts, narrowLookup, type NarrowPlan, type NarrowTerm } from './narrow-base.js';
+export {
+  badNarrow,
+  messageFacts,
+  narrowLookup,
+  type NarrowPlan,
+  type NarrowTerm,
+} from './narrow-base.js';
 
 /**
  * The one interpreter of narrows on the server. Each operator is defined once (narrow-*.ts) with
@@ -17,26 +30,33 @@ export { badNarrow, messageFacts, narrowLookup, type NarrowPlan, type NarrowTerm
 export function parseNarrow(value: unknown): NarrowTerm[] {
   if (!Array.isArray(value)) throw new DomainError('narrow is not a list', 'BAD_REQUEST', 400);
   return value.map((t): NarrowTerm => {
-    let operator: unknown, operand: unknown, negated = false;
+    let operator: unknown,
+      operand: unknown,
+      negated = false;
     if (Array.isArray(t) && t.length === 2) [operator, operand] = t;
     else if (t && typeof t === 'object' && !Array.isArray(t)) {
       ({ operator, operand } = t as Record<string, unknown>);
       negated = (t as Record<string, unknown>).negated === true;
     } else throw new DomainError('Invalid narrow element', 'BAD_REQUEST', 400);
-    if (typeof operator !== 'string') throw new DomainError('Invalid narrow operator', 'BAD_REQUEST', 400);
+    if (typeof operator !== 'string')
+      throw new DomainError('Invalid narrow operator', 'BAD_REQUEST', 400);
     if (operator.startsWith('-')) {
       negated = !negated;
       operator = operator.slice(1);
     }
-    const ok = typeof operand === 'string' || (typeof operand === 'number' && Number.isSafeInteger(operand)) ||
-      (Array.isArray(operand) && operand.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
+    const ok =
+      typeof operand === 'string' ||
+      (typeof operand === 'number' && Number.isSafeInteger(operand)) ||
+      (Array.isArray(operand) &&
+        operand.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
     if (!ok) throw new DomainError(`Invalid narrow operand for ${operator}`, 'BAD_REQUEST', 400);
     return { operator: operator as string, operand: operand as NarrowTerm['operand'], negated };
   });
 }
 
 const OPERATORS = new Map<string, OperatorDef<unknown>>();
-for (const def of [...CONVERSATION_OPERATORS, ...CONTENT_OPERATORS]) for (const name of def.names) OPERATORS.set(name, def);
+for (const def of [...CONVERSATION_OPERATORS, ...CONTENT_OPERATORS])
+  for (const name of def.names) OPERATORS.set(name, def);
 
 interface ResolvedTerm {
   term: NarrowTerm;
@@ -53,7 +73,8 @@ function resolveNarrow(terms: NarrowTerm[], lookup: Lookup): ResolvedTerm[] {
   });
 }
 
-const isWebPublicTerm = (t: NarrowTerm) => ['streams', 'channels'].includes(t.operator) && t.operand === 'web-public' && !t.negated;
+const isWebPublicTerm = (t: NarrowTerm) =>
+  ['streams', 'channels'].includes(t.operator) && t.operand === 'web-public' && !t.negated;
 
 /**
  * Spectators read web-public channels only: a narrow that could mean anything else (direct
@@ -65,13 +86,20 @@ export function checkSpectatorNarrow(terms: NarrowTerm[], lookup: Lookup) {
   if (terms.some((t) => !OPERATORS.get(t.operator)?.spectators)) throw notLoggedIn();
   if (terms.some(isWebPublicTerm)) return;
   const namesWebPublic = (t: NarrowTerm) =>
-    ['stream', 'channel'].includes(t.operator) && !t.negated && !!findStream(lookup, t.operand)?.is_web_public;
+    ['stream', 'channel'].includes(t.operator) &&
+    !t.negated &&
+    !!findStream(lookup, t.operand)?.is_web_public;
   if (!terms.some(namesWebPublic)) throw notLoggedIn();
 }
 
 /** Turns a narrow into SQL conditions, deciding how the user's access is checked. */
 export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
-  const plan: NarrowPlan = { historyStream: null, publicStreamIds: null, conditions: [], isSearch: false };
+  const plan: NarrowPlan = {
+    historyStream: null,
+    publicStreamIds: null,
+    conditions: [],
+    isSearch: false,
+  };
   for (const { term, def, resolved } of resolveNarrow(terms, lookup)) {
     if (!term.negated) def.plan?.(resolved, plan, lookup);
     const cond = def.sql(resolved, lookup);
@@ -90,14 +118,17 @@ export type QueueNarrow = MessageTest[];
 export function queueNarrow(terms: NarrowTerm[], lookup: Lookup): QueueNarrow {
   return resolveNarrow(terms, lookup).map(({ term, def, resolved }) => {
     const test = def.memory(resolved);
-    if (!test) throw badNarrow(`${term.operator}:${String(term.operand)} is not supported in event queues`);
+    if (!test)
+      throw badNarrow(`${term.operator}:${String(term.operand)} is not supported in event queues`);
     return term.negated ? (m) => !test(m) : test;
   });
 }
 
-export const queueNarrowMatches = (narrow: QueueNarrow, message: MessageFacts) => narrow.every((test) => test(message));
+export const queueNarrowMatches = (narrow: QueueNarrow, message: MessageFacts) =>
+  narrow.every((test) => test(message));
 
 /** Spectators get no queue; their narrow is still refused when it names an unknown operator. */
 export function checkKnownOperators(terms: NarrowTerm[]) {
-  for (const t of terms) if (!OPERATORS.has(t.operator)) throw badNarrow(`unknown operator ${t.operator}`);
+  for (const t of terms)
+    if (!OPERATORS.has(t.operator)) throw badNarrow(`unknown operator ${t.operator}`);
 }

@@ -17,10 +17,12 @@ export const mayCreatePrivateStreams = (realm: Realm, user: User) =>
   passesPolicy(realm, user, realmSettings(realm).create_private_stream_policy);
 
 /** Web-public channels exist only while spectator access is on. */
-export const webPublicStreamsEnabled = (realm: Realm) => !!realmSettings(realm).enable_spectator_access;
+export const webPublicStreamsEnabled = (realm: Realm) =>
+  !!realmSettings(realm).enable_spectator_access;
 
 export const mayCreateWebPublicStreams = (realm: Realm, user: User) =>
-  webPublicStreamsEnabled(realm) && passesPolicy(realm, user, realmSettings(realm).create_web_public_stream_policy);
+  webPublicStreamsEnabled(realm) &&
+  passesPolicy(realm, user, realmSettings(realm).create_web_public_stream_policy);
 
 /** Subscribing anyone but oneself: `invite_to_stream_policy`. */
 export const maySubscribeOthers = (realm: Realm, user: User) =>
@@ -30,7 +32,8 @@ export const mayInviteToRealm = (realm: Realm, user: User) =>
   passesPolicy(realm, user, realmSettings(realm).invite_to_realm_policy);
 
 export const mayCreateReusableInvites = (realm: Realm, user: User) =>
-  !isGuest(user) && inSystemGroup(realm, user, realmSettings(realm).create_multiuse_invite_group_name);
+  !isGuest(user) &&
+  inSystemGroup(realm, user, realmSettings(realm).create_multiuse_invite_group_name);
 
 export const mayEditTopics = (realm: Realm, user: User) =>
   passesPolicy(realm, user, realmSettings(realm).edit_topic_policy);
@@ -45,9 +48,15 @@ export const mayDeleteOwnMessages = (realm: Realm, user: User) =>
  * Creating a channel of the given kind, with the reference server's errors: guests never, and
  * otherwise the policy of each kind (public, private, web-public).
  */
-export function checkMayCreateStream(realm: Realm, user: User, kind: { inviteOnly: boolean; webPublic: boolean }) {
+export function checkMayCreateStream(
+  realm: Realm,
+  user: User,
+  kind: { inviteOnly: boolean; webPublic: boolean },
+) {
   if (isGuest(user)) throw badRequest('Not allowed for guest users');
-  if (kind.inviteOnly ? !mayCreatePrivateStreams(realm, user) : !mayCreatePublicStreams(realm, user))
+  if (
+    kind.inviteOnly ? !mayCreatePrivateStreams(realm, user) : !mayCreatePublicStreams(realm, user)
+  )
     throw badRequest('Insufficient permission');
   if (kind.webPublic) {
     if (!webPublicStreamsEnabled(realm)) throw badRequest('Web-public channels are not enabled.');

@@ -39,7 +39,10 @@ function legacyInfo(row: PresenceRow) {
 /** Per-client form of older servers: since upstream level 178 always `website` plus `aggregated`. */
 function legacyPresence(row: PresenceRow) {
   const info = legacyInfo(row);
-  return { website: info, aggregated: { client: info.client, status: info.status, timestamp: info.timestamp } };
+  return {
+    website: info,
+    aggregated: { client: info.client, status: info.status, timestamp: info.timestamp },
+  };
 }
 
 function modernPresence(row: PresenceRow) {
@@ -50,10 +53,17 @@ const sharesPresence = (u: { is_active: 0 | 1; is_bot: 0 | 1; settings: string }
   !!u.is_active && !u.is_bot && parseSettings(USER_SETTING_DEFAULTS, u.settings).presence_enabled;
 
 /** Presence rows others may see, newest change last. */
-async function visibleRows(db: Database, realm: Realm, opts: { sinceUpdateId?: number; historyDays?: number } = {}) {
+async function visibleRows(
+  db: Database,
+  realm: Realm,
+  opts: { sinceUpdateId?: number; historyDays?: number } = {},
+) {
   if (realmSettings(realm).presence_disabled) return [];
-  let q = db.selectFrom('presences').innerJoin('users', 'users.id', 'presences.user_id')
-    .selectAll('presences').select(['users.email', 'users.is_active', 'users.is_bot', 'users.settings'])
+  let q = db
+    .selectFrom('presences')
+    .innerJoin('users', 'users.id', 'presences.user_id')
+    .selectAll('presences')
+    .select(['users.email', 'users.is_active', 'users.is_bot', 'users.settings'])
     .where('presences.realm_id', '=', realm.id);
   if (opts.sinceUpdateId !== undefined && opts.sinceUpdateId > 0) {
     q = q.where('presences.update_id', '>', Math.min(opts.sinceUpdateId, MAX_DB_INT));
@@ -73,7 +83,10 @@ export interface PresenceQuery {
 
 /** `presences`, `presence_last_update_id` and `server_timestamp`, as register and POST /users/me/presence give them. */
 export async function presenceSnapshot(db: Database, realm: Realm, q: PresenceQuery) {
-  const rows = await visibleRows(db, realm, { sinceUpdateId: q.lastUpdateId, historyDays: q.historyDays });
+  const rows = await visibleRows(db, realm, {
+    sinceUpdateId: q.lastUpdateId,
+    historyDays: q.historyDays,
+  });
   const presences: Record<string, unknown> = {};
   for (const r of rows) {
     if (q.slim) presences[String(r.user_id)] = modernPresence(r);
@@ -87,16 +100,30 @@ export async function presenceSnapshot(db: Database, realm: Realm, q: PresenceQu
  * Records a report. Others hear of it (a legacy-format `presence` event) when the user was not
  * known, comes back after being offline, or becomes active after being idle.
  */
-async function recordPresence(trx: Database, realm: Realm, user: User, status: 'active' | 'idle', events: Delivery[]) {
+async function recordPresence(
+  trx: Database,
+  realm: Realm,
+  user: User,
+  status: 'active' | 'idle',
+  events: Delivery[],
+) {
   const now = nowSeconds();
-  const prev = await trx.selectFrom('presences').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  const prev = await trx
+    .selectFrom('presences')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   const isActive = status === 'active';
   if (prev) {
     const connectedStale = prev.last_connected_time + PRESENCE_UPDATE_MIN_FREQ_SECONDS <= now;
     const activeStale = isActive && prev.last_active_time + PRESENCE_UPDATE_MIN_FREQ_SECONDS <= now;
     if (!connectedStale && !activeStale) return;
   }
-  const max = await trx.selectFrom('presences').select((eb) => eb.fn.max('update_id').as('m')).where('realm_id', '=', realm.id).executeTakeFirst();
+  const max = await trx
+    .selectFrom('presences')
+    .select((eb) => eb.fn.max('update_id').as('m'))
+    .where('realm_id', '=', realm.id)
+    .executeTakeFirst();
   const row: PresenceRow = {
     user_id: user.id,
     realm_id: realm.id,
@@ -104,19 +131,29 @@ async function recordPresence(trx: Database, realm: Realm, user: User, status: '
     last_active_time: isActive ? now : (prev?.last_active_time ?? 0),
     update_id: Number(max?.m ?? 0) + 1,
   };
-  await trx.insertInto('presences').values(row)
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({
-      last_connected_time: row.last_connected_time, last_active_time: row.last_active_time, update_id: row.update_id,
-    }))
+  await trx
+    .insertInto('presences')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({
+        last_connected_time: row.last_connected_time,
+        last_active_time: row.last_active_time,
+        update_id: row.update_id,
+      }),
+    )
     .execute();
   const cameBack = !prev || prev.last_connected_time + OFFLINE_THRESHOLD_SECONDS <= now;
-  const becameActive = isActive && (!prev || prev.last_active_time + OFFLINE_THRESHOLD_SECONDS <= now);
+  const becameActive =
+    isActive && (!prev || prev.last_active_time + OFFLINE_THRESHOLD_SECONDS <= now);
   if (!(cameBack || becameActive) || realmSettings(realm).presence_disabled) return;
   events.push({
     realmId: realm.id,
     userIds: await activeUserIds(trx, realm.id),
     event: {
-      type: 'presence', user_id: user.id, email: user.email, server_timestamp: Date.now() / 1000,
+      type: 'presence',
+      user_id: user.id,
+      email: user.email,
+      server_timestamp: Date.now() / 1000,
       presence: { website: legacyInfo(row) },
     },
   });
@@ -127,19 +164,40 @@ async function recordPresence(trx: Database, realm: Realm, user: User, status: '
  * snapshot of this user no longer (or again) matches. Off shows the user offline, as a
  * last-connection time past the offline threshold; on shows the stored presence, if any.
  */
-export async function presenceSharingChanged(trx: Database, realm: Realm, user: User, enabled: boolean, events: Delivery[]) {
+export async function presenceSharingChanged(
+  trx: Database,
+  realm: Realm,
+  user: User,
+  enabled: boolean,
+  events: Delivery[],
+) {
   if (realmSettings(realm).presence_disabled || user.is_bot) return;
-  const row = await trx.selectFrom('presences').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+  const row = await trx
+    .selectFrom('presences')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   if (!row) return;
   const longAgo = nowSeconds() - OFFLINE_THRESHOLD_SECONDS - 1;
   const info = enabled
     ? legacyInfo(row)
-    : { client: 'website', status: 'idle' as const, timestamp: Math.min(longAgo, row.last_connected_time), pushable: false };
+    : {
+        client: 'website',
+        status: 'idle' as const,
+        timestamp: Math.min(longAgo, row.last_connected_time),
+        pushable: false,
+      };
   const others = (await activeUserIds(trx, realm.id)).filter((id) => id !== user.id);
   events.push({
     realmId: realm.id,
     userIds: others,
-    event: { type: 'presence', user_id: user.id, email: user.email, server_timestamp: Date.now() / 1000, presence: { website: info } },
+    event: {
+      type: 'presence',
+      user_id: user.id,
+      email: user.email,
+      server_timestamp: Date.now() / 1000,
+      presence: { website: info },
+    },
   });
 }
 
@@ -153,11 +211,21 @@ export interface PresenceReport {
 }
 
 /** POST /users/me/presence */
-export async function updatePresence(ctx: AppContext, realm: Realm, user: User, report: PresenceReport) {
-  if (sharesPresence(user)) await transact(ctx, (trx, events) => recordPresence(trx, realm, user, report.status, events));
+export async function updatePresence(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  report: PresenceReport,
+) {
+  if (sharesPresence(user))
+    await transact(ctx, (trx, events) => recordPresence(trx, realm, user, report.status, events));
   if (report.ping_only) return {};
   const slim = report.slim_presence || report.last_update_id !== undefined;
-  return presenceSnapshot(ctx.db, realm, { slim, lastUpdateId: report.last_update_id, historyDays: report.history_limit_days });
+  return presenceSnapshot(ctx.db, realm, {
+    slim,
+    lastUpdateId: report.last_update_id,
+    historyDays: report.history_limit_days,
+  });
 }
 
 /** GET /realm/presence: everyone's presence in the legacy format. */

@@ -23,7 +23,11 @@ interface ResolvedEmoji {
 }
 
 /** The emoji a name means in this organization: an active custom emoji first, as upstream. */
-async function emojiData(db: Database, realm: Realm, name: string): Promise<{ code: string; type: string }> {
+async function emojiData(
+  db: Database,
+  realm: Realm,
+  name: string,
+): Promise<{ code: string; type: string }> {
   const custom = await activeEmojiNamed(db, realm.id, name);
   if (custom) return { code: String(custom.id), type: 'realm_emoji' };
   const code = emojiCodeForName(name);
@@ -39,12 +43,14 @@ async function checkEmojiRequest(db: Database, realm: Realm, emoji: ResolvedEmoj
     if (custom.name !== emoji.name) throw badRequest('Invalid custom emoji name.');
     if (custom.deactivated) throw badRequest('This custom emoji has been deactivated.');
   } else if (emoji.type === 'unicode_emoji') {
-    if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f')) throw badRequest('Invalid emoji code.');
+    if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f'))
+      throw badRequest('Invalid emoji code.');
     // A name we know must mean this code. A name we don't know (Zulip's own names go beyond the
     // emoji data set this server uses, e.g. `thinking`) is taken as given with a valid code, so
     // that clients built on Zulip's name list can react.
     const known = emojiCodeForName(emoji.name);
-    if (known !== undefined ? known !== emoji.code : !/^[a-z0-9_+-]{1,60}$/.test(emoji.name)) throw badRequest('Invalid emoji name.');
+    if (known !== undefined ? known !== emoji.code : !/^[a-z0-9_+-]{1,60}$/.test(emoji.name))
+      throw badRequest('Invalid emoji name.');
   } else {
     throw badRequest('Invalid emoji type.');
   }
@@ -57,13 +63,24 @@ export async function reactionsFor(db: Database, messageIds: number[]) {
   const rows = await db
     .selectFrom('reactions')
     .innerJoin('users', 'users.id', 'reactions.user_id')
-    .select(['reactions.message_id', 'reactions.user_id', 'reactions.emoji_name', 'reactions.emoji_code', 'reactions.reaction_type', 'users.email', 'users.full_name'])
+    .select([
+      'reactions.message_id',
+      'reactions.user_id',
+      'reactions.emoji_name',
+      'reactions.emoji_code',
+      'reactions.reaction_type',
+      'users.email',
+      'users.full_name',
+    ])
     .where('reactions.message_id', 'in', messageIds)
     .execute();
   for (const r of rows) {
     const list = map.get(r.message_id) ?? [];
     list.push({
-      emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id,
+      emoji_name: r.emoji_name,
+      emoji_code: r.emoji_code,
+      reaction_type: r.reaction_type,
+      user_id: r.user_id,
       user: { id: r.user_id, email: r.email, full_name: r.full_name, is_mirror_dummy: false },
     });
     map.set(r.message_id, list);
@@ -77,7 +94,14 @@ export async function reactionsFor(db: Database, messageIds: number[]) {
  * must name a usable emoji. Removing: the code, or the name's current code, with the type given
  * (unicode_emoji when none is).
  */
-async function changeReaction(ctx: AppContext, realm: Realm, user: User, messageId: number, req: ReactionRequest, op: 'add' | 'remove') {
+async function changeReaction(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  messageId: number,
+  req: ReactionRequest,
+  op: 'add' | 'remove',
+) {
   const message = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
   let code = req.emojiCode;
@@ -91,60 +115,129 @@ async function changeReaction(ctx: AppContext, realm: Realm, user: User, message
   } else {
     if (code === undefined) {
       if (req.emojiName === undefined)
-        throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+        throw badRequest(
+          'At least one of the following arguments must be present: emoji_name, emoji_code',
+        );
       code = (await emojiData(ctx.db, realm, req.emojiName)).code;
     }
     type ??= 'unicode_emoji';
   }
   const emoji: ResolvedEmoji = { name: req.emojiName ?? '', code, type };
   return transact(ctx, async (trx, events) => {
-    const same = (q: any) => q.where('message_id', '=', messageId).where('emoji_code', '=', emoji.code).where('reaction_type', '=', emoji.type);
-    const existing = await same(trx.selectFrom('reactions').select(['user_id', 'emoji_name'])).where('user_id', '=', user.id).executeTakeFirst();
+    const same = (q: any) =>
+      q
+        .where('message_id', '=', messageId)
+        .where('emoji_code', '=', emoji.code)
+        .where('reaction_type', '=', emoji.type);
+    const existing = await same(trx.selectFrom('reactions').select(['user_id', 'emoji_name']))
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
     if (op === 'add') {
       if (existing) throw badRequest('Reaction already exists.');
       const vote = await same(trx.selectFrom('reactions').select('emoji_name')).executeTakeFirst();
       if (vote) emoji.name = vote.emoji_name;
       else await checkEmojiRequest(trx, realm, emoji);
-      await trx.insertInto('reactions').values({ message_id: messageId, user_id: user.id, emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type }).execute();
+      await trx
+        .insertInto('reactions')
+        .values({
+          message_id: messageId,
+          user_id: user.id,
+          emoji_name: emoji.name,
+          emoji_code: emoji.code,
+          reaction_type: emoji.type,
+        })
+        .execute();
       // Reacting to a message from a stream's history adds it to the user's messages.
-      await trx.insertInto('user_messages').values({ user_id: user.id, message_id: messageId, flags: message.flags })
-        .onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('user_messages')
+        .values({ user_id: user.id, message_id: messageId, flags: message.flags })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     } else {
       if (!existing) throw badRequest("Reaction doesn't exist.");
       emoji.name = existing.emoji_name;
       await same(trx.deleteFrom('reactions')).where('user_id', '=', user.id).execute();
     }
-    const audience = (await trx.selectFrom('user_messages').select('user_id').where('message_id', '=', messageId).execute()).map((r) => r.user_id);
+    const audience = (
+      await trx
+        .selectFrom('user_messages')
+        .select('user_id')
+        .where('message_id', '=', messageId)
+        .execute()
+    ).map((r) => r.user_id);
     events.push({
       realmId: realm.id,
       userIds: audience,
       event: {
-        type: 'reaction', op, message_id: messageId, user_id: user.id,
+        type: 'reaction',
+        op,
+        message_id: messageId,
+        user_id: user.id,
         user: { user_id: user.id, email: user.email, full_name: user.full_name },
-        emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.type as Reaction['reaction_type'],
+        emoji_name: emoji.name,
+        emoji_code: emoji.code,
+        reaction_type: emoji.type as Reaction['reaction_type'],
       },
     });
     return {};
   });
 }
 
-export const addReaction = (ctx: AppContext, realm: Realm, user: User, id: number, req: ReactionRequest) => changeReaction(ctx, realm, user, id, req, 'add');
-export const removeReaction = (ctx: AppContext, realm: Realm, user: User, id: number, req: ReactionRequest) => changeReaction(ctx, realm, user, id, req, 'remove');
+export const addReaction = (
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  id: number,
+  req: ReactionRequest,
+) => changeReaction(ctx, realm, user, id, req, 'add');
+export const removeReaction = (
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  id: number,
+  req: ReactionRequest,
+) => changeReaction(ctx, realm, user, id, req, 'remove');
 
 /** GET /messages/{id}/read_receipts */
 export async function readReceipts(ctx: AppContext, realm: Realm, user: User, messageId: number) {
-  if (!realmSettings(realm).enable_read_receipts) throw badRequest('Read receipts are disabled in this organization.');
+  if (!realmSettings(realm).enable_read_receipts)
+    throw badRequest('Read receipts are disabled in this organization.');
   const message = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
-  const rows = await ctx.db.selectFrom('user_messages').innerJoin('users', 'users.id', 'user_messages.user_id')
+  const rows = await ctx.db
+    .selectFrom('user_messages')
+    .innerJoin('users', 'users.id', 'user_messages.user_id')
     .select(['users.id', 'users.settings', 'users.is_active', 'users.is_bot'])
     .where('user_messages.message_id', '=', messageId)
     .where((eb) => eb(eb('user_messages.flags', '&', 1), '!=', 0))
     .execute();
-  const mutedMe = new Set((await ctx.db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', user.id).execute()).map((r) => r.user_id));
-  const mutedByMe = new Set((await ctx.db.selectFrom('muted_users').select('muted_user_id').where('user_id', '=', user.id).execute()).map((r) => r.muted_user_id));
+  const mutedMe = new Set(
+    (
+      await ctx.db
+        .selectFrom('muted_users')
+        .select('user_id')
+        .where('muted_user_id', '=', user.id)
+        .execute()
+    ).map((r) => r.user_id),
+  );
+  const mutedByMe = new Set(
+    (
+      await ctx.db
+        .selectFrom('muted_users')
+        .select('muted_user_id')
+        .where('user_id', '=', user.id)
+        .execute()
+    ).map((r) => r.muted_user_id),
+  );
   const userIds = rows
-    .filter((r) => r.id !== message.sender_id && r.is_active && !r.is_bot && !mutedMe.has(r.id) && !mutedByMe.has(r.id))
+    .filter(
+      (r) =>
+        r.id !== message.sender_id &&
+        r.is_active &&
+        !r.is_bot &&
+        !mutedMe.has(r.id) &&
+        !mutedByMe.has(r.id),
+    )
     .filter((r) => parseSettings(USER_SETTING_DEFAULTS, r.settings).send_read_receipts)
     .map((r) => r.id)
     .sort((a, b) => a - b);

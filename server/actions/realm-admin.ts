@@ -104,22 +104,31 @@ export const REALM_SETTING_ALIASES: Record<string, string> = {
 
 /** Changing these needs an owner, as on the real server. */
 const OWNER_ONLY = new Set([
-  'invite_to_realm_policy', 'invite_required', 'create_multiuse_invite_group', 'message_retention_days',
-  'emails_restricted_to_domains', 'disallow_disposable_email_addresses', 'waiting_period_threshold',
+  'invite_to_realm_policy',
+  'invite_required',
+  'create_multiuse_invite_group',
+  'message_retention_days',
+  'emails_restricted_to_domains',
+  'disallow_disposable_email_addresses',
+  'waiting_period_threshold',
   'authentication_methods',
 ]);
 
 /** Settings clients have always learned from `update_dict` only, never from `update`. */
 const DICT_ONLY = new Set([
-  'allow_message_editing', 'edit_topic_policy', 'message_content_edit_limit_seconds',
-  'create_multiuse_invite_group', 'authentication_methods',
+  'allow_message_editing',
+  'edit_topic_policy',
+  'message_content_edit_limit_seconds',
+  'create_multiuse_invite_group',
+  'authentication_methods',
 ]);
 
 const AUTHENTICATION_METHODS: Record<string, boolean> = { Email: true, Dev: false, LDAP: false };
 
 function parseInteger(name: string, raw: string): number {
   const text = raw.trim();
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw badRequest(`${name} is not an integer`);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw badRequest(`${name} is not an integer`);
   return Number(text);
 }
 
@@ -158,12 +167,14 @@ function parseSetting(name: string, raw: string, rule: Rule): unknown {
       return raw;
     case 'text':
       if (raw.includes('\u0000')) throw badRequest(`${name} must not contain null bytes`);
-      if (raw.length > rule.max) throw badRequest(`${name} is too long (limit: ${rule.max} characters)`);
+      if (raw.length > rule.max)
+        throw badRequest(`${name} is too long (limit: ${rule.max} characters)`);
       return raw;
     case 'jitsi': {
       const v = decodeLoose(raw.trim());
       if (v === 'default' || v === null) return null;
-      if (typeof v === 'string' && v.length <= 200 && /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v)) return v;
+      if (typeof v === 'string' && v.length <= 200 && /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v))
+        return v;
       throw badRequest(`${name} is not an allowed_type`);
     }
     case 'stream': {
@@ -178,7 +189,8 @@ function parseName(raw: string): string {
   const name = raw.trim();
   if (!name) throw badRequest('name cannot be blank');
   if (/[\u0000-\u001f\u007f]/.test(name)) throw badRequest('name contains invalid characters');
-  if (name.length > MAX_REALM_NAME_LENGTH) throw badRequest(`name is too long (limit: ${MAX_REALM_NAME_LENGTH} characters)`);
+  if (name.length > MAX_REALM_NAME_LENGTH)
+    throw badRequest(`name is too long (limit: ${MAX_REALM_NAME_LENGTH} characters)`);
   return name;
 }
 
@@ -191,16 +203,20 @@ function parseDescription(raw: string): string {
 
 function parseAuthenticationMethods(raw: string): Record<string, boolean> {
   const v = decodeLoose(raw);
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest('authentication_methods is not a dict');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw badRequest('authentication_methods is not a dict');
   const result = { ...AUTHENTICATION_METHODS };
   for (const [method, enabled] of Object.entries(v)) {
-    if (!(method in AUTHENTICATION_METHODS)) throw badRequest(`Invalid authentication method: ${method}`);
-    if (typeof enabled !== 'boolean') throw badRequest(`authentication_methods["${method}"] is not a boolean`);
+    if (!(method in AUTHENTICATION_METHODS))
+      throw badRequest(`Invalid authentication method: ${method}`);
+    if (typeof enabled !== 'boolean')
+      throw badRequest(`authentication_methods["${method}"] is not a boolean`);
     if (enabled && !AUTHENTICATION_METHODS[method])
       throw badRequest(`Authentication method ${method} is not available on this server`);
     result[method] = enabled;
   }
-  if (!Object.values(result).includes(true)) throw badRequest('At least one authentication method must be enabled.');
+  if (!Object.values(result).includes(true))
+    throw badRequest('At least one authentication method must be enabled.');
   return result;
 }
 
@@ -211,16 +227,27 @@ function parseGroupSetting(name: string, raw: string): { next: number; expected?
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
     const isId = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x);
-    if (isId(o.new) && (o.old === undefined || isId(o.old))) return { next: o.new as number, expected: o.old as number | undefined };
+    if (isId(o.new) && (o.old === undefined || isId(o.old)))
+      return { next: o.new as number, expected: o.old as number | undefined };
   }
   throw badRequest(`Invalid ${name}`);
 }
 
 /** A system group a realm permission may be given to, by id; returns its name. */
-export async function permissionGroupName(db: Database, realm: Realm, setting: string, groupId: number): Promise<string> {
+export async function permissionGroupName(
+  db: Database,
+  realm: Realm,
+  setting: string,
+  groupId: number,
+): Promise<string> {
   if (!isDbId(groupId)) throw badRequest('Invalid user group');
-  const group = await db.selectFrom('user_groups').selectAll().where('realm_id', '=', realm.id)
-    .where('id', '=', groupId).where('deactivated', '=', 0).executeTakeFirst();
+  const group = await db
+    .selectFrom('user_groups')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('id', '=', groupId)
+    .where('deactivated', '=', 0)
+    .executeTakeFirst();
   if (!group) throw badRequest('Invalid user group');
   if (!group.is_system_group) throw badRequest(`'${setting}' must be a system user group.`);
   if (group.name === 'role:internet' || group.name === 'role:owners')
@@ -231,21 +258,36 @@ export async function permissionGroupName(db: Database, realm: Realm, setting: s
 /** The id of the group allowed to create reusable invitation links (realm_create_multiuse_invite_group). */
 export async function multiuseInviteGroupId(db: Database, realm: Realm): Promise<number | null> {
   const name = realmSettings(realm).create_multiuse_invite_group_name;
-  const row = await db.selectFrom('user_groups').select('id').where('realm_id', '=', realm.id)
-    .where('name', '=', name).where('is_system_group', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('user_groups')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('name', '=', name)
+    .where('is_system_group', '=', 1)
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 
 async function checkStreamSetting(trx: Database, realm: Realm, streamId: number) {
   if (streamId === -1) return;
   if (!isDbId(streamId)) throw badRequest('Invalid channel ID');
-  const found = await trx.selectFrom('streams').select('id').where('realm_id', '=', realm.id)
-    .where('id', '=', streamId).where('deactivated', '=', 0).executeTakeFirst();
+  const found = await trx
+    .selectFrom('streams')
+    .select('id')
+    .where('realm_id', '=', realm.id)
+    .where('id', '=', streamId)
+    .where('deactivated', '=', 0)
+    .executeTakeFirst();
   if (!found) throw badRequest('Invalid channel ID');
 }
 
 /** PATCH /realm: `raw` holds the request's setting parameters, still as form strings. */
-export async function updateRealm(ctx: AppContext, realm: Realm, actor: User, raw: Record<string, string>) {
+export async function updateRealm(
+  ctx: AppContext,
+  realm: Realm,
+  actor: User,
+  raw: Record<string, string>,
+) {
   requireAdmin(actor);
   const parsed = new Map<string, unknown>();
   for (const [name, value] of Object.entries(raw)) {
@@ -253,26 +295,45 @@ export async function updateRealm(ctx: AppContext, realm: Realm, actor: User, ra
     if (rule) parsed.set(name, parseSetting(name, value, rule));
   }
   const newName = raw.name === undefined ? undefined : parseName(raw.name);
-  const newDescription = raw.description === undefined ? undefined : parseDescription(raw.description);
-  const authMethods = raw.authentication_methods === undefined ? undefined : parseAuthenticationMethods(raw.authentication_methods);
-  const group = raw.create_multiuse_invite_group === undefined
-    ? undefined
-    : parseGroupSetting('create_multiuse_invite_group', raw.create_multiuse_invite_group);
-  if (!isOwner(actor) && Object.keys(raw).some((name) => OWNER_ONLY.has(name))) throw ownerRequired();
+  const newDescription =
+    raw.description === undefined ? undefined : parseDescription(raw.description);
+  const authMethods =
+    raw.authentication_methods === undefined
+      ? undefined
+      : parseAuthenticationMethods(raw.authentication_methods);
+  const group =
+    raw.create_multiuse_invite_group === undefined
+      ? undefined
+      : parseGroupSetting('create_multiuse_invite_group', raw.create_multiuse_invite_group);
+  if (!isOwner(actor) && Object.keys(raw).some((name) => OWNER_ONLY.has(name)))
+    throw ownerRequired();
 
   return transact(ctx, async (trx, events) => {
-    const fresh = await trx.selectFrom('realms').selectAll().where('id', '=', realm.id).executeTakeFirstOrThrow();
+    const fresh = await trx
+      .selectFrom('realms')
+      .selectAll()
+      .where('id', '=', realm.id)
+      .executeTakeFirstOrThrow();
     const stored = JSON.parse(fresh.settings || '{}') as Record<string, unknown>;
-    const current = parseSettings(REALM_SETTING_DEFAULTS, fresh.settings) as Record<string, unknown>;
+    const current = parseSettings(REALM_SETTING_DEFAULTS, fresh.settings) as Record<
+      string,
+      unknown
+    >;
     const changed: Record<string, unknown> = {};
     for (const [name, value] of parsed) {
-      if (REALM_SETTING_RULES[name].kind === 'stream') await checkStreamSetting(trx, realm, value as number);
+      if (REALM_SETTING_RULES[name].kind === 'stream')
+        await checkStreamSetting(trx, realm, value as number);
       if (current[name] === value) continue;
       stored[name] = value;
       changed[name] = value;
     }
     if (group) {
-      const groupName = await permissionGroupName(trx, realm, 'create_multiuse_invite_group', group.next);
+      const groupName = await permissionGroupName(
+        trx,
+        realm,
+        'create_multiuse_invite_group',
+        group.next,
+      );
       const currentId = await multiuseInviteGroupId(trx, fresh);
       if (group.expected !== undefined && group.expected !== currentId)
         throw badRequest("'old' value does not match the expected value.");
@@ -294,7 +355,8 @@ export async function updateRealm(ctx: AppContext, realm: Realm, actor: User, ra
     await trx.updateTable('realms').set(updates).where('id', '=', realm.id).execute();
     events.push(...realmUpdateEvents(realm.id, await activeUserIds(trx, realm.id), changed));
     const response: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(changed)) response[k] = typeof v === 'string' ? 'updated' : v;
+    for (const [k, v] of Object.entries(changed))
+      response[k] = typeof v === 'string' ? 'updated' : v;
     return response;
   });
 }
@@ -309,15 +371,32 @@ export const SPEC_SETTING_NAMES: Record<string, string> = {
 };
 
 /** One `update_dict` with every change, and the single-property `update` older clients know. */
-function realmUpdateEvents(realmId: number, userIds: number[], changed: Record<string, unknown>): Delivery[] {
+function realmUpdateEvents(
+  realmId: number,
+  userIds: number[],
+  changed: Record<string, unknown>,
+): Delivery[] {
   const deliveries: Delivery[] = [
-    { realmId, userIds, event: { type: 'realm', op: 'update_dict', property: 'default', data: changed } },
+    {
+      realmId,
+      userIds,
+      event: { type: 'realm', op: 'update_dict', property: 'default', data: changed },
+    },
   ];
   for (const [property, value] of Object.entries(changed)) {
     if (!DICT_ONLY.has(property))
-      deliveries.push({ realmId, userIds, event: { type: 'realm', op: 'update', property, value } });
+      deliveries.push({
+        realmId,
+        userIds,
+        event: { type: 'realm', op: 'update', property, value },
+      });
     const specName = SPEC_SETTING_NAMES[property];
-    if (specName) deliveries.push({ realmId, userIds, event: { type: 'realm', op: 'update', property: specName, value } });
+    if (specName)
+      deliveries.push({
+        realmId,
+        userIds,
+        event: { type: 'realm', op: 'update', property: specName, value },
+      });
   }
   return deliveries;
 }
@@ -330,7 +409,11 @@ export async function deactivateRealm(ctx: AppContext, realm: Realm) {
   await transact(ctx, async (trx, events) => {
     const userIds = await activeUserIds(trx, realm.id);
     await trx.updateTable('realms').set({ deactivated: 1 }).where('id', '=', realm.id).execute();
-    events.push({ realmId: realm.id, userIds, event: { type: 'realm', op: 'deactivated', realm_id: realm.id } });
+    events.push({
+      realmId: realm.id,
+      userIds,
+      event: { type: 'realm', op: 'deactivated', realm_id: realm.id },
+    });
   });
 }
 

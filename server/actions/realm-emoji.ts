@@ -22,13 +22,34 @@ export const MAX_EMOJI_FILE_MIB = 5;
 
 /** The image formats accepted, recognised by their first bytes (the claimed type is not trusted). */
 const IMAGE_SIGNATURES: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
-  { ext: 'png', type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { ext: 'gif', type: 'image/gif', test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
+  {
+    ext: 'png',
+    type: 'image/png',
+    test: (b) =>
+      b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  },
+  {
+    ext: 'gif',
+    type: 'image/gif',
+    test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')),
+  },
   { ext: 'jpg', type: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { ext: 'webp', type: 'image/webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
-  { ext: 'avif', type: 'image/avif', test: (b) => /^ftypavi[fs]$/.test(b.subarray(4, 12).toString('latin1')) },
+  {
+    ext: 'webp',
+    type: 'image/webp',
+    test: (b) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+  {
+    ext: 'avif',
+    type: 'image/avif',
+    test: (b) => /^ftypavi[fs]$/.test(b.subarray(4, 12).toString('latin1')),
+  },
 ];
-export const EMOJI_IMAGE_TYPES: Record<string, string> = Object.fromEntries(IMAGE_SIGNATURES.map((s) => [s.ext, s.type]));
+export const EMOJI_IMAGE_TYPES: Record<string, string> = Object.fromEntries(
+  IMAGE_SIGNATURES.map((s) => [s.ext, s.type]),
+);
 
 export const emojiImagesDir = (ctx: AppContext, realmId: number) =>
   path.join(ctx.config.dataDir, 'avatars', String(realmId), 'emoji', 'images');
@@ -49,29 +70,48 @@ function emojiObject(e: RealmEmoji) {
 
 /** Every custom emoji of the organization, deactivated ones included, keyed by id. */
 export async function realmEmojiDict(db: Database, realmId: number) {
-  const rows = await db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId)
-    .where('file_name', '!=', '').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('realm_emoji')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('file_name', '!=', '')
+    .orderBy('id')
+    .execute();
   return Object.fromEntries(rows.map((e) => [String(e.id), emojiObject(e)]));
 }
 
 /** The active custom emoji, for the renderer. */
 export async function activeRealmEmoji(db: Database, realmId: number) {
-  const rows = await db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId)
-    .where('deactivated', '=', 0).where('file_name', '!=', '').execute();
+  const rows = await db
+    .selectFrom('realm_emoji')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('deactivated', '=', 0)
+    .where('file_name', '!=', '')
+    .execute();
   return rows.map((e) => ({ id: String(e.id), name: e.name, source_url: sourceUrl(e) }));
 }
 
 /** The active custom emoji named `name`, if any. */
 export async function activeEmojiNamed(db: Database, realmId: number, name: string) {
-  return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId)
-    .where('name', '=', name).where('deactivated', '=', 0).executeTakeFirst();
+  return db
+    .selectFrom('realm_emoji')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('name', '=', name)
+    .where('deactivated', '=', 0)
+    .executeTakeFirst();
 }
 
 /** The custom emoji with this id (as reactions name it), active or not. */
 export async function emojiById(db: Database, realmId: number, code: string) {
   if (!/^\d{1,9}$/.test(code)) return undefined;
-  return db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId)
-    .where('id', '=', Number(code)).executeTakeFirst();
+  return db
+    .selectFrom('realm_emoji')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('id', '=', Number(code))
+    .executeTakeFirst();
 }
 
 async function notifyRealmEmoji(trx: Database, realm: Realm, events: Delivery[]) {
@@ -89,7 +129,9 @@ export function checkEmojiName(name: string) {
     if (/[a-z0-9]$/.test(name)) return;
     throw badRequest('Emoji names must end with either a letter or digit.');
   }
-  throw badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+  throw badRequest(
+    'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.',
+  );
 }
 
 async function imageFormat(file: string) {
@@ -109,17 +151,26 @@ export async function getRealmEmoji(ctx: AppContext, realm: Realm) {
 }
 
 /** POST /realm/emoji/{emoji_name}, with the checks in the real server's order. */
-export async function addRealmEmoji(ctx: AppContext, realm: Realm, user: User, rawName: string, files: IncomingFile[]) {
+export async function addRealmEmoji(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  rawName: string,
+  files: IncomingFile[],
+) {
   if (isGuest(user)) throw badRequest('Not allowed for guest users');
   const name = rawName.trim().replace(/ /g, '_');
   checkEmojiName(name);
-  if (!passesPolicy(realm, user, realmSettings(realm).add_custom_emoji_policy)) throw badRequest('Insufficient permission');
+  if (!passesPolicy(realm, user, realmSettings(realm).add_custom_emoji_policy))
+    throw badRequest('Insufficient permission');
   const taken = () => badRequest('A custom emoji with this name already exists.');
   if (await activeEmojiNamed(ctx.db, realm.id, name)) throw taken();
   if (files.length !== 1) throw badRequest('You must upload exactly one file.');
-  if (emojiCodeForName(name) && !isAdmin(user)) throw badRequest('Only administrators can override built-in emoji.');
+  if (emojiCodeForName(name) && !isAdmin(user))
+    throw badRequest('Only administrators can override built-in emoji.');
   const file = files[0]!;
-  if (file.tooLarge || file.size > MAX_EMOJI_FILE_MIB * 1024 * 1024) throw fileTooLarge(MAX_EMOJI_FILE_MIB);
+  if (file.tooLarge || file.size > MAX_EMOJI_FILE_MIB * 1024 * 1024)
+    throw fileTooLarge(MAX_EMOJI_FILE_MIB);
   const format = await imageFormat(file.tmpPath);
   if (!format) throw badRequest('Invalid image format');
   const dir = emojiImagesDir(ctx, realm.id);
@@ -127,24 +178,40 @@ export async function addRealmEmoji(ctx: AppContext, realm: Realm, user: User, r
   await syncFile(file.tmpPath);
   return transact(ctx, async (trx, events) => {
     if (await activeEmojiNamed(trx, realm.id, name)) throw taken();
-    const { id } = await trx.insertInto('realm_emoji')
+    const { id } = await trx
+      .insertInto('realm_emoji')
       .values({ realm_id: realm.id, name, author_id: user.id, file_name: '', deactivated: 0 })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const fileName = `${id}.${format.ext}`;
     await fs.promises.rename(file.tmpPath, path.join(dir, fileName));
-    await trx.updateTable('realm_emoji').set({ file_name: fileName }).where('id', '=', id).execute();
+    await trx
+      .updateTable('realm_emoji')
+      .set({ file_name: fileName })
+      .where('id', '=', id)
+      .execute();
     await notifyRealmEmoji(trx, realm, events);
     return {};
   });
 }
 
 /** DELETE /realm/emoji/{emoji_name}: its author or an administrator deactivates it. */
-export async function deactivateRealmEmoji(ctx: AppContext, realm: Realm, user: User, name: string) {
+export async function deactivateRealmEmoji(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  name: string,
+) {
   return transact(ctx, async (trx, events) => {
     const emoji = await activeEmojiNamed(trx, realm.id, name);
     if (!emoji) throw noSuchObject(`Emoji '${name}' does not exist`);
-    if (!isAdmin(user) && emoji.author_id !== user.id) throw badRequest('Must be an organization administrator or emoji author');
-    await trx.updateTable('realm_emoji').set({ deactivated: 1 }).where('id', '=', emoji.id).execute();
+    if (!isAdmin(user) && emoji.author_id !== user.id)
+      throw badRequest('Must be an organization administrator or emoji author');
+    await trx
+      .updateTable('realm_emoji')
+      .set({ deactivated: 1 })
+      .where('id', '=', emoji.id)
+      .execute();
     await notifyRealmEmoji(trx, realm, events);
     return {};
   });

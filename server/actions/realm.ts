@@ -66,14 +66,28 @@ export function realmDescriptionHtml(realm: Realm) {
 
 /** The system group a role belongs to directly (role:owners for 100, ... role:everyone for 600). */
 const ROLE_GROUP: Record<number, string> = {
-  100: 'role:owners', 200: 'role:administrators', 300: 'role:moderators', 400: 'role:fullmembers', 600: 'role:everyone',
+  100: 'role:owners',
+  200: 'role:administrators',
+  300: 'role:moderators',
+  400: 'role:fullmembers',
+  600: 'role:everyone',
 };
 
 /** A new user joins their role's system group: everyone's group lists learn of it. */
-export async function systemGroupJoinEvent(db: Database, realmId: number, userId: number, role: number, audience: number[]) {
+export async function systemGroupJoinEvent(
+  db: Database,
+  realmId: number,
+  userId: number,
+  role: number,
+  audience: number[],
+) {
   const name = ROLE_GROUP[role];
   if (!name) return null;
   const groupId = await systemGroupId(db, realmId, name);
-  const delivery: Delivery = { realmId, userIds: audience, event: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] } };
+  const delivery: Delivery = {
+    realmId,
+    userIds: audience,
+    event: { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: [userId] },
+  };
   return delivery;
 }

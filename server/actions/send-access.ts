@@ -28,7 +28,9 @@ function postPolicyRefusal(realm: Realm, user: User, stream: Stream): string | n
     case POST_POLICY.ADMINS:
       return isAdmin(user) ? null : 'Only organization administrators can send to this channel.';
     case POST_POLICY.MODERATORS:
-      return isModeratorOrAbove(user) ? null : 'Only organization administrators and moderators can send to this channel.';
+      return isModeratorOrAbove(user)
+        ? null
+        : 'Only organization administrators and moderators can send to this channel.';
     case POST_POLICY.RESTRICT_NEW_MEMBERS:
       return isProvisionalMember(realm, user) ? 'New members cannot send to this channel.' : null;
     default:
@@ -38,11 +40,22 @@ function postPolicyRefusal(realm: Realm, user: User, stream: Stream): string | n
 
 async function botOwner(db: Database, bot: User): Promise<User | null> {
   if (!bot.is_bot || bot.bot_owner_id === null) return null;
-  return (await db.selectFrom('users').selectAll().where('id', '=', bot.bot_owner_id).executeTakeFirst()) ?? null;
+  return (
+    (await db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', bot.bot_owner_id)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** The channel's posting policy; a bot passes when its owner does. */
-export async function checkStreamPostPolicy(db: Database, realm: Realm, sender: User, stream: Stream) {
+export async function checkStreamPostPolicy(
+  db: Database,
+  realm: Realm,
+  sender: User,
+  stream: Stream,
+) {
   const refusal = postPolicyRefusal(realm, sender, stream);
   if (refusal === null) return;
   const owner = await botOwner(db, sender);
@@ -55,7 +68,13 @@ export async function checkStreamPostPolicy(db: Database, realm: Realm, sender: 
  * a public one, for a guest) a subscription, the sender's own or, for a bot, its owner's. Anyone
  * may post to a web-public channel, guests too.
  */
-export async function checkMaySendToStream(db: Database, realm: Realm, sender: User, stream: Stream, subscribed?: boolean) {
+export async function checkMaySendToStream(
+  db: Database,
+  realm: Realm,
+  sender: User,
+  stream: Stream,
+  subscribed?: boolean,
+) {
   await checkStreamPostPolicy(db, realm, sender, stream);
   if (stream.is_web_public || (!stream.invite_only && !isGuest(sender))) return;
   if (subscribed ?? (await isSubscribed(db, sender.id, stream.id))) return;

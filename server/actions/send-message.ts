@@ -106,7 +106,9 @@ export async function markdownContext(
       // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
       try {
         const { regexp } = compileLinkifierPattern(l.pattern);
-        return [{ id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template }];
+        return [
+          { id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template },
+        ];
       } catch {
         return [];
       }
@@ -202,7 +204,13 @@ export async function insertMessage(
 
   const md = renderMarkdown(content, await markdownContext(trx, realm, sender));
   if (!system)
-    await checkMentionsAllowed(trx, realm, sender, md, stream ? { stream, topic, subscriberCount } : null);
+    await checkMentionsAllowed(
+      trx,
+      realm,
+      sender,
+      md,
+      stream ? { stream, topic, subscriberCount } : null,
+    );
   const now = Math.floor(Date.now() / 1000);
   const message = await trx
     .insertInto('messages')

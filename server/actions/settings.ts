@@ -12,9 +12,20 @@ import { badRequest } from '../domain/errors.js';
 import { hashPassword } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { storeEmailChange } from './user-email.js';
-import { AVAILABLE_NOTIFICATION_SOUNDS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
+import {
+  AVAILABLE_NOTIFICATION_SOUNDS,
+  parseSettings,
+  USER_SETTING_DEFAULTS,
+} from '../domain/settings.js';
 import { isValidTimezone, LANGUAGES } from '../domain/languages.js';
-import { USER_SETTING_NAMES, USER_SETTINGS, type RealmUserSettingName, type UserSettingCheck, type UserSettingName, type UserSettingSpec } from '../../src/api/model/user-settings.js';
+import {
+  USER_SETTING_NAMES,
+  USER_SETTINGS,
+  type RealmUserSettingName,
+  type UserSettingCheck,
+  type UserSettingName,
+  type UserSettingSpec,
+} from '../../src/api/model/user-settings.js';
 import { activeUserIds } from './access.js';
 import { realmSettings } from './realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
@@ -61,9 +72,19 @@ function parseValue(name: string, raw: string, spec: UserSettingSpec): string | 
  * The `user_settings` event for one changed setting. The value was validated against the list by
  * parseValue, which tsc cannot follow from a name known only at run time: hence the one cast.
  */
-function settingEvent(property: UserSettingName, value: string | number | boolean): DeliveredEvent<UserSettingsEvent> {
-  const event = { type: 'user_settings', op: 'update', property, value } as DeliveredEvent<UserSettingsEvent>;
-  return property === 'default_language' ? { ...event, language_name: LANGUAGES[value as string] } : event;
+function settingEvent(
+  property: UserSettingName,
+  value: string | number | boolean,
+): DeliveredEvent<UserSettingsEvent> {
+  const event = {
+    type: 'user_settings',
+    op: 'update',
+    property,
+    value,
+  } as DeliveredEvent<UserSettingsEvent>;
+  return property === 'default_language'
+    ? { ...event, language_name: LANGUAGES[value as string] }
+    : event;
 }
 
 export interface SettingsChange {
@@ -75,34 +96,52 @@ export interface SettingsChange {
 }
 
 /** PATCH /settings */
-export async function updateSettings(ctx: AppContext, realm: Realm, user: User, change: SettingsChange) {
+export async function updateSettings(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  change: SettingsChange,
+) {
   const parsed: Record<string, string | number | boolean> = {};
-  for (const [name, raw] of Object.entries(change.settings)) parsed[name] = parseValue(name, raw, USER_SETTINGS[name as UserSettingName]);
+  for (const [name, raw] of Object.entries(change.settings))
+    parsed[name] = parseValue(name, raw, USER_SETTINGS[name as UserSettingName]);
   const rs = realmSettings(realm);
   let fullName: string | undefined;
   if (change.full_name !== undefined) {
-    if (rs.name_changes_disabled && user.role > 200) throw badRequest('Name changes are disabled in this organization.');
+    if (rs.name_changes_disabled && user.role > 200)
+      throw badRequest('Name changes are disabled in this organization.');
     fullName = validateFullName(change.full_name);
   }
   let newEmail: string | undefined;
   if (change.email !== undefined) {
-    if (rs.email_changes_disabled && user.role > 200) throw badRequest('Email address changes are disabled in this organization.');
+    if (rs.email_changes_disabled && user.role > 200)
+      throw badRequest('Email address changes are disabled in this organization.');
     newEmail = validateEmail(change.email);
   }
   let passwordHash: string | undefined;
   if (change.new_password !== undefined) {
     if (change.old_password === undefined) throw badRequest('Please fill out all fields.', {});
-    if (!(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))) throw badRequest('Wrong password!');
+    if (
+      !(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))
+    )
+      throw badRequest('Wrong password!');
     if (change.new_password.length < 6) throw badRequest('New password is too weak!');
     passwordHash = await hashPassword(change.new_password, ctx.config.scryptCost);
   }
 
   return transact(ctx, async (trx, events) => {
-    const fresh = await trx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const fresh = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const stored = JSON.parse(fresh.settings || '{}');
     const onRow = (name: string) => 'realmUser' in USER_SETTINGS[name as UserSettingName];
-    const current: Record<string, unknown> = { ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings) };
-    for (const name of SETTING_NAMES) if (onRow(name)) current[name] = fresh[name as keyof typeof fresh];
+    const current: Record<string, unknown> = {
+      ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings),
+    };
+    for (const name of SETTING_NAMES)
+      if (onRow(name)) current[name] = fresh[name as keyof typeof fresh];
     const updates: Record<string, unknown> = {};
     const userObjectChanges: Partial<Pick<WireUser, RealmUserSettingName>>[] = [];
     for (const [name, value] of Object.entries(parsed)) {
@@ -112,34 +151,66 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
         updates[name] = value;
         userObjectChanges.push({ [name]: value });
       } else stored[name] = value;
-      events.push({ realmId: realm.id, userIds: [user.id], event: settingEvent(name as UserSettingName, value) });
-      if (name === 'enable_drafts_synchronization' && value === false) await deleteAllDrafts(trx, user.id);
-      if (name === 'presence_enabled') await presenceSharingChanged(trx, realm, user, value === true, events);
+      events.push({
+        realmId: realm.id,
+        userIds: [user.id],
+        event: settingEvent(name as UserSettingName, value),
+      });
+      if (name === 'enable_drafts_synchronization' && value === false)
+        await deleteAllDrafts(trx, user.id);
+      if (name === 'presence_enabled')
+        await presenceSharingChanged(trx, realm, user, value === true, events);
     }
     if (Object.keys(parsed).some((name) => !onRow(name))) updates.settings = JSON.stringify(stored);
     if (fullName !== undefined && fullName !== fresh.full_name) {
       updates.full_name = fullName;
       events.push({
-        realmId: realm.id, userIds: await activeUserIds(trx, realm.id),
-        event: { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } },
+        realmId: realm.id,
+        userIds: await activeUserIds(trx, realm.id),
+        event: {
+          type: 'realm_user',
+          op: 'update',
+          person: { user_id: user.id, full_name: fullName },
+        },
       });
     }
     for (const change of userObjectChanges) {
       events.push({
-        realmId: realm.id, userIds: await activeUserIds(trx, realm.id),
+        realmId: realm.id,
+        userIds: await activeUserIds(trx, realm.id),
         event: { type: 'realm_user', op: 'update', person: { user_id: user.id, ...change } },
       });
     }
     if (passwordHash) updates.password_hash = passwordHash;
-    if (Object.keys(updates).length) await trx.updateTable('users').set(updates as any).where('id', '=', user.id).execute();
-    if ('email_address_visibility' in parsed && parsed.email_address_visibility !== current.email_address_visibility)
+    if (Object.keys(updates).length)
+      await trx
+        .updateTable('users')
+        .set(updates as any)
+        .where('id', '=', user.id)
+        .execute();
+    if (
+      'email_address_visibility' in parsed &&
+      parsed.email_address_visibility !== current.email_address_visibility
+    )
       await storeEmailChange(ctx, trx, realm, fresh, { settings: JSON.stringify(stored) }, events);
     if (newEmail !== undefined && newEmail !== fresh.delivery_email) {
       const taken = await addressInUse(trx, realm.id, newEmail);
       if (taken) throw badRequest(`Email '${newEmail}' already in use`);
       const token = crypto.randomBytes(20).toString('hex');
-      await trx.insertInto('email_changes').values({ token, user_id: user.id, new_email: newEmail, created: Math.floor(Date.now() / 1000) }).execute();
-      sendConfirmation(ctx, newEmail, `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`);
+      await trx
+        .insertInto('email_changes')
+        .values({
+          token,
+          user_id: user.id,
+          new_email: newEmail,
+          created: Math.floor(Date.now() / 1000),
+        })
+        .execute();
+      sendConfirmation(
+        ctx,
+        newEmail,
+        `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`,
+      );
     }
     return {};
   });
@@ -150,7 +221,12 @@ export async function updateSettings(ctx: AppContext, realm: Realm, user: User, 
  * in the data directory that an administrator can read (outbox.jsonl).
  */
 export function sendConfirmation(ctx: AppContext, to: string, link: string) {
-  const mail = { to, subject: 'Confirm your new email address for Parley', link, at: new Date().toISOString() };
+  const mail = {
+    to,
+    subject: 'Confirm your new email address for Parley',
+    link,
+    at: new Date().toISOString(),
+  };
   // Printed whatever the log level: with no mail server, this is how the link reaches people.
   console.log(`[outbox] ${mail.subject} -> ${to}: ${link}`);
   try {
@@ -164,13 +240,25 @@ export function sendConfirmation(ctx: AppContext, to: string, link: string) {
 /** The link in the confirmation mail: applies the change once. */
 export async function confirmEmailChange(ctx: AppContext, token: string): Promise<string | null> {
   return transact(ctx, async (trx, events) => {
-    const row = await trx.selectFrom('email_changes').selectAll().where('token', '=', token).executeTakeFirst();
+    const row = await trx
+      .selectFrom('email_changes')
+      .selectAll()
+      .where('token', '=', token)
+      .executeTakeFirst();
     if (!row || Date.now() / 1000 - row.created > 86400) return null;
     await trx.deleteFrom('email_changes').where('token', '=', token).execute();
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirstOrThrow();
+    const user = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', row.user_id)
+      .executeTakeFirstOrThrow();
     if (!user.is_active) return 'deactivated';
     if (await addressInUse(trx, user.realm_id, row.new_email)) return null;
-    const realm = await trx.selectFrom('realms').selectAll().where('id', '=', user.realm_id).executeTakeFirstOrThrow();
+    const realm = await trx
+      .selectFrom('realms')
+      .selectAll()
+      .where('id', '=', user.realm_id)
+      .executeTakeFirstOrThrow();
     await storeEmailChange(ctx, trx, realm, user, { delivery_email: row.new_email }, events);
     return row.new_email;
   });

@@ -5,7 +5,13 @@ import { DomainError, badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
-import { canAccessStream, canSeeStream, isSubscribed, subscribedStreamIds, type StreamAccessOptions } from './access.js';
+import {
+  canAccessStream,
+  canSeeStream,
+  isSubscribed,
+  subscribedStreamIds,
+  type StreamAccessOptions,
+} from './access.js';
 import { adminRequired, isDbId } from './admin-checks.js';
 import { systemGroupId } from './realm.js';
 
@@ -22,7 +28,10 @@ export async function realmStreams(db: Database, realmId: number): Promise<Strea
     .execute();
 }
 
-export async function firstMessageIds(db: Database, streamIds: number[]): Promise<Map<number, number>> {
+export async function firstMessageIds(
+  db: Database,
+  streamIds: number[],
+): Promise<Map<number, number>> {
   if (streamIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('messages')
@@ -34,7 +43,11 @@ export async function firstMessageIds(db: Database, streamIds: number[]): Promis
 }
 
 export async function defaultStreamIds(db: Database, realmId: number): Promise<Set<number>> {
-  const rows = await db.selectFrom('default_streams').select('stream_id').where('realm_id', '=', realmId).execute();
+  const rows = await db
+    .selectFrom('default_streams')
+    .select('stream_id')
+    .where('realm_id', '=', realmId)
+    .execute();
   return new Set(rows.map((r) => r.stream_id));
 }
 
@@ -44,12 +57,20 @@ export interface StreamRef {
 }
 
 /** An active channel of the organization by id or (case-insensitive) name, whoever asks. */
-export async function findStream(db: Database, realm: Realm, ref: StreamRef): Promise<Stream | undefined> {
+export async function findStream(
+  db: Database,
+  realm: Realm,
+  ref: StreamRef,
+): Promise<Stream | undefined> {
   // An id beyond the column's range names nothing (and PostgreSQL would reject the comparison).
   if (ref.id !== undefined && !isDbId(ref.id)) return undefined;
   // No channel name holds NUL, and PostgreSQL refuses to compare text containing it.
   if (ref.id === undefined && (ref.name ?? '').includes('\u0000')) return undefined;
-  let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).where('deactivated', '=', 0);
+  let q = db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('deactivated', '=', 0);
   if (ref.id !== undefined) q = q.where('id', '=', ref.id);
   else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
   return q.executeTakeFirst();
@@ -71,7 +92,12 @@ export async function streamForUser(
   ref: StreamRef,
   opts: StreamForUserOptions = {},
 ): Promise<{ stream: Stream; subscribed: boolean }> {
-  const missing = opts.missing ?? (() => (ref.id !== undefined ? badRequest('Invalid channel ID') : badRequest(`Invalid channel name '${ref.name ?? ''}'`)));
+  const missing =
+    opts.missing ??
+    (() =>
+      ref.id !== undefined
+        ? badRequest('Invalid channel ID')
+        : badRequest(`Invalid channel name '${ref.name ?? ''}'`));
   const stream = await findStream(db, realm, ref);
   if (!stream) throw missing();
   const subscribed = user ? await isSubscribed(db, user.id, stream.id) : false;
@@ -84,11 +110,17 @@ export async function streamForUser(
  * may change any; others are told they are not administrators, except about a private channel
  * they are not in, which is "Invalid channel ID" as if it did not exist.
  */
-export async function streamToAdminister(db: Database, realm: Realm, user: User, streamId: number): Promise<Stream> {
+export async function streamToAdminister(
+  db: Database,
+  realm: Realm,
+  user: User,
+  streamId: number,
+): Promise<Stream> {
   const stream = await findStream(db, realm, { id: streamId });
   if (!stream) throw badRequest('Invalid channel ID');
   if (isAdmin(user)) return stream;
-  if (stream.invite_only && !(await isSubscribed(db, user.id, stream.id))) throw badRequest('Invalid channel ID');
+  if (stream.invite_only && !(await isSubscribed(db, user.id, stream.id)))
+    throw badRequest('Invalid channel ID');
   throw adminRequired();
 }
 
@@ -102,8 +134,14 @@ export interface GetStreamsOptions {
 }
 
 /** GET /streams */
-export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts: GetStreamsOptions) {
-  if (opts.include_all_active && !isAdmin(user)) throw badRequest('User not authorized for this query');
+export async function getStreams(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  opts: GetStreamsOptions,
+) {
+  if (opts.include_all_active && !isAdmin(user))
+    throw badRequest('User not authorized for this query');
   const streams = await realmStreams(ctx.db, realm.id);
   const subscribed = await subscribedStreamIds(ctx.db, user.id);
   const ownerSubscribed =
@@ -121,7 +159,10 @@ export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts
     if (ownerSubscribed.has(s.id)) return true;
     return false;
   });
-  const firsts = await firstMessageIds(ctx.db, selected.map((s) => s.id));
+  const firsts = await firstMessageIds(
+    ctx.db,
+    selected.map((s) => s.id),
+  );
   return {
     streams: selected.map((s) =>
       streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null, isDefault: defaults.has(s.id) }),
@@ -131,7 +172,13 @@ export async function getStreams(ctx: AppContext, realm: Realm, user: User, opts
 
 /** GET /streams/{id}: a channel's settings, which administrators may read for any channel. */
 export async function getStreamById(ctx: AppContext, realm: Realm, user: User, streamId: number) {
-  const { stream } = await streamForUser(ctx.db, realm, user, { id: streamId }, { allowRealmAdmin: true });
+  const { stream } = await streamForUser(
+    ctx.db,
+    realm,
+    user,
+    { id: streamId },
+    { allowRealmAdmin: true },
+  );
   const firsts = await firstMessageIds(ctx.db, [stream.id]);
   return { stream: streamToApi(stream, { firstMessageId: firsts.get(stream.id) ?? null }) };
 }
@@ -148,7 +195,9 @@ export function validateStreamName(name: string): string {
   if (trimmed.length > MAX_STREAM_NAME_LENGTH)
     throw badRequest(`Channel name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
   if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed))
-    throw badRequest(`Invalid character in channel name, at position ${trimmed.search(/[\u0000-\u001f\u007f-\u009f]/) + 1}.`);
+    throw badRequest(
+      `Invalid character in channel name, at position ${trimmed.search(/[\u0000-\u001f\u007f-\u009f]/) + 1}.`,
+    );
   return trimmed;
 }
 
@@ -164,11 +213,17 @@ export interface NewStreamOptions {
   creatorId: number | null;
 }
 
-export async function insertStream(db: Database, realm: Realm, opts: NewStreamOptions): Promise<Stream> {
+export async function insertStream(
+  db: Database,
+  realm: Realm,
+  opts: NewStreamOptions,
+): Promise<Stream> {
   const name = validateStreamName(opts.name);
   const description = (opts.description ?? '').replace(/\n/g, ' ');
-  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH) throw badRequest('Channel description too long');
-  const groupId = opts.can_remove_subscribers_group ?? (await systemGroupId(db, realm.id, 'role:administrators'));
+  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH)
+    throw badRequest('Channel description too long');
+  const groupId =
+    opts.can_remove_subscribers_group ?? (await systemGroupId(db, realm.id, 'role:administrators'));
   const inviteOnly = !!opts.invite_only && !opts.is_web_public;
   return db
     .insertInto('streams')
@@ -181,7 +236,11 @@ export async function insertStream(db: Database, realm: Realm, opts: NewStreamOp
         : '',
       invite_only: inviteOnly ? 1 : 0,
       is_web_public: opts.is_web_public ? 1 : 0,
-      history_public_to_subscribers: inviteOnly ? (opts.history_public_to_subscribers === false ? 0 : 1) : 1,
+      history_public_to_subscribers: inviteOnly
+        ? opts.history_public_to_subscribers === false
+          ? 0
+          : 1
+        : 1,
       stream_post_policy: opts.stream_post_policy ?? 1,
       message_retention_days: opts.message_retention_days ?? null,
       date_created: Math.floor(Date.now() / 1000),

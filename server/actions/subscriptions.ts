@@ -8,16 +8,46 @@ import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
 import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
 import { checkMayCreateStream, maySubscribeOthers } from './policies.js';
-import { firstMessageIds, insertStream, realmStreams, validateStreamName, type NewStreamOptions } from './streams.js';
+import {
+  firstMessageIds,
+  insertStream,
+  realmStreams,
+  validateStreamName,
+  type NewStreamOptions,
+} from './streams.js';
 
 export const STREAM_COLORS = [
-  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
-  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
-  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+  '#ee7e4a',
+  '#a6dcbf',
+  '#95a5fd',
+  '#53a063',
+  '#9987e1',
+  '#e4523d',
+  '#c2c2c2',
+  '#4f8de4',
+  '#c6a8ad',
+  '#e7cc4d',
+  '#c8bebf',
+  '#a47462',
 ];
 
 /** Subscriber lists per stream, for streams the caller may list subscribers of. */
-export async function subscribersByStream(db: Database, streamIds: number[]): Promise<Map<number, number[]>> {
+export async function subscribersByStream(
+  db: Database,
+  streamIds: number[],
+): Promise<Map<number, number[]>> {
   const map = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   if (!streamIds.length) return map;
   const rows = await db
@@ -67,20 +97,36 @@ export async function subscriptionObjects(
   const subscribers = opts.includeSubscribers ? await subscribersByStream(db, ids) : null;
   return rows.map((r) => {
     const stream: Stream = {
-      id: r.id, realm_id: r.realm_id, name: r.name, description: r.description,
-      rendered_description: r.rendered_description, invite_only: r.invite_only,
-      is_web_public: r.is_web_public, history_public_to_subscribers: r.history_public_to_subscribers,
-      stream_post_policy: r.stream_post_policy, message_retention_days: r.message_retention_days,
-      date_created: r.date_created, can_remove_subscribers_group: r.can_remove_subscribers_group,
-      creator_id: r.creator_id, deactivated: r.deactivated,
+      id: r.id,
+      realm_id: r.realm_id,
+      name: r.name,
+      description: r.description,
+      rendered_description: r.rendered_description,
+      invite_only: r.invite_only,
+      is_web_public: r.is_web_public,
+      history_public_to_subscribers: r.history_public_to_subscribers,
+      stream_post_policy: r.stream_post_policy,
+      message_retention_days: r.message_retention_days,
+      date_created: r.date_created,
+      can_remove_subscribers_group: r.can_remove_subscribers_group,
+      creator_id: r.creator_id,
+      deactivated: r.deactivated,
     };
     return subscriptionToApi(
       stream,
       {
-        id: r.sub_id, user_id: r.user_id, stream_id: r.stream_id, active: r.active, color: r.color,
-        is_muted: r.is_muted, pin_to_top: r.pin_to_top, desktop_notifications: r.desktop_notifications,
-        audible_notifications: r.audible_notifications, push_notifications: r.push_notifications,
-        email_notifications: r.email_notifications, wildcard_mentions_notify: r.wildcard_mentions_notify,
+        id: r.sub_id,
+        user_id: r.user_id,
+        stream_id: r.stream_id,
+        active: r.active,
+        color: r.color,
+        is_muted: r.is_muted,
+        pin_to_top: r.pin_to_top,
+        desktop_notifications: r.desktop_notifications,
+        audible_notifications: r.audible_notifications,
+        push_notifications: r.push_notifications,
+        email_notifications: r.email_notifications,
+        wildcard_mentions_notify: r.wildcard_mentions_notify,
       },
       { firstMessageId: firsts.get(r.id) ?? null, subscribers: subscribers?.get(r.id) },
     );
@@ -99,7 +145,11 @@ export async function subscribeUsersToStreams(
   const added: [number, number][] = [];
   const already: [number, number][] = [];
   for (const streamId of streamIds) {
-    const stream = await trx.selectFrom('streams').selectAll().where('id', '=', streamId).executeTakeFirstOrThrow();
+    const stream = await trx
+      .selectFrom('streams')
+      .selectAll()
+      .where('id', '=', streamId)
+      .executeTakeFirstOrThrow();
     const newlyAdded: number[] = [];
     for (const userId of userIds) {
       const existing = await trx
@@ -113,7 +163,11 @@ export async function subscribeUsersToStreams(
         continue;
       }
       if (existing) {
-        await trx.updateTable('subscriptions').set({ active: 1 }).where('id', '=', existing.id).execute();
+        await trx
+          .updateTable('subscriptions')
+          .set({ active: 1 })
+          .where('id', '=', existing.id)
+          .execute();
       } else {
         const count = await trx
           .selectFrom('subscriptions')
@@ -142,27 +196,46 @@ export async function subscribeUsersToStreams(
     }
     if (!newlyAdded.length) continue;
     for (const userId of newlyAdded) {
-      const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+      const user = await trx
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
       const subs = await subscriptionObjects(trx, user, { includeSubscribers: true });
       const sub = subs.find((s) => s.stream_id === streamId);
-      if (sub) events.push({ realmId: realm.id, userIds: [userId], event: { type: 'subscription', op: 'add', subscriptions: [sub] } });
+      if (sub)
+        events.push({
+          realmId: realm.id,
+          userIds: [userId],
+          event: { type: 'subscription', op: 'add', subscriptions: [sub] },
+        });
     }
     const audience = (await streamAudience(trx, stream)).filter((id) => !newlyAdded.includes(id));
     if (audience.length)
       events.push({
         realmId: realm.id,
         userIds: audience,
-        event: { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: newlyAdded },
+        event: {
+          type: 'subscription',
+          op: 'peer_add',
+          stream_ids: [streamId],
+          user_ids: newlyAdded,
+        },
       });
   }
   return { added, already };
 }
 
-async function resolvePrincipals(trx: Database, realm: Realm, principals: (string | number)[]): Promise<User[]> {
+async function resolvePrincipals(
+  trx: Database,
+  realm: Realm,
+  principals: (string | number)[],
+): Promise<User[]> {
   const users: User[] = [];
   for (const p of principals) {
     let q = trx.selectFrom('users').selectAll().where('realm_id', '=', realm.id);
-    q = typeof p === 'number' ? q.where('id', '=', p) : q.where('email', '=', p.trim().toLowerCase());
+    q =
+      typeof p === 'number' ? q.where('id', '=', p) : q.where('email', '=', p.trim().toLowerCase());
     const u = await q.executeTakeFirst();
     if (!u || !u.is_active) {
       throw badRequest(typeof p === 'number' ? `No such user` : `No such user: ${p}`);
@@ -187,11 +260,15 @@ export interface SubscribeRequest {
  */
 export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req: SubscribeRequest) {
   if (isGuest(actor)) throw badRequest('Not allowed for guest users');
-  if (!req.subscriptions.length) throw badRequest('Nothing to do. Specify at least one of subscriptions.');
+  if (!req.subscriptions.length)
+    throw badRequest('Nothing to do. Specify at least one of subscriptions.');
   return transact(ctx, async (trx, events) => {
-    const targets = req.principals?.length ? await resolvePrincipals(trx, realm, req.principals) : [actor];
+    const targets = req.principals?.length
+      ? await resolvePrincipals(trx, realm, req.principals)
+      : [actor];
     const actingForOthers = targets.some((t) => t.id !== actor.id);
-    if (actingForOthers && !maySubscribeOthers(realm, actor)) throw badRequest('Insufficient permission');
+    if (actingForOthers && !maySubscribeOthers(realm, actor))
+      throw badRequest('Insufficient permission');
     const existing = await realmStreams(trx, realm.id);
     const streamIds: number[] = [];
     const unauthorized: string[] = [];
@@ -227,11 +304,20 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
         events.push({
           realmId: realm.id,
           userIds: audience,
-          event: { type: 'stream', op: 'create', streams: [streamToApi(s, { firstMessageId: null })] },
+          event: {
+            type: 'stream',
+            op: 'create',
+            streams: [streamToApi(s, { firstMessageId: null })],
+          },
         });
     }
     const { added, already } = await subscribeUsersToStreams(
-      ctx, trx, realm, targets.map((t) => t.id), streamIds, events,
+      ctx,
+      trx,
+      realm,
+      targets.map((t) => t.id),
+      streamIds,
+      events,
     );
     const names = new Map(existing.map((s) => [s.id, s.name]));
     const emails = new Map(targets.map((t) => [t.id, t.email]));
@@ -240,7 +326,10 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
       for (const [u, s] of pairs) (out[emails.get(u)!] ??= []).push(names.get(s)!);
       return out;
     };
-    const result: Record<string, unknown> = { subscribed: group(added), already_subscribed: group(already) };
+    const result: Record<string, unknown> = {
+      subscribed: group(added),
+      already_subscribed: group(already),
+    };
     if (unauthorized.length) result.unauthorized = unauthorized;
     return result;
   });
@@ -257,7 +346,9 @@ export async function unsubscribe(
   req: { subscriptions: string[]; principals?: (string | number)[] },
 ) {
   return transact(ctx, async (trx, events) => {
-    const targets = req.principals?.length ? await resolvePrincipals(trx, realm, req.principals) : [actor];
+    const targets = req.principals?.length
+      ? await resolvePrincipals(trx, realm, req.principals)
+      : [actor];
     const streams = await realmStreams(trx, realm.id);
     const removed: string[] = [];
     const notRemoved: string[] = [];
@@ -268,7 +359,8 @@ export async function unsubscribe(
       const others = targets.filter((t) => t.id !== actor.id);
       if (others.length) {
         const actorSubscribed = await isSubscribed(trx, actor.id, stream.id);
-        for (const target of others) await checkCanRemoveOthers(trx, actor, target, stream, actorSubscribed);
+        for (const target of others)
+          await checkCanRemoveOthers(trx, actor, target, stream, actorSubscribed);
       }
       resolved.push(stream);
     }
@@ -288,19 +380,30 @@ export async function unsubscribe(
           events.push({
             realmId: realm.id,
             userIds: [target.id],
-            event: { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] },
+            event: {
+              type: 'subscription',
+              op: 'remove',
+              subscriptions: [{ name: stream.name, stream_id: stream.id }],
+            },
           });
         } else if (!notRemoved.includes(stream.name)) {
           notRemoved.push(stream.name);
         }
       }
       if (removedUsers.length) {
-        const audience = (await streamAudience(trx, stream)).filter((id) => !removedUsers.includes(id));
+        const audience = (await streamAudience(trx, stream)).filter(
+          (id) => !removedUsers.includes(id),
+        );
         if (audience.length)
           events.push({
             realmId: realm.id,
             userIds: audience,
-            event: { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: removedUsers },
+            event: {
+              type: 'subscription',
+              op: 'peer_remove',
+              stream_ids: [stream.id],
+              user_ids: removedUsers,
+            },
           });
       }
     }
@@ -314,7 +417,13 @@ export async function unsubscribe(
  * channel they can reach, and there their own bots, or anyone when in its
  * can_remove_subscribers_group.
  */
-async function checkCanRemoveOthers(trx: Database, actor: User, target: User, stream: Stream, actorSubscribed: boolean) {
+async function checkCanRemoveOthers(
+  trx: Database,
+  actor: User,
+  target: User,
+  stream: Stream,
+  actorSubscribed: boolean,
+) {
   if (isAdmin(actor)) return;
   const canAccess = canAccessStream(actor, stream, actorSubscribed);
   if (target.is_bot && target.bot_owner_id === actor.id && canAccess) return;
@@ -323,21 +432,44 @@ async function checkCanRemoveOthers(trx: Database, actor: User, target: User, st
 }
 
 /** Membership of a group, following system-group roles and subgroups. */
-export async function isInGroup(db: Database, user: User, groupId: number, depth = 0): Promise<boolean> {
+export async function isInGroup(
+  db: Database,
+  user: User,
+  groupId: number,
+  depth = 0,
+): Promise<boolean> {
   if (depth > 10) return false;
-  const group = await db.selectFrom('user_groups').selectAll().where('id', '=', groupId).executeTakeFirst();
+  const group = await db
+    .selectFrom('user_groups')
+    .selectAll()
+    .where('id', '=', groupId)
+    .executeTakeFirst();
   if (!group) return false;
   if (group.is_system_group) {
     const limits: Record<string, number> = {
-      'role:everyone': 600, 'role:members': 400, 'role:fullmembers': 400, 'role:moderators': 300,
-      'role:administrators': 200, 'role:owners': 100, 'role:internet': 600, 'role:nobody': 0,
+      'role:everyone': 600,
+      'role:members': 400,
+      'role:fullmembers': 400,
+      'role:moderators': 300,
+      'role:administrators': 200,
+      'role:owners': 100,
+      'role:internet': 600,
+      'role:nobody': 0,
     };
     return user.role <= (limits[group.name] ?? 0);
   }
-  const direct = await db.selectFrom('user_group_members').select('user_id')
-    .where('group_id', '=', groupId).where('user_id', '=', user.id).executeTakeFirst();
+  const direct = await db
+    .selectFrom('user_group_members')
+    .select('user_id')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   if (direct) return true;
-  const subs = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('group_id', '=', groupId).execute();
+  const subs = await db
+    .selectFrom('user_group_subgroups')
+    .select('subgroup_id')
+    .where('group_id', '=', groupId)
+    .execute();
   for (const s of subs) if (await isInGroup(db, user, s.subgroup_id, depth + 1)) return true;
   return false;
 }

@@ -9,7 +9,12 @@ import { markdownContext } from './send-message.js';
 import { streamForUser } from './streams.js';
 
 /** GET /users/me/{stream_id}/topics: the stream's topics, most recently active first. */
-export async function streamTopics(ctx: AppContext, realm: Realm, user: User | null, streamId: number) {
+export async function streamTopics(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  streamId: number,
+) {
   const { stream, subscribed } = await streamForUser(ctx.db, realm, user, { id: streamId });
   let inner = ctx.db
     .selectFrom('messages')
@@ -18,7 +23,11 @@ export async function streamTopics(ctx: AppContext, realm: Realm, user: User | n
     .groupBy('topic_key');
   if (!canReadStreamHistory(user, stream, subscribed)) {
     if (!user) return { topics: [] };
-    inner = inner.where('id', 'in', ctx.db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id));
+    inner = inner.where(
+      'id',
+      'in',
+      ctx.db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
+    );
   }
   // The newest message's spelling of each topic is the one to show.
   const rows = await ctx.db
@@ -38,7 +47,13 @@ export async function renderPreview(ctx: AppContext, realm: Realm, user: User, c
 }
 
 /** GET /messages/matches_narrow: which of the given messages match a narrow. */
-export async function matchesNarrow(ctx: AppContext, realm: Realm, user: User, ids: number[], narrow: NarrowTerm[]) {
+export async function matchesNarrow(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  ids: number[],
+  narrow: NarrowTerm[],
+) {
   const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user));
   // As upstream, only messages the user received are matched: this answers whether messages the
   // client holds belong in a view, never what a channel's history holds.
@@ -47,6 +62,7 @@ export async function matchesNarrow(ctx: AppContext, realm: Realm, user: User, i
   if (!ids.length) return { messages: {} };
   const rows = await baseQuery(ctx, user, plan).where('m.id', 'in', ids.slice(0, 1000)).execute();
   const messages: Record<string, { match_content: string; match_subject: string }> = {};
-  for (const r of rows) messages[String(r.id)] = { match_content: r.rendered_content, match_subject: r.topic };
+  for (const r of rows)
+    messages[String(r.id)] = { match_content: r.rendered_content, match_subject: r.topic };
   return { messages };
 }

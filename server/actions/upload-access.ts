@@ -14,7 +14,13 @@ import { fileNotFound, storedPath, temporaryUrlFor } from './uploads.js';
  * Downloads and temporary URLs ask the same rule, through one indexed table of claims.
  */
 
-const HTML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+const HTML_ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
 
 /**
  * The upload path ids (`<realm>/<2 hex>/<random>/<name>`) that links in rendered message HTML
@@ -36,7 +42,12 @@ export function linkedUploadPaths(html: string): string[] {
 }
 
 /** Whether `user` (null: a spectator) may read the upload: its owner, or a reader of a claiming message. */
-export async function mayReadUpload(ctx: AppContext, realm: Realm, user: User | null, attachment: Attachment): Promise<boolean> {
+export async function mayReadUpload(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  attachment: Attachment,
+): Promise<boolean> {
   if (attachment.realm_id !== realm.id) return false;
   if (user && attachment.owner_id === user.id) return true;
   if (user) {
@@ -45,11 +56,19 @@ export async function mayReadUpload(ctx: AppContext, realm: Realm, user: User | 
       .selectFrom('attachment_claims as c')
       .select('c.message_id')
       .where('c.attachment_id', '=', attachment.id)
-      .where((eb) => eb.exists(eb.selectFrom('user_messages as um').select('um.message_id')
-        .where('um.user_id', '=', user.id).whereRef('um.message_id', '=', 'c.message_id')))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('user_messages as um')
+            .select('um.message_id')
+            .where('um.user_id', '=', user.id)
+            .whereRef('um.message_id', '=', 'c.message_id'),
+        ),
+      )
       .limit(1)
       .executeTakeFirst();
-    if (received && (await accessibleMessage(ctx.db, realm, user, received.message_id))) return true;
+    if (received && (await accessibleMessage(ctx.db, realm, user, received.message_id)))
+      return true;
   }
   // The claiming messages the user did not receive: whether one of those may be read depends on
   // its channel alone, so one message per channel answers for all of that channel's (and
@@ -62,28 +81,50 @@ export async function mayReadUpload(ctx: AppContext, realm: Realm, user: User | 
     .where('m.stream_id', 'is not', null)
     .groupBy('m.stream_id')
     .execute();
-  for (const { message_id } of perChannel) if (await accessibleMessage(ctx.db, realm, user, Number(message_id))) return true;
+  for (const { message_id } of perChannel)
+    if (await accessibleMessage(ctx.db, realm, user, Number(message_id))) return true;
   return false;
 }
 
-const notAuthorized = () => new DomainError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
+const notAuthorized = () =>
+  new DomainError('You are not authorized to view this file.', 'BAD_REQUEST', 403);
 
 /** The upload at `/user_uploads/<realmIdText>/<rest>`, if `user` may read it; else the error to answer. */
-export async function readableUpload(ctx: AppContext, realm: Realm, user: User | null, realmIdText: string, rest: string) {
+export async function readableUpload(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  realmIdText: string,
+  rest: string,
+) {
   if (!/^\d{1,9}$/.test(realmIdText) || Number(realmIdText) !== realm.id) throw fileNotFound();
   if (user === null && !realmSettings(realm).enable_spectator_access)
-    throw new DomainError('Not logged in: API authentication or user session required', 'UNAUTHORIZED', 401);
+    throw new DomainError(
+      'Not logged in: API authentication or user session required',
+      'UNAUTHORIZED',
+      401,
+    );
   const pathId = `${realmIdText}/${rest}`;
   if (pathId.includes('\u0000') || !storedPath(ctx, pathId)) throw fileNotFound();
-  const attachment = await ctx.db.selectFrom('attachments').selectAll()
-    .where('path_id', '=', pathId).where('realm_id', '=', realm.id).executeTakeFirst();
+  const attachment = await ctx.db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('path_id', '=', pathId)
+    .where('realm_id', '=', realm.id)
+    .executeTakeFirst();
   if (!attachment) throw fileNotFound();
   if (!(await mayReadUpload(ctx, realm, user, attachment))) throw notAuthorized();
   return attachment;
 }
 
 /** GET /user_uploads/{realm_id}/{filename} under /api/v1: a URL that works for a minute without credentials. */
-export async function temporaryUploadUrl(ctx: AppContext, realm: Realm, user: User, realmIdText: string, rest: string) {
+export async function temporaryUploadUrl(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  realmIdText: string,
+  rest: string,
+) {
   return temporaryUrlFor(ctx, await readableUpload(ctx, realm, user, realmIdText, rest));
 }
 
@@ -91,9 +132,16 @@ export async function temporaryUploadUrl(ctx: AppContext, realm: Realm, user: Us
  * Claims the uploads a new message links, those its sender may read. Called inside the sending
  * transaction (`trx`), so that the message and its claims commit together.
  */
-export async function claimLinkedUploads(ctx: AppContext, trx: Database, realm: Realm, sender: User, message: { id: number; rendered_content: string }) {
+export async function claimLinkedUploads(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  sender: User,
+  message: { id: number; rendered_content: string },
+) {
   const paths = linkedUploadPaths(message.rendered_content);
-  if (paths.length) await updateClaims({ ...ctx, db: trx }, realm, sender, message.id, paths, new Set());
+  if (paths.length)
+    await updateClaims({ ...ctx, db: trx }, realm, sender, message.id, paths, new Set());
 }
 
 /**
@@ -101,30 +149,69 @@ export async function claimLinkedUploads(ctx: AppContext, trx: Database, realm: 
  * claimed if the sender (the only one who may edit content) may read them. Links kept keep their
  * claims, and a link that claimed nothing before is tried again.
  */
-export async function reclaimLinkedUploads(ctx: AppContext, trx: Database, realm: Realm, sender: User, messageId: number, renderedContent: string) {
-  const held = await trx.selectFrom('attachment_claims').select('attachment_id').where('message_id', '=', messageId).execute();
-  await updateClaims({ ...ctx, db: trx }, realm, sender, messageId, linkedUploadPaths(renderedContent), new Set(held.map((h) => h.attachment_id)));
+export async function reclaimLinkedUploads(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  sender: User,
+  messageId: number,
+  renderedContent: string,
+) {
+  const held = await trx
+    .selectFrom('attachment_claims')
+    .select('attachment_id')
+    .where('message_id', '=', messageId)
+    .execute();
+  await updateClaims(
+    { ...ctx, db: trx },
+    realm,
+    sender,
+    messageId,
+    linkedUploadPaths(renderedContent),
+    new Set(held.map((h) => h.attachment_id)),
+  );
 }
 
 /** Deleted messages claim nothing any more. */
 export async function releaseClaims(trx: Database, messageIds: number[]) {
   for (let i = 0; i < messageIds.length; i += 500)
-    await trx.deleteFrom('attachment_claims').where('message_id', 'in', messageIds.slice(i, i + 500)).execute();
+    await trx
+      .deleteFrom('attachment_claims')
+      .where('message_id', 'in', messageIds.slice(i, i + 500))
+      .execute();
 }
 
-async function updateClaims(ctx: AppContext, realm: Realm, sender: User, messageId: number, paths: string[], held: Set<number>) {
+async function updateClaims(
+  ctx: AppContext,
+  realm: Realm,
+  sender: User,
+  messageId: number,
+  paths: string[],
+  held: Set<number>,
+) {
   const linked = paths.length
-    ? await ctx.db.selectFrom('attachments').selectAll().where('realm_id', '=', realm.id).where('path_id', 'in', paths).execute()
+    ? await ctx.db
+        .selectFrom('attachments')
+        .selectAll()
+        .where('realm_id', '=', realm.id)
+        .where('path_id', 'in', paths)
+        .execute()
     : [];
   const linkedIds = new Set(linked.map((a) => a.id));
   const released = [...held].filter((id) => !linkedIds.has(id));
   if (released.length)
-    await ctx.db.deleteFrom('attachment_claims').where('message_id', '=', messageId).where('attachment_id', 'in', released).execute();
+    await ctx.db
+      .deleteFrom('attachment_claims')
+      .where('message_id', '=', messageId)
+      .where('attachment_id', 'in', released)
+      .execute();
   for (const attachment of linked) {
     if (held.has(attachment.id)) continue;
     if (!(await mayReadUpload(ctx, realm, sender, attachment))) {
       // As upstream: the message goes out, but the link stays dead for whoever may not read the file.
-      ctx.log.warn?.(`User ${sender.id} linked upload ${attachment.id} in message ${messageId} without access to it`);
+      ctx.log.warn?.(
+        `User ${sender.id} linked upload ${attachment.id} in message ${messageId} without access to it`,
+      );
       continue;
     }
     await ctx.db

@@ -34,21 +34,61 @@ export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'up
 export const incomingDir = (ctx: AppContext) => path.join(uploadsDir(ctx), '.incoming');
 
 const EXTENSION_TYPES: Record<string, string> = {
-  '.apng': 'image/apng', '.avif': 'image/avif', '.bmp': 'image/bmp', '.gif': 'image/gif', '.jpe': 'image/jpeg',
-  '.jpeg': 'image/jpeg', '.jpg': 'image/jpeg', '.png': 'image/png', '.svg': 'image/svg+xml', '.webp': 'image/webp',
-  '.ico': 'image/x-icon', '.tif': 'image/tiff', '.tiff': 'image/tiff',
-  '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.json': 'application/json',
-  '.txt': 'text/plain', '.log': 'text/plain', '.md': 'text/markdown', '.csv': 'text/csv', '.html': 'text/html',
-  '.htm': 'text/html', '.xml': 'text/xml', '.js': 'text/javascript', '.css': 'text/css', '.py': 'text/x-python',
-  '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.wav': 'audio/wav', '.flac': 'audio/flac', '.weba': 'audio/webm',
-  '.aac': 'audio/aac', '.mp4': 'video/mp4', '.webm': 'video/webm',
+  '.apng': 'image/apng',
+  '.avif': 'image/avif',
+  '.bmp': 'image/bmp',
+  '.gif': 'image/gif',
+  '.jpe': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+  '.json': 'application/json',
+  '.txt': 'text/plain',
+  '.log': 'text/plain',
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xml': 'text/xml',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.py': 'text/x-python',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.wav': 'audio/wav',
+  '.flac': 'audio/flac',
+  '.weba': 'audio/webm',
+  '.aac': 'audio/aac',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
 };
 
 /** Types a browser may show in place; anything else is served as a download. (No SVG: it can hold script.) */
 const INLINE_TYPES = new Set([
-  'application/pdf', 'audio/aac', 'audio/flac', 'audio/mp4', 'audio/mpeg', 'audio/wav', 'audio/webm',
-  'image/apng', 'image/avif', 'image/gif', 'image/jpeg', 'image/png', 'image/webp', 'text/plain',
-  'video/mp4', 'video/webm',
+  'application/pdf',
+  'audio/aac',
+  'audio/flac',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/webm',
+  'image/apng',
+  'image/avif',
+  'image/gif',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'text/plain',
+  'video/mp4',
+  'video/webm',
 ]);
 
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -76,7 +116,10 @@ export function uploadContentType(claimed: string, filename: string): string {
  * (keeping the extension), and never empty, '.' or '..'.
  */
 export function sanitizeFilename(name: string): string {
-  let value = name.normalize('NFKC').replace(/[^\p{L}\p{M}\p{N}_\s.-]/gu, '').trim();
+  let value = name
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{M}\p{N}_\s.-]/gu, '')
+    .trim();
   value = value.replace(/[-\s]+/gu, '-');
   value = truncateUtf8(value, MAX_FILE_NAME_BYTES);
   return value === '' || value === '.' || value === '..' ? 'uploaded-file' : value;
@@ -107,7 +150,10 @@ function randomPathId(realmId: number, name: string): string {
 export function storedPath(ctx: AppContext, pathId: string): string | null {
   const root = uploadsDir(ctx);
   const full = path.resolve(root, pathId);
-  return full.startsWith(root + path.sep) && !pathId.split('/').some((p) => p === '' || p === '.' || p === '..') ? full : null;
+  return full.startsWith(root + path.sep) &&
+    !pathId.split('/').some((p) => p === '' || p === '.' || p === '..')
+    ? full
+    : null;
 }
 
 /** Writes the file's data to the disk before the database row that promises it exists. */
@@ -120,7 +166,8 @@ export async function syncFile(file: string) {
   }
 }
 
-export const fileTooLarge = (mib: number) => badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
+export const fileTooLarge = (mib: number) =>
+  badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
 
 /** POST /user_uploads */
 export async function uploadFile(ctx: AppContext, realm: Realm, user: User, files: IncomingFile[]) {
@@ -137,17 +184,23 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
   // PostgreSQL cannot store NUL in text; the real server drops it from the name too.
   const filename = file.filename.replace(/\u0000/g, '');
   try {
-    const floor = await ctx.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
-    await ctx.db.insertInto('attachments').values({
-      realm_id: realm.id,
-      owner_id: user.id,
-      path_id: pathId,
-      file_name: filename,
-      size: file.size,
-      content_type: uploadContentType(file.contentType, file.filename),
-      create_time: Math.floor(Date.now() / 1000),
-      message_id_floor: Number(floor?.max ?? 0),
-    }).execute();
+    const floor = await ctx.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    await ctx.db
+      .insertInto('attachments')
+      .values({
+        realm_id: realm.id,
+        owner_id: user.id,
+        path_id: pathId,
+        file_name: filename,
+        size: file.size,
+        content_type: uploadContentType(file.contentType, file.filename),
+        create_time: Math.floor(Date.now() / 1000),
+        message_id_floor: Number(floor?.max ?? 0),
+      })
+      .execute();
   } catch (err) {
     await fs.promises.rm(target, { force: true });
     throw err;
@@ -217,15 +270,22 @@ const signature = (ctx: AppContext, payload: string) =>
 export function temporaryUrlFor(ctx: AppContext, attachment: Attachment) {
   const payload = `${attachment.id}.${Math.floor(Date.now() / 1000) + TEMPORARY_URL_SECONDS}`;
   const name = attachment.path_id.split('/').pop()!;
-  return { url: `/user_uploads/temporary/${payload}.${signature(ctx, payload)}/${encodeURIComponent(name)}` };
+  return {
+    url: `/user_uploads/temporary/${payload}.${signature(ctx, payload)}/${encodeURIComponent(name)}`,
+  };
 }
 
 /** The upload a temporary URL names, if its signature holds and it has not expired. */
 export async function uploadForToken(ctx: AppContext, token: string, filename: string) {
   const m = /^(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  const valid = m && crypto.timingSafeEqual(Buffer.from(signature(ctx, `${m[1]}.${m[2]}`)), Buffer.from(m[3]!));
+  const valid =
+    m && crypto.timingSafeEqual(Buffer.from(signature(ctx, `${m[1]}.${m[2]}`)), Buffer.from(m[3]!));
   if (!m || !valid || Number(m[2]) < Date.now() / 1000) throw badRequest('Invalid token');
-  const attachment = await ctx.db.selectFrom('attachments').selectAll().where('id', '=', Number(m[1])).executeTakeFirst();
+  const attachment = await ctx.db
+    .selectFrom('attachments')
+    .selectAll()
+    .where('id', '=', Number(m[1]))
+    .executeTakeFirst();
   if (!attachment) throw fileNotFound();
   if (attachment.path_id.split('/').pop() !== filename) throw badRequest('Invalid filename');
   return attachment;

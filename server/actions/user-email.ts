@@ -20,15 +20,30 @@ export async function storeEmailChange(
 ) {
   const after: User = { ...before, ...change };
   after.email = apiEmailFor(after, fakeEmailDomain(ctx.config.externalUrl));
-  await trx.updateTable('users').set({ email: after.email, delivery_email: after.delivery_email }).where('id', '=', before.id).execute();
+  await trx
+    .updateTable('users')
+    .set({ email: after.email, delivery_email: after.delivery_email })
+    .where('id', '=', before.id)
+    .execute();
 
-  const viewers = await trx.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realm.id).where('is_active', '=', 1).execute();
+  const viewers = await trx
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('realm_id', '=', realm.id)
+    .where('is_active', '=', 1)
+    .execute();
   if (after.email !== before.email)
     events.push({
-      realmId: realm.id, userIds: viewers.map((v) => v.id),
-      event: { type: 'realm_user', op: 'update', person: { user_id: before.id, new_email: after.email } },
+      realmId: realm.id,
+      userIds: viewers.map((v) => v.id),
+      event: {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: before.id, new_email: after.email },
+      },
     });
-  const seen = (viewer: Pick<User, 'id' | 'role'>, user: User) => (mayReadDeliveryEmail(viewer, user) ? user.delivery_email : null);
+  const seen = (viewer: Pick<User, 'id' | 'role'>, user: User) =>
+    mayReadDeliveryEmail(viewer, user) ? user.delivery_email : null;
   const byValue = new Map<string | null, number[]>();
   for (const viewer of viewers) {
     const now = seen(viewer, after);
@@ -37,8 +52,13 @@ export async function storeEmailChange(
   }
   for (const [value, userIds] of byValue)
     events.push({
-      realmId: realm.id, userIds,
-      event: { type: 'realm_user', op: 'update', person: { user_id: before.id, delivery_email: value } },
+      realmId: realm.id,
+      userIds,
+      event: {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: before.id, delivery_email: value },
+      },
     });
   return after;
 }

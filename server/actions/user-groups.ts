@@ -10,7 +10,10 @@ import { isDbId } from './admin-checks.js';
  * no member rows: each holds the active users of its own role directly and the next stricter
  * role group as its subgroup, so a role change moves a user between groups without a write.
  */
-export const SYSTEM_GROUP_STRUCTURE: Record<string, { role: number | null; subgroup: string | null }> = {
+export const SYSTEM_GROUP_STRUCTURE: Record<
+  string,
+  { role: number | null; subgroup: string | null }
+> = {
   'role:owners': { role: 100, subgroup: null },
   'role:administrators': { role: 200, subgroup: 'role:owners' },
   'role:moderators': { role: 300, subgroup: 'role:administrators' },
@@ -21,7 +24,8 @@ export const SYSTEM_GROUP_STRUCTURE: Record<string, { role: number | null; subgr
 
 /** The system group that holds users of `role` as direct members. */
 export function roleGroupName(role: number): string | null {
-  for (const [name, rule] of Object.entries(SYSTEM_GROUP_STRUCTURE)) if (rule.role === role) return name;
+  for (const [name, rule] of Object.entries(SYSTEM_GROUP_STRUCTURE))
+    if (rule.role === role) return name;
   return null;
 }
 
@@ -42,7 +46,10 @@ export class GroupGraph {
     for (const g of groups) {
       if (g.is_system_group) {
         const rule = SYSTEM_GROUP_STRUCTURE[g.name];
-        this.members.set(g.id, rule?.role ? activeUsers.filter((u) => u.role === rule.role).map((u) => u.id) : []);
+        this.members.set(
+          g.id,
+          rule?.role ? activeUsers.filter((u) => u.role === rule.role).map((u) => u.id) : [],
+        );
         const sub = rule?.subgroup ? byName.get(rule.subgroup) : undefined;
         this.subgroups.set(g.id, sub !== undefined ? [sub] : []);
       } else {
@@ -50,21 +57,43 @@ export class GroupGraph {
         this.subgroups.set(g.id, []);
       }
     }
-    for (const r of memberRows) if (!this.byId.get(r.group_id)?.is_system_group) this.members.get(r.group_id)?.push(r.user_id);
+    for (const r of memberRows)
+      if (!this.byId.get(r.group_id)?.is_system_group)
+        this.members.get(r.group_id)?.push(r.user_id);
     for (const r of subgroupRows) {
-      if (!this.byId.get(r.group_id)?.is_system_group && this.byId.has(r.subgroup_id)) this.subgroups.get(r.group_id)?.push(r.subgroup_id);
+      if (!this.byId.get(r.group_id)?.is_system_group && this.byId.has(r.subgroup_id))
+        this.subgroups.get(r.group_id)?.push(r.subgroup_id);
     }
-    for (const list of [...this.members.values(), ...this.subgroups.values()]) list.sort((a, b) => a - b);
+    for (const list of [...this.members.values(), ...this.subgroups.values()])
+      list.sort((a, b) => a - b);
   }
 
   static async load(db: Database, realmId: number): Promise<GroupGraph> {
-    const groups = await db.selectFrom('user_groups').selectAll().where('realm_id', '=', realmId)
-      .where('deactivated', '=', 0).orderBy('id').execute();
-    const members = await db.selectFrom('user_group_members').innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
-      .select(['user_group_members.group_id', 'user_group_members.user_id']).where('user_groups.realm_id', '=', realmId).execute();
-    const subgroups = await db.selectFrom('user_group_subgroups').innerJoin('user_groups', 'user_groups.id', 'user_group_subgroups.group_id')
-      .select(['user_group_subgroups.group_id', 'user_group_subgroups.subgroup_id']).where('user_groups.realm_id', '=', realmId).execute();
-    const users = await db.selectFrom('users').select(['id', 'role']).where('realm_id', '=', realmId).where('is_active', '=', 1).execute();
+    const groups = await db
+      .selectFrom('user_groups')
+      .selectAll()
+      .where('realm_id', '=', realmId)
+      .where('deactivated', '=', 0)
+      .orderBy('id')
+      .execute();
+    const members = await db
+      .selectFrom('user_group_members')
+      .innerJoin('user_groups', 'user_groups.id', 'user_group_members.group_id')
+      .select(['user_group_members.group_id', 'user_group_members.user_id'])
+      .where('user_groups.realm_id', '=', realmId)
+      .execute();
+    const subgroups = await db
+      .selectFrom('user_group_subgroups')
+      .innerJoin('user_groups', 'user_groups.id', 'user_group_subgroups.group_id')
+      .select(['user_group_subgroups.group_id', 'user_group_subgroups.subgroup_id'])
+      .where('user_groups.realm_id', '=', realmId)
+      .execute();
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'role'])
+      .where('realm_id', '=', realmId)
+      .where('is_active', '=', 1)
+      .execute();
     return new GroupGraph(groups, members, subgroups, users);
   }
 
@@ -91,7 +120,8 @@ export class GroupGraph {
 
   recursiveMembers(groupId: number): number[] {
     const ids = new Set(this.directMembers(groupId));
-    for (const sub of this.recursiveSubgroups(groupId)) for (const id of this.directMembers(sub)) ids.add(id);
+    for (const sub of this.recursiveSubgroups(groupId))
+      for (const id of this.directMembers(sub)) ids.add(id);
     return [...ids].sort((a, b) => a - b);
   }
 
@@ -141,18 +171,34 @@ export async function getUserGroups(ctx: AppContext, realm: Realm, user: User) {
 }
 
 /** GET /user_groups/{id}/members */
-export async function getUserGroupMembers(ctx: AppContext, realm: Realm, groupId: number, directOnly: boolean) {
+export async function getUserGroupMembers(
+  ctx: AppContext,
+  realm: Realm,
+  groupId: number,
+  directOnly: boolean,
+) {
   const graph = await GroupGraph.load(ctx.db, realm.id);
   const group = groupFromGraph(graph, groupId);
   return { members: directOnly ? graph.directMembers(group.id) : graph.recursiveMembers(group.id) };
 }
 
 /** GET /user_groups/{id}/members/{user_id} */
-export async function isUserGroupMember(ctx: AppContext, realm: Realm, groupId: number, userId: number, directOnly: boolean) {
+export async function isUserGroupMember(
+  ctx: AppContext,
+  realm: Realm,
+  groupId: number,
+  userId: number,
+  directOnly: boolean,
+) {
   const graph = await GroupGraph.load(ctx.db, realm.id);
   const group = groupFromGraph(graph, groupId);
   const target = isDbId(userId)
-    ? await ctx.db.selectFrom('users').select(['id', 'is_active']).where('realm_id', '=', realm.id).where('id', '=', userId).executeTakeFirst()
+    ? await ctx.db
+        .selectFrom('users')
+        .select(['id', 'is_active'])
+        .where('realm_id', '=', realm.id)
+        .where('id', '=', userId)
+        .executeTakeFirst()
     : undefined;
   if (!target) throw badRequest('No such user');
   if (!target.is_active) throw badRequest('User is deactivated');
@@ -161,9 +207,16 @@ export async function isUserGroupMember(ctx: AppContext, realm: Realm, groupId: 
 }
 
 /** GET /user_groups/{id}/subgroups */
-export async function getUserGroupSubgroups(ctx: AppContext, realm: Realm, groupId: number, directOnly: boolean) {
+export async function getUserGroupSubgroups(
+  ctx: AppContext,
+  realm: Realm,
+  groupId: number,
+  directOnly: boolean,
+) {
   const graph = await GroupGraph.load(ctx.db, realm.id);
   const group = groupFromGraph(graph, groupId);
-  const ids = directOnly ? graph.directSubgroups(group.id) : [...graph.recursiveSubgroups(group.id)];
+  const ids = directOnly
+    ? graph.directSubgroups(group.id)
+    : [...graph.recursiveSubgroups(group.id)];
   return { subgroups: ids.filter((id) => id !== group.id).sort((a, b) => a - b) };
 }

@@ -16,7 +16,8 @@ const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 
 export function validateEmail(email: string): string {
   const normalized = email.trim().toLowerCase();
-  if (!EMAIL_RE.test(normalized) || normalized.length > 254) throw badRequest(`Invalid email '${email}'`);
+  if (!EMAIL_RE.test(normalized) || normalized.length > 254)
+    throw badRequest(`Invalid email '${email}'`);
   return normalized;
 }
 
@@ -44,8 +45,12 @@ export interface CreateUserOptions {
 
 /** Whether an address names an account already, as its real address or its API address. */
 export async function addressInUse(db: Database, realmId: number, email: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('realm_id', '=', realmId)
-    .where((eb) => eb.or([eb('delivery_email', '=', email), eb('email', '=', email)])).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where((eb) => eb.or([eb('delivery_email', '=', email), eb('email', '=', email)]))
+    .executeTakeFirst();
   return !!row;
 }
 
@@ -62,7 +67,9 @@ export async function insertUser(
   const role = opts.role ?? ROLE.MEMBER;
   if (!VALID_ROLES.includes(role)) throw badRequest('Invalid role');
   if (await addressInUse(trx, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
-  const passwordHash = opts.password ? await hashPassword(opts.password, ctx.config.scryptCost) : null;
+  const passwordHash = opts.password
+    ? await hashPassword(opts.password, ctx.config.scryptCost)
+    : null;
   const user = await trx
     .insertInto('users')
     .values({
@@ -92,12 +99,23 @@ export async function insertUser(
       .where('realm_id', '=', realm.id)
       .execute();
     if (defaults.length)
-      await subscribeUsersToStreams(ctx, trx, realm, [user.id], defaults.map((d) => d.stream_id), events);
+      await subscribeUsersToStreams(
+        ctx,
+        trx,
+        realm,
+        [user.id],
+        defaults.map((d) => d.stream_id),
+        events,
+      );
   }
   return user;
 }
 
-export async function createUser(ctx: AppContext, realm: Realm, opts: CreateUserOptions): Promise<User> {
+export async function createUser(
+  ctx: AppContext,
+  realm: Realm,
+  opts: CreateUserOptions,
+): Promise<User> {
   return transact(ctx, (trx, events) => insertUser(ctx, trx, realm, opts, events));
 }
 
@@ -121,7 +139,12 @@ export async function createUserByAdmin(
 }
 
 /** POST /fetch_api_key */
-export async function fetchApiKey(ctx: AppContext, realm: Realm, username: string, password: string) {
+export async function fetchApiKey(
+  ctx: AppContext,
+  realm: Realm,
+  username: string,
+  password: string,
+) {
   const user = await ctx.db
     .selectFrom('users')
     .selectAll()
@@ -146,7 +169,11 @@ export async function setPassword(ctx: AppContext, userId: number, password: str
 export async function profileDataFor(db: Database, realmId: number, userIds?: number[]) {
   let q = db
     .selectFrom('custom_profile_values')
-    .innerJoin('custom_profile_fields', 'custom_profile_fields.id', 'custom_profile_values.field_id')
+    .innerJoin(
+      'custom_profile_fields',
+      'custom_profile_fields.id',
+      'custom_profile_values.field_id',
+    )
     .select([
       'custom_profile_values.user_id',
       'custom_profile_values.field_id',
@@ -161,7 +188,9 @@ export async function profileDataFor(db: Database, realmId: number, userIds?: nu
     let entry = byUser.get(r.user_id);
     if (!entry) byUser.set(r.user_id, (entry = {}));
     entry[String(r.field_id)] =
-      r.rendered_value !== null ? { value: r.value, rendered_value: r.rendered_value } : { value: r.value };
+      r.rendered_value !== null
+        ? { value: r.value, rendered_value: r.rendered_value }
+        : { value: r.value };
   }
   return byUser;
 }
@@ -204,8 +233,12 @@ export async function getUserById(
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) throw badRequest('No such user');
-  const profiles = includeCustomProfileFields ? await profileDataFor(ctx.db, realm.id, [user.id]) : null;
-  return { user: userToApi(ctx, user, viewer, profiles ? (profiles.get(user.id) ?? {}) : undefined) };
+  const profiles = includeCustomProfileFields
+    ? await profileDataFor(ctx.db, realm.id, [user.id])
+    : null;
+  return {
+    user: userToApi(ctx, user, viewer, profiles ? (profiles.get(user.id) ?? {}) : undefined),
+  };
 }
 
 export async function getUserByEmail(
@@ -233,6 +266,11 @@ export async function getOwnUser(ctx: AppContext, realm: Realm, user: User) {
     .select((eb) => eb.fn.max('message_id').as('max_id'))
     .where('user_id', '=', user.id)
     .executeTakeFirst();
-  const record = userToApi(ctx, user, user, user.is_bot ? undefined : (profiles.get(user.id) ?? {}));
+  const record = userToApi(
+    ctx,
+    user,
+    user,
+    user.is_bot ? undefined : (profiles.get(user.id) ?? {}),
+  );
   return { ...record, max_message_id: Number(maxMessage?.max_id ?? -1) };
 }

@@ -104,7 +104,8 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
   const schema =
     handle.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db))
+          .rows[0]?.schema
       : undefined;
   const migrator = new Migrator({
     db: handle.db,

@@ -44,7 +44,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('avatar_version', 'integer', (c) => c.notNull().defaultTo(1))
           .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
           .execute();
-        await db.schema.createIndex('users_realm_email').on('users').columns(['realm_id', 'email']).unique().execute();
+        await db.schema
+          .createIndex('users_realm_email')
+          .on('users')
+          .columns(['realm_id', 'email'])
+          .unique()
+          .execute();
         await db.schema.createIndex('users_api_key').on('users').column('api_key').execute();
 
         await db.schema
@@ -81,8 +86,17 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('email_notifications', bool)
           .addColumn('wildcard_mentions_notify', bool)
           .execute();
-        await db.schema.createIndex('subs_user_stream').on('subscriptions').columns(['user_id', 'stream_id']).unique().execute();
-        await db.schema.createIndex('subs_stream').on('subscriptions').columns(['stream_id', 'active']).execute();
+        await db.schema
+          .createIndex('subs_user_stream')
+          .on('subscriptions')
+          .columns(['user_id', 'stream_id'])
+          .unique()
+          .execute();
+        await db.schema
+          .createIndex('subs_stream')
+          .on('subscriptions')
+          .columns(['stream_id', 'active'])
+          .execute();
 
         await db.schema
           .createTable('messages')
@@ -100,10 +114,26 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('last_edit_time', 'integer')
           .addColumn('sending_client', 'text', (c) => c.notNull().defaultTo(''))
           .execute();
-        await db.schema.createIndex('messages_stream_topic').on('messages').columns(['stream_id', 'topic_key', 'id']).execute();
-        await db.schema.createIndex('messages_stream_id').on('messages').columns(['stream_id', 'id']).execute();
-        await db.schema.createIndex('messages_dm').on('messages').columns(['dm_key', 'id']).execute();
-        await db.schema.createIndex('messages_sender').on('messages').columns(['sender_id', 'id']).execute();
+        await db.schema
+          .createIndex('messages_stream_topic')
+          .on('messages')
+          .columns(['stream_id', 'topic_key', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('messages_stream_id')
+          .on('messages')
+          .columns(['stream_id', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('messages_dm')
+          .on('messages')
+          .columns(['dm_key', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('messages_sender')
+          .on('messages')
+          .columns(['sender_id', 'id'])
+          .execute();
 
         await db.schema
           .createTable('user_messages')
@@ -112,7 +142,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('flags', 'integer', (c) => c.notNull().defaultTo(0))
           .addPrimaryKeyConstraint('user_messages_pk', ['user_id', 'message_id'])
           .execute();
-        await db.schema.createIndex('user_messages_message').on('user_messages').column('message_id').execute();
+        await db.schema
+          .createIndex('user_messages_message')
+          .on('user_messages')
+          .column('message_id')
+          .execute();
         await db.schema
           .createIndex('user_messages_unread')
           .on('user_messages')
@@ -238,7 +272,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('emoji_name', 'text', (c) => c.notNull())
           .addColumn('emoji_code', 'text', (c) => c.notNull())
           .addColumn('reaction_type', 'text', (c) => c.notNull())
-          .addPrimaryKeyConstraint('reactions_pk', ['message_id', 'user_id', 'emoji_code', 'reaction_type'])
+          .addPrimaryKeyConstraint('reactions_pk', [
+            'message_id',
+            'user_id',
+            'emoji_code',
+            'reaction_type',
+          ])
           .execute();
         await db.schema
           .createTable('message_edits')
@@ -253,7 +292,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('topic', 'text')
           .addColumn('stream_id', 'integer')
           .execute();
-        await db.schema.createIndex('message_edits_message').on('message_edits').column('message_id').execute();
+        await db.schema
+          .createIndex('message_edits_message')
+          .on('message_edits')
+          .column('message_id')
+          .execute();
       },
     },
     '0004_invites_scheduled_messages_default_stream_groups': {
@@ -274,7 +317,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('expiry', 'integer')
           .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
           .execute();
-        await db.schema.createIndex('invites_realm').on('invites').columns(['realm_id', 'status']).execute();
+        await db.schema
+          .createIndex('invites_realm')
+          .on('invites')
+          .columns(['realm_id', 'status'])
+          .execute();
 
         await db.schema
           .createTable('scheduled_messages')
@@ -295,7 +342,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('failed', bool, (c) => c.notNull().defaultTo(0))
           .addColumn('failure_message', 'text')
           .execute();
-        await db.schema.createIndex('scheduled_messages_sender').on('scheduled_messages').columns(['sender_id', 'delivered']).execute();
+        await db.schema
+          .createIndex('scheduled_messages_sender')
+          .on('scheduled_messages')
+          .columns(['sender_id', 'delivered'])
+          .execute();
         await db.schema
           .createIndex('scheduled_messages_due')
           .on('scheduled_messages')
@@ -309,7 +360,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('name', 'text', (c) => c.notNull())
           .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
           .execute();
-        await db.schema.createIndex('default_stream_groups_name').on('default_stream_groups').columns(['realm_id', 'name']).unique().execute();
+        await db.schema
+          .createIndex('default_stream_groups_name')
+          .on('default_stream_groups')
+          .columns(['realm_id', 'name'])
+          .unique()
+          .execute();
         await db.schema
           .createTable('default_stream_group_streams')
           .addColumn('group_id', 'integer', (c) => c.notNull())
@@ -329,7 +385,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('last_connected_time', 'integer', (c) => c.notNull())
           .addColumn('update_id', 'integer', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('presences_realm').on('presences').columns(['realm_id', 'update_id']).execute();
+        await db.schema
+          .createIndex('presences_realm')
+          .on('presences')
+          .columns(['realm_id', 'update_id'])
+          .execute();
       },
     },
     '0005_attachments_realm_emoji': {
@@ -346,7 +406,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('create_time', 'integer', (c) => c.notNull())
           .addColumn('message_id_floor', 'integer', (c) => c.notNull().defaultTo(0))
           .execute();
-        await db.schema.createIndex('attachments_owner').on('attachments').columns(['owner_id', 'id']).execute();
+        await db.schema
+          .createIndex('attachments_owner')
+          .on('attachments')
+          .columns(['owner_id', 'id'])
+          .execute();
 
         await db.schema
           .createTable('realm_emoji')
@@ -376,7 +440,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('message_id', 'integer', (c) => c.notNull())
           .addPrimaryKeyConstraint('attachment_claims_pk', ['attachment_id', 'message_id'])
           .execute();
-        await db.schema.createIndex('attachment_claims_message').on('attachment_claims').columns(['message_id', 'attachment_id']).execute();
+        await db.schema
+          .createIndex('attachment_claims_message')
+          .on('attachment_claims')
+          .columns(['message_id', 'attachment_id'])
+          .execute();
         await backfillOwnerClaims(db);
       },
     },
@@ -400,7 +468,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // Requests authenticate with the real address, which differs from the API address of
         // people who hide theirs.
-        await db.schema.createIndex('users_realm_delivery_email').on('users').columns(['realm_id', 'delivery_email']).execute();
+        await db.schema
+          .createIndex('users_realm_delivery_email')
+          .on('users')
+          .columns(['realm_id', 'delivery_email'])
+          .execute();
       },
     },
   };
@@ -420,33 +492,41 @@ async function backfillOwnerClaims(db: Kysely<any>) {
   const any = await db.selectFrom('attachments').select('id').limit(1).executeTakeFirst();
   if (!any) return;
   for (let after = 0; ;) {
-    const rows: { id: number; realm_id: number; sender_id: number; rendered_content: string }[] = await db
-      .selectFrom('messages')
-      .select(['id', 'realm_id', 'sender_id', 'rendered_content'])
-      .where('id', '>', after)
-      .where('rendered_content', 'like', '%/user_uploads/%')
-      .orderBy('id')
-      .limit(BACKFILL_BATCH)
-      .execute();
+    const rows: { id: number; realm_id: number; sender_id: number; rendered_content: string }[] =
+      await db
+        .selectFrom('messages')
+        .select(['id', 'realm_id', 'sender_id', 'rendered_content'])
+        .where('id', '>', after)
+        .where('rendered_content', 'like', '%/user_uploads/%')
+        .orderBy('id')
+        .limit(BACKFILL_BATCH)
+        .execute();
     if (!rows.length) return;
     after = rows[rows.length - 1]!.id;
     const linked = new Map<number, Set<string>>();
     for (const row of rows) linked.set(row.id, new Set(uploadPathsInHtml(row.rendered_content)));
     const paths = [...new Set([...linked.values()].flatMap((s) => [...s]))];
     if (!paths.length) continue;
-    const attachments: { id: number; realm_id: number; owner_id: number; path_id: string }[] = await db
-      .selectFrom('attachments')
-      .select(['id', 'realm_id', 'owner_id', 'path_id'])
-      .where('path_id', 'in', paths)
-      .execute();
+    const attachments: { id: number; realm_id: number; owner_id: number; path_id: string }[] =
+      await db
+        .selectFrom('attachments')
+        .select(['id', 'realm_id', 'owner_id', 'path_id'])
+        .where('path_id', 'in', paths)
+        .execute();
     const byPath = new Map(attachments.map((a) => [a.path_id, a]));
     const claims = rows.flatMap((row) =>
       [...linked.get(row.id)!].flatMap((p) => {
         const a = byPath.get(p);
-        return a && a.realm_id === row.realm_id && a.owner_id === row.sender_id ? [{ attachment_id: a.id, message_id: row.id }] : [];
+        return a && a.realm_id === row.realm_id && a.owner_id === row.sender_id
+          ? [{ attachment_id: a.id, message_id: row.id }]
+          : [];
       }),
     );
-    for (let i = 0; i < claims.length; i += 500) await db.insertInto('attachment_claims').values(claims.slice(i, i + 500)).execute();
+    for (let i = 0; i < claims.length; i += 500)
+      await db
+        .insertInto('attachment_claims')
+        .values(claims.slice(i, i + 500))
+        .execute();
   }
 }
 

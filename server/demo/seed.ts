@@ -14,8 +14,18 @@ export const DEMO_USERS = [
   { email: 'iago@example.com', name: 'Iago', role: ROLE.ADMINISTRATOR, tz: 'Europe/Rome' },
   { email: 'shiva@example.com', name: 'Shiva', role: ROLE.MODERATOR, tz: 'Asia/Kolkata' },
   { email: 'hamlet@example.com', name: 'King Hamlet', role: ROLE.MEMBER, tz: 'Europe/Copenhagen' },
-  { email: 'othello@example.com', name: 'Othello, the Moor of Venice', role: ROLE.MEMBER, tz: 'Europe/Rome' },
-  { email: 'cordelia@example.com', name: 'Cordelia, Lear\'s daughter', role: ROLE.MEMBER, tz: 'Europe/London' },
+  {
+    email: 'othello@example.com',
+    name: 'Othello, the Moor of Venice',
+    role: ROLE.MEMBER,
+    tz: 'Europe/Rome',
+  },
+  {
+    email: 'cordelia@example.com',
+    name: "Cordelia, Lear's daughter",
+    role: ROLE.MEMBER,
+    tz: 'Europe/London',
+  },
   { email: 'polonius@example.com', name: 'Polonius', role: ROLE.GUEST, tz: 'Europe/Copenhagen' },
 ];
 
@@ -41,32 +51,66 @@ export async function seedDemo(ctx: AppContext, password: string): Promise<boole
   for (const u of DEMO_USERS) {
     users.set(
       u.email.split('@')[0],
-      await createUser(ctx, realm, { email: u.email, fullName: u.name, password, role: u.role, timezone: u.tz, defaultStreams: false }),
+      await createUser(ctx, realm, {
+        email: u.email,
+        fullName: u.name,
+        password,
+        role: u.role,
+        timezone: u.tz,
+        defaultStreams: false,
+      }),
     );
   }
   const hamlet = users.get('hamlet')!;
   const bot = await createUser(ctx, realm, {
-    email: 'hamlet-bot@parley.bots', fullName: 'Elsinore Bot', password: null, isBot: true, botType: 1,
-    botOwnerId: hamlet.id, defaultStreams: false,
+    email: 'hamlet-bot@parley.bots',
+    fullName: 'Elsinore Bot',
+    password: null,
+    isBot: true,
+    botType: 1,
+    botOwnerId: hamlet.id,
+    defaultStreams: false,
   });
   users.set('bot', bot);
 
   const streams = new Map<string, number>();
   for (const s of DEMO_STREAMS) {
     const stream = await insertStream(ctx.db, realm, {
-      name: s.name, description: s.description, invite_only: s.invite_only, is_web_public: s.web_public,
-      stream_post_policy: s.post_policy ?? 1, creatorId: users.get('desdemona')!.id,
+      name: s.name,
+      description: s.description,
+      invite_only: s.invite_only,
+      is_web_public: s.web_public,
+      stream_post_policy: s.post_policy ?? 1,
+      creatorId: users.get('desdemona')!.id,
     });
     streams.set(s.name, stream.id);
-    if (s.default) await ctx.db.insertInto('default_streams').values({ realm_id: realm.id, stream_id: stream.id }).execute();
+    if (s.default)
+      await ctx.db
+        .insertInto('default_streams')
+        .values({ realm_id: realm.id, stream_id: stream.id })
+        .execute();
   }
   const everyone = [...users.values()].map((u) => u.id);
   const members = [...users.values()].filter((u) => u.role !== ROLE.GUEST).map((u) => u.id);
   const designers = ['desdemona', 'iago', 'hamlet', 'cordelia'].map((n) => users.get(n)!.id);
   await ctx.db.transaction().execute(async (trx) => {
     const none: never[] = [];
-    await subscribeUsersToStreams(ctx, trx, realm, everyone, [streams.get('general')!, streams.get('welcome')!], none);
-    await subscribeUsersToStreams(ctx, trx, realm, members, [streams.get('engineering')!, streams.get('announce')!], none);
+    await subscribeUsersToStreams(
+      ctx,
+      trx,
+      realm,
+      everyone,
+      [streams.get('general')!, streams.get('welcome')!],
+      none,
+    );
+    await subscribeUsersToStreams(
+      ctx,
+      trx,
+      realm,
+      members,
+      [streams.get('engineering')!, streams.get('announce')!],
+      none,
+    );
     await subscribeUsersToStreams(ctx, trx, realm, designers, [streams.get('design')!], none);
   });
 
@@ -76,11 +120,16 @@ export async function seedDemo(ctx: AppContext, password: string): Promise<boole
 }
 
 async function seedMessages(ctx: AppContext, realm: Realm, users: Map<string, User>) {
-  const send = async (sender: string, to: { stream: string; topic: string } | { dm: string[] }, content: string) => {
+  const send = async (
+    sender: string,
+    to: { stream: string; topic: string } | { dm: string[] },
+    content: string,
+  ) => {
     const u = users.get(sender)!;
-    const recipient = 'stream' in to
-      ? { type: 'stream' as const, streamName: to.stream, topic: to.topic }
-      : { type: 'direct' as const, emails: to.dm.map((n) => users.get(n)!.email) };
+    const recipient =
+      'stream' in to
+        ? { type: 'stream' as const, streamName: to.stream, topic: to.topic }
+        : { type: 'direct' as const, emails: to.dm.map((n) => users.get(n)!.email) };
     const res = await sendMessage(ctx, realm, u, { recipient, content, client: 'website' });
     return res.id as number;
   };
@@ -98,20 +147,32 @@ async function seedMessages(ctx: AppContext, realm: Realm, users: Map<string, Us
   }
   const readUpTo = ids[ids.length - 1];
   for (const m of DIRECT) ids.push(await send(m.from, { dm: m.to }, m.content));
-  for (const m of SCRIPTED) ids.push(await send(m.from, { stream: m.stream, topic: m.topic }, m.content));
+  for (const m of SCRIPTED)
+    ids.push(await send(m.from, { stream: m.stream, topic: m.topic }, m.content));
 
   // Spread the history over the past two weeks, oldest first.
   const now = Math.floor(Date.now() / 1000);
   const step = Math.floor((14 * 86400) / ids.length);
   for (let i = 0; i < ids.length; i++) {
-    await ctx.db.updateTable('messages').set({ date_sent: now - (ids.length - i) * step }).where('id', '=', ids[i]).execute();
+    await ctx.db
+      .updateTable('messages')
+      .set({ date_sent: now - (ids.length - i) * step })
+      .where('id', '=', ids[i])
+      .execute();
   }
   // Everyone has read the chatter; the newest conversations stay unread, and hamlet starred a few.
-  await ctx.db.updateTable('user_messages').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) }))
-    .where('message_id', '<=', readUpTo).execute();
+  await ctx.db
+    .updateTable('user_messages')
+    .set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.read) }))
+    .where('message_id', '<=', readUpTo)
+    .execute();
   const hamlet = users.get('hamlet')!;
   for (const id of [ids[3], ids[40], ids[ids.length - 5]]) {
-    await ctx.db.updateTable('user_messages').set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.starred) }))
-      .where('user_id', '=', hamlet.id).where('message_id', '=', id).execute();
+    await ctx.db
+      .updateTable('user_messages')
+      .set((eb) => ({ flags: eb('flags', '|', FLAG_BITS.starred) }))
+      .where('user_id', '=', hamlet.id)
+      .where('message_id', '=', id)
+      .execute();
   }
 }

@@ -6,7 +6,13 @@ import { parseSettings, USER_SETTING_DEFAULTS } from './settings.js';
  * Who may see a person's real address (`delivery_email`), by that person's own
  * `email_address_visibility`, and the API address (`email`) everyone else gets instead.
  */
-export const EMAIL_VISIBILITY = { EVERYONE: 1, MEMBERS: 2, ADMINS: 3, NOBODY: 4, MODERATORS: 5 } as const;
+export const EMAIL_VISIBILITY = {
+  EVERYONE: 1,
+  MEMBERS: 2,
+  ADMINS: 3,
+  NOBODY: 4,
+  MODERATORS: 5,
+} as const;
 
 type Target = Pick<User, 'id' | 'is_bot' | 'settings'>;
 
@@ -17,7 +23,10 @@ export function emailVisibilityOf(user: Target): number {
 }
 
 /** May `viewer` (null: a spectator) read `target`'s real address? Upstream `can_access_delivery_email`. */
-export function mayReadDeliveryEmail(viewer: Pick<User, 'id' | 'role'> | null, target: Target): boolean {
+export function mayReadDeliveryEmail(
+  viewer: Pick<User, 'id' | 'role'> | null,
+  target: Target,
+): boolean {
   if (viewer === null) return false;
   if (viewer.id === target.id) return true;
   switch (emailVisibilityOf(target)) {
@@ -51,5 +60,7 @@ export function fakeEmailDomain(externalUrl: string): string {
 
 /** The address the API shows everyone: the real one when visible to all, else `user<ID>@<domain>`. */
 export function apiEmailFor(user: Target & Pick<User, 'delivery_email'>, domain: string): string {
-  return emailVisibilityOf(user) === EMAIL_VISIBILITY.EVERYONE ? user.delivery_email : `user${user.id}@${domain}`;
+  return emailVisibilityOf(user) === EMAIL_VISIBILITY.EVERYONE
+    ? user.delivery_email
+    : `user${user.id}@${domain}`;
 }

@@ -13,7 +13,8 @@ export const FLAG_BITS = {
 export type FlagName = keyof typeof FLAG_BITS;
 export const USER_CHANGEABLE_FLAGS: FlagName[] = ['read', 'starred', 'collapsed'];
 export const ALL_FLAG_NAMES = [...Object.keys(FLAG_BITS), 'wildcard_mentioned'];
-export const WILDCARD_BITS = FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+export const WILDCARD_BITS =
+  FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 export const ANY_MENTION_BITS = FLAG_BITS.mentioned | WILDCARD_BITS;
 
 export function flagsToList(bits: number): string[] {

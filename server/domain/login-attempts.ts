@@ -69,7 +69,8 @@ export class MemoryLoginAttempts implements LoginAttempts {
   }
 
   private forget(now: number) {
-    for (const [key, times] of this.attempts) if (times.every((t) => now - t >= this.windowMs)) this.attempts.delete(key);
+    for (const [key, times] of this.attempts)
+      if (times.every((t) => now - t >= this.windowMs)) this.attempts.delete(key);
     for (const key of this.attempts.keys()) {
       if (this.attempts.size <= MAX_ACCOUNTS) break;
       this.attempts.delete(key);
@@ -108,7 +109,11 @@ export class RedisLoginAttempts implements LoginAttempts {
     this.windowMs = windowSeconds * 1000;
   }
 
-  static async connect(url: string, limit: number, windowSeconds: number): Promise<RedisLoginAttempts> {
+  static async connect(
+    url: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<RedisLoginAttempts> {
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await redis.connect();
     return new RedisLoginAttempts(redis, limit, windowSeconds);
@@ -117,7 +122,9 @@ export class RedisLoginAttempts implements LoginAttempts {
   async begin(realmId: number, loginName: string): Promise<PasswordAttempt> {
     const key = `parley:login-attempts:${accountKey(realmId, loginName)}`;
     const id = `${Date.now()}:${crypto.randomBytes(6).toString('hex')}`;
-    const wait = Number(await this.redis.eval(BEGIN_SCRIPT, 1, key, Date.now(), this.windowMs, this.limit, id));
+    const wait = Number(
+      await this.redis.eval(BEGIN_SCRIPT, 1, key, Date.now(), this.windowMs, this.limit, id),
+    );
     if (wait > 0) throw locked(wait);
     return {
       succeeded: async () => {

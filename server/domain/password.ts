@@ -9,9 +9,16 @@ interface ScryptParams {
 }
 
 /** Looked up on every call (not bound once) so that tests can watch the hashing work being done. */
-function scrypt(password: string, salt: Buffer, length: number, params: ScryptParams): Promise<Buffer> {
+function scrypt(
+  password: string,
+  salt: Buffer,
+  length: number,
+  params: ScryptParams,
+): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    crypto.scrypt(password, salt, length, { ...params, maxmem: MAX_MEMORY }, (err, key) => (err ? reject(err) : resolve(key))),
+    crypto.scrypt(password, salt, length, { ...params, maxmem: MAX_MEMORY }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -33,8 +40,15 @@ function parseStoredHash(stored: string | null): StoredHash | null {
   const [scheme, n, r, p, saltB64, hashB64, ...rest] = (stored ?? '').split('$');
   if (scheme !== 'scrypt' || rest.length || !saltB64 || !hashB64) return null;
   const params = { N: Number(n), r: Number(r), p: Number(p) };
-  const powerOfTwo = Number.isInteger(params.N) && params.N > 1 && (params.N & (params.N - 1)) === 0;
-  if (!powerOfTwo || params.N > 1 << 20 || !(params.r >= 1 && params.r <= 32) || !(params.p >= 1 && params.p <= 16)) return null;
+  const powerOfTwo =
+    Number.isInteger(params.N) && params.N > 1 && (params.N & (params.N - 1)) === 0;
+  if (
+    !powerOfTwo ||
+    params.N > 1 << 20 ||
+    !(params.r >= 1 && params.r <= 32) ||
+    !(params.p >= 1 && params.p <= 16)
+  )
+    return null;
   const hash = Buffer.from(hashB64, 'base64');
   if (hash.length < 16 || hash.length > 64) return null;
   return { params, salt: Buffer.from(saltB64, 'base64'), hash };
@@ -47,7 +61,11 @@ const DUMMY_SALT = crypto.randomBytes(16);
  * still runs scrypt once at `cost`, the cost new hashes get, so that a refusal takes as long
  * whether or not the account exists and timing tells nobody who has one.
  */
-export async function verifyPassword(password: string, stored: string | null, cost = 16384): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string | null,
+  cost = 16384,
+): Promise<boolean> {
   const parsed = parseStoredHash(stored);
   if (!parsed) {
     await scrypt(password, DUMMY_SALT, 32, { N: cost, r: 8, p: 1 });

@@ -19,9 +19,21 @@ export const SYSTEM_GROUPS = [
   { name: 'role:internet', description: 'Everyone on the Internet', maxRole: null },
   { name: 'role:everyone', description: 'Everyone including guests', maxRole: ROLE.GUEST },
   { name: 'role:members', description: 'Everyone except guests', maxRole: ROLE.MEMBER },
-  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', maxRole: ROLE.MEMBER },
-  { name: 'role:moderators', description: 'Moderators of this organization, including administrators', maxRole: ROLE.MODERATOR },
-  { name: 'role:administrators', description: 'Administrators of this organization, including owners', maxRole: ROLE.ADMINISTRATOR },
+  {
+    name: 'role:fullmembers',
+    description: 'Members of this organization, not including new accounts and guests',
+    maxRole: ROLE.MEMBER,
+  },
+  {
+    name: 'role:moderators',
+    description: 'Moderators of this organization, including administrators',
+    maxRole: ROLE.MODERATOR,
+  },
+  {
+    name: 'role:administrators',
+    description: 'Administrators of this organization, including owners',
+    maxRole: ROLE.ADMINISTRATOR,
+  },
   { name: 'role:owners', description: 'Owners of this organization', maxRole: ROLE.OWNER },
   { name: 'role:nobody', description: 'Nobody', maxRole: 0 },
 ] as const;

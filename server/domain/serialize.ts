@@ -3,14 +3,22 @@ import type { Realm, Stream, Subscription, User } from '../db/schema.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
-import type { Stream as WireStream, Subscription as WireSubscription } from '../../src/api/model/stream.js';
+import type {
+  Stream as WireStream,
+  Subscription as WireSubscription,
+} from '../../src/api/model/stream.js';
 import type { ProfileValue, Role, User as WireUser } from '../../src/api/model/user.js';
 
 export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_version'>) =>
   `${ctx.config.externalUrl}/avatar/${user.id}?v=${user.avatar_version}`;
 
 /** A user as GET /users and realm_users present it to `viewer`. */
-export function userToApi(ctx: AppContext, user: User, viewer: User | null, profileData?: Record<string, ProfileValue>): WireUser {
+export function userToApi(
+  ctx: AppContext,
+  user: User,
+  viewer: User | null,
+  profileData?: Record<string, ProfileValue>,
+): WireUser {
   const out: WireUser = {
     user_id: user.id,
     email: user.email,
@@ -41,9 +49,18 @@ export function userToApi(ctx: AppContext, user: User, viewer: User | null, prof
 /** A bot as `realm_bots` and `realm_bot` events describe it to its owner and administrators. */
 export function botToApi(ctx: AppContext, bot: User) {
   return {
-    user_id: bot.id, full_name: bot.full_name, api_key: bot.api_key, email: bot.email, avatar_url: avatarUrl(ctx, bot),
-    bot_type: bot.bot_type, default_sending_stream: null, default_events_register_stream: null,
-    default_all_public_streams: false, owner_id: bot.bot_owner_id, is_active: !!bot.is_active, services: [],
+    user_id: bot.id,
+    full_name: bot.full_name,
+    api_key: bot.api_key,
+    email: bot.email,
+    avatar_url: avatarUrl(ctx, bot),
+    bot_type: bot.bot_type,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    owner_id: bot.bot_owner_id,
+    is_active: !!bot.is_active,
+    services: [],
   };
 }
 
@@ -130,7 +147,11 @@ export interface MessageRecordInput {
 }
 
 /** Stable numeric ids for conversations: streams and DM groups (clients only compare them). */
-export function recipientId(m: { type: string; stream_id?: number | null; dm_key?: string | null }): number {
+export function recipientId(m: {
+  type: string;
+  stream_id?: number | null;
+  dm_key?: string | null;
+}): number {
   if (m.type === 'stream') return m.stream_id!;
   let h = 0;
   for (const ch of m.dm_key ?? '') h = (h * 31 + ch.charCodeAt(0)) >>> 0;
@@ -150,11 +171,19 @@ export function messageRecord(ctx: AppContext, m: MessageRecordInput) {
     recipient_id: recipientId({
       type: m.type,
       stream_id: m.stream?.id,
-      dm_key: m.dmUsers.map((u) => u.id).sort((a, b) => a - b).join(','),
+      dm_key: m.dmUsers
+        .map((u) => u.id)
+        .sort((a, b) => a - b)
+        .join(','),
     }),
     display_recipient: isStream
       ? m.stream!.name
-      : m.dmUsers.map((u) => ({ id: u.id, email: u.email, full_name: u.full_name, is_mirror_dummy: false })),
+      : m.dmUsers.map((u) => ({
+          id: u.id,
+          email: u.email,
+          full_name: u.full_name,
+          is_mirror_dummy: false,
+        })),
     subject: isStream ? m.topic : '',
     topic_links: [],
     timestamp: m.date_sent,
@@ -171,7 +200,10 @@ export function messageRecord(ctx: AppContext, m: MessageRecordInput) {
 }
 
 /** Chooses the content format a client asked for and attaches its flags. */
-export function finishMessage(record: Record<string, unknown>, opts: { applyMarkdown: boolean; flags?: number }) {
+export function finishMessage(
+  record: Record<string, unknown>,
+  opts: { applyMarkdown: boolean; flags?: number },
+) {
   const { raw_content, rendered_content, ...rest } = record;
   const out: Record<string, unknown> = {
     ...rest,

@@ -1,4 +1,9 @@
-import { USER_SETTINGS, USER_SETTING_NAMES, type RealmUserSettingName, type UserSettings } from '../../src/api/model/user-settings.js';
+import {
+  USER_SETTINGS,
+  USER_SETTING_NAMES,
+  type RealmUserSettingName,
+  type UserSettings,
+} from '../../src/api/model/user-settings.js';
 
 export type { UserSettings };
 /** The settings kept in the user row's JSON blob; the rest (timezone) are columns of their own. */
@@ -10,7 +15,10 @@ export type StoredUserSettings = Omit<UserSettings, RealmUserSettingName>;
  * as `realm_user_settings_defaults`, so settings that live on the user row are left out.
  */
 export const USER_SETTING_DEFAULTS: StoredUserSettings = Object.fromEntries(
-  USER_SETTING_NAMES.filter((name) => !('realmUser' in USER_SETTINGS[name])).map((name) => [name, USER_SETTINGS[name].default]),
+  USER_SETTING_NAMES.filter((name) => !('realmUser' in USER_SETTINGS[name])).map((name) => [
+    name,
+    USER_SETTINGS[name].default,
+  ]),
 ) as StoredUserSettings;
 
 export const AVAILABLE_NOTIFICATION_SOUNDS = ['zulip', 'ding', 'chime', 'none'];

@@ -4,8 +4,18 @@ import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
 import { botToApi, roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
-import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISETS, parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { USER_SETTING_NAMES, USER_SETTINGS, type RegisterUserSettings, type UserSettings } from '../../src/api/model/user-settings.js';
+import {
+  AVAILABLE_NOTIFICATION_SOUNDS,
+  EMOJISETS,
+  parseSettings,
+  USER_SETTING_DEFAULTS,
+} from '../domain/settings.js';
+import {
+  USER_SETTING_NAMES,
+  USER_SETTINGS,
+  type RegisterUserSettings,
+  type UserSettings,
+} from '../../src/api/model/user-settings.js';
 import { canSeeStream } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
 import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
@@ -32,11 +42,34 @@ export const MAX_UNREAD_MESSAGES = 50000;
 export const SERVER_MEET_URL = 'https://meet.jit.si';
 
 export const ALL_FETCH_TYPES = [
-  'alert_words', 'custom_profile_fields', 'default_stream_groups', 'default_streams', 'drafts',
-  'message', 'muted_users', 'presence', 'realm', 'realm_bot', 'realm_emoji', 'realm_linkifiers',
-  'realm_filters', 'realm_user', 'realm_user_groups', 'realm_user_settings_defaults', 'recent_private_conversations',
-  'scheduled_messages', 'starred_messages', 'stream', 'subscription', 'update_message_flags',
-  'user_settings', 'user_status', 'user_topic', 'video_calls', 'realm_playgrounds', 'onboarding_steps',
+  'alert_words',
+  'custom_profile_fields',
+  'default_stream_groups',
+  'default_streams',
+  'drafts',
+  'message',
+  'muted_users',
+  'presence',
+  'realm',
+  'realm_bot',
+  'realm_emoji',
+  'realm_linkifiers',
+  'realm_filters',
+  'realm_user',
+  'realm_user_groups',
+  'realm_user_settings_defaults',
+  'recent_private_conversations',
+  'scheduled_messages',
+  'starred_messages',
+  'stream',
+  'subscription',
+  'update_message_flags',
+  'user_settings',
+  'user_status',
+  'user_topic',
+  'video_calls',
+  'realm_playgrounds',
+  'onboarding_steps',
 ] as const;
 
 /**
@@ -46,7 +79,8 @@ export const ALL_FETCH_TYPES = [
  */
 const LEGACY_TOP_LEVEL_SETTINGS = [
   ...USER_SETTING_NAMES.filter((name) => 'legacy' in USER_SETTINGS[name]),
-  'available_notification_sounds', 'emojiset_choices',
+  'available_notification_sounds',
+  'emojiset_choices',
 ] as const;
 
 export interface StateOptions {
@@ -57,7 +91,8 @@ export interface StateOptions {
   clientGravatar: boolean;
 }
 
-const wants = (opts: StateOptions, type: string) => opts.fetchTypes === null || opts.fetchTypes.has(type);
+const wants = (opts: StateOptions, type: string) =>
+  opts.fetchTypes === null || opts.fetchTypes.has(type);
 
 /** The snapshot POST /register returns for an authenticated user. */
 export async function initialState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
@@ -71,20 +106,41 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   if (wants(opts, 'custom_profile_fields')) {
     state.custom_profile_fields = await profileFieldObjects(db, realm.id);
     state.custom_profile_field_types = {
-      SHORT_TEXT: { id: 1, name: 'Text (short)' }, LONG_TEXT: { id: 2, name: 'Text (long)' },
-      SELECT: { id: 3, name: 'List of options' }, DATE: { id: 4, name: 'Date picker' }, URL: { id: 5, name: 'Link' },
-      USER: { id: 6, name: 'Users' }, EXTERNAL_ACCOUNT: { id: 7, name: 'External account' }, PRONOUNS: { id: 8, name: 'Pronouns' },
+      SHORT_TEXT: { id: 1, name: 'Text (short)' },
+      LONG_TEXT: { id: 2, name: 'Text (long)' },
+      SELECT: { id: 3, name: 'List of options' },
+      DATE: { id: 4, name: 'Date picker' },
+      URL: { id: 5, name: 'Link' },
+      USER: { id: 6, name: 'Users' },
+      EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+      PRONOUNS: { id: 8, name: 'Pronouns' },
     };
   }
   if (wants(opts, 'drafts')) {
     const us = parseSettings(USER_SETTING_DEFAULTS, user.settings);
     const drafts = us.enable_drafts_synchronization
-      ? await db.selectFrom('drafts').selectAll().where('user_id', '=', user.id).orderBy('id').execute()
+      ? await db
+          .selectFrom('drafts')
+          .selectAll()
+          .where('user_id', '=', user.id)
+          .orderBy('id')
+          .execute()
       : [];
-    state.drafts = drafts.map((d) => ({ id: d.id, type: d.type, to: JSON.parse(d.to_ids), topic: d.topic, content: d.content, timestamp: d.timestamp }));
+    state.drafts = drafts.map((d) => ({
+      id: d.id,
+      type: d.type,
+      to: JSON.parse(d.to_ids),
+      topic: d.topic,
+      content: d.content,
+      timestamp: d.timestamp,
+    }));
   }
   if (wants(opts, 'message')) {
-    const max = await db.selectFrom('user_messages').select((eb) => eb.fn.max('message_id').as('m')).where('user_id', '=', user.id).executeTakeFirst();
+    const max = await db
+      .selectFrom('user_messages')
+      .select((eb) => eb.fn.max('message_id').as('m'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
     state.max_message_id = Number(max?.m ?? -1);
   }
   if (wants(opts, 'muted_users')) {
@@ -105,48 +161,104 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     state.realm_non_active_users = visible.filter((u) => !u.is_active);
     state.cross_realm_bots = [];
     Object.assign(state, {
-      avatar_source: 'G', avatar_url: avatarUrl(ctx, user), avatar_url_medium: avatarUrl(ctx, user),
-      delivery_email: user.delivery_email, email: user.email,
-      full_name: user.full_name, user_id: user.id, ...roleFlags(user), ...policyFlags(realm, user),
+      avatar_source: 'G',
+      avatar_url: avatarUrl(ctx, user),
+      avatar_url_medium: avatarUrl(ctx, user),
+      delivery_email: user.delivery_email,
+      email: user.email,
+      full_name: user.full_name,
+      user_id: user.id,
+      ...roleFlags(user),
+      ...policyFlags(realm, user),
     });
   }
   if (wants(opts, 'realm_bot')) {
-    const bots = await db.selectFrom('users').selectAll().where('realm_id', '=', realm.id).where('is_bot', '=', 1).execute();
+    const bots = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('realm_id', '=', realm.id)
+      .where('is_bot', '=', 1)
+      .execute();
     state.realm_bots = bots
       .filter((b) => isAdmin(user) || b.bot_owner_id === user.id)
       .map((b) => botToApi(ctx, b));
   }
   if (wants(opts, 'realm_emoji')) state.realm_emoji = await realmEmojiDict(db, realm.id);
   if (wants(opts, 'realm_linkifiers')) {
-    const rows = await db.selectFrom('linkifiers').selectAll().where('realm_id', '=', realm.id).orderBy('order').orderBy('id').execute();
-    state.realm_linkifiers = opts.capabilities.linkifier_url_template ? rows.map((r) => ({ id: r.id, pattern: r.pattern, url_template: r.url_template })) : [];
+    const rows = await db
+      .selectFrom('linkifiers')
+      .selectAll()
+      .where('realm_id', '=', realm.id)
+      .orderBy('order')
+      .orderBy('id')
+      .execute();
+    state.realm_linkifiers = opts.capabilities.linkifier_url_template
+      ? rows.map((r) => ({ id: r.id, pattern: r.pattern, url_template: r.url_template }))
+      : [];
   }
   if (wants(opts, 'realm_filters')) state.realm_filters = [];
   if (wants(opts, 'realm_playgrounds')) state.realm_playgrounds = [];
-  if (wants(opts, 'realm_user_groups')) state.realm_user_groups = await userGroupObjects(db, realm.id);
-  if (wants(opts, 'realm_user_settings_defaults')) state.realm_user_settings_defaults = { ...USER_SETTING_DEFAULTS, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
-  if (wants(opts, 'recent_private_conversations')) state.recent_private_conversations = await recentConversations(ctx, user);
-  if (wants(opts, 'scheduled_messages')) state.scheduled_messages = await pendingScheduledMessages(db, user.id);
+  if (wants(opts, 'realm_user_groups'))
+    state.realm_user_groups = await userGroupObjects(db, realm.id);
+  if (wants(opts, 'realm_user_settings_defaults'))
+    state.realm_user_settings_defaults = {
+      ...USER_SETTING_DEFAULTS,
+      available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+      emojiset_choices: EMOJISETS,
+    };
+  if (wants(opts, 'recent_private_conversations'))
+    state.recent_private_conversations = await recentConversations(ctx, user);
+  if (wants(opts, 'scheduled_messages'))
+    state.scheduled_messages = await pendingScheduledMessages(db, user.id);
   if (wants(opts, 'starred_messages')) {
-    state.starred_messages = (await db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id)
-      .where((eb) => eb(eb('flags', '&', FLAG_BITS.starred), '!=', 0)).orderBy('message_id').execute()).map((r) => r.message_id);
+    state.starred_messages = (
+      await db
+        .selectFrom('user_messages')
+        .select('message_id')
+        .where('user_id', '=', user.id)
+        .where((eb) => eb(eb('flags', '&', FLAG_BITS.starred), '!=', 0))
+        .orderBy('message_id')
+        .execute()
+    ).map((r) => r.message_id);
   }
   if (wants(opts, 'stream')) {
     const streams = await realmStreams(db, realm.id);
-    const subs = new Set((await db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('active', '=', 1).execute()).map((r) => r.stream_id));
+    const subs = new Set(
+      (
+        await db
+          .selectFrom('subscriptions')
+          .select('stream_id')
+          .where('user_id', '=', user.id)
+          .where('active', '=', 1)
+          .execute()
+      ).map((r) => r.stream_id),
+    );
     const visible = streams.filter((s) => canSeeStream(user, s, subs.has(s.id)));
-    const firsts = await firstMessageIds(db, visible.map((s) => s.id));
-    state.streams = visible.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }));
+    const firsts = await firstMessageIds(
+      db,
+      visible.map((s) => s.id),
+    );
+    state.streams = visible.map((s) =>
+      streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }),
+    );
   }
   if (wants(opts, 'default_streams')) {
     const ids = await defaultStreamIds(db, realm.id);
     const streams = (await realmStreams(db, realm.id)).filter((s) => ids.has(s.id));
-    const firsts = await firstMessageIds(db, streams.map((s) => s.id));
-    state.realm_default_streams = streams.map((s) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }));
+    const firsts = await firstMessageIds(
+      db,
+      streams.map((s) => s.id),
+    );
+    state.realm_default_streams = streams.map((s) =>
+      streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }),
+    );
   }
-  if (wants(opts, 'default_stream_groups')) state.realm_default_stream_groups = await defaultStreamGroupObjects(db, realm.id);
-  if (wants(opts, 'subscription')) Object.assign(state, await subscriptionState(ctx, realm, user, opts));
-  if (wants(opts, 'update_message_flags') && wants(opts, 'message')) state.unread_msgs = await unreadMessages(ctx, user);
+  if (wants(opts, 'default_stream_groups'))
+    state.realm_default_stream_groups = await defaultStreamGroupObjects(db, realm.id);
+  if (wants(opts, 'subscription'))
+    Object.assign(state, await subscriptionState(ctx, realm, user, opts));
+  if (wants(opts, 'update_message_flags') && wants(opts, 'message'))
+    state.unread_msgs = await unreadMessages(ctx, user);
   if (wants(opts, 'user_settings')) {
     const userSettings = ownUserSettings(user);
     if (opts.capabilities.user_settings_object) state.user_settings = userSettings;
@@ -154,8 +266,17 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   }
   if (wants(opts, 'user_status')) state.user_status = {};
   if (wants(opts, 'user_topic')) {
-    const rows = await db.selectFrom('user_topics').selectAll().where('user_id', '=', user.id).execute();
-    state.user_topics = rows.map((r) => ({ stream_id: r.stream_id, topic_name: r.topic, last_updated: r.last_updated, visibility_policy: r.visibility_policy }));
+    const rows = await db
+      .selectFrom('user_topics')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    state.user_topics = rows.map((r) => ({
+      stream_id: r.stream_id,
+      topic_name: r.topic,
+      last_updated: r.last_updated,
+      visibility_policy: r.visibility_policy,
+    }));
   }
   if (wants(opts, 'video_calls')) state.has_zoom_token = false;
   if (wants(opts, 'onboarding_steps')) state.onboarding_steps = [];
@@ -166,11 +287,21 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
 export function ownUserSettings(user: User): RegisterUserSettings {
   const stored = parseSettings(USER_SETTING_DEFAULTS, user.settings) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const name of USER_SETTING_NAMES) out[name] = 'realmUser' in USER_SETTINGS[name] ? user[name as keyof User] : stored[name];
-  return { ...(out as UserSettings), available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS, emojiset_choices: EMOJISETS };
+  for (const name of USER_SETTING_NAMES)
+    out[name] = 'realmUser' in USER_SETTINGS[name] ? user[name as keyof User] : stored[name];
+  return {
+    ...(out as UserSettings),
+    available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS,
+    emojiset_choices: EMOJISETS,
+  };
 }
 
-function realmState(ctx: AppContext, realm: Realm, user: User, settings: ReturnType<typeof realmSettings>) {
+function realmState(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  settings: ReturnType<typeof realmSettings>,
+) {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(settings)) {
     // email_address_visibility became a user setting at feature level 163.
@@ -269,23 +400,65 @@ function permissionSettings() {
     allowed_system_groups: [],
   });
   return {
-    realm: { create_multiuse_invite_group: { ...setting(true), default_group_name: 'role:administrators', id_field_name: 'create_multiuse_invite_group_id' } },
-    stream: { can_remove_subscribers_group: { ...setting(true), default_group_name: 'role:administrators', id_field_name: 'can_remove_subscribers_group_id' } },
-    group: { can_mention_group: { ...setting(false), default_for_system_groups: 'role:nobody', id_field_name: 'can_mention_group_id' } },
+    realm: {
+      create_multiuse_invite_group: {
+        ...setting(true),
+        default_group_name: 'role:administrators',
+        id_field_name: 'create_multiuse_invite_group_id',
+      },
+    },
+    stream: {
+      can_remove_subscribers_group: {
+        ...setting(true),
+        default_group_name: 'role:administrators',
+        id_field_name: 'can_remove_subscribers_group_id',
+      },
+    },
+    group: {
+      can_mention_group: {
+        ...setting(false),
+        default_for_system_groups: 'role:nobody',
+        id_field_name: 'can_mention_group_id',
+      },
+    },
   };
 }
 
 async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
-  const subscriptions = await subscriptionObjects(ctx.db, user, { includeSubscribers: opts.includeSubscribers });
-  const unsubscribed = (await subscriptionObjects(ctx.db, user, { includeSubscribers: opts.includeSubscribers, active: false }))
-    .filter((s) => canSeeStream(user, { ...(s as any), id: s.stream_id, invite_only: s.invite_only ? 1 : 0, is_web_public: s.is_web_public ? 1 : 0, deactivated: 0 }, false));
+  const subscriptions = await subscriptionObjects(ctx.db, user, {
+    includeSubscribers: opts.includeSubscribers,
+  });
+  const unsubscribed = (
+    await subscriptionObjects(ctx.db, user, {
+      includeSubscribers: opts.includeSubscribers,
+      active: false,
+    })
+  ).filter((s) =>
+    canSeeStream(
+      user,
+      {
+        ...(s as any),
+        id: s.stream_id,
+        invite_only: s.invite_only ? 1 : 0,
+        is_web_public: s.is_web_public ? 1 : 0,
+        deactivated: 0,
+      },
+      false,
+    ),
+  );
   const known = new Set([...subscriptions, ...unsubscribed].map((s) => s.stream_id));
   const streams = await realmStreams(ctx.db, realm.id);
   const never = streams.filter((s) => !known.has(s.id) && canSeeStream(user, s, false));
-  const firsts = await firstMessageIds(ctx.db, never.map((s) => s.id));
+  const firsts = await firstMessageIds(
+    ctx.db,
+    never.map((s) => s.id),
+  );
   let subscribers: Map<number, number[]> | null = null;
   if (opts.includeSubscribers) {
-    subscribers = await subscribersByStream(ctx.db, never.filter((s) => !s.invite_only).map((s) => s.id));
+    subscribers = await subscribersByStream(
+      ctx.db,
+      never.filter((s) => !s.invite_only).map((s) => s.id),
+    );
   }
   return {
     subscriptions,
@@ -298,17 +471,37 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
 }
 
 async function recentConversations(ctx: AppContext, user: User) {
-  const rows = await ctx.db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id')
+  const rows = await ctx.db
+    .selectFrom('user_messages as um')
+    .innerJoin('messages as m', 'm.id', 'um.message_id')
     .select(['m.dm_key', (eb) => eb.fn.max('m.id').as('max_id')])
-    .where('um.user_id', '=', user.id).where('m.type', '=', 'private')
-    .groupBy('m.dm_key').orderBy('max_id', 'desc').limit(1000).execute();
-  return rows.map((r) => ({ max_message_id: Number(r.max_id), user_ids: dmIds(r.dm_key).filter((id) => id !== user.id) }));
+    .where('um.user_id', '=', user.id)
+    .where('m.type', '=', 'private')
+    .groupBy('m.dm_key')
+    .orderBy('max_id', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map((r) => ({
+    max_message_id: Number(r.max_id),
+    user_ids: dmIds(r.dm_key).filter((id) => id !== user.id),
+  }));
 }
 
 /** The unread summary, over the newest 50000 unread messages. */
 export async function unreadMessages(ctx: AppContext, user: User) {
-  const rows = await ctx.db.selectFrom('user_messages as um').innerJoin('messages as m', 'm.id', 'um.message_id')
-    .select(['m.id', 'm.type', 'm.stream_id', 'm.topic', 'm.topic_key', 'm.dm_key', 'm.sender_id', 'um.flags'])
+  const rows = await ctx.db
+    .selectFrom('user_messages as um')
+    .innerJoin('messages as m', 'm.id', 'um.message_id')
+    .select([
+      'm.id',
+      'm.type',
+      'm.stream_id',
+      'm.topic',
+      'm.topic_key',
+      'm.dm_key',
+      'm.sender_id',
+      'um.flags',
+    ])
     .where('um.user_id', '=', user.id)
     .where((eb) => eb(eb('um.flags', '&', FLAG_BITS.read), '=', 0))
     .orderBy('um.message_id', 'desc')
@@ -316,9 +509,24 @@ export async function unreadMessages(ctx: AppContext, user: User) {
     .execute();
   const oldMissing = rows.length > MAX_UNREAD_MESSAGES;
   const recent = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
-  const mutedStreams = new Set((await ctx.db.selectFrom('subscriptions').select('stream_id').where('user_id', '=', user.id).where('is_muted', '=', 1).execute()).map((r) => r.stream_id));
-  const topicPolicies = await ctx.db.selectFrom('user_topics').select(['stream_id', 'topic_key', 'visibility_policy']).where('user_id', '=', user.id).execute();
-  const policy = new Map(topicPolicies.map((t) => [`${t.stream_id}\u0000${t.topic_key}`, t.visibility_policy]));
+  const mutedStreams = new Set(
+    (
+      await ctx.db
+        .selectFrom('subscriptions')
+        .select('stream_id')
+        .where('user_id', '=', user.id)
+        .where('is_muted', '=', 1)
+        .execute()
+    ).map((r) => r.stream_id),
+  );
+  const topicPolicies = await ctx.db
+    .selectFrom('user_topics')
+    .select(['stream_id', 'topic_key', 'visibility_policy'])
+    .where('user_id', '=', user.id)
+    .execute();
+  const policy = new Map(
+    topicPolicies.map((t) => [`${t.stream_id}\u0000${t.topic_key}`, t.visibility_policy]),
+  );
   const isMuted = (streamId: number, topicKey: string) => {
     const p = policy.get(`${streamId}\u0000${topicKey}`);
     if (p === 1) return true;
@@ -326,7 +534,10 @@ export async function unreadMessages(ctx: AppContext, user: User) {
     return mutedStreams.has(streamId);
   };
   const pms = new Map<number, number[]>();
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const streams = new Map<
+    string,
+    { stream_id: number; topic: string; unread_message_ids: number[] }
+  >();
   const huddles = new Map<string, number[]>();
   const mentions: number[] = [];
   let count = 0;
@@ -334,7 +545,11 @@ export async function unreadMessages(ctx: AppContext, user: User) {
     if (r.type === 'stream') {
       const key = `${r.stream_id}\u0000${r.topic_key}`;
       let entry = streams.get(key);
-      if (!entry) streams.set(key, (entry = { stream_id: r.stream_id!, topic: r.topic, unread_message_ids: [] }));
+      if (!entry)
+        streams.set(
+          key,
+          (entry = { stream_id: r.stream_id!, topic: r.topic, unread_message_ids: [] }),
+        );
       entry.unread_message_ids.push(r.id);
       const muted = isMuted(r.stream_id!, r.topic_key);
       if (!muted) count++;
@@ -353,7 +568,11 @@ export async function unreadMessages(ctx: AppContext, user: User) {
   }
   return {
     count,
-    pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+    pms: [...pms].map(([other, ids]) => ({
+      other_user_id: other,
+      sender_id: other,
+      unread_message_ids: ids,
+    })),
     streams: [...streams.values()],
     huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
     mentions,

@@ -82,7 +82,10 @@ export class QueueManager {
       if (d.publicStreamId !== undefined) {
         for (const q of this.publicStreamQueues) {
           if (reached.has(q) || q.opts.realmId !== d.realmId) continue;
-          q.accept({ ...d, perUser: undefined, event: { ...d.event, flags: ['read'] } }, q.opts.userId);
+          q.accept(
+            { ...d, perUser: undefined, event: { ...d.event, flags: ['read'] } },
+            q.opts.userId,
+          );
         }
       }
     }

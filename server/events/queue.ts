@@ -127,7 +127,13 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Record<string, unknown>) };
-      if (!queueNarrowMatches(queue.opts.narrow, messageFacts(message, (event.flags as string[] | undefined) ?? []))) return [];
+      if (
+        !queueNarrowMatches(
+          queue.opts.narrow,
+          messageFacts(message, (event.flags as string[] | undefined) ?? []),
+        )
+      )
+        return [];
       const rendered = message.rendered_content as string;
       message.content = queue.opts.applyMarkdown ? rendered : message.raw_content;
       message.content_type = queue.opts.applyMarkdown ? 'text/html' : 'text/x-markdown';
@@ -164,15 +170,25 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
 }
 
 /** Settings that older clients learn from `update_global_notifications`; the rest are display. */
-const NOTIFICATION_SETTINGS = new Set<string>(USER_SETTING_NAMES.filter((name) => 'notification' in USER_SETTINGS[name]));
+const NOTIFICATION_SETTINGS = new Set<string>(
+  USER_SETTING_NAMES.filter((name) => 'notification' in USER_SETTINGS[name]),
+);
 const ACCOUNT_SETTINGS = new Set(['full_name', 'email', 'delivery_email']);
 
 function legacyUserSettingsEvent(event: ApiEvent): ApiEvent | null {
   const property = event.property as string;
   if (ACCOUNT_SETTINGS.has(property)) return null;
   if (NOTIFICATION_SETTINGS.has(property))
-    return { type: 'update_global_notifications', notification_name: property, setting: event.value };
-  const legacy: ApiEvent = { type: 'update_display_settings', setting_name: property, setting: event.value };
+    return {
+      type: 'update_global_notifications',
+      notification_name: property,
+      setting: event.value,
+    };
+  const legacy: ApiEvent = {
+    type: 'update_display_settings',
+    setting_name: property,
+    setting: event.value,
+  };
   if (property === 'default_language') legacy.language_name = event.language_name;
   return legacy;
 }

@@ -5,7 +5,13 @@ import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/re
 import { firstMessageIds, realmStreams } from '../actions/streams.js';
 import { streamToApi } from '../domain/serialize.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
-import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow, type QueueNarrow } from '../actions/narrow.js';
+import {
+  checkKnownOperators,
+  narrowLookup,
+  parseNarrow,
+  queueNarrow,
+  type QueueNarrow,
+} from '../actions/narrow.js';
 import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
 import type { ClientCapabilities } from './queue.js';
@@ -47,17 +53,28 @@ function capabilities(raw: Record<string, unknown>): ClientCapabilities {
 }
 
 /** The queue's narrow, validated and resolved against the realm before the queue exists. */
-async function registerNarrow(ctx: AppContext, realm: Realm, user: User, raw: unknown): Promise<QueueNarrow> {
+async function registerNarrow(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  raw: unknown,
+): Promise<QueueNarrow> {
   const terms = parseNarrow(raw);
   return terms.length ? queueNarrow(terms, await narrowLookup(ctx.db, realm, user)) : [];
 }
 
 /** POST /register */
-export async function registerQueue(ctx: AppContext, realm: Realm, user: User | null, params: RegisterParams) {
+export async function registerQueue(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  params: RegisterParams,
+) {
   if (user === null) return spectatorRegister(ctx, realm, params);
   // Every public channel's messages are for those who may read public channels (upstream
   // `can_access_public_streams`): not guests.
-  if (params.all_public_streams && !mayAccessPublicStreams(user)) throw badRequest('User not authorized for this query');
+  if (params.all_public_streams && !mayAccessPublicStreams(user))
+    throw badRequest('User not authorized for this query');
   const caps = capabilities(params.client_capabilities);
   const narrow = await registerNarrow(ctx, realm, user, params.narrow);
   const eventTypes = params.event_types ? new Set(params.event_types) : null;
@@ -96,10 +113,15 @@ async function spectatorRegister(ctx: AppContext, realm: Realm, params: Register
   const settings = realmSettings(realm);
   // No queue filters anything for a spectator, but an unknown operator is refused everywhere.
   checkKnownOperators(parseNarrow(params.narrow));
-  if (params.client_gravatar === true) throw badRequest('Invalid \'client_gravatar\' parameter for anonymous request');
-  if (params.include_subscribers) throw badRequest('Invalid \'include_subscribers\' parameter for anonymous request');
+  if (params.client_gravatar === true)
+    throw badRequest("Invalid 'client_gravatar' parameter for anonymous request");
+  if (params.include_subscribers)
+    throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
   const streams = (await realmStreams(ctx.db, realm.id)).filter((s) => s.is_web_public);
-  const firsts = await firstMessageIds(ctx.db, streams.map((s) => s.id));
+  const firsts = await firstMessageIds(
+    ctx.db,
+    streams.map((s) => s.id),
+  );
   return {
     queue_id: null,
     last_event_id: -1,
@@ -125,7 +147,10 @@ async function spectatorRegister(ctx: AppContext, realm: Realm, params: Register
 /** A queue of the user's own; another user's queue is refused as upstream refuses it. */
 function ownQueue(ctx: AppContext, user: User, queueId: string, notYours: string) {
   const queue = ctx.queues.byId(queueId);
-  if (!queue) throw new DomainError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  if (!queue)
+    throw new DomainError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, {
+      queue_id: queueId,
+    });
   if (queue.opts.userId !== user.id) throw badRequest(notYours);
   return queue;
 }
@@ -137,7 +162,12 @@ export async function getEvents(
   params: { queue_id: string; last_event_id?: number; dont_block: boolean },
   signal: AbortSignal,
 ) {
-  const queue = ownQueue(ctx, user, params.queue_id, 'You are not authorized to get events from this queue');
+  const queue = ownQueue(
+    ctx,
+    user,
+    params.queue_id,
+    'You are not authorized to get events from this queue',
+  );
   queue.lastAccess = Date.now();
   if (params.last_event_id !== undefined) queue.acknowledge(params.last_event_id);
   let events = queue.pending();

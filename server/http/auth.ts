@@ -14,11 +14,21 @@ export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Pro
   const host = (req.headers.host ?? '').split(':')[0].toLowerCase();
   const sub = host.split('.').length > 2 || host.endsWith('.localhost') ? host.split('.')[0] : '';
   if (sub) {
-    const bySub = await ctx.db.selectFrom('realms').selectAll().where('string_id', '=', sub).executeTakeFirst();
+    const bySub = await ctx.db
+      .selectFrom('realms')
+      .selectAll()
+      .where('string_id', '=', sub)
+      .executeTakeFirst();
     if (bySub) return bySub;
   }
-  const realm = await ctx.db.selectFrom('realms').selectAll().orderBy('id').limit(1).executeTakeFirst();
-  if (!realm) throw new DomainError('No organization exists on this server yet', 'BAD_REQUEST', 400);
+  const realm = await ctx.db
+    .selectFrom('realms')
+    .selectAll()
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!realm)
+    throw new DomainError('No organization exists on this server yet', 'BAD_REQUEST', 400);
   return realm;
 }
 
@@ -33,10 +43,15 @@ export function parseBasicAuth(header: string | undefined): { email: string; key
 }
 
 /** HTTP Basic with the API email and key. `null` when the request carries no credentials. */
-export async function authenticate(ctx: AppContext, req: FastifyRequest, realm: Realm): Promise<Auth | null> {
+export async function authenticate(
+  ctx: AppContext,
+  req: FastifyRequest,
+  realm: Realm,
+): Promise<Auth | null> {
   const creds = parseBasicAuth(req.headers.authorization);
   if (!creds) {
-    if (req.headers.authorization) throw new DomainError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
+    if (req.headers.authorization)
+      throw new DomainError('Invalid authorization header for basic auth', 'UNAUTHORIZED', 401);
     return null;
   }
   // No email holds NUL, and PostgreSQL refuses to compare text containing it.

@@ -13,8 +13,14 @@ import type { FastifyReply } from 'fastify';
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const msg = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timeout' : 'Malformed request';
+  const status =
+    err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const msg =
+    status === 431
+      ? 'Request headers too large'
+      : status === 408
+        ? 'Request timeout'
+        : 'Malformed request';
   const body = JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' });
   if (socket.writable) {
     socket.write(
@@ -26,8 +32,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
 }
 
 /** Paths the router refuses before any route runs (bad %-escapes, over-long segments), in the envelope. */
-export function frameworkErrorHandler(err: { statusCode?: number; code?: string }, _request: unknown, reply: FastifyReply) {
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+export function frameworkErrorHandler(
+  err: { statusCode?: number; code?: string },
+  _request: unknown,
+  reply: FastifyReply,
+) {
+  const status =
+    err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const msg = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URL component too long' : 'Malformed URL';
   return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
 }

@@ -33,7 +33,9 @@ export class Param<T> {
 }
 
 export type ParamSpec = Record<string, Param<any>>;
-export type Parsed<S extends ParamSpec> = { [K in keyof S]: S[K] extends Param<infer T> ? T : never };
+export type Parsed<S extends ParamSpec> = {
+  [K in keyof S]: S[K] extends Param<infer T> ? T : never;
+};
 
 const INT_RE = /^-?\d+$/;
 /** Ids live in 32-bit integer columns; PostgreSQL refuses larger numbers even in comparisons. */
@@ -73,7 +75,8 @@ export type Checker<T> = (value: unknown, name: string) => T;
 
 export const check = {
   int: ((v, name) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParam(name, `${name} is not an integer`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v))
+      throw invalidParam(name, `${name} is not an integer`);
     return v;
   }) as Checker<number>,
   string: ((v, name) => {
@@ -86,7 +89,8 @@ export const check = {
   }) as Checker<boolean>,
   /** An integer that names a row: one beyond the id columns' range names nothing and is refused. */
   id: ((v, name) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidParam(name, `${name} is not an integer`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v))
+      throw invalidParam(name, `${name} is not an integer`);
     if (v > MAX_ID) throw invalidParam(name, `Invalid ${name}`);
     return v;
   }) as Checker<number>,
@@ -116,25 +120,24 @@ export const p = {
   int: (opts: { min?: number; max?: number } = {}) =>
     new Param<number>((raw, name) => {
       const n = parseInt(raw, name);
-      if (opts.min !== undefined && n < opts.min)
-        throw invalidParam(name, `${name} is too small`);
-      if (opts.max !== undefined && n > opts.max)
-        throw invalidParam(name, `${name} is too large`);
+      if (opts.min !== undefined && n < opts.min) throw invalidParam(name, `${name} is too small`);
+      if (opts.max !== undefined && n > opts.max) throw invalidParam(name, `${name} is too large`);
       return n;
     }),
   bool: () => new Param<boolean>(parseBool),
   id: () => new Param<number>((raw, name) => check.id(parseInt(raw, name), name)),
-  idList: () => new Param<number[]>((raw, name) => check.list(check.id)(parseJson(raw, name), name)),
+  idList: () =>
+    new Param<number[]>((raw, name) => check.list(check.id)(parseJson(raw, name), name)),
   oneOf: <const V extends string>(values: readonly V[]) =>
     new Param<V>((raw, name) => {
-      if (!(values as readonly string[]).includes(raw))
-        throw invalidParam(name, `Invalid ${name}`);
+      if (!(values as readonly string[]).includes(raw)) throw invalidParam(name, `Invalid ${name}`);
       return raw as V;
     }),
   /** A JSON-encoded value, checked with `checker`. */
   json: <T>(checker: Checker<T>) =>
     new Param<T>((raw, name) => checker(parseJson(raw, name), name)),
-  intList: () => new Param<number[]>((raw, name) => check.list(check.int)(parseJson(raw, name), name)),
+  intList: () =>
+    new Param<number[]>((raw, name) => check.list(check.int)(parseJson(raw, name), name)),
   stringList: () =>
     new Param<string[]>((raw, name) => check.list(check.string)(parseJson(raw, name), name)),
   /** An integer sent either bare or JSON-encoded (both happen in the wild). */
@@ -160,7 +163,8 @@ export function parseParams<S extends ParamSpec>(
   const params: Record<string, unknown> = {};
   for (const [name, param] of Object.entries(spec)) {
     // No text column can hold NUL (PostgreSQL refuses it), and no parameter needs it.
-    if (values[name]?.includes('\u0000')) throw invalidParam(name, `${name} contains NUL characters`);
+    if (values[name]?.includes('\u0000'))
+      throw invalidParam(name, `${name} contains NUL characters`);
     params[name] = param.parse(values[name], name);
   }
   return { params: params as Parsed<S>, ignored };

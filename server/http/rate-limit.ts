@@ -14,7 +14,12 @@ const WINDOW_MS = 60_000;
  * A fixed one-minute window per user (or per address for anonymous requests), with the headers
  * clients use to pace themselves. Exceeding it answers 429 RATE_LIMIT_HIT with `retry-after`.
  */
-export function checkRateLimit(ctx: AppContext, reply: FastifyReply, key: string, limit = ctx.config.rateLimitPerMinute) {
+export function checkRateLimit(
+  ctx: AppContext,
+  reply: FastifyReply,
+  key: string,
+  limit = ctx.config.rateLimitPerMinute,
+) {
   const now = Date.now();
   let w = windows.get(key);
   if (!w || now - w.start >= WINDOW_MS) {

@@ -54,15 +54,18 @@ export type Handler<S extends ParamSpec, A extends AuthMode> = (
  * Every method registered per path pattern, for 405 answers; `path` and `auth` as declared, so the
  * authorization matrix test can name each route (absent where a caller rewrote the pattern).
  */
-export const knownRoutes: { method: Method; pattern: RegExp; path?: string; auth?: AuthMode }[] = [];
+export const knownRoutes: { method: Method; pattern: RegExp; path?: string; auth?: AuthMode }[] =
+  [];
 
 const PATH_INT = /^\d{1,15}$/;
 /** ids are 32-bit integer columns: a larger one names no row, like an unknown id */
 const MAX_ID = 2147483647;
 
 function checkCaller(user: User, callers: 'humans' | 'members') {
-  if (user.is_bot) throw new DomainError('This endpoint does not accept bot requests.', 'BAD_REQUEST', 400);
-  if (callers === 'members' && isGuest(user)) throw new DomainError('Not allowed for guest users', 'BAD_REQUEST', 400);
+  if (user.is_bot)
+    throw new DomainError('This endpoint does not accept bot requests.', 'BAD_REQUEST', 400);
+  if (callers === 'members' && isGuest(user))
+    throw new DomainError('Not allowed for guest users', 'BAD_REQUEST', 400);
 }
 
 export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
@@ -84,10 +87,12 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
     handler: async (request, reply) => {
       const pathParams = (request.params ?? {}) as Record<string, string>;
       for (const name of def.pathInts ?? []) {
-        if (!PATH_INT.test(pathParams[name] ?? '')) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+        if (!PATH_INT.test(pathParams[name] ?? ''))
+          throw new DomainError('Not Found', 'NOT_FOUND', 404);
       }
       for (const [name, value] of Object.entries(pathParams))
-        if (value.includes('\u0000')) throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
+        if (value.includes('\u0000'))
+          throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
       const realm = await realmForRequest(ctx, request);
       const mode = def.auth ?? 'required';
       let user: User | null = null;
@@ -101,7 +106,8 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         if (!user && realm.deactivated) throw realmDeactivated();
         // The one gate for spectators: with spectator access off, every anonymous request to an
         // endpoint that spectators may otherwise use is answered as upstream answers it.
-        if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access) throw notLoggedIn();
+        if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access)
+          throw notLoggedIn();
       }
       if (user && def.callers) checkCaller(user, def.callers);
       checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
@@ -110,7 +116,8 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         ...((request.query ?? {}) as RawParams),
         ...(def.method === 'GET' ? {} : ((request.body ?? {}) as RawParams)),
       };
-      for (const [k, v] of Object.entries(raw)) if (Array.isArray(v)) raw[k] = String(v[v.length - 1]);
+      for (const [k, v] of Object.entries(raw))
+        if (Array.isArray(v)) raw[k] = String(v[v.length - 1]);
       const { params, ignored } = parseParams(def.params, raw, def.aliases);
 
       const controller = new AbortController();

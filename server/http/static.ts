@@ -78,7 +78,8 @@ export function securityHeaders(app: FastifyInstance) {
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header('X-Frame-Options', 'DENY');
     // Routes that serve other people's files set a stricter policy of their own (a sandbox).
-    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    if (!reply.hasHeader('Content-Security-Policy'))
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     return payload;
   });
 }

@@ -38,9 +38,16 @@ function findLinks(tokens: Token[]): FoundLink[] {
     for (const [j, child] of children.entries()) {
       if (child.type === 'link_open') {
         let text: string | null = null;
-        for (let k = j + 1; children[k]?.type === 'text'; k++) text = (text ?? '') + children[k]!.content;
+        for (let k = j + 1; children[k]?.type === 'text'; k++)
+          text = (text ?? '') + children[k]!.content;
         const href = String(child.attrGet('href') ?? '');
-        found.push({ href, text, block: i, direct: inParagraph && depth === 0, quoted: quotes > 0 });
+        found.push({
+          href,
+          text,
+          block: i,
+          direct: inParagraph && depth === 0,
+          quoted: quotes > 0,
+        });
       }
       if (child.type !== 'link_open' && child.type !== 'link_close') depth += child.nesting;
     }
@@ -57,7 +64,13 @@ function previewHtml(href: string, title: string | null): string {
 /** A paragraph that is nothing but this link, written as its own URL: upstream drops it for the preview. */
 function onlyTheLink(inline: Token, link: FoundLink): boolean {
   const c = inline.children ?? [];
-  return c.length === 3 && c[0]!.type === 'link_open' && c[1]!.type === 'text' && c[1]!.content === link.href && c[2]!.type === 'link_close';
+  return (
+    c.length === 3 &&
+    c[0]!.type === 'link_open' &&
+    c[1]!.type === 'text' &&
+    c[1]!.content === link.href &&
+    c[2]!.type === 'link_close'
+  );
 }
 
 /**

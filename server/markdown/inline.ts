@@ -47,7 +47,11 @@ function emojiRule(state: StateInline, silent: boolean): boolean {
   const custom = realmEmojiNamed(state, m[1]!);
   const code = custom ? undefined : emojiCodeForName(m[1]!);
   if (!custom && !code) return false;
-  if (!silent) pushHtml(state, custom ? realmEmojiImage(custom.name, custom.source_url) : emojiSpan(m[1]!, code!));
+  if (!silent)
+    pushHtml(
+      state,
+      custom ? realmEmojiImage(custom.name, custom.source_url) : emojiSpan(m[1]!, code!),
+    );
   state.pos += m[0].length;
   return true;
 }

@@ -18,17 +18,25 @@ describe('custom emoji', () => {
     expect(html(':green_tick: done')).toBe(
       '<p><img alt=":green_tick:" class="emoji" src="/user_avatars/2/emoji/images/1.png" title="green tick"> done</p>',
     );
-    expect(html(':smile:')).toBe('<p><img alt=":smile:" class="emoji" src="/user_avatars/2/emoji/images/2.gif" title="smile"></p>');
+    expect(html(':smile:')).toBe(
+      '<p><img alt=":smile:" class="emoji" src="/user_avatars/2/emoji/images/2.gif" title="smile"></p>',
+    );
     expect(renderMarkdown(':smile:', { users: [], streams: [] }).html).toContain('emoji-1f604');
   });
 
-  it('leaves unknown names, code and other organizations\' emoji alone', () => {
+  it("leaves unknown names, code and other organizations' emoji alone", () => {
     expect(html(':red_tick: `:green_tick:`')).toBe('<p>:red_tick: <code>:green_tick:</code></p>');
-    expect(renderMarkdown(':green_tick:', { users: [], streams: [] }).html).toBe('<p>:green_tick:</p>');
+    expect(renderMarkdown(':green_tick:', { users: [], streams: [] }).html).toBe(
+      '<p>:green_tick:</p>',
+    );
   });
 
   it('escapes whatever a source URL holds', () => {
-    const odd: MarkdownContext = { users: [], streams: [], realmEmoji: [{ id: '3', name: 'odd', source_url: '/x"><script>alert(1)</script>' }] };
+    const odd: MarkdownContext = {
+      users: [],
+      streams: [],
+      realmEmoji: [{ id: '3', name: 'odd', source_url: '/x"><script>alert(1)</script>' }],
+    };
     expect(renderMarkdown(':odd:', odd).html).toBe(
       '<p><img alt=":odd:" class="emoji" src="/x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" title="odd"></p>',
     );
@@ -53,22 +61,32 @@ describe('uploaded image previews', () => {
   });
 
   it('previews only uploaded images, and nothing in quotes', () => {
-    expect(html('[doc](/user_uploads/2/ab/xyz/doc.pdf) [ext](https://example.com/x.png)')).not.toContain('message_inline_image');
+    expect(
+      html('[doc](/user_uploads/2/ab/xyz/doc.pdf) [ext](https://example.com/x.png)'),
+    ).not.toContain('message_inline_image');
     expect(html(`> [q](${url})`)).not.toContain('message_inline_image');
     expect(html(`\`\`\`quote\n[q](${url})\n\`\`\``)).not.toContain('message_inline_image');
     expect(html(`\`\`\`spoiler Look\n[s](${url})\n\`\`\``)).toContain(preview(url, 's'));
-    expect(html(`- [l](${url})`)).toBe(`<ul>\n<li><a href="${url}">l</a>${preview(url, 'l')}</li>\n</ul>`);
+    expect(html(`- [l](${url})`)).toBe(
+      `<ul>\n<li><a href="${url}">l</a>${preview(url, 'l')}</li>\n</ul>`,
+    );
   });
 
   it('gives up past 24 links, as upstream', () => {
-    const many = Array.from({ length: 25 }, (_, i) => `[${i}](/user_uploads/2/ab/c${i}/p.png)`).join(' ');
+    const many = Array.from(
+      { length: 25 },
+      (_, i) => `[${i}](/user_uploads/2/ab/c${i}/p.png)`,
+    ).join(' ');
     expect(html(many)).not.toContain('message_inline_image');
   });
 
   it('escapes titles and URLs', () => {
     expect(html('[a"><img src=x onerror=alert(1)>.png](/user_uploads/2/ab/x/%22.png)')).toBe(
       '<p><a href="/user_uploads/2/ab/x/%22.png">a&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.png</a></p>\n' +
-        preview('/user_uploads/2/ab/x/%22.png', 'a&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.png'),
+        preview(
+          '/user_uploads/2/ab/x/%22.png',
+          'a&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.png',
+        ),
     );
   });
 });

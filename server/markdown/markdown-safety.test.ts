@@ -256,8 +256,12 @@ describe('robustness', () => {
   });
 
   it('finds a mention among thousands of users', () => {
-    const users = Array.from({ length: 2000 }, (_, i) => ({ id: i + 100, full_name: `User Number ${i}` }));
-    const message = 'Hey @**User Number 42**, see #123 and https://example.com :smile:\nThanks **a lot**!';
+    const users = Array.from({ length: 2000 }, (_, i) => ({
+      id: i + 100,
+      full_name: `User Number ${i}`,
+    }));
+    const message =
+      'Hey @**User Number 42**, see #123 and https://example.com :smile:\nThanks **a lot**!';
     expect(renderMarkdown(message, { ...ctx, users }).mentionedUserIds).toEqual([142]);
   });
 });

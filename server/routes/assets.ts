@@ -1,11 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 
-const PALETTE = ['#4f8de4', '#53a063', '#e4523d', '#9987e1', '#ee7e4a', '#2a9d8f', '#c2726a', '#bd86e5'];
+const PALETTE = [
+  '#4f8de4',
+  '#53a063',
+  '#e4523d',
+  '#9987e1',
+  '#ee7e4a',
+  '#2a9d8f',
+  '#c2726a',
+  '#bd86e5',
+];
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters = parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] ?? '?').slice(0, 2);
+  const letters =
+    parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] ?? '?').slice(0, 2);
   return letters.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '') || '?';
 }
 
@@ -20,7 +30,11 @@ export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/avatar/:id', async (request, reply) => {
     const id = Number((request.params as { id: string }).id);
     const user = Number.isSafeInteger(id)
-      ? await ctx.db.selectFrom('users').select(['id', 'full_name']).where('id', '=', id).executeTakeFirst()
+      ? await ctx.db
+          .selectFrom('users')
+          .select(['id', 'full_name'])
+          .where('id', '=', id)
+          .executeTakeFirst()
       : undefined;
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');
     return reply.send(svgBadge(user ? initials(user.full_name) : '?', id || 0, 12));
@@ -28,7 +42,11 @@ export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/realm-icon/:file', async (request, reply) => {
     const id = Number.parseInt((request.params as { file: string }).file, 10);
     const realm = Number.isSafeInteger(id)
-      ? await ctx.db.selectFrom('realms').select(['id', 'name']).where('id', '=', id).executeTakeFirst()
+      ? await ctx.db
+          .selectFrom('realms')
+          .select(['id', 'name'])
+          .where('id', '=', id)
+          .executeTakeFirst()
       : undefined;
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=3600');
     return reply.send(svgBadge(realm ? initials(realm.name) : 'P', (realm?.id ?? 0) + 3, 22));

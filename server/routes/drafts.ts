@@ -5,20 +5,35 @@ import { check, p } from '../http/params.js';
 import { checkDraft, createDrafts, deleteDraft, editDraft, getDrafts } from '../actions/drafts.js';
 
 export function draftRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, { method: 'GET', path: '/drafts', params: {} }, async ({ user }) => getDrafts(ctx, user));
+  route(app, ctx, { method: 'GET', path: '/drafts', params: {} }, async ({ user }) =>
+    getDrafts(ctx, user),
+  );
   route(
     app,
     ctx,
-    { method: 'POST', path: '/drafts', params: { drafts: p.json(check.list(checkDraft)).default([]) } },
+    {
+      method: 'POST',
+      path: '/drafts',
+      params: { drafts: p.json(check.list(checkDraft)).default([]) },
+    },
     async ({ realm, user, params }) => createDrafts(ctx, realm, user, params.drafts),
   );
   route(
     app,
     ctx,
-    { method: 'PATCH', path: '/drafts/:draft_id', pathInts: ['draft_id'], params: { draft: p.json(checkDraft) } },
-    async ({ realm, user, params, pathInt }) => editDraft(ctx, realm, user, pathInt('draft_id'), params.draft),
+    {
+      method: 'PATCH',
+      path: '/drafts/:draft_id',
+      pathInts: ['draft_id'],
+      params: { draft: p.json(checkDraft) },
+    },
+    async ({ realm, user, params, pathInt }) =>
+      editDraft(ctx, realm, user, pathInt('draft_id'), params.draft),
   );
-  route(app, ctx, { method: 'DELETE', path: '/drafts/:draft_id', pathInts: ['draft_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    deleteDraft(ctx, realm, user, pathInt('draft_id')),
+  route(
+    app,
+    ctx,
+    { method: 'DELETE', path: '/drafts/:draft_id', pathInts: ['draft_id'], params: {} },
+    async ({ realm, user, pathInt }) => deleteDraft(ctx, realm, user, pathInt('draft_id')),
   );
 }

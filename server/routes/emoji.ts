@@ -6,22 +6,39 @@ import { DomainError } from '../domain/errors.js';
 import { route } from '../http/route.js';
 import type { IncomingFile } from '../actions/uploads.js';
 import {
-  addRealmEmoji, deactivateRealmEmoji, EMOJI_IMAGE_TYPES, emojiImagesDir, getRealmEmoji,
+  addRealmEmoji,
+  deactivateRealmEmoji,
+  EMOJI_IMAGE_TYPES,
+  emojiImagesDir,
+  getRealmEmoji,
 } from '../actions/realm-emoji.js';
 
 /**
  * Custom emoji. `scope` is the upload scope, whose multipart parser keeps files (`filesOf`).
  * The images are public, as upstream serves them: /user_avatars/<realm_id>/emoji/images/<id>.<ext>.
  */
-export function emojiRoutes(scope: FastifyInstance, ctx: AppContext, filesOf: (r: FastifyRequest) => IncomingFile[]) {
-  route(scope, ctx, { method: 'GET', path: '/realm/emoji', params: {} }, async ({ realm }) => getRealmEmoji(ctx, realm));
-
-  route(scope, ctx, { method: 'POST', path: '/realm/emoji/:emoji_name', callers: 'humans', params: {} }, async ({ realm, user, path: p, raw }) =>
-    addRealmEmoji(ctx, realm, user, p.emoji_name ?? '', filesOf(raw)),
+export function emojiRoutes(
+  scope: FastifyInstance,
+  ctx: AppContext,
+  filesOf: (r: FastifyRequest) => IncomingFile[],
+) {
+  route(scope, ctx, { method: 'GET', path: '/realm/emoji', params: {} }, async ({ realm }) =>
+    getRealmEmoji(ctx, realm),
   );
 
-  route(scope, ctx, { method: 'DELETE', path: '/realm/emoji/:emoji_name', params: {} }, async ({ realm, user, path: p }) =>
-    deactivateRealmEmoji(ctx, realm, user, p.emoji_name ?? ''),
+  route(
+    scope,
+    ctx,
+    { method: 'POST', path: '/realm/emoji/:emoji_name', callers: 'humans', params: {} },
+    async ({ realm, user, path: p, raw }) =>
+      addRealmEmoji(ctx, realm, user, p.emoji_name ?? '', filesOf(raw)),
+  );
+
+  route(
+    scope,
+    ctx,
+    { method: 'DELETE', path: '/realm/emoji/:emoji_name', params: {} },
+    async ({ realm, user, path: p }) => deactivateRealmEmoji(ctx, realm, user, p.emoji_name ?? ''),
   );
 
   scope.get('/user_avatars/:realm_id/emoji/images/:file', async (request, reply) => {

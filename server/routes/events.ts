@@ -34,12 +34,19 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/events',
-      params: { queue_id: p.string(), last_event_id: p.int().optional(), dont_block: p.bool().default(false) },
+      params: {
+        queue_id: p.string(),
+        last_event_id: p.int().optional(),
+        dont_block: p.bool().default(false),
+      },
     },
     async ({ user, params, signal }) => getEvents(ctx, user, params, signal),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/events', params: { queue_id: p.string() } }, async ({ user, params }) =>
-    deleteQueue(ctx, user, params.queue_id),
+  route(
+    app,
+    ctx,
+    { method: 'DELETE', path: '/events', params: { queue_id: p.string() } },
+    async ({ user, params }) => deleteQueue(ctx, user, params.queue_id),
   );
 }

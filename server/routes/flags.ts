@@ -3,21 +3,39 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { badRequest } from '../domain/errors.js';
-import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateFlagsForNarrow } from '../actions/mark-read.js';
+import {
+  markAllAsRead,
+  markStreamAsRead,
+  markTopicAsRead,
+  updateFlagsForNarrow,
+} from '../actions/mark-read.js';
 import { setTypingStatus } from '../actions/typing.js';
 import { parseNarrow } from '../actions/narrow.js';
 import { parseAnchor } from './messages.js';
 
 export function flagRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, { method: 'POST', path: '/mark_all_as_read', params: {} }, async ({ realm, user }) => markAllAsRead(ctx, realm, user));
-  route(app, ctx, { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: p.id() } }, async ({ realm, user, params }) =>
-    markStreamAsRead(ctx, realm, user, params.stream_id),
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/mark_all_as_read', params: {} },
+    async ({ realm, user }) => markAllAsRead(ctx, realm, user),
   );
   route(
     app,
     ctx,
-    { method: 'POST', path: '/mark_topic_as_read', params: { stream_id: p.id(), topic_name: p.string() } },
-    async ({ realm, user, params }) => markTopicAsRead(ctx, realm, user, params.stream_id, params.topic_name),
+    { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: p.id() } },
+    async ({ realm, user, params }) => markStreamAsRead(ctx, realm, user, params.stream_id),
+  );
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/mark_topic_as_read',
+      params: { stream_id: p.id(), topic_name: p.string() },
+    },
+    async ({ realm, user, params }) =>
+      markTopicAsRead(ctx, realm, user, params.stream_id, params.topic_name),
   );
   route(
     app,
@@ -62,7 +80,11 @@ export function flagRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, params }) => {
       if (params.type !== 'direct' && params.type !== 'stream' && params.type !== 'channel')
-        throw badRequest(params.type === 'private' ? "Invalid type: 'private' is no longer supported; use 'direct'" : 'Invalid type');
+        throw badRequest(
+          params.type === 'private'
+            ? "Invalid type: 'private' is no longer supported; use 'direct'"
+            : 'Invalid type',
+        );
       return setTypingStatus(ctx, realm, user, {
         op: params.op,
         type: params.type === 'direct' ? 'direct' : 'stream',

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
-import { createMultiuseInvite, inviteUsers, listInvites, resendInvite, revokeInvite } from '../actions/invites.js';
+import {
+  createMultiuseInvite,
+  inviteUsers,
+  listInvites,
+  resendInvite,
+  revokeInvite,
+} from '../actions/invites.js';
 import { joinPages } from './join.js';
 
 const minutesOrNull: Checker<number | null> = (v, name) => (v === null ? null : check.int(v, name));
@@ -38,12 +44,22 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
   );
 
-  route(app, ctx, { method: 'GET', path: '/invites', callers: 'members', params: {} }, async ({ realm, user }) => listInvites(ctx, realm, user));
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/invites', callers: 'members', params: {} },
+    async ({ realm, user }) => listInvites(ctx, realm, user),
+  );
 
   route(
     app,
     ctx,
-    { method: 'POST', path: '/invites/multiuse', callers: 'members', params: { ...inviteParams, stream_ids: p.intList().default([]) } },
+    {
+      method: 'POST',
+      path: '/invites/multiuse',
+      callers: 'members',
+      params: { ...inviteParams, stream_ids: p.intList().default([]) },
+    },
     async ({ realm, user, params }) =>
       createMultiuseInvite(ctx, realm, user, {
         streamIds: params.stream_ids,
@@ -54,16 +70,43 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
       }),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/invites/:invite_id', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    revokeInvite(ctx, realm, user, pathInt('invite_id'), false),
+  route(
+    app,
+    ctx,
+    {
+      method: 'DELETE',
+      path: '/invites/:invite_id',
+      callers: 'members',
+      pathInts: ['invite_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) => revokeInvite(ctx, realm, user, pathInt('invite_id'), false),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/invites/multiuse/:invite_id', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    revokeInvite(ctx, realm, user, pathInt('invite_id'), true),
+  route(
+    app,
+    ctx,
+    {
+      method: 'DELETE',
+      path: '/invites/multiuse/:invite_id',
+      callers: 'members',
+      pathInts: ['invite_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) => revokeInvite(ctx, realm, user, pathInt('invite_id'), true),
   );
 
-  route(app, ctx, { method: 'POST', path: '/invites/:invite_id/resend', callers: 'members', pathInts: ['invite_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    resendInvite(ctx, realm, user, pathInt('invite_id')),
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/invites/:invite_id/resend',
+      callers: 'members',
+      pathInts: ['invite_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) => resendInvite(ctx, realm, user, pathInt('invite_id')),
   );
 
   joinPages(app, ctx);

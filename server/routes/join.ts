@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DomainError } from '../domain/errors.js';
 import {
-  acceptInvitation, completeSignup, confirmationDetails, CONFIRMATION_SECONDS, invitationDetails, MIN_PASSWORD_LENGTH,
+  acceptInvitation,
+  completeSignup,
+  confirmationDetails,
+  CONFIRMATION_SECONDS,
+  invitationDetails,
+  MIN_PASSWORD_LENGTH,
   requestSignupConfirmation,
 } from '../actions/invite-signup.js';
 
@@ -19,13 +24,15 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
   );
 }
 
-const GONE = '<p>This invitation link is invalid or has expired. Ask whoever invited you for a new one.</p>';
+const GONE =
+  '<p>This invitation link is invalid or has expired. Ask whoever invited you for a new one.</p>';
 const CONFIRMATION_GONE =
   '<p>This confirmation link is invalid, has expired or has been used. Open the invitation link again to get a new one.</p>';
 
 type Values = Record<string, string | undefined>;
 
-const alert = (error: string) => (error ? `<p class="error" role="alert">${escape(error)}</p>` : '');
+const alert = (error: string) =>
+  error ? `<p class="error" role="alert">${escape(error)}</p>` : '';
 
 const accountFields = (values: Values) =>
   `<label>Full name <input name="full_name" required autocomplete="name" value="${escape(values.full_name ?? '')}"></label>` +
@@ -33,8 +40,12 @@ const accountFields = (values: Values) =>
   `<button type="submit">Create account</button>`;
 
 const welcome = (reply: FastifyReply, email: string, realmName: string) =>
-  page(reply, 200, `Welcome to ${realmName}`,
-    `<p>Your account <b>${escape(email)}</b> is ready.</p><p><a href="/">Log in to Parley</a></p>`);
+  page(
+    reply,
+    200,
+    `Welcome to ${realmName}`,
+    `<p>Your account <b>${escape(email)}</b> is ready.</p><p><a href="/">Log in to Parley</a></p>`,
+  );
 
 /**
  * The pages invitation links open. An email invitation's link went to the invitee's mailbox, so
@@ -43,7 +54,12 @@ const welcome = (reply: FastifyReply, email: string, realmName: string) =>
  * read mail at.
  */
 export function joinPages(app: FastifyInstance, ctx: AppContext) {
-  const invitationForm = async (key: string, reply: FastifyReply, error = '', values: Values = {}) => {
+  const invitationForm = async (
+    key: string,
+    reply: FastifyReply,
+    error = '',
+    values: Values = {},
+  ) => {
     const details = await invitationDetails(ctx, key);
     if (!details) return page(reply, 404, 'Invitation not found', GONE);
     const fields = details.email
@@ -51,48 +67,83 @@ export function joinPages(app: FastifyInstance, ctx: AppContext) {
       : `<p>Enter your email address: we will send you a link to finish creating your account.</p>` +
         `<label>Email <input name="email" type="email" required autocomplete="email" value="${escape(values.email ?? '')}"></label>` +
         `<button type="submit">Continue</button>`;
-    return page(reply, error ? 400 : 200, `Join ${details.realmName}`, `${alert(error)}<form method="post">${fields}</form>`);
+    return page(
+      reply,
+      error ? 400 : 200,
+      `Join ${details.realmName}`,
+      `${alert(error)}<form method="post">${fields}</form>`,
+    );
   };
 
-  const confirmationForm = async (token: string, reply: FastifyReply, error = '', values: Values = {}) => {
+  const confirmationForm = async (
+    token: string,
+    reply: FastifyReply,
+    error = '',
+    values: Values = {},
+  ) => {
     const details = await confirmationDetails(ctx, token);
     if (!details) return page(reply, 404, 'Link not found', CONFIRMATION_GONE);
-    return page(reply, error ? 400 : 200, `Join ${details.realmName}`,
+    return page(
+      reply,
+      error ? 400 : 200,
+      `Join ${details.realmName}`,
       `${alert(error)}<p>Your address <b>${escape(details.email)}</b> is confirmed. Choose your name and password.</p>` +
-        `<form method="post">${accountFields(values)}</form>`);
+        `<form method="post">${accountFields(values)}</form>`,
+    );
   };
 
   const submitInvitation = async (key: string, body: Values, reply: FastifyReply) => {
     const details = await invitationDetails(ctx, key);
     if (!details) return page(reply, 404, 'Invitation not found', GONE);
     if (details.email) {
-      const { email, realm_name } = await acceptInvitation(ctx, key, { full_name: body.full_name ?? '', password: body.password ?? '' });
+      const { email, realm_name } = await acceptInvitation(ctx, key, {
+        full_name: body.full_name ?? '',
+        password: body.password ?? '',
+      });
       return welcome(reply, email, realm_name);
     }
     // The same page whether or not the address has an account: only its mailbox learns which.
     const { email, realmName } = await requestSignupConfirmation(ctx, key, body.email ?? '');
-    return page(reply, 200, 'Check your email',
+    return page(
+      reply,
+      200,
+      'Check your email',
       `<p>We have sent a message to <b>${escape(email)}</b>. Follow the link in it to finish joining ${escape(realmName)}.</p>` +
-        `<p>The link works for ${CONFIRMATION_SECONDS / 3600} hours.</p>`);
+        `<p>The link works for ${CONFIRMATION_SECONDS / 3600} hours.</p>`,
+    );
   };
 
   const submitConfirmation = async (token: string, body: Values, reply: FastifyReply) => {
-    const { email, realm_name } = await completeSignup(ctx, token, { full_name: body.full_name ?? '', password: body.password ?? '' });
+    const { email, realm_name } = await completeSignup(ctx, token, {
+      full_name: body.full_name ?? '',
+      password: body.password ?? '',
+    });
     return welcome(reply, email, realm_name);
   };
 
   /** GET shows the form; POST submits it, and a refusal shows the form again with the reason. */
   const formPages = (
     urls: string[],
-    show: (secret: string, reply: FastifyReply, error?: string, values?: Values) => Promise<unknown>,
+    show: (
+      secret: string,
+      reply: FastifyReply,
+      error?: string,
+      values?: Values,
+    ) => Promise<unknown>,
     submit: (secret: string, body: Values, reply: FastifyReply) => Promise<unknown>,
   ) => {
     for (const url of urls) {
-      app.get(url, async (request, reply) => show((request.params as { secret: string }).secret, reply));
+      app.get(url, async (request, reply) =>
+        show((request.params as { secret: string }).secret, reply),
+      );
       app.post(url, async (request, reply) => {
         const secret = (request.params as { secret: string }).secret;
-        const body = (typeof request.body === 'object' && request.body ? request.body : {}) as Values;
-        const values = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]));
+        const body = (
+          typeof request.body === 'object' && request.body ? request.body : {}
+        ) as Values;
+        const values = Object.fromEntries(
+          Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]),
+        );
         try {
           return await submit(secret, values, reply);
         } catch (err) {
@@ -104,5 +155,9 @@ export function joinPages(app: FastifyInstance, ctx: AppContext) {
   };
 
   formPages(['/join/:secret', '/join/:secret/'], invitationForm, submitInvitation);
-  formPages(['/accounts/do_confirm/:secret', '/accounts/do_confirm/:secret/'], confirmationForm, submitConfirmation);
+  formPages(
+    ['/accounts/do_confirm/:secret', '/accounts/do_confirm/:secret/'],
+    confirmationForm,
+    submitConfirmation,
+  );
 }

@@ -18,7 +18,9 @@ export function messageEditRoutes(app: FastifyInstance, ctx: AppContext) {
         content: p.string().optional(),
         topic: p.string().optional(),
         stream_id: p.int().optional(),
-        propagate_mode: p.oneOf(['change_one', 'change_later', 'change_all'] as const).default('change_one'),
+        propagate_mode: p
+          .oneOf(['change_one', 'change_later', 'change_all'] as const)
+          .default('change_one'),
         send_notification_to_old_thread: p.bool().default(false),
         send_notification_to_new_thread: p.bool().default(true),
         prev_content_sha256: p.string().optional(),
@@ -34,13 +36,21 @@ export function messageEditRoutes(app: FastifyInstance, ctx: AppContext) {
         notifyNew: params.send_notification_to_new_thread,
       }),
   );
-  route(app, ctx, { method: 'DELETE', path: '/messages/:message_id', pathInts: ['message_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    deleteMessage(ctx, realm, user, pathInt('message_id')),
+  route(
+    app,
+    ctx,
+    { method: 'DELETE', path: '/messages/:message_id', pathInts: ['message_id'], params: {} },
+    async ({ realm, user, pathInt }) => deleteMessage(ctx, realm, user, pathInt('message_id')),
   );
   route(
     app,
     ctx,
-    { method: 'GET', path: '/messages/:message_id/history', pathInts: ['message_id'], params: { allow_empty_topic_name: p.bool().default(false) } },
+    {
+      method: 'GET',
+      path: '/messages/:message_id/history',
+      pathInts: ['message_id'],
+      params: { allow_empty_topic_name: p.bool().default(false) },
+    },
     async ({ realm, user, pathInt }) => messageHistory(ctx, realm, user, pathInt('message_id')),
   );
 }

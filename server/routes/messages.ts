@@ -26,15 +26,22 @@ export function parseRecipient(type: string, to: string, topic: string | undefin
       if (ref.length !== 1) throw badRequest('Cannot send to multiple channels');
       ref = ref[0];
     }
-    if (typeof ref === 'number' && Number.isSafeInteger(ref)) return { type: 'stream', streamId: ref, topic };
-    if (typeof ref === 'string') return { type: 'stream', streamName: decoded === undefined ? to : ref, topic };
+    if (typeof ref === 'number' && Number.isSafeInteger(ref))
+      return { type: 'stream', streamId: ref, topic };
+    if (typeof ref === 'string')
+      return { type: 'stream', streamName: decoded === undefined ? to : ref, topic };
     return { type: 'stream', streamName: to, topic };
   }
   let list: unknown[];
   if (Array.isArray(decoded)) list = decoded;
   else if (typeof decoded === 'number') list = [decoded];
-  else list = (typeof decoded === 'string' ? decoded : to).split(',').map((s) => s.trim()).filter(Boolean);
-  if (list.every((x) => typeof x === 'number' && Number.isSafeInteger(x))) return { type: 'direct', userIds: list as number[] };
+  else
+    list = (typeof decoded === 'string' ? decoded : to)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  if (list.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
+    return { type: 'direct', userIds: list as number[] };
   if (list.every((x) => typeof x === 'string')) return { type: 'direct', emails: list as string[] };
   throw badRequest('Invalid data type for recipients');
 }
@@ -71,7 +78,8 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, params, userAgent }) => {
       const type = params.type === 'stream' || params.type === 'channel' ? 'stream' : 'direct';
-      if (params.queue_id !== undefined && params.local_id === undefined) throw missingParam('local_id');
+      if (params.queue_id !== undefined && params.local_id === undefined)
+        throw missingParam('local_id');
       return sendMessage(ctx, realm, user, {
         recipient: parseRecipient(type, params.to, params.topic),
         content: params.content,
@@ -119,9 +127,13 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
       path: '/messages/:message_id',
       auth: 'optional',
       pathInts: ['message_id'],
-      params: { apply_markdown: p.bool().default(true), allow_empty_topic_name: p.bool().default(false) },
+      params: {
+        apply_markdown: p.bool().default(true),
+        allow_empty_topic_name: p.bool().default(false),
+      },
     },
-    async ({ realm, user, params, pathInt }) => getSingleMessage(ctx, realm, user, pathInt('message_id'), params.apply_markdown),
+    async ({ realm, user, params, pathInt }) =>
+      getSingleMessage(ctx, realm, user, pathInt('message_id'), params.apply_markdown),
   );
 
   route(

@@ -7,7 +7,11 @@ import { addAlertWords, getAlertWords, removeAlertWords } from '../actions/alert
 
 /** Muted users and alert words: a user's own filters on what reaches them. */
 export function mutingRoutes(app: FastifyInstance, ctx: AppContext) {
-  const muted = { path: '/users/me/muted_users/:muted_user_id', pathInts: ['muted_user_id'], params: {} };
+  const muted = {
+    path: '/users/me/muted_users/:muted_user_id',
+    pathInts: ['muted_user_id'],
+    params: {},
+  };
   route(app, ctx, { method: 'POST', ...muted }, async ({ realm, user, pathInt }) =>
     muteUser(ctx, realm, user, pathInt('muted_user_id')),
   );
@@ -15,7 +19,9 @@ export function mutingRoutes(app: FastifyInstance, ctx: AppContext) {
     unmuteUser(ctx, realm, user, pathInt('muted_user_id')),
   );
 
-  route(app, ctx, { method: 'GET', path: '/users/me/alert_words', params: {} }, async ({ user }) => getAlertWords(ctx, user));
+  route(app, ctx, { method: 'GET', path: '/users/me/alert_words', params: {} }, async ({ user }) =>
+    getAlertWords(ctx, user),
+  );
   route(
     app,
     ctx,

@@ -24,7 +24,9 @@ export function presenceRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params }) => updatePresence(ctx, realm, user, params),
   );
 
-  route(app, ctx, { method: 'GET', path: '/realm/presence', params: {} }, async ({ realm }) => realmPresence(ctx, realm));
+  route(app, ctx, { method: 'GET', path: '/realm/presence', params: {} }, async ({ realm }) =>
+    realmPresence(ctx, realm),
+  );
 
   route(
     app,

@@ -12,7 +12,9 @@ import {
 import { removeOwnProfileData, updateOwnProfileData } from '../actions/profile-values.js';
 
 export function profileFieldRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, { method: 'GET', path: '/realm/profile_fields', params: {} }, async ({ realm }) => getProfileFields(ctx, realm));
+  route(app, ctx, { method: 'GET', path: '/realm/profile_fields', params: {} }, async ({ realm }) =>
+    getProfileFields(ctx, realm),
+  );
 
   route(
     app,
@@ -56,27 +58,43 @@ export function profileFieldRoutes(app: FastifyInstance, ctx: AppContext) {
         editable_by_user: p.bool().optional(),
       },
     },
-    async ({ realm, user, params, pathInt }) => updateProfileField(ctx, realm, user, pathInt('field_id'), params),
+    async ({ realm, user, params, pathInt }) =>
+      updateProfileField(ctx, realm, user, pathInt('field_id'), params),
   );
 
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/realm/profile_fields/:field_id', pathInts: ['field_id'], params: {} },
+    {
+      method: 'DELETE',
+      path: '/realm/profile_fields/:field_id',
+      pathInts: ['field_id'],
+      params: {},
+    },
     async ({ realm, user, pathInt }) => deleteProfileField(ctx, realm, user, pathInt('field_id')),
   );
 
   route(
     app,
     ctx,
-    { method: 'PATCH', path: '/users/me/profile_data', callers: 'humans', params: { data: p.json(check.list(check.object)) } },
+    {
+      method: 'PATCH',
+      path: '/users/me/profile_data',
+      callers: 'humans',
+      params: { data: p.json(check.list(check.object)) },
+    },
     async ({ realm, user, params }) => updateOwnProfileData(ctx, realm, user, params.data),
   );
 
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/users/me/profile_data', callers: 'humans', params: { data: p.intList() } },
+    {
+      method: 'DELETE',
+      path: '/users/me/profile_data',
+      callers: 'humans',
+      params: { data: p.intList() },
+    },
     async ({ realm, user, params }) => removeOwnProfileData(ctx, realm, user, params.data),
   );
 }

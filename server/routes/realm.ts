@@ -5,9 +5,13 @@ import { p, type ParamSpec } from '../http/params.js';
 import { REALM_SETTING_ALIASES, REALM_SETTING_RULES, updateRealm } from '../actions/realm-admin.js';
 
 const realmParams: ParamSpec = Object.fromEntries(
-  [...Object.keys(REALM_SETTING_RULES), 'name', 'description', 'authentication_methods', 'create_multiuse_invite_group'].map(
-    (name) => [name, p.raw().optional()],
-  ),
+  [
+    ...Object.keys(REALM_SETTING_RULES),
+    'name',
+    'description',
+    'authentication_methods',
+    'create_multiuse_invite_group',
+  ].map((name) => [name, p.raw().optional()]),
 );
 
 export function realmRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -17,7 +21,8 @@ export function realmRoutes(app: FastifyInstance, ctx: AppContext) {
     { method: 'PATCH', path: '/realm', params: realmParams, aliases: REALM_SETTING_ALIASES },
     async ({ realm, user, params }) => {
       const raw: Record<string, string> = {};
-      for (const [k, v] of Object.entries(params as Record<string, string | undefined>)) if (v !== undefined) raw[k] = v;
+      for (const [k, v] of Object.entries(params as Record<string, string | undefined>))
+        if (v !== undefined) raw[k] = v;
       return updateRealm(ctx, realm, user, raw);
     },
   );

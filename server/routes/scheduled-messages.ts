@@ -13,7 +13,8 @@ import {
 import { clientName } from './messages.js';
 
 const TYPES = ['direct', 'private', 'stream', 'channel'] as const;
-const messageType = (t: (typeof TYPES)[number]) => (t === 'stream' || t === 'channel' ? 'stream' : 'private');
+const messageType = (t: (typeof TYPES)[number]) =>
+  t === 'stream' || t === 'channel' ? 'stream' : 'private';
 
 /** `to`: a stream id, or a list of user ids (JSON-encoded; a bare id is accepted too). */
 function parseTo(raw: string): number | number[] {
@@ -25,7 +26,9 @@ function parseTo(raw: string): number | number[] {
 }
 
 export function scheduledMessageRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, { method: 'GET', path: '/scheduled_messages', params: {} }, async ({ user }) => getScheduledMessages(ctx, user));
+  route(app, ctx, { method: 'GET', path: '/scheduled_messages', params: {} }, async ({ user }) =>
+    getScheduledMessages(ctx, user),
+  );
 
   route(
     app,
@@ -45,9 +48,20 @@ export function scheduledMessageRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, params, userAgent }) =>
       createScheduledMessage(
-        ctx, realm, user,
-        { type: messageType(params.type), to: parseTo(params.to), topic: params.topic, content: params.content },
-        { deliverAt: params.scheduled_delivery_timestamp, client: clientName(userAgent), readBySender: params.read_by_sender },
+        ctx,
+        realm,
+        user,
+        {
+          type: messageType(params.type),
+          to: parseTo(params.to),
+          topic: params.topic,
+          content: params.content,
+        },
+        {
+          deliverAt: params.scheduled_delivery_timestamp,
+          client: clientName(userAgent),
+          readBySender: params.read_by_sender,
+        },
       ),
   );
 
@@ -81,7 +95,13 @@ export function scheduledMessageRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/scheduled_messages/:scheduled_message_id', pathInts: ['scheduled_message_id'], params: {} },
-    async ({ realm, user, pathInt }) => deleteScheduledMessage(ctx, realm, user, pathInt('scheduled_message_id')),
+    {
+      method: 'DELETE',
+      path: '/scheduled_messages/:scheduled_message_id',
+      pathInts: ['scheduled_message_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) =>
+      deleteScheduledMessage(ctx, realm, user, pathInt('scheduled_message_id')),
   );
 }

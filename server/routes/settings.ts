@@ -4,7 +4,9 @@ import { route } from '../http/route.js';
 import { p, type ParamSpec } from '../http/params.js';
 import { confirmEmailChange, SETTING_NAMES, updateSettings } from '../actions/settings.js';
 
-const settingParams: ParamSpec = Object.fromEntries(SETTING_NAMES.map((name) => [name, p.raw().optional()]));
+const settingParams: ParamSpec = Object.fromEntries(
+  SETTING_NAMES.map((name) => [name, p.raw().optional()]),
+);
 
 export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
   // The two legacy paths are deprecated aliases of PATCH /settings.
@@ -25,10 +27,19 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
         },
       },
       async ({ realm, user, params }) => {
-        const { full_name, email, old_password, new_password, ...rest } = params as Record<string, string | undefined>;
+        const { full_name, email, old_password, new_password, ...rest } = params as Record<
+          string,
+          string | undefined
+        >;
         const settings: Record<string, string> = {};
         for (const [k, v] of Object.entries(rest)) if (v !== undefined) settings[k] = v;
-        return updateSettings(ctx, realm, user, { settings, full_name, email, old_password, new_password });
+        return updateSettings(ctx, realm, user, {
+          settings,
+          full_name,
+          email,
+          old_password,
+          new_password,
+        });
       },
     );
   }
@@ -37,9 +48,18 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
     const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);
     reply.type('text/html; charset=utf-8');
     if (email === 'deactivated')
-      return reply.code(401).send('<!doctype html><title>Parley</title><p>This account is deactivated.</p>');
-    if (!email) return reply.code(404).send('<!doctype html><title>Parley</title><p>This confirmation link is invalid or has expired.</p>');
+      return reply
+        .code(401)
+        .send('<!doctype html><title>Parley</title><p>This account is deactivated.</p>');
+    if (!email)
+      return reply
+        .code(404)
+        .send(
+          '<!doctype html><title>Parley</title><p>This confirmation link is invalid or has expired.</p>',
+        );
     const safe = email.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    return reply.send(`<!doctype html><title>Parley</title><p>Your email address is now <b>${safe}</b>. <a href="/">Back to Parley</a></p>`);
+    return reply.send(
+      `<!doctype html><title>Parley</title><p>Your email address is now <b>${safe}</b>. <a href="/">Back to Parley</a></p>`,
+    );
   });
 }

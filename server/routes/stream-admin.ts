@@ -35,27 +35,44 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
         can_remove_subscribers_group: p.raw().optional(),
       },
     },
-    async ({ realm, user, params, pathInt }) => updateStream(ctx, realm, user, pathInt('stream_id'), params),
-  );
-
-  route(app, ctx, { method: 'DELETE', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    archiveStream(ctx, realm, user, pathInt('stream_id')),
+    async ({ realm, user, params, pathInt }) =>
+      updateStream(ctx, realm, user, pathInt('stream_id'), params),
   );
 
   route(
     app,
     ctx,
-    { method: 'POST', path: '/streams/:stream_id/delete_topic', pathInts: ['stream_id'], params: { topic_name: p.string() } },
-    async ({ realm, user, params, pathInt }) => deleteTopic(ctx, realm, user, pathInt('stream_id'), params.topic_name),
+    { method: 'DELETE', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} },
+    async ({ realm, user, pathInt }) => archiveStream(ctx, realm, user, pathInt('stream_id')),
   );
 
-  route(app, ctx, { method: 'GET', path: '/streams/:stream_id/members', pathInts: ['stream_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    streamMembers(ctx, realm, user, pathInt('stream_id')),
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/streams/:stream_id/delete_topic',
+      pathInts: ['stream_id'],
+      params: { topic_name: p.string() },
+    },
+    async ({ realm, user, params, pathInt }) =>
+      deleteTopic(ctx, realm, user, pathInt('stream_id'), params.topic_name),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/streams/:stream_id/members', pathInts: ['stream_id'], params: {} },
+    async ({ realm, user, pathInt }) => streamMembers(ctx, realm, user, pathInt('stream_id')),
   );
 
   for (const method of ['POST', 'DELETE'] as const) {
-    route(app, ctx, { method, path: '/default_streams', params: { stream_id: p.int() } }, async ({ realm, user, params }) =>
-      changeDefaultStream(ctx, realm, user, params.stream_id, method === 'POST'),
+    route(
+      app,
+      ctx,
+      { method, path: '/default_streams', params: { stream_id: p.int() } },
+      async ({ realm, user, params }) =>
+        changeDefaultStream(ctx, realm, user, params.stream_id, method === 'POST'),
     );
   }
 
@@ -68,7 +85,11 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
       params: { group_name: p.string(), description: p.string(), stream_names: p.stringList() },
     },
     async ({ realm, user, params }) =>
-      createDefaultStreamGroup(ctx, realm, user, { name: params.group_name, description: params.description, streamNames: params.stream_names }),
+      createDefaultStreamGroup(ctx, realm, user, {
+        name: params.group_name,
+        description: params.description,
+        streamNames: params.stream_names,
+      }),
   );
 
   // The real server takes the stream changes at .../streams; the bare path accepts them too.
@@ -89,7 +110,10 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params, pathInt }) => {
       if (params.op !== undefined) {
         if (params.stream_names === undefined) throw missingParam('stream_names');
-        return updateDefaultStreamGroupStreams(ctx, realm, user, pathInt('group_id'), { op: params.op, streamNames: params.stream_names });
+        return updateDefaultStreamGroupStreams(ctx, realm, user, pathInt('group_id'), {
+          op: params.op,
+          streamNames: params.stream_names,
+        });
       }
       return updateDefaultStreamGroupInfo(ctx, realm, user, pathInt('group_id'), {
         newName: params.new_group_name,
@@ -108,10 +132,22 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
       params: { op: p.string(), stream_names: p.stringList() },
     },
     async ({ realm, user, params, pathInt }) =>
-      updateDefaultStreamGroupStreams(ctx, realm, user, pathInt('group_id'), { op: params.op, streamNames: params.stream_names }),
+      updateDefaultStreamGroupStreams(ctx, realm, user, pathInt('group_id'), {
+        op: params.op,
+        streamNames: params.stream_names,
+      }),
   );
 
-  route(app, ctx, { method: 'DELETE', path: '/default_stream_groups/:group_id', pathInts: ['group_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    removeDefaultStreamGroup(ctx, realm, user, pathInt('group_id')),
+  route(
+    app,
+    ctx,
+    {
+      method: 'DELETE',
+      path: '/default_stream_groups/:group_id',
+      pathInts: ['group_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) =>
+      removeDefaultStreamGroup(ctx, realm, user, pathInt('group_id')),
   );
 }

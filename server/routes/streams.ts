@@ -10,13 +10,17 @@ const subscriptionList: Checker<{ name: string; description?: string }[]> = (v, 
   check.list((item, n) => {
     const o = check.object(item, n);
     const streamName = check.string(o.name, `${n}["name"]`);
-    const description = o.description === undefined ? undefined : check.string(o.description, `${n}["description"]`);
+    const description =
+      o.description === undefined ? undefined : check.string(o.description, `${n}["description"]`);
     return { name: streamName, description };
   })(v, name);
 
 const principalList: Checker<(string | number)[]> = (v, name) => {
   if (!Array.isArray(v)) throw invalidParam(name, `${name} is not a list`);
-  if (v.every((x) => typeof x === 'string') || v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
+  if (
+    v.every((x) => typeof x === 'string') ||
+    v.every((x) => typeof x === 'number' && Number.isSafeInteger(x))
+  )
     return v as (string | number)[];
   throw invalidParam(name, `${name} is not a string or an integer list`);
 };
@@ -40,21 +44,34 @@ export function streamRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params }) => getStreams(ctx, realm, user, params),
   );
 
-  route(app, ctx, { method: 'GET', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} }, async ({ realm, user, pathInt }) =>
-    getStreamById(ctx, realm, user, pathInt('stream_id')),
-  );
-
-  route(app, ctx, { method: 'GET', path: '/get_stream_id', params: { stream: p.string() } }, async ({ realm, user, params }) =>
-    getStreamId(ctx, realm, user, params.stream),
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} },
+    async ({ realm, user, pathInt }) => getStreamById(ctx, realm, user, pathInt('stream_id')),
   );
 
   route(
     app,
     ctx,
-    { method: 'GET', path: '/users/me/subscriptions', params: { include_subscribers: p.raw().default('false') } },
+    { method: 'GET', path: '/get_stream_id', params: { stream: p.string() } },
+    async ({ realm, user, params }) => getStreamId(ctx, realm, user, params.stream),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/users/me/subscriptions',
+      params: { include_subscribers: p.raw().default('false') },
+    },
     async ({ user, params }) => {
-      const include = params.include_subscribers === 'true' || params.include_subscribers === 'partial';
-      return { subscriptions: await subscriptionObjects(ctx.db, user, { includeSubscribers: include }) };
+      const include =
+        params.include_subscribers === 'true' || params.include_subscribers === 'partial';
+      return {
+        subscriptions: await subscriptionObjects(ctx.db, user, { includeSubscribers: include }),
+      };
     },
   );
 

@@ -3,7 +3,12 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
 import { missingParam, badRequest } from '../domain/errors.js';
-import { updateSubscriptionProperties, updateUserTopic, VISIBILITY, type PropertyChange } from '../actions/subscription-properties.js';
+import {
+  updateSubscriptionProperties,
+  updateUserTopic,
+  VISIBILITY,
+  type PropertyChange,
+} from '../actions/subscription-properties.js';
 import { streamForUser } from '../actions/streams.js';
 
 const propertyChanges: Checker<PropertyChange[]> = check.list((v, name) => {
@@ -20,8 +25,13 @@ export function subscriptionSettingRoutes(app: FastifyInstance, ctx: AppContext)
   route(
     app,
     ctx,
-    { method: 'POST', path: '/users/me/subscriptions/properties', params: { subscription_data: p.json(propertyChanges) } },
-    async ({ realm, user, params }) => updateSubscriptionProperties(ctx, realm, user, params.subscription_data),
+    {
+      method: 'POST',
+      path: '/users/me/subscriptions/properties',
+      params: { subscription_data: p.json(propertyChanges) },
+    },
+    async ({ realm, user, params }) =>
+      updateSubscriptionProperties(ctx, realm, user, params.subscription_data),
   );
   route(
     app,
@@ -32,7 +42,11 @@ export function subscriptionSettingRoutes(app: FastifyInstance, ctx: AppContext)
       params: { stream_id: p.id(), topic: p.string(), visibility_policy: p.int() },
     },
     async ({ realm, user, params }) =>
-      updateUserTopic(ctx, realm, user, { streamId: params.stream_id, topic: params.topic, visibilityPolicy: params.visibility_policy }),
+      updateUserTopic(ctx, realm, user, {
+        streamId: params.stream_id,
+        topic: params.topic,
+        visibilityPolicy: params.visibility_policy,
+      }),
   );
   // Deprecated since feature level 170 in favour of POST /user_topics, and still used by older
   // clients and by the Python bindings' mute-topic example: "add" mutes, "remove" clears the policy.
@@ -42,13 +56,21 @@ export function subscriptionSettingRoutes(app: FastifyInstance, ctx: AppContext)
     {
       method: 'PATCH',
       path: '/users/me/subscriptions/muted_topics',
-      params: { op: p.oneOf(['add', 'remove'] as const), stream: p.string().optional(), stream_id: p.id().optional(), topic: p.string() },
+      params: {
+        op: p.oneOf(['add', 'remove'] as const),
+        stream: p.string().optional(),
+        stream_id: p.id().optional(),
+        topic: p.string(),
+      },
     },
     async ({ realm, user, params }) => {
       if (params.stream !== undefined && params.stream_id !== undefined)
         throw badRequest("Please choose one: 'stream' or 'stream_id'.");
-      if (params.stream === undefined && params.stream_id === undefined) throw badRequest("Please supply 'stream'.");
-      const streamId = params.stream_id ?? (await streamForUser(ctx.db, realm, user, { name: params.stream })).stream.id;
+      if (params.stream === undefined && params.stream_id === undefined)
+        throw badRequest("Please supply 'stream'.");
+      const streamId =
+        params.stream_id ??
+        (await streamForUser(ctx.db, realm, user, { name: params.stream })).stream.id;
       const visibilityPolicy = params.op === 'add' ? VISIBILITY.MUTED : VISIBILITY.NONE;
       await updateUserTopic(ctx, realm, user, { streamId, topic: params.topic, visibilityPolicy });
       return {};

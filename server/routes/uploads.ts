@@ -10,7 +10,13 @@ import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route } from '../http/route.js';
 import {
-  MAX_FILE_UPLOAD_BYTES, prepareIncoming, servedFile, uploadFile, uploadForToken, type IncomingFile, type ServedFile,
+  MAX_FILE_UPLOAD_BYTES,
+  prepareIncoming,
+  servedFile,
+  uploadFile,
+  uploadForToken,
+  type IncomingFile,
+  type ServedFile,
 } from '../actions/uploads.js';
 import { readableUpload, temporaryUploadUrl } from '../actions/upload-access.js';
 import { emojiRoutes } from './emoji.js';
@@ -18,7 +24,8 @@ import { emojiRoutes } from './emoji.js';
 /** Files received with a request, for its handler (and for the cleanup after it). */
 const receivedFiles = new WeakMap<FastifyRequest, IncomingFile[]>();
 
-export const filesOf = (request: FastifyRequest): IncomingFile[] => receivedFiles.get(request) ?? [];
+export const filesOf = (request: FastifyRequest): IncomingFile[] =>
+  receivedFiles.get(request) ?? [];
 
 /** Bodies past this are refused while they arrive (the file limit, checked by the actions, is lower). */
 const HARD_LIMIT_BYTES = 2 * MAX_FILE_UPLOAD_BYTES;
@@ -28,7 +35,11 @@ const HARD_LIMIT_BYTES = 2 * MAX_FILE_UPLOAD_BYTES;
  * (never into memory) up to the upload limit; what goes beyond is read and dropped, and the file
  * is marked too large for the action to refuse. Requests without credentials keep no file data.
  */
-async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<RawParams> {
+async function receiveMultipart(
+  ctx: AppContext,
+  request: FastifyRequest,
+  payload: NodeJS.ReadableStream,
+): Promise<RawParams> {
   const keep = !!request.headers.authorization;
   const dir = keep ? await prepareIncoming(ctx) : '';
   return new Promise((resolve, reject) => {
@@ -39,7 +50,13 @@ async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payloa
         // Clients send names in UTF-8 (browsers and requests alike), not the RFC's Latin-1.
         defParamCharset: 'utf8',
         // busboy flags a file as truncated once it reaches the limit: one byte more is too large.
-        limits: { fileSize: MAX_FILE_UPLOAD_BYTES + 1, files: 10, fields: 1000, fieldSize: 1024 * 1024, parts: 1100 },
+        limits: {
+          fileSize: MAX_FILE_UPLOAD_BYTES + 1,
+          files: 10,
+          fields: 1000,
+          fieldSize: 1024 * 1024,
+          parts: 1100,
+        },
       });
     } catch {
       reject(new DomainError('Malformed multipart body', 'BAD_REQUEST', 400));
@@ -64,7 +81,8 @@ async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payloa
     let received = 0;
     payload.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > HARD_LIMIT_BYTES) fail(new DomainError('Request body too large', 'BAD_REQUEST', 413));
+      if (received > HARD_LIMIT_BYTES)
+        fail(new DomainError('Request body too large', 'BAD_REQUEST', 413));
     });
     payload.on('error', malformed);
     payload.on('close', () => {
@@ -74,7 +92,13 @@ async function receiveMultipart(ctx: AppContext, request: FastifyRequest, payloa
       fields[name] = value;
     });
     bb.on('file', (_name, stream, info) => {
-      const file: IncomingFile = { tmpPath: '', filename: unquote(info.filename ?? ''), contentType: info.mimeType, size: 0, tooLarge: false };
+      const file: IncomingFile = {
+        tmpPath: '',
+        filename: unquote(info.filename ?? ''),
+        contentType: info.mimeType,
+        size: 0,
+        tooLarge: false,
+      };
       // Only the first file is kept; further ones are counted (the actions refuse more than one).
       if (!keep || files.length >= 1) {
         if (keep) files.push(file);
@@ -136,7 +160,10 @@ function sendUpload(reply: FastifyReply, served: ServedFile) {
     .type(served.contentType)
     .header('Content-Length', String(served.size))
     .header('Content-Disposition', `${served.attachment ? 'attachment' : 'inline'}; ${disposition}`)
-    .header('Content-Security-Policy', "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+    .header(
+      'Content-Security-Policy',
+      "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
+    )
     .header('X-Content-Type-Options', 'nosniff')
     .header('Cache-Control', 'private, max-age=86400, immutable');
   return reply.send(fs.createReadStream(served.file));
@@ -160,8 +187,11 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
     scope.addHook('onSend', async (request) => removeReceived(request));
     scope.addHook('onRequestAbort', async (request) => removeReceived(request));
 
-    route(scope, ctx, { method: 'POST', path: '/user_uploads', params: {} }, async ({ realm, user, raw }) =>
-      uploadFile(ctx, realm, user, filesOf(raw)),
+    route(
+      scope,
+      ctx,
+      { method: 'POST', path: '/user_uploads', params: {} },
+      async ({ realm, user, raw }) => uploadFile(ctx, realm, user, filesOf(raw)),
     );
     emojiRoutes(scope, ctx, filesOf);
   });
@@ -173,23 +203,35 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
     app,
     ctx,
     { method: 'GET', path: '/user_uploads/:realm_id_str/*', params: {} },
-    async ({ realm, user, path: params }) => temporaryUploadUrl(ctx, realm, user, params.realm_id_str!, params['*'] ?? ''),
+    async ({ realm, user, path: params }) =>
+      temporaryUploadUrl(ctx, realm, user, params.realm_id_str!, params['*'] ?? ''),
   );
   knownRoutes[at] = { method: 'GET', pattern: new RegExp('^/api/v1/user_uploads/[^/]+/[^/]+/?$') };
 
   app.get('/user_uploads/temporary/*', async (request, reply) => {
     const rest = (request.params as Record<string, string>)['*'] ?? '';
     const slash = rest.indexOf('/');
-    const attachment = await uploadForToken(ctx, slash < 0 ? rest : rest.slice(0, slash), slash < 0 ? '' : rest.slice(slash + 1));
+    const attachment = await uploadForToken(
+      ctx,
+      slash < 0 ? rest : rest.slice(0, slash),
+      slash < 0 ? '' : rest.slice(slash + 1),
+    );
     return sendUpload(reply, await servedFile(ctx, attachment));
   });
 
   app.get('/user_uploads/:realm_id/*', async (request, reply) => {
     const params = request.params as Record<string, string>;
-    if ((params['*'] ?? '').includes('\u0000')) throw new DomainError('File not found', 'BAD_REQUEST', 404);
+    if ((params['*'] ?? '').includes('\u0000'))
+      throw new DomainError('File not found', 'BAD_REQUEST', 404);
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);
-    const attachment = await readableUpload(ctx, realm, auth?.user ?? null, params.realm_id ?? '', params['*'] ?? '');
+    const attachment = await readableUpload(
+      ctx,
+      realm,
+      auth?.user ?? null,
+      params.realm_id ?? '',
+      params['*'] ?? '',
+    );
     return sendUpload(reply, await servedFile(ctx, attachment));
   });
 }

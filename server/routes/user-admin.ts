@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { deactivateOwnAccount, deactivateUserByAdmin, reactivateUser, userSubscriptionStatus } from '../actions/user-admin.js';
+import {
+  deactivateOwnAccount,
+  deactivateUserByAdmin,
+  reactivateUser,
+  userSubscriptionStatus,
+} from '../actions/user-admin.js';
 import { updateUserByAdmin } from '../actions/user-edits.js';
 
 export function userAdminRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -37,13 +42,20 @@ export function userAdminRoutes(app: FastifyInstance, ctx: AppContext) {
         profile_data: p.json(check.list(check.object)).optional(),
       },
     },
-    async ({ realm, user, params, pathInt }) => updateUserByAdmin(ctx, realm, user, pathInt('user'), params),
+    async ({ realm, user, params, pathInt }) =>
+      updateUserByAdmin(ctx, realm, user, pathInt('user'), params),
   );
 
   route(
     app,
     ctx,
-    { method: 'GET', path: '/users/:user/subscriptions/:stream_id', pathInts: ['user', 'stream_id'], params: {} },
-    async ({ realm, user, pathInt }) => userSubscriptionStatus(ctx, realm, user, pathInt('user'), pathInt('stream_id')),
+    {
+      method: 'GET',
+      path: '/users/:user/subscriptions/:stream_id',
+      pathInts: ['user', 'stream_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) =>
+      userSubscriptionStatus(ctx, realm, user, pathInt('user'), pathInt('stream_id')),
   );
 }

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p } from '../http/params.js';
-import { getUserGroupMembers, getUserGroups, getUserGroupSubgroups, isUserGroupMember } from '../actions/user-groups.js';
+import {
+  getUserGroupMembers,
+  getUserGroups,
+  getUserGroupSubgroups,
+  isUserGroupMember,
+} from '../actions/user-groups.js';
 import {
   createUserGroup,
   deleteUserGroup,
@@ -12,7 +17,9 @@ import {
 } from '../actions/user-group-edits.js';
 
 export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, { method: 'GET', path: '/user_groups', params: {} }, async ({ realm, user }) => getUserGroups(ctx, realm, user));
+  route(app, ctx, { method: 'GET', path: '/user_groups', params: {} }, async ({ realm, user }) =>
+    getUserGroups(ctx, realm, user),
+  );
 
   route(
     app,
@@ -21,7 +28,12 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
       method: 'POST',
       path: '/user_groups/create',
       callers: 'members',
-      params: { name: p.string(), description: p.string(), members: p.intList(), can_mention_group: p.int().optional() },
+      params: {
+        name: p.string(),
+        description: p.string(),
+        members: p.intList(),
+        can_mention_group: p.int().optional(),
+      },
     },
     async ({ realm, user, params }) => createUserGroup(ctx, realm, user, params),
   );
@@ -34,15 +46,26 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
       path: '/user_groups/:group_id',
       callers: 'members',
       pathInts: ['group_id'],
-      params: { name: p.string().optional(), description: p.string().optional(), can_mention_group: p.raw().optional() },
+      params: {
+        name: p.string().optional(),
+        description: p.string().optional(),
+        can_mention_group: p.raw().optional(),
+      },
     },
-    async ({ realm, user, params, pathInt }) => updateUserGroup(ctx, realm, user, pathInt('group_id'), params),
+    async ({ realm, user, params, pathInt }) =>
+      updateUserGroup(ctx, realm, user, pathInt('group_id'), params),
   );
 
   route(
     app,
     ctx,
-    { method: 'DELETE', path: '/user_groups/:group_id', callers: 'members', pathInts: ['group_id'], params: {} },
+    {
+      method: 'DELETE',
+      path: '/user_groups/:group_id',
+      callers: 'members',
+      pathInts: ['group_id'],
+      params: {},
+    },
     async ({ realm, user, pathInt }) => deleteUserGroup(ctx, realm, user, pathInt('group_id')),
   );
 
@@ -50,7 +73,13 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'POST', path: '/user_groups/:group_id/members', callers: 'members', pathInts: ['group_id'], params: changes },
+    {
+      method: 'POST',
+      path: '/user_groups/:group_id/members',
+      callers: 'members',
+      pathInts: ['group_id'],
+      params: changes,
+    },
     async ({ realm, user, params, pathInt }) =>
       updateUserGroupMembers(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
   );
@@ -58,7 +87,13 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'POST', path: '/user_groups/:group_id/subgroups', callers: 'members', pathInts: ['group_id'], params: changes },
+    {
+      method: 'POST',
+      path: '/user_groups/:group_id/subgroups',
+      callers: 'members',
+      pathInts: ['group_id'],
+      params: changes,
+    },
     async ({ realm, user, params, pathInt }) =>
       updateUserGroupSubgroups(ctx, realm, user, pathInt('group_id'), params.add, params.delete),
   );
@@ -73,7 +108,8 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
       pathInts: ['group_id'],
       params: { direct_member_only: p.bool().default(false) },
     },
-    async ({ realm, params, pathInt }) => getUserGroupMembers(ctx, realm, pathInt('group_id'), params.direct_member_only),
+    async ({ realm, params, pathInt }) =>
+      getUserGroupMembers(ctx, realm, pathInt('group_id'), params.direct_member_only),
   );
 
   route(
@@ -87,7 +123,13 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
       params: { direct_member_only: p.bool().default(false) },
     },
     async ({ realm, params, pathInt }) =>
-      isUserGroupMember(ctx, realm, pathInt('group_id'), pathInt('user_id'), params.direct_member_only),
+      isUserGroupMember(
+        ctx,
+        realm,
+        pathInt('group_id'),
+        pathInt('user_id'),
+        params.direct_member_only,
+      ),
   );
 
   route(

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { MAX_ID, p } from '../http/params.js';
-import { createUserByAdmin, getOwnUser, getUserByEmail, getUserById, getUsers } from '../actions/users.js';
+import {
+  createUserByAdmin,
+  getOwnUser,
+  getUserByEmail,
+  getUserById,
+  getUsers,
+} from '../actions/users.js';
 
 export function userRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, { method: 'GET', path: '/users/me', params: {} }, async ({ realm, user }) =>
@@ -34,7 +40,10 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/users/:user',
-      params: { client_gravatar: p.bool().default(true), include_custom_profile_fields: p.bool().default(false) },
+      params: {
+        client_gravatar: p.bool().default(true),
+        include_custom_profile_fields: p.bool().default(false),
+      },
     },
     async ({ realm, user, params, path }) => {
       const ref = path.user;
@@ -49,7 +58,11 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
     app,
     ctx,
-    { method: 'POST', path: '/users', params: { email: p.string(), password: p.string(), full_name: p.string() } },
+    {
+      method: 'POST',
+      path: '/users',
+      params: { email: p.string(), password: p.string(), full_name: p.string() },
+    },
     async ({ realm, user, params }) => createUserByAdmin(ctx, realm, user, params),
   );
 }

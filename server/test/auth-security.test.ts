@@ -25,7 +25,12 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...real, scrypt, default: { ...real, scrypt } };
 });
 
-async function login(server: TestServer, username: string, password: string, headers: Record<string, string> = {}): Promise<ApiResult> {
+async function login(
+  server: TestServer,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<ApiResult> {
   const res = await fetch(`${server.url}/api/v1/fetch_api_key`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
@@ -65,12 +70,16 @@ describe('password guessing is bounded per account', () => {
   it('(finding 4) 25 wrong passwords, each from a different X-Forwarded-For: 429 from the sixth, and the right password is refused', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const r = await login(server, 'cordelia@example.com', `guess ${i}`, { 'X-Forwarded-For': `203.0.113.${i + 1}` });
+      const r = await login(server, 'cordelia@example.com', `guess ${i}`, {
+        'X-Forwarded-For': `203.0.113.${i + 1}`,
+      });
       statuses.push(r.status);
       if (i >= 5) expectLocked(r);
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    const right = await login(server, 'cordelia@example.com', DEMO_PASSWORD, { 'X-Forwarded-For': '198.51.100.7' });
+    const right = await login(server, 'cordelia@example.com', DEMO_PASSWORD, {
+      'X-Forwarded-For': '198.51.100.7',
+    });
     expectLocked(right);
     // Spelling the address differently is the same account.
     expectLocked(await login(server, '  Cordelia@EXAMPLE.com ', DEMO_PASSWORD));
@@ -83,7 +92,8 @@ describe('password guessing is bounded per account', () => {
   });
 
   it('lets the right password in after fewer than five failures; the success does not wipe them', async () => {
-    for (let i = 0; i < 4; i++) expect((await login(server, 'othello@example.com', `typo ${i}`)).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await login(server, 'othello@example.com', `typo ${i}`)).status).toBe(401);
     expect((await login(server, 'othello@example.com', DEMO_PASSWORD)).status).toBe(200);
     expect((await login(server, 'othello@example.com', DEMO_PASSWORD)).status).toBe(200);
     // Successes are not counted, failures are: the fifth failure in the window locks the account.
@@ -94,20 +104,33 @@ describe('password guessing is bounded per account', () => {
   });
 
   it('locks an address without an account the same way, so the limit tells nothing either', async () => {
-    for (let i = 0; i < 5; i++) expect((await login(server, 'nobody@example.com', `guess ${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await login(server, 'nobody@example.com', `guess ${i}`)).status).toBe(401);
     expectLocked(await login(server, 'nobody@example.com', 'guess 5'));
   });
 
   it('counts wrong old passwords in PATCH /settings against the same account', async () => {
     const shiva = await TestClient.login(server.url, 'shiva@example.com', DEMO_PASSWORD);
     for (let i = 0; i < 5; i++) {
-      const r = await shiva.patch('/settings', { old_password: `guess ${i}`, new_password: 'taken-over' });
+      const r = await shiva.patch('/settings', {
+        old_password: `guess ${i}`,
+        new_password: 'taken-over',
+      });
       expect(r.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Wrong password!' });
     }
-    expectLocked(await shiva.patch('/settings', { old_password: DEMO_PASSWORD, new_password: 'taken-over' }));
+    expectLocked(
+      await shiva.patch('/settings', { old_password: DEMO_PASSWORD, new_password: 'taken-over' }),
+    );
     expectLocked(await login(server, 'shiva@example.com', DEMO_PASSWORD));
     advance(1801);
-    expect((await shiva.patch('/settings', { old_password: DEMO_PASSWORD, new_password: 'changed-by-shiva' })).status).toBe(200);
+    expect(
+      (
+        await shiva.patch('/settings', {
+          old_password: DEMO_PASSWORD,
+          new_password: 'changed-by-shiva',
+        })
+      ).status,
+    ).toBe(200);
     expect((await login(server, 'shiva@example.com', 'changed-by-shiva')).status).toBe(200);
   });
 
@@ -126,16 +149,32 @@ describe('password guessing is bounded per account', () => {
   });
 
   it('takes the limit from the configuration', async () => {
-    const strict = await startTestServer({ db: 'sqlite', config: { loginAttempts: 2, loginWindowSeconds: 60 } });
+    const strict = await startTestServer({
+      db: 'sqlite',
+      config: { loginAttempts: 2, loginWindowSeconds: 60 },
+    });
     try {
-      for (let i = 0; i < 2; i++) expect((await login(strict, 'hamlet@example.com', 'nope')).status).toBe(401);
+      for (let i = 0; i < 2; i++)
+        expect((await login(strict, 'hamlet@example.com', 'nope')).status).toBe(401);
       expectLocked(await login(strict, 'hamlet@example.com', DEMO_PASSWORD), 60);
     } finally {
       await strict.close();
     }
-    const config = configFromEnv({ PARLEY_LOGIN_ATTEMPTS: '3', PARLEY_LOGIN_WINDOW_SECONDS: '600', PARLEY_TRUSTED_PROXIES: ' 10.0.0.1, 192.168.0.0/16 ,' });
-    expect(config).toMatchObject({ loginAttempts: 3, loginWindowSeconds: 600, trustedProxies: ['10.0.0.1', '192.168.0.0/16'] });
-    expect(configFromEnv({})).toMatchObject({ loginAttempts: 5, loginWindowSeconds: 1800, trustedProxies: [] });
+    const config = configFromEnv({
+      PARLEY_LOGIN_ATTEMPTS: '3',
+      PARLEY_LOGIN_WINDOW_SECONDS: '600',
+      PARLEY_TRUSTED_PROXIES: ' 10.0.0.1, 192.168.0.0/16 ,',
+    });
+    expect(config).toMatchObject({
+      loginAttempts: 3,
+      loginWindowSeconds: 600,
+      trustedProxies: ['10.0.0.1', '192.168.0.0/16'],
+    });
+    expect(configFromEnv({})).toMatchObject({
+      loginAttempts: 5,
+      loginWindowSeconds: 1800,
+      trustedProxies: [],
+    });
   });
 });
 
@@ -148,16 +187,26 @@ describe('X-Forwarded-For', () => {
     servers = [];
   });
   const serverWith = async (config: Record<string, unknown>) => {
-    const s = await startTestServer({ db: 'sqlite', demo: true, config: { rateLimitPerMinute: 3, ...config } });
+    const s = await startTestServer({
+      db: 'sqlite',
+      demo: true,
+      config: { rateLimitPerMinute: 3, ...config },
+    });
     servers.push(s);
     return s;
   };
   const settings = (s: TestServer, forwardedFor: string) =>
-    fetch(`${s.url}/api/v1/server_settings`, { headers: { 'X-Forwarded-For': forwardedFor } }).then((r) => r.status);
+    fetch(`${s.url}/api/v1/server_settings`, { headers: { 'X-Forwarded-For': forwardedFor } }).then(
+      (r) => r.status,
+    );
 
   it('is ignored by default, so a made-up header does not buy a new per-address budget', async () => {
     const s = await serverWith({});
-    expect([await settings(s, '198.51.100.1'), await settings(s, '198.51.100.2'), await settings(s, '198.51.100.3')]).toEqual([200, 200, 200]);
+    expect([
+      await settings(s, '198.51.100.1'),
+      await settings(s, '198.51.100.2'),
+      await settings(s, '198.51.100.3'),
+    ]).toEqual([200, 200, 200]);
     expect(await settings(s, '198.51.100.4')).toBe(429);
   });
 
@@ -179,12 +228,14 @@ const redisUp = await new Promise<boolean>((resolve) => {
 });
 
 describe('login attempt stores', () => {
-
   async function exercise(a: LoginAttempts, b: LoginAttempts, username: string) {
     const realmId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
     (await a.begin(realmId, username)).succeeded();
     for (let i = 0; i < 3; i++) await (i % 2 ? b : a).begin(realmId, username);
-    const refusal = await b.begin(realmId, ` ${username.toUpperCase()}`).then(() => null, (err) => err);
+    const refusal = await b.begin(realmId, ` ${username.toUpperCase()}`).then(
+      () => null,
+      (err) => err,
+    );
     expect(refusal).toMatchObject({ code: 'RATE_LIMIT_HIT', httpStatus: 429 });
     expect(refusal.extra['retry-after']).toBeGreaterThan(50);
     expect(refusal.extra['retry-after']).toBeLessThanOrEqual(60);
@@ -219,7 +270,12 @@ describe('Content-Security-Policy', () => {
       for (const path of ['/', '/narrow/channel/1-general']) {
         const res = await fetch(`${server.url}${path}`);
         const csp = res.headers.get('content-security-policy') ?? '';
-        const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+        const directives = Object.fromEntries(
+          csp
+            .split(';')
+            .map((d) => d.trim().split(/\s+/))
+            .map(([k, ...v]) => [k, v]),
+        );
         expect(directives['default-src']).toEqual(["'self'"]);
         expect(directives['script-src']).toEqual(["'self'"]);
         expect(directives['object-src']).toEqual(["'none'"]);

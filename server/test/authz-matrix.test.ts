@@ -5,7 +5,16 @@ import { knownRoutes } from '../http/route.js';
 import { registerRoutes } from '../routes/index.js';
 import { DATABASES, startTestServer } from './harness.js';
 import { MATRIX } from './authz-matrix.js';
-import { ACCOUNTS, expectations, mismatch, rowName, type Actor, type Outcome, type Row, type World } from './authz/types.js';
+import {
+  ACCOUNTS,
+  expectations,
+  mismatch,
+  rowName,
+  type Actor,
+  type Outcome,
+  type Row,
+  type World,
+} from './authz/types.js';
 import { buildWorld, must } from './authz/world.js';
 
 /*
@@ -24,7 +33,8 @@ async function registeredRoutes(): Promise<{ method: string; url: string }[]> {
   const app = Fastify();
   const seen: { method: string; url: string }[] = [];
   app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat()) if (method !== 'HEAD') seen.push({ method, url: r.url });
+    for (const method of [r.method].flat())
+      if (method !== 'HEAD') seen.push({ method, url: r.url });
   });
   // Registration only builds handlers; none of them runs here, so no context is needed.
   registerRoutes(app, {} as AppContext);
@@ -45,26 +55,37 @@ describe('the authorization matrix covers every route', () => {
     for (const r of knownRoutes) {
       const covered = r.path
         ? rowKeys().has(`${r.method} ${r.path}`)
-        : MATRIX.some((row) => row.route?.startsWith(`${r.method} `) && r.pattern.test(API + sampleUrl(row.route.split(' ')[1])));
-      if (!covered) missing.add(`${r.method} ${r.path ?? r.pattern.source} (auth: ${r.auth ?? '?'})`);
+        : MATRIX.some(
+            (row) =>
+              row.route?.startsWith(`${r.method} `) &&
+              r.pattern.test(API + sampleUrl(row.route.split(' ')[1])),
+          );
+      if (!covered)
+        missing.add(`${r.method} ${r.path ?? r.pattern.source} (auth: ${r.auth ?? '?'})`);
     }
     expect([...missing]).toEqual([]);
   });
 
   it('has a row for every route outside /api/v1', () => {
-    const pages = app.filter((r) => !r.url.startsWith(`${API}/`)).map((r) => `${r.method} ${r.url}`);
+    const pages = app
+      .filter((r) => !r.url.startsWith(`${API}/`))
+      .map((r) => `${r.method} ${r.url}`);
     expect(pages.filter((k) => !rowKeys().has(k))).toEqual([]);
   });
 
   it('finds every /api/v1 route of the app in knownRoutes', () => {
     const api = app.filter((r) => r.url.startsWith(`${API}/`));
-    const unknown = api.filter((r) => !knownRoutes.some((k) => k.method === r.method && k.pattern.test(sampleUrl(r.url))));
+    const unknown = api.filter(
+      (r) => !knownRoutes.some((k) => k.method === r.method && k.pattern.test(sampleUrl(r.url))),
+    );
     expect(unknown).toEqual([]);
   });
 
   it('names only routes that exist', () => {
     const real = new Set(app.map((r) => `${r.method} ${r.url}`));
-    const stale = MATRIX.filter((row) => !real.has(row.route ? row.route.replace(' ', ` ${API}`) : row.page!));
+    const stale = MATRIX.filter(
+      (row) => !real.has(row.route ? row.route.replace(' ', ` ${API}`) : row.page!),
+    );
     expect(stale.map(rowName)).toEqual([]);
   });
 
@@ -72,9 +93,11 @@ describe('the authorization matrix covers every route', () => {
     const undecided = MATRIX.flatMap((row) => {
       const want = expectations(row);
       const gaps = ACCOUNTS.filter((a) => !want.has(a)).map((a) => `${rowName(row)}: ${a}`);
-      if ([...want.values()].some((o) => o.kind === 'hidden') && !row.reveals) gaps.push(`${rowName(row)}: hidden without reveals`);
+      if ([...want.values()].some((o) => o.kind === 'hidden') && !row.reveals)
+        gaps.push(`${rowName(row)}: hidden without reveals`);
       if (row.seenBy && !row.reveals) gaps.push(`${rowName(row)}: seenBy without reveals`);
-      if (!!row.route === !!row.page) gaps.push(`${rowName(row)}: needs exactly one of route and page`);
+      if (!!row.route === !!row.page)
+        gaps.push(`${rowName(row)}: needs exactly one of route and page`);
       return gaps;
     });
     expect(undecided).toEqual([]);
@@ -103,13 +126,22 @@ function describeRows(rows: Row[], world: () => World) {
     describe(rowName(row), () => {
       const want = expectations(row);
       let shared: Promise<unknown> | undefined;
-      const actors = [...want.keys()].sort((a, b) => RANK[want.get(a)!.kind] - RANK[want.get(b)!.kind]);
+      const actors = [...want.keys()].sort(
+        (a, b) => RANK[want.get(a)!.kind] - RANK[want.get(b)!.kind],
+      );
       if (row.seenBy) {
         const seer = row.seenBy;
         it(`shows the target to ${seer}`, async () => {
           const w = world();
-          const target = row.fresh ? await row.setup?.(w, 'owner') : await (shared ??= Promise.resolve(row.setup?.(w, 'owner')));
-          const res = await row.call(seer === 'cordelia' ? w.cordelia : w.as[seer], target, w, 'owner');
+          const target = row.fresh
+            ? await row.setup?.(w, 'owner')
+            : await (shared ??= Promise.resolve(row.setup?.(w, 'owner')));
+          const res = await row.call(
+            seer === 'cordelia' ? w.cordelia : w.as[seer],
+            target,
+            w,
+            'owner',
+          );
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           expect(row.reveals!(res.body, target, w)).toBe(true);
         });
@@ -117,10 +149,16 @@ function describeRows(rows: Row[], world: () => World) {
       for (const actor of actors) {
         it(actor, async () => {
           const w = world();
-          const target = row.fresh ? await row.setup?.(w, actor) : await (shared ??= Promise.resolve(row.setup?.(w, actor)));
+          const target = row.fresh
+            ? await row.setup?.(w, actor)
+            : await (shared ??= Promise.resolve(row.setup?.(w, actor)));
           const client = row.freshActor ? await accountLike(w, actor) : w.as[actor];
           const res = await row.call(client, target, w, actor);
-          const problem = mismatch(want.get(actor)!, res, () => !!row.reveals?.(res.body, target, w));
+          const problem = mismatch(
+            want.get(actor)!,
+            res,
+            () => !!row.reveals?.(res.body, target, w),
+          );
           expect(problem, problem ?? '').toBeNull();
         });
       }
@@ -136,16 +174,28 @@ for (const db of DATABASES) {
     }, 120_000);
     afterAll(() => w?.server.close());
 
-    describeRows(MATRIX.filter((r) => !r.realm), () => w);
+    describeRows(
+      MATRIX.filter((r) => !r.realm),
+      () => w,
+    );
 
     describe('with spectator access off', () => {
       beforeAll(async () => {
-        must(await w.as.owner.patch('/realm', { enable_spectator_access: 'false' }), 'turning spectator access off');
+        must(
+          await w.as.owner.patch('/realm', { enable_spectator_access: 'false' }),
+          'turning spectator access off',
+        );
       });
       afterAll(async () => {
-        must(await w.as.owner.patch('/realm', { enable_spectator_access: 'true' }), 'turning spectator access on');
+        must(
+          await w.as.owner.patch('/realm', { enable_spectator_access: 'true' }),
+          'turning spectator access on',
+        );
       });
-      describeRows(MATRIX.filter((r) => r.realm === 'spectatorsOff'), () => w);
+      describeRows(
+        MATRIX.filter((r) => r.realm === 'spectatorsOff'),
+        () => w,
+      );
     });
   });
 }

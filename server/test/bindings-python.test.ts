@@ -15,13 +15,19 @@ import { TestClient } from './client.js';
 
 const PYTHON = '/usr/bin/python3';
 const DEFAULT_DIR = '/tmp/pyzulip/zulip';
-const bindingsDir = process.env.PARLEY_PYTHON_ZULIP || (fs.existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
+const bindingsDir =
+  process.env.PARLEY_PYTHON_ZULIP || (fs.existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
 
 function unavailable(): string | null {
   if (!fs.existsSync(PYTHON)) return `${PYTHON} is missing`;
-  if (!bindingsDir) return `set PARLEY_PYTHON_ZULIP to the directory holding the zulip package (${DEFAULT_DIR} is absent)`;
-  const probe = spawnSync(PYTHON, ['-c', 'import zulip'], { env: { ...process.env, PYTHONPATH: bindingsDir }, encoding: 'utf8' });
-  if (probe.status !== 0) return `"import zulip" fails with PYTHONPATH=${bindingsDir}: ${(probe.stderr || String(probe.error)).trim().split('\n').pop()}`;
+  if (!bindingsDir)
+    return `set PARLEY_PYTHON_ZULIP to the directory holding the zulip package (${DEFAULT_DIR} is absent)`;
+  const probe = spawnSync(PYTHON, ['-c', 'import zulip'], {
+    env: { ...process.env, PYTHONPATH: bindingsDir },
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0)
+    return `"import zulip" fails with PYTHONPATH=${bindingsDir}: ${(probe.stderr || String(probe.error)).trim().split('\n').pop()}`;
   return null;
 }
 const reason = unavailable();
@@ -99,8 +105,13 @@ describe.skipIf(reason !== null)('the official Python bindings', () => {
     // Asynchronously: this process is also the server the script talks to.
     const { stdout } = await promisify(execFile)(PYTHON, [path.join(dir, 'bindings_check.py')], {
       env: {
-        PATH: process.env.PATH, HOME: dir, PYTHONPATH: bindingsDir, PARLEY_SITE: server.url,
-        PARLEY_PASSWORD: DEMO_PASSWORD, OTHELLO_KEY: othello.apiKey, OTHELLO_ID: String(othelloId),
+        PATH: process.env.PATH,
+        HOME: dir,
+        PYTHONPATH: bindingsDir,
+        PARLEY_SITE: server.url,
+        PARLEY_PASSWORD: DEMO_PASSWORD,
+        OTHELLO_KEY: othello.apiKey,
+        OTHELLO_ID: String(othelloId),
       },
       timeout: 60_000,
     });
@@ -112,13 +123,23 @@ describe.skipIf(reason !== null)('the official Python bindings', () => {
   it('logs in with fetch_api_key and reads the server settings', () => {
     expect(out.login).toMatchObject({ result: 'success', email: 'hamlet@example.com' });
     expect(out.feature_level).toBe(222);
-    expect(out.settings).toEqual({ result: 'success', realm_name: 'Parley Demo', zulip_feature_level: 222, email_auth_enabled: true });
+    expect(out.settings).toEqual({
+      result: 'success',
+      realm_name: 'Parley Demo',
+      zulip_feature_level: 222,
+      email_auth_enabled: true,
+    });
     expect(out.profile).toEqual({ result: 'success', email: 'hamlet@example.com', role: 400 });
   });
 
   it('sends stream and direct messages', () => {
-    for (const key of ['stream_send', 'subject_send', 'dm_send', 'direct_send']) expect(out[key], key).toMatchObject({ result: 'success' });
-    expect(out.bad_send).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
+    for (const key of ['stream_send', 'subject_send', 'dm_send', 'direct_send'])
+      expect(out[key], key).toMatchObject({ result: 'success' });
+    expect(out.bad_send).toMatchObject({
+      result: 'error',
+      code: 'STREAM_DOES_NOT_EXIST',
+      stream: 'nowhere',
+    });
     expect(out.dm_ids).toEqual(expect.arrayContaining([out.dm_send.id, out.direct_send.id]));
   });
 
@@ -130,15 +151,24 @@ describe.skipIf(reason !== null)('the official Python bindings', () => {
   it('long-polls a queue and receives what another client sends', () => {
     expect(out.register).toEqual({ result: 'success', last_event_id: -1 });
     expect(out.polled_send.result).toBe('success');
-    expect(out.events).toEqual([{ id: out.polled_send.id, sender: 'hamlet@example.com', content: 'while you wait' }]);
+    expect(out.events).toEqual([
+      { id: out.polled_send.id, sender: 'hamlet@example.com', content: 'while you wait' },
+    ]);
     expect(out.deregister).toBe('success');
     expect(out.after_deregister).toBe('BAD_EVENT_QUEUE_ID');
   });
 
   it('subscribes and unsubscribes', async () => {
-    expect(out.subscribe).toMatchObject({ result: 'success', subscribed: { 'othello@example.com': ['python bindings'] } });
+    expect(out.subscribe).toMatchObject({
+      result: 'success',
+      subscribed: { 'othello@example.com': ['python bindings'] },
+    });
     expect(out.subscribed).toContain('python bindings');
-    expect(out.unsubscribe).toMatchObject({ result: 'success', removed: ['python bindings'], not_removed: [] });
+    expect(out.unsubscribe).toMatchObject({
+      result: 'success',
+      removed: ['python bindings'],
+      not_removed: [],
+    });
     expect(out.unsubscribe_again).toMatchObject({ removed: [], not_removed: ['python bindings'] });
     const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     expect((await hamlet.get('/get_stream_id', { stream: 'python bindings' })).status).toBe(200);

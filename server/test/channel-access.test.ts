@@ -19,7 +19,12 @@ describe.each(DATABASES)('channel access on %s', (db) => {
   let welcomeMessage: number;
 
   const ids = async (who: TestClient, narrow: unknown[]) => {
-    const r = await who.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow });
+    const r = await who.get('/messages', {
+      anchor: 'newest',
+      num_before: 1000,
+      num_after: 0,
+      narrow,
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return (r.body.messages as { id: number }[]).map((m) => m.id);
   };
@@ -37,37 +42,66 @@ describe.each(DATABASES)('channel access on %s', (db) => {
     for (const name of ['design', 'welcome', 'general'] as const)
       stream[name] = (await c.cordelia.get('/get_stream_id', { stream: name })).body.stream_id;
     kept = await send(c.cordelia, 'design', 'before iago left');
-    expect((await c.iago.delete('/users/me/subscriptions', { subscriptions: ['design'] })).body.removed).toEqual(['design']);
+    expect(
+      (await c.iago.delete('/users/me/subscriptions', { subscriptions: ['design'] })).body.removed,
+    ).toEqual(['design']);
     missed = await send(c.cordelia, 'design', 'after iago left');
     welcomeMessage = await send(c.cordelia, 'welcome', 'hello, visitors');
   });
   afterAll(() => server?.close());
 
-  it('shows an administrator a private channel\'s settings and members, not its content', async () => {
+  it("shows an administrator a private channel's settings and members, not its content", async () => {
     expect((await c.iago.get(`/streams/${stream.design}`)).body.stream.name).toBe('design');
-    expect((await c.iago.get(`/streams/${stream.design}/members`)).body.subscribers.length).toBeGreaterThan(0);
+    expect(
+      (await c.iago.get(`/streams/${stream.design}/members`)).body.subscribers.length,
+    ).toBeGreaterThan(0);
     const invalid = { code: 'BAD_REQUEST', msg: 'Invalid channel ID' };
     expect((await c.iago.get(`/users/me/${stream.design}/topics`)).body).toMatchObject(invalid);
-    expect((await c.iago.post('/mark_stream_as_read', { stream_id: stream.design })).body).toMatchObject(invalid);
-    expect((await c.iago.get('/get_stream_id', { stream: 'design' })).body).toMatchObject({ msg: "Invalid channel name 'design'" });
+    expect(
+      (await c.iago.post('/mark_stream_as_read', { stream_id: stream.design })).body,
+    ).toMatchObject(invalid);
+    expect((await c.iago.get('/get_stream_id', { stream: 'design' })).body).toMatchObject({
+      msg: "Invalid channel name 'design'",
+    });
     // What they received while subscribed stays theirs; nothing sent since.
-    expect(await ids(c.iago, [{ operator: 'channel', operand: 'design' }])).toEqual(expect.arrayContaining([kept]));
+    expect(await ids(c.iago, [{ operator: 'channel', operand: 'design' }])).toEqual(
+      expect.arrayContaining([kept]),
+    );
     expect(await ids(c.iago, [{ operator: 'channel', operand: 'design' }])).not.toContain(missed);
-    expect((await c.iago.get(`/messages/${kept}`)).body).toMatchObject({ msg: 'Invalid message(s)' });
+    expect((await c.iago.get(`/messages/${kept}`)).body).toMatchObject({
+      msg: 'Invalid message(s)',
+    });
   });
 
   it('lets nobody bring people into a private channel they are not in, administrators neither', async () => {
     const othello = (await c.othello.get('/users/me')).body.user_id;
-    const r = await c.iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'design' }], principals: [othello] });
-    expect(r.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Unable to access channel (design).' });
+    const r = await c.iago.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'design' }],
+      principals: [othello],
+    });
+    expect(r.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      msg: 'Unable to access channel (design).',
+    });
     // Removing is administration: administrators may, from any channel.
-    const ok = await c.cordelia.post('/users/me/subscriptions', { subscriptions: [{ name: 'design' }], principals: [othello] });
+    const ok = await c.cordelia.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'design' }],
+      principals: [othello],
+    });
     expect(ok.status).toBe(200);
-    expect((await c.iago.delete('/users/me/subscriptions', { subscriptions: ['design'], principals: [othello] })).body.removed).toEqual(['design']);
+    expect(
+      (
+        await c.iago.delete('/users/me/subscriptions', {
+          subscriptions: ['design'],
+          principals: [othello],
+        })
+      ).body.removed,
+    ).toEqual(['design']);
   });
 
   it('lets someone who left a private channel clear a topic policy there, not set one', async () => {
-    const policy = (visibility_policy: number) => c.iago.post('/user_topics', { stream_id: stream.design, topic: 'access', visibility_policy });
+    const policy = (visibility_policy: number) =>
+      c.iago.post('/user_topics', { stream_id: stream.design, topic: 'access', visibility_policy });
     expect((await policy(1)).body).toMatchObject({ msg: 'Invalid channel ID' });
     expect((await policy(0)).status).toBe(200);
   });
@@ -80,15 +114,28 @@ describe.each(DATABASES)('channel access on %s', (db) => {
       expect(found).not.toContain(kept);
     }
     // A guest's channels:public holds only what they may read: web-public channels, here.
-    expect(await ids(c.polonius, [{ operator: 'channels', operand: 'public' }])).not.toContain(kept);
+    expect(await ids(c.polonius, [{ operator: 'channels', operand: 'public' }])).not.toContain(
+      kept,
+    );
   });
 
   it('asks spectators to log in for anything but web-public channels', async () => {
-    const get = (narrow: unknown[]) => anon.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
+    const get = (narrow: unknown[]) =>
+      anon.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow });
     expect((await get([{ operator: 'channel', operand: 'design' }])).status).toBe(401);
-    expect((await get([{ operator: 'channel', operand: 'welcome' }, { operator: 'is', operand: 'starred' }])).status).toBe(401);
+    expect(
+      (
+        await get([
+          { operator: 'channel', operand: 'welcome' },
+          { operator: 'is', operand: 'starred' },
+        ])
+      ).status,
+    ).toBe(401);
     expect((await get([])).status).toBe(401);
-    const privateOne = await get([{ operator: 'channels', operand: 'web-public' }, { operator: 'channel', operand: 'design' }]);
+    const privateOne = await get([
+      { operator: 'channels', operand: 'web-public' },
+      { operator: 'channel', operand: 'design' },
+    ]);
     expect(privateOne.body.code).toBe('BAD_NARROW');
     expect((await anon.get(`/messages/${kept}`)).body.code).toBe('UNAUTHORIZED');
     expect((await anon.get('/messages/999999')).body.code).toBe('UNAUTHORIZED');
@@ -96,23 +143,39 @@ describe.each(DATABASES)('channel access on %s', (db) => {
   });
 
   it('lets guests post to web-public channels, not to other channels they are not in', async () => {
-    const post = (to: string) => c.polonius.post('/messages', { type: 'stream', to, topic: 'guests', content: 'hi' });
-    expect((await post('engineering')).body).toMatchObject({ msg: "Not authorized to send to channel 'engineering'" });
-    expect((await post('design')).body).toMatchObject({ msg: "Not authorized to send to channel 'design'" });
+    const post = (to: string) =>
+      c.polonius.post('/messages', { type: 'stream', to, topic: 'guests', content: 'hi' });
+    expect((await post('engineering')).body).toMatchObject({
+      msg: "Not authorized to send to channel 'engineering'",
+    });
+    expect((await post('design')).body).toMatchObject({
+      msg: "Not authorized to send to channel 'design'",
+    });
     // Out of welcome, so that only its being web-public lets the guest in.
     await c.polonius.delete('/users/me/subscriptions', { subscriptions: ['welcome'] });
     expect((await post('welcome')).status).toBe(200);
-    expect((await post('atlantis')).body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'atlantis' });
+    expect((await post('atlantis')).body).toMatchObject({
+      code: 'STREAM_DOES_NOT_EXIST',
+      stream: 'atlantis',
+    });
   });
 
   it('refuses guests any subscribing, even to channels they may read', async () => {
-    const r = await c.polonius.post('/users/me/subscriptions', { subscriptions: [{ name: 'welcome' }] });
+    const r = await c.polonius.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'welcome' }],
+    });
     expect(r.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Not allowed for guest users' });
   });
 
   it('tells a member outside a private channel nothing about it when they try to change it', async () => {
-    expect((await c.othello.patch(`/streams/${stream.design}`, { description: 'mine now' })).body).toMatchObject({ msg: 'Invalid channel ID' });
-    expect((await c.othello.patch(`/streams/${stream.general}`, { description: 'mine now' })).body)
-      .toMatchObject({ code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' });
+    expect(
+      (await c.othello.patch(`/streams/${stream.design}`, { description: 'mine now' })).body,
+    ).toMatchObject({ msg: 'Invalid channel ID' });
+    expect(
+      (await c.othello.patch(`/streams/${stream.general}`, { description: 'mine now' })).body,
+    ).toMatchObject({
+      code: 'UNAUTHORIZED_PRINCIPAL',
+      msg: 'Must be an organization administrator',
+    });
   });
 });

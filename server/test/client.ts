@@ -21,7 +21,9 @@ export class TestClient {
 
   private headers(): Record<string, string> {
     if (!this.email) return {};
-    return { Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64') };
+    return {
+      Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64'),
+    };
   }
 
   static encode(params: Record<string, unknown>): URLSearchParams {
@@ -43,13 +45,25 @@ export class TestClient {
     return out;
   }
 
-  async request(method: string, path: string, params: Record<string, unknown> = {}, init: RequestInit = {}): Promise<ApiResult> {
+  async request(
+    method: string,
+    path: string,
+    params: Record<string, unknown> = {},
+    init: RequestInit = {},
+  ): Promise<ApiResult> {
     const multipart = Object.values(params).some((v) => v instanceof Blob);
     const encoded = TestClient.encode(params);
-    const url = `${this.baseUrl}/api/v1${path}` + (method === 'GET' && [...encoded].length ? `?${encoded}` : '');
+    const url =
+      `${this.baseUrl}/api/v1${path}` +
+      (method === 'GET' && [...encoded].length ? `?${encoded}` : '');
     const res = await fetch(url, {
       method,
-      headers: { ...this.headers(), ...(method !== 'GET' && !multipart ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        ...this.headers(),
+        ...(method !== 'GET' && !multipart
+          ? { 'Content-Type': 'application/x-www-form-urlencoded' }
+          : {}),
+      },
       body: method === 'GET' ? undefined : multipart ? TestClient.form(params) : encoded.toString(),
       ...init,
     });
@@ -79,5 +93,6 @@ export class TestClient {
 
 /** Every event a queue holds right now, without waiting (the tests' view of what an action emitted). */
 export async function drain(client: TestClient, queueId: string): Promise<any[]> {
-  return (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events;
+  return (await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true }))
+    .body.events;
 }

@@ -81,13 +81,16 @@ export function testRefs(cell: string): { file: string; title: string }[] {
 
 /** Where a referenced test file lives: src/ and e2e/ from the repository root, others in server/test/. */
 function testFilePath(file: string): string {
-  return /^(src|e2e|server)\//.test(file) ? path.join(repoRoot, file) : path.join(repoRoot, 'server/test', file);
+  return /^(src|e2e|server)\//.test(file)
+    ? path.join(repoRoot, file)
+    : path.join(repoRoot, 'server/test', file);
 }
 
 /** The literal text of the first argument of every it/test/describe call (templates keep ${...}). */
 export function testTitles(source: string): string[] {
   const titles: string[] = [];
-  const call = /\b(?:it|test|describe)(?:\.(?:each\([^)]*\)|skipIf\([^)]*\)|only|skip|concurrent))*\(\s*(['"`])/g;
+  const call =
+    /\b(?:it|test|describe)(?:\.(?:each\([^)]*\)|skipIf\([^)]*\)|only|skip|concurrent))*\(\s*(['"`])/g;
   let m: RegExpExecArray | null;
   while ((m = call.exec(source))) {
     const quote = m[1];
@@ -105,7 +108,9 @@ export function testTitles(source: string): string[] {
 }
 
 function unescape(raw: string): string {
-  return raw.replace(/\\u([0-9a-fA-F]{4})|\\(.)/g, (_, hex, ch) => (hex ? String.fromCharCode(parseInt(hex, 16)) : ch));
+  return raw.replace(/\\u([0-9a-fA-F]{4})|\\(.)/g, (_, hex, ch) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : ch,
+  );
 }
 
 /** A quoted title part matches when it lies inside the title (for a template title, inside one literal piece). */
@@ -153,7 +158,10 @@ export function endpointId(method: string, pathText: string): string {
 export function slug(text: string, lower = false): string {
   let s = text.replace(/\([^)]*\)/g, ' ').replace(/`/g, '');
   if (lower) s = s.toLowerCase();
-  return s.replace(/[^A-Za-z0-9_]+/g, '-').replace(/_-|-_/g, '-').replace(/^[-_]+|[-_]+$/g, '');
+  return s
+    .replace(/[^A-Za-z0-9_]+/g, '-')
+    .replace(/_-|-_/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
 }
 
 function tableBody(lines: string[]): string[][] {
@@ -175,7 +183,8 @@ function tableBody(lines: string[]): string[][] {
   return rows;
 }
 
-const numbered = (lines: string[]) => lines.filter((l) => /^\d+\. /.test(l)).map((l) => l.replace(/^\d+\. /, ''));
+const numbered = (lines: string[]) =>
+  lines.filter((l) => /^\d+\. /.test(l)).map((l) => l.replace(/^\d+\. /, ''));
 const ENDPOINT = /^(GET|POST|PATCH|DELETE|PUT) (\/\S+)$/;
 
 export function expectedRows(spec: string): Expected[] {
@@ -195,7 +204,8 @@ export function expectedRows(spec: string): Expected[] {
       out.push(...endpointRows(s, from));
     } else if (s.title === 'Authentication') {
       numbered(s.lines).forEach((_, i) => out.push({ id: `AUTH-${i + 1}`, from }));
-      for (const [n, count] of nestedBullets(s.lines)) for (let m = 1; m <= count; m++) out.push({ id: `AUTH-${n}-${m}`, from });
+      for (const [n, count] of nestedBullets(s.lines))
+        for (let m = 1; m <= count; m++) out.push({ id: `AUTH-${n}-${m}`, from });
     } else if (s.title === 'Events') {
       numbered(s.lines).forEach((_, i) => out.push({ id: `EV-RULE-${i + 1}`, from }));
       for (const [event] of tableBody(s.lines)) {
@@ -208,7 +218,8 @@ export function expectedRows(spec: string): Expected[] {
         out.push({ id: `ERR-${name}`, quotes: [name], from });
       }
     } else if (s.title === 'Limits') {
-      for (const [limit] of tableBody(s.lines)) out.push({ id: `LIM-${slug(limit, true)}`, quotes: [limit], from });
+      for (const [limit] of tableBody(s.lines))
+        out.push({ id: `LIM-${slug(limit, true)}`, quotes: [limit], from });
     } else if (s.title === 'Versioning') {
       numbered(s.lines).forEach((_, i) => out.push({ id: `VER-${i + 1}`, from }));
       for (const [level] of tableBody(s.lines)) out.push({ id: `VER-LEVEL-${slug(level)}`, from });
@@ -226,7 +237,11 @@ function endpointRows(s: Section, from: string): Expected[] {
   const out: Expected[] = [];
   const heading = ENDPOINT.exec(s.title.split(' — ')[0]);
   const endpoints: { id: string; quote: string }[] = [];
-  if (heading) endpoints.push({ id: endpointId(heading[1], heading[2]), quote: `${heading[1]} ${heading[2]}` });
+  if (heading)
+    endpoints.push({
+      id: endpointId(heading[1], heading[2]),
+      quote: `${heading[1]} ${heading[2]}`,
+    });
   for (const line of s.lines) {
     for (const m of line.matchAll(/`(GET|POST|PATCH|DELETE|PUT) (\/[^`\s]+)`/g)) {
       const isBullet = /^\s*- `(GET|POST|PATCH|DELETE|PUT) /.test(line);
@@ -242,16 +257,25 @@ function endpointRows(s: Section, from: string): Expected[] {
   numbered(s.lines).forEach((_, i) => out.push({ id: `${base}-${i + 1}`, from }));
   for (const [first] of tableBody(s.lines)) {
     // A cell naming several fields gets one row, named after the first and quoting them all.
-    const names = first.replace(/`/g, '').split(',').map((n) => n.trim());
-    out.push({ id: `${base}-${slug(names[0])}`, quotes: names.length > 1 ? names : undefined, from });
+    const names = first
+      .replace(/`/g, '')
+      .split(',')
+      .map((n) => n.trim());
+    out.push({
+      id: `${base}-${slug(names[0])}`,
+      quotes: names.length > 1 ? names : undefined,
+      from,
+    });
   }
   const bullets = new Set<string>();
   for (const line of s.lines) {
     const m = /^\s*- `([A-Za-z_][A-Za-z0-9_ ]*)`/.exec(line);
     if (m && !ENDPOINT.test(m[1])) bullets.add(m[1]);
   }
-  for (const name of bullets) out.push({ id: base, quotes: [name], from: `${from} (bullet \`${name}\`)` });
-  for (const [label, count] of ruleLists(s.lines)) for (let n = 1; n <= count; n++) out.push({ id: `${base}-${label}-${n}`, from });
+  for (const name of bullets)
+    out.push({ id: base, quotes: [name], from: `${from} (bullet \`${name}\`)` });
+  for (const [label, count] of ruleLists(s.lines))
+    for (let n = 1; n <= count; n++) out.push({ id: `${base}-${label}-${n}`, from });
   return out;
 }
 
@@ -292,7 +316,10 @@ function ruleLists(lines: string[]): Map<string, number> {
 }
 
 const quotes = (item: string, word: string) =>
-  new RegExp(`(^|[^A-Za-z0-9_])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9_]|$)`, 'i').test(item);
+  new RegExp(
+    `(^|[^A-Za-z0-9_])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^A-Za-z0-9_]|$)`,
+    'i',
+  ).test(item);
 
 /** What the table lacks for the expected items: a row by id, or a row that quotes the item's name. */
 export function coverageProblems(rows: Row[], expected: Expected[]): string[] {
@@ -306,9 +333,15 @@ export function coverageProblems(rows: Row[], expected: Expected[]): string[] {
     }
     // Parameters listed as bullets may be quoted by any row of their endpoint.
     const bullet = e.from.includes('(bullet');
-    const candidates = !bullet ? (exact ? [exact] : []) : rows.filter((r) => r.id === e.id || r.id.startsWith(`${e.id}-`));
+    const candidates = !bullet
+      ? exact
+        ? [exact]
+        : []
+      : rows.filter((r) => r.id === e.id || r.id.startsWith(`${e.id}-`));
     if (!candidates.length) problems.push(`${e.id} (${e.from})`);
-    else if (!e.quotes.every((q) => candidates.some((r) => r.item.includes(q) || quotes(r.item, q))))
+    else if (
+      !e.quotes.every((q) => candidates.some((r) => r.item.includes(q) || quotes(r.item, q)))
+    )
       problems.push(`${e.id} must quote ${e.quotes.map((q) => `"${q}"`).join(', ')} (${e.from})`);
   }
   return problems;
@@ -323,7 +356,9 @@ describe('server/CONFORMANCE.md', () => {
     expect(rows.length).toBeGreaterThan(150);
     const seen = new Map<string, number>();
     for (const r of rows) {
-      expect(seen.has(r.id), `row ${r.id} (line ${r.line}) repeats line ${seen.get(r.id)}`).toBe(false);
+      expect(seen.has(r.id), `row ${r.id} (line ${r.line}) repeats line ${seen.get(r.id)}`).toBe(
+        false,
+      );
       seen.set(r.id, r.line);
       expect(r.id, `line ${r.line}`).toMatch(/^[A-Z]+(-[\w.]+)+$/);
       expect(r.item.length, `${r.id}: item`).toBeGreaterThan(0);
@@ -343,45 +378,87 @@ describe('server/CONFORMANCE.md', () => {
           continue;
         }
         const file = testFilePath(ref.file);
-        if (!sources.has(file)) sources.set(file, fs.existsSync(file) ? testTitles(fs.readFileSync(file, 'utf8')) : []);
+        if (!sources.has(file))
+          sources.set(file, fs.existsSync(file) ? testTitles(fs.readFileSync(file, 'utf8')) : []);
         const titles = sources.get(file)!;
         if (!titles.length) problems.push(`${r.id}: ${ref.file} does not exist or has no tests`);
-        else if (!titles.some((t) => titleMatches(t, ref.title))) problems.push(`${r.id}: no test in ${ref.file} is titled "…${ref.title}…"`);
+        else if (!titles.some((t) => titleMatches(t, ref.title)))
+          problems.push(`${r.id}: no test in ${ref.file} is titled "…${ref.title}…"`);
       }
     }
     expect(problems).toEqual([]);
   });
 
   it('reads titles as written, template pieces and escapes included', () => {
-    const src = "it('a \\u2019b', () => {}); describe.each(DB)(`on ${'x'} %s`, () => {}); test(\"don\\\"t\", () => {});";
+    const src =
+      "it('a \\u2019b', () => {}); describe.each(DB)(`on ${'x'} %s`, () => {}); test(\"don\\\"t\", () => {});";
     expect(testTitles(src)).toEqual(['a \u2019b', "on ${'x'} %s", 'don"t']);
     expect(titleMatches("on ${'x'} %s", 'on ')).toBe(true);
     expect(titleMatches('deletes a queue', 'deletes a cue')).toBe(false);
-    expect(testRefs('core.test.ts › names a missing parameter<br>src/model/typing.test.ts › expires; stops')).toEqual([
+    expect(
+      testRefs(
+        'core.test.ts › names a missing parameter<br>src/model/typing.test.ts › expires; stops',
+      ),
+    ).toEqual([
       { file: 'core.test.ts', title: 'names a missing parameter' },
       { file: 'src/model/typing.test.ts', title: 'expires; stops' },
     ]);
   });
 
   const specPresent = fs.existsSync(SPEC_FILE);
-  if (!specPresent) console.warn(`conformance table: ${SPEC_FILE} is absent, so the spec-coverage check steps aside`);
+  if (!specPresent)
+    console.warn(
+      `conformance table: ${SPEC_FILE} is absent, so the spec-coverage check steps aside`,
+    );
 
-  it.skipIf(!specPresent)('has a row for every item of api-spec.md, quoting its path, code, event, limit or parameter', () => {
-    expect(coverageProblems(rows, expectedRows(fs.readFileSync(SPEC_FILE, 'utf8')))).toEqual([]);
-  });
+  it.skipIf(!specPresent)(
+    'has a row for every item of api-spec.md, quoting its path, code, event, limit or parameter',
+    () => {
+      expect(coverageProblems(rows, expectedRows(fs.readFileSync(SPEC_FILE, 'utf8')))).toEqual([]);
+    },
+  );
 
-  it.skipIf(!specPresent)('derives enough items from the spec that deleting any of their rows is noticed', () => {
-    const expected = expectedRows(fs.readFileSync(SPEC_FILE, 'utf8'));
-    const ids = new Set(expected.map((e) => e.id));
-    for (const id of ['CONV-7', 'ST-13', 'E-PATCH-messages-8', 'E-POST-typing-7', 'ERR-RATE_LIMIT_HIT', 'EV-typing', 'LIM-topic-length',
-      'E-GET-events', 'E-PATCH-realm-filters', 'E-POST-drafts', 'E-PATCH-drafts', 'VER-LEVEL-222', 'AUTH-11', 'AUTH-9-6',
-      'RES-stream-object', 'E-POST-register-capability-3', 'E-POST-users-me-muted_users-client-5'])
-      expect(ids, id).toContain(id);
-    expect(expected.filter((e) => e.id.startsWith('ERR-'))).toHaveLength(11);
-    expect(expected.filter((e) => e.id.startsWith('EV-') && !e.id.startsWith('EV-RULE'))).toHaveLength(15);
-    expect(expected.filter((e) => e.id.startsWith('LIM-'))).toHaveLength(9);
-    const unnoticed = rows.filter((r) => ids.has(r.id)).filter((r) => coverageProblems(rows.filter((x) => x !== r), expected).length === 0);
-    expect(unnoticed.map((r) => r.id)).toEqual([]);
-    expect(rows.filter((r) => ids.has(r.id)).length).toBeGreaterThan(200);
-  });
+  it.skipIf(!specPresent)(
+    'derives enough items from the spec that deleting any of their rows is noticed',
+    () => {
+      const expected = expectedRows(fs.readFileSync(SPEC_FILE, 'utf8'));
+      const ids = new Set(expected.map((e) => e.id));
+      for (const id of [
+        'CONV-7',
+        'ST-13',
+        'E-PATCH-messages-8',
+        'E-POST-typing-7',
+        'ERR-RATE_LIMIT_HIT',
+        'EV-typing',
+        'LIM-topic-length',
+        'E-GET-events',
+        'E-PATCH-realm-filters',
+        'E-POST-drafts',
+        'E-PATCH-drafts',
+        'VER-LEVEL-222',
+        'AUTH-11',
+        'AUTH-9-6',
+        'RES-stream-object',
+        'E-POST-register-capability-3',
+        'E-POST-users-me-muted_users-client-5',
+      ])
+        expect(ids, id).toContain(id);
+      expect(expected.filter((e) => e.id.startsWith('ERR-'))).toHaveLength(11);
+      expect(
+        expected.filter((e) => e.id.startsWith('EV-') && !e.id.startsWith('EV-RULE')),
+      ).toHaveLength(15);
+      expect(expected.filter((e) => e.id.startsWith('LIM-'))).toHaveLength(9);
+      const unnoticed = rows
+        .filter((r) => ids.has(r.id))
+        .filter(
+          (r) =>
+            coverageProblems(
+              rows.filter((x) => x !== r),
+              expected,
+            ).length === 0,
+        );
+      expect(unnoticed.map((r) => r.id)).toEqual([]);
+      expect(rows.filter((r) => ids.has(r.id)).length).toBeGreaterThan(200);
+    },
+  );
 });

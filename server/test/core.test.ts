@@ -23,7 +23,10 @@ describe.each(DATABASES)('server core on %s', (db) => {
   describe('authentication', () => {
     it('gives a 32-character API key for the right password only', async () => {
       expect(hamlet.apiKey).toMatch(/^[A-Za-z0-9]{32}$/);
-      const wrong = await anon.post('/fetch_api_key', { username: 'hamlet@example.com', password: 'nope' });
+      const wrong = await anon.post('/fetch_api_key', {
+        username: 'hamlet@example.com',
+        password: 'nope',
+      });
       expect(wrong.status).toBe(401);
       expect(wrong.body).toMatchObject({ result: 'error', code: 'AUTHENTICATION_FAILED' });
     });
@@ -41,9 +44,21 @@ describe.each(DATABASES)('server core on %s', (db) => {
     it('serves server_settings without auth', async () => {
       const r = await anon.get('/server_settings');
       expect(r.status).toBe(200);
-      expect(r.body).toMatchObject({ result: 'success', realm_name: 'Parley Demo', email_auth_enabled: true });
+      expect(r.body).toMatchObject({
+        result: 'success',
+        realm_name: 'Parley Demo',
+        email_auth_enabled: true,
+      });
       expect(typeof r.body.service_feature_level).toBe('number');
-      for (const key of ['password', 'dev', 'email', 'ldap', 'remoteuser', 'saml', 'openid connect'])
+      for (const key of [
+        'password',
+        'dev',
+        'email',
+        'ldap',
+        'remoteuser',
+        'saml',
+        'openid connect',
+      ])
         expect(r.body.authentication_methods).toHaveProperty(key);
     });
   });
@@ -76,7 +91,10 @@ describe.each(DATABASES)('server core on %s', (db) => {
       form.set('content', 'sent as multipart/form-data');
       const res = await fetch(`${server.url}/api/v1/messages`, {
         method: 'POST',
-        headers: { Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64') },
+        headers: {
+          Authorization:
+            'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
+        },
         body: form,
       });
       const body: any = await res.json();
@@ -91,17 +109,31 @@ describe.each(DATABASES)('server core on %s', (db) => {
       const wrongMethod = await hamlet.request('PUT', '/messages');
       expect(wrongMethod.status).toBe(405);
       expect(wrongMethod.body.result).toBe('error');
-      const huge = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 't', content: 'x'.repeat(26 * 1024 * 1024) });
+      const huge = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 't',
+        content: 'x'.repeat(26 * 1024 * 1024),
+      });
       expect(huge.status).toBe(413);
       expect(huge.body.result).toBe('error');
     });
 
     it('accepts the legacy subject and private aliases', async () => {
-      const r = await hamlet.post('/messages', { type: 'stream', to: 'general', subject: 'legacy', content: 'old style' });
+      const r = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        subject: 'legacy',
+        content: 'old style',
+      });
       expect(r.status).toBe(200);
       const m = await hamlet.get(`/messages/${r.body.id}`);
       expect(m.body.message.subject).toBe('legacy');
-      const dm = await hamlet.post('/messages', { type: 'private', to: ['othello@example.com'], content: 'hi' });
+      const dm = await hamlet.post('/messages', {
+        type: 'private',
+        to: ['othello@example.com'],
+        content: 'hi',
+      });
       expect(dm.status).toBe(200);
     });
   });
@@ -110,13 +142,28 @@ describe.each(DATABASES)('server core on %s', (db) => {
     it('sends to a stream by name and by id and fetches them back', async () => {
       const streams = await hamlet.get('/streams');
       const general = streams.body.streams.find((s: any) => s.name === 'general');
-      const a = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'core test', content: 'by name **bold**' });
-      const b = await hamlet.post('/messages', { type: 'stream', to: general.stream_id, topic: 'core test', content: 'by id' });
+      const a = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'core test',
+        content: 'by name **bold**',
+      });
+      const b = await hamlet.post('/messages', {
+        type: 'stream',
+        to: general.stream_id,
+        topic: 'core test',
+        content: 'by id',
+      });
       expect(a.status).toBe(200);
       expect(b.status).toBe(200);
       const r = await othello.get('/messages', {
-        anchor: 'newest', num_before: 10, num_after: 0,
-        narrow: [{ operator: 'channel', operand: general.stream_id }, { operator: 'topic', operand: 'core test' }],
+        anchor: 'newest',
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          { operator: 'channel', operand: general.stream_id },
+          { operator: 'topic', operand: 'core test' },
+        ],
       });
       expect(r.status).toBe(200);
       const contents = r.body.messages.map((m: any) => m.content);
@@ -127,7 +174,12 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('answers STREAM_DOES_NOT_EXIST with the stream name', async () => {
-      const r = await hamlet.post('/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
+      const r = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'nowhere',
+        topic: 't',
+        content: 'x',
+      });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
     });
@@ -145,8 +197,16 @@ describe.each(DATABASES)('server core on %s', (db) => {
 
     it('hides a private stream from non-subscribers as if it did not exist', async () => {
       // Sending is the exception, as upstream: the channel is named in the refusal.
-      const r = await othello.post('/messages', { type: 'stream', to: 'design', topic: 't', content: 'x' });
-      expect(r.body).toMatchObject({ code: 'BAD_REQUEST', msg: "Not authorized to send to channel 'design'" });
+      const r = await othello.post('/messages', {
+        type: 'stream',
+        to: 'design',
+        topic: 't',
+        content: 'x',
+      });
+      expect(r.body).toMatchObject({
+        code: 'BAD_REQUEST',
+        msg: "Not authorized to send to channel 'design'",
+      });
       const design = await hamlet.get('/get_stream_id', { stream: 'design' });
       const byId = await othello.get(`/streams/${design.body.stream_id}`);
       const unknown = await othello.get('/streams/999999');
@@ -155,15 +215,28 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('only lets administrators post in announce', async () => {
-      const r = await hamlet.post('/messages', { type: 'stream', to: 'announce', topic: 't', content: 'x' });
+      const r = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'announce',
+        topic: 't',
+        content: 'x',
+      });
       expect(r.status).toBe(400);
-      const ok = await iago.post('/messages', { type: 'stream', to: 'announce', topic: 't', content: 'x' });
+      const ok = await iago.post('/messages', {
+        type: 'stream',
+        to: 'announce',
+        topic: 't',
+        content: 'x',
+      });
       expect(ok.status).toBe(200);
     });
 
     it('sets mentioned for @**Full Name** and renders no raw HTML', async () => {
       const r = await othello.post('/messages', {
-        type: 'stream', to: 'general', topic: 'mentions', content: '@**King Hamlet** look <script>alert(1)</script>',
+        type: 'stream',
+        to: 'general',
+        topic: 'mentions',
+        content: '@**King Hamlet** look <script>alert(1)</script>',
       });
       const m = await hamlet.get(`/messages/${r.body.id}`);
       expect(m.body.message.flags).toContain('mentioned');
@@ -172,12 +245,24 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('marks messages read through flags', async () => {
-      const r = await othello.post('/messages', { type: 'direct', to: [Number((await hamlet.get('/users/me')).body.user_id)], content: 'read me' });
-      const f = await hamlet.post('/messages/flags', { messages: [r.body.id], op: 'add', flag: 'read' });
+      const r = await othello.post('/messages', {
+        type: 'direct',
+        to: [Number((await hamlet.get('/users/me')).body.user_id)],
+        content: 'read me',
+      });
+      const f = await hamlet.post('/messages/flags', {
+        messages: [r.body.id],
+        op: 'add',
+        flag: 'read',
+      });
       expect(f.body.messages).toEqual([r.body.id]);
       const m = await hamlet.get(`/messages/${r.body.id}`);
       expect(m.body.message.flags).toContain('read');
-      const bad = await hamlet.post('/messages/flags', { messages: [r.body.id], op: 'add', flag: 'mentioned' });
+      const bad = await hamlet.post('/messages/flags', {
+        messages: [r.body.id],
+        op: 'add',
+        flag: 'mentioned',
+      });
       expect(bad.status).toBe(400);
     });
   });
@@ -187,16 +272,28 @@ describe.each(DATABASES)('server core on %s', (db) => {
       const mine = await hamlet.post('/register', { event_types: ['message'] });
       const theirs = await othello.post('/register', { event_types: ['message'] });
       expect(theirs.body.queue_id).toBeTruthy();
-      const poll = othello.get('/events', { queue_id: theirs.body.queue_id, last_event_id: theirs.body.last_event_id });
+      const poll = othello.get('/events', {
+        queue_id: theirs.body.queue_id,
+        last_event_id: theirs.body.last_event_id,
+      });
       await new Promise((r) => setTimeout(r, 50));
       const sent = await hamlet.post('/messages', {
-        type: 'stream', to: 'general', topic: 'live', content: 'hello live', queue_id: mine.body.queue_id, local_id: 'abc',
+        type: 'stream',
+        to: 'general',
+        topic: 'live',
+        content: 'hello live',
+        queue_id: mine.body.queue_id,
+        local_id: 'abc',
       });
       const got = await poll;
       const event = got.body.events.find((e: any) => e.type === 'message');
       expect(event.message.id).toBe(sent.body.id);
       expect(event.local_id).toBeUndefined();
-      const own = await hamlet.get('/events', { queue_id: mine.body.queue_id, last_event_id: -1, dont_block: true });
+      const own = await hamlet.get('/events', {
+        queue_id: mine.body.queue_id,
+        last_event_id: -1,
+        dont_block: true,
+      });
       const ownEvent = own.body.events.find((e: any) => e.type === 'message');
       expect(ownEvent.local_id).toBe('abc');
     });
@@ -212,10 +309,13 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('registers with the unread summary in the spec shape', async () => {
-      const r = await hamlet.post('/register', { fetch_event_types: ['message', 'update_message_flags', 'realm', 'subscription'] });
+      const r = await hamlet.post('/register', {
+        fetch_event_types: ['message', 'update_message_flags', 'realm', 'subscription'],
+      });
       expect(r.status).toBe(200);
       expect(r.body.unread_msgs).toMatchObject({ old_unreads_missing: false });
-      for (const key of ['pms', 'streams', 'huddles', 'mentions', 'count']) expect(r.body.unread_msgs).toHaveProperty(key);
+      for (const key of ['pms', 'streams', 'huddles', 'mentions', 'count'])
+        expect(r.body.unread_msgs).toHaveProperty(key);
       expect(r.body.max_message_length).toBe(10000);
       expect(r.body.max_topic_length).toBe(60);
       expect(r.body.service_feature_level).toBeGreaterThan(200);
@@ -224,7 +324,12 @@ describe.each(DATABASES)('server core on %s', (db) => {
 
   describe('durability', () => {
     it('keeps acknowledged messages across a restart and forgets queues', async () => {
-      const sent = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'durable', content: 'still here' });
+      const sent = await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'durable',
+        content: 'still here',
+      });
       const q = await hamlet.post('/register', {});
       server = await server.restart();
       const again = new TestClient(server.url, hamlet.email, hamlet.apiKey);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient } from './client.js';
 
-
 describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => {
   let server: TestServer;
   let hamlet: TestClient;
@@ -15,13 +14,23 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
   const setRealm = async (settings: Record<string, unknown>) => {
     const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     const merged = { ...JSON.parse(realm.settings), ...settings };
-    await server.ctx.db.updateTable('realms').set({ settings: JSON.stringify(merged) }).where('id', '=', realm.id).execute();
+    await server.ctx.db
+      .updateTable('realms')
+      .set({ settings: JSON.stringify(merged) })
+      .where('id', '=', realm.id)
+      .execute();
   };
   const age = (id: number, seconds: number) =>
-    server.ctx.db.updateTable('messages').set({ date_sent: Math.floor(Date.now() / 1000) - seconds }).where('id', '=', id).execute();
+    server.ctx.db
+      .updateTable('messages')
+      .set({ date_sent: Math.floor(Date.now() / 1000) - seconds })
+      .where('id', '=', id)
+      .execute();
   const send = async (c: TestClient, topic: string, content = 'hello') =>
-    (await c.post('/messages', { type: 'stream', to: engineering, topic, content })).body.id as number;
-  const fetchOne = async (c: TestClient, id: number) => (await c.get(`/messages/${id}`)).body.message;
+    (await c.post('/messages', { type: 'stream', to: engineering, topic, content })).body
+      .id as number;
+  const fetchOne = async (c: TestClient, id: number) =>
+    (await c.get(`/messages/${id}`)).body.message;
 
   beforeAll(async () => {
     server = await startTestServer({ db });
@@ -31,39 +40,63 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     engineering = (await hamlet.get('/get_stream_id', { stream: 'engineering' })).body.stream_id;
     general = (await hamlet.get('/get_stream_id', { stream: 'general' })).body.stream_id;
   });
-  beforeEach(() => setRealm({ edit_topic_policy: 5, move_messages_within_stream_limit_seconds: 604800, message_content_edit_limit_seconds: 600 }));
+  beforeEach(() =>
+    setRealm({
+      edit_topic_policy: 5,
+      move_messages_within_stream_limit_seconds: 604800,
+      message_content_edit_limit_seconds: 600,
+    }),
+  );
   afterAll(() => server?.close());
 
   it('edits content, re-renders it, updates mentions and keeps history', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`, 'first draft');
     const q = await othello.post('/register', { event_types: ['update_message'] });
-    const r = await hamlet.patch(`/messages/${id}`, { content: 'second **draft** @**Othello, the Moor of Venice**' });
+    const r = await hamlet.patch(`/messages/${id}`, {
+      content: 'second **draft** @**Othello, the Moor of Venice**',
+    });
     expect(r.status).toBe(200);
     const m = await fetchOne(othello, id);
     expect(m.content).toContain('<strong>draft</strong>');
     expect(m.flags).toContain('mentioned');
     expect(m.last_edit_timestamp).toBeGreaterThan(0);
     const [event] = await drain(othello, q.body.queue_id);
-    expect(event).toMatchObject({ type: 'update_message', message_id: id, orig_content: 'first draft', rendering_only: false });
+    expect(event).toMatchObject({
+      type: 'update_message',
+      message_id: id,
+      orig_content: 'first draft',
+      rendering_only: false,
+    });
     expect(event.flags).toContain('mentioned');
     const history = await hamlet.get(`/messages/${id}/history`);
-    expect(history.body.message_history.map((v: any) => v.content)).toEqual(['first draft', 'second **draft** @**Othello, the Moor of Venice**']);
+    expect(history.body.message_history.map((v: any) => v.content)).toEqual([
+      'first draft',
+      'second **draft** @**Othello, the Moor of Venice**',
+    ]);
   });
 
   it('lets only the sender edit content, within the time limit', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`);
     expect((await othello.patch(`/messages/${id}`, { content: 'hijack' })).status).toBe(400);
     await age(id, 700);
-    expect((await hamlet.patch(`/messages/${id}`, { content: 'too late' })).body.msg).toMatch(/time limit/);
+    expect((await hamlet.patch(`/messages/${id}`, { content: 'too late' })).body.msg).toMatch(
+      /time limit/,
+    );
   });
 
   it('refuses content with stream_id, nothing to change, and moves of direct messages', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`);
-    expect((await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: general })).status).toBe(400);
+    expect(
+      (await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: general })).status,
+    ).toBe(400);
     expect((await hamlet.patch(`/messages/${id}`, {})).status).toBe(400);
-    expect((await hamlet.patch(`/messages/${id}`, { content: 'x', propagate_mode: 'change_all' })).status).toBe(400);
+    expect(
+      (await hamlet.patch(`/messages/${id}`, { content: 'x', propagate_mode: 'change_all' }))
+        .status,
+    ).toBe(400);
     const me = (await othello.get('/users/me')).body.user_id;
-    const dm = (await hamlet.post('/messages', { type: 'direct', to: [me], content: 'psst' })).body.id;
+    const dm = (await hamlet.post('/messages', { type: 'direct', to: [me], content: 'psst' })).body
+      .id;
     expect((await hamlet.patch(`/messages/${dm}`, { topic: 'x' })).status).toBe(400);
   });
 
@@ -71,10 +104,21 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     const topic = `rename ${topicSeq++}`;
     const a = await send(hamlet, topic);
     const b = await send(othello, topic);
-    const r = await othello.patch(`/messages/${b}`, { topic: `${topic} (new)`, propagate_mode: 'change_all' });
+    const r = await othello.patch(`/messages/${b}`, {
+      topic: `${topic} (new)`,
+      propagate_mode: 'change_all',
+    });
     expect(r.status).toBe(200);
     expect((await fetchOne(hamlet, a)).subject).toBe(`${topic} (new)`);
-    const thread = await hamlet.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['channel', String(engineering)], ['topic', `${topic} (new)`]] });
+    const thread = await hamlet.get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: [
+        ['channel', String(engineering)],
+        ['topic', `${topic} (new)`],
+      ],
+    });
     const last = thread.body.messages[thread.body.messages.length - 1];
     expect(last.sender_full_name).toBe('Notification Bot');
     expect(last.content).toContain('moved here from');
@@ -84,8 +128,19 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     const topic = `resolve ${topicSeq++}`;
     const a = await send(hamlet, topic);
     await age(a, 10 * 86400);
-    expect((await othello.patch(`/messages/${a}`, { topic: `✔ ${topic}`, propagate_mode: 'change_all' })).status).toBe(200);
-    const thread = await hamlet.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['channel', String(engineering)], ['topic', `✔ ${topic}`]] });
+    expect(
+      (await othello.patch(`/messages/${a}`, { topic: `✔ ${topic}`, propagate_mode: 'change_all' }))
+        .status,
+    ).toBe(200);
+    const thread = await hamlet.get('/messages', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: [
+        ['channel', String(engineering)],
+        ['topic', `✔ ${topic}`],
+      ],
+    });
     expect(thread.body.messages).toHaveLength(1);
   });
 
@@ -97,19 +152,36 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     const recent = await send(hamlet, topic);
     await age(old1, 7200);
     await age(old2, 7200);
-    const r = await othello.patch(`/messages/${recent}`, { topic: `${topic} moved`, propagate_mode: 'change_all' });
+    const r = await othello.patch(`/messages/${recent}`, {
+      topic: `${topic} moved`,
+      propagate_mode: 'change_all',
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
-      code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', first_message_id_allowed_to_move: recent,
-      total_messages_in_topic: 3, total_messages_allowed_to_move: 1,
+      code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      first_message_id_allowed_to_move: recent,
+      total_messages_in_topic: 3,
+      total_messages_allowed_to_move: 1,
     });
-    const partial = await othello.patch(`/messages/${r.body.first_message_id_allowed_to_move}`, { topic: `${topic} moved`, propagate_mode: 'change_later' });
+    const partial = await othello.patch(`/messages/${r.body.first_message_id_allowed_to_move}`, {
+      topic: `${topic} moved`,
+      propagate_mode: 'change_later',
+    });
     expect(partial.status).toBe(200);
     expect((await fetchOne(hamlet, old1)).subject).toBe(topic);
-    const admin = await iago.patch(`/messages/${old1}`, { topic: `${topic} moved`, propagate_mode: 'change_all' });
+    const admin = await iago.patch(`/messages/${old1}`, {
+      topic: `${topic} moved`,
+      propagate_mode: 'change_all',
+    });
     expect(admin.status).toBe(200);
-    const none = await othello.patch(`/messages/${old1}`, { topic: `${topic} again`, propagate_mode: 'change_all' });
-    expect(none.body).toMatchObject({ code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', first_message_id_allowed_to_move: recent });
+    const none = await othello.patch(`/messages/${old1}`, {
+      topic: `${topic} again`,
+      propagate_mode: 'change_all',
+    });
+    expect(none.body).toMatchObject({
+      code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      first_message_id_allowed_to_move: recent,
+    });
   });
 
   it('follows the topic edit policy', async () => {
@@ -122,19 +194,34 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
   it('moves messages between streams for administrators only by default', async () => {
     const id = await send(hamlet, `cross ${topicSeq++}`);
     expect((await hamlet.patch(`/messages/${id}`, { stream_id: general })).status).toBe(400);
-    expect((await iago.patch(`/messages/${id}`, { stream_id: general, send_notification_to_new_thread: 'false' })).status).toBe(200);
+    expect(
+      (
+        await iago.patch(`/messages/${id}`, {
+          stream_id: general,
+          send_notification_to_new_thread: 'false',
+        })
+      ).status,
+    ).toBe(200);
     expect((await fetchOne(hamlet, id)).stream_id).toBe(general);
   });
 
   it('deletes messages with bulk or per-message events by capability', async () => {
     const id = await send(hamlet, `delete ${topicSeq++}`);
-    const bulk = await othello.post('/register', { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
+    const bulk = await othello.post('/register', {
+      event_types: ['delete_message'],
+      client_capabilities: { bulk_message_deletion: true },
+    });
     const single = await othello.post('/register', { event_types: ['delete_message'] });
     expect((await othello.delete(`/messages/${id}`)).status).toBe(400);
     expect((await hamlet.delete(`/messages/${id}`)).status).toBe(200);
     expect((await hamlet.get(`/messages/${id}`)).status).toBe(400);
     const [b] = await drain(othello, bulk.body.queue_id);
-    expect(b).toMatchObject({ type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: engineering });
+    expect(b).toMatchObject({
+      type: 'delete_message',
+      message_ids: [id],
+      message_type: 'stream',
+      stream_id: engineering,
+    });
     const [s] = await drain(othello, single.body.queue_id);
     expect(s).toMatchObject({ type: 'delete_message', message_id: id });
     expect(s.message_ids).toBeUndefined();

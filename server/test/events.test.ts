@@ -7,11 +7,16 @@ import { TestClient } from './client.js';
 type Event = { id: number; type: string; op?: string } & Record<string, any>;
 
 const poll = async (c: TestClient, queueId: string, lastEventId = -1, dontBlock = true) => {
-  const r = await c.get('/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock });
+  const r = await c.get('/events', {
+    queue_id: queueId,
+    last_event_id: lastEventId,
+    dont_block: dontBlock,
+  });
   if (r.status !== 200) throw new Error(`GET /events: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.events as Event[];
 };
-const messageIds = (events: Event[]) => events.filter((e) => e.type === 'message').map((e) => e.message.id as number);
+const messageIds = (events: Event[]) =>
+  events.filter((e) => e.type === 'message').map((e) => e.message.id as number);
 
 describe.each(DATABASES)('event queues on %s', (db) => {
   let server: TestServer;
@@ -28,7 +33,12 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body;
   };
-  const send = async (c: TestClient, to: string, topic: string, content = `${topic} says hello`) => {
+  const send = async (
+    c: TestClient,
+    to: string,
+    topic: string,
+    content = `${topic} says hello`,
+  ) => {
     const r = await c.post('/messages', { type: 'stream', to, topic, content });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body.id as number;
@@ -46,7 +56,8 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   });
   /** Resolves once the server holds a long-poll open on the queue. */
   const pending = async (queueId: string, userId: number) => {
-    while (!server.ctx.queues.get(queueId, userId)?.isWaiting) await new Promise((r) => setTimeout(r, 5));
+    while (!server.ctx.queues.get(queueId, userId)?.isWaiting)
+      await new Promise((r) => setTimeout(r, 5));
   };
   afterAll(() => server?.close());
 
@@ -60,7 +71,11 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     expect(r.status).toBe(200);
     expect(r.body.queue_id).toBe(q.queue_id);
     expect(r.body.events).toHaveLength(1);
-    expect(r.body.events[0]).toMatchObject({ type: 'message', id: 0, message: { id, subject: 'wake up', sender_email: 'hamlet@example.com' } });
+    expect(r.body.events[0]).toMatchObject({
+      type: 'message',
+      id: 0,
+      message: { id, subject: 'wake up', sender_email: 'hamlet@example.com' },
+    });
     expect(r.body.events[0].flags).not.toContain('read');
   });
 
@@ -73,7 +88,11 @@ describe.each(DATABASES)('event queues on %s', (db) => {
 
   it('drops acknowledged events and keeps the newer ones', async () => {
     const q = await register(othello, { event_types: ['message'] });
-    const ids = [await send(hamlet, 'general', 'ack 1'), await send(hamlet, 'general', 'ack 2'), await send(hamlet, 'general', 'ack 3')];
+    const ids = [
+      await send(hamlet, 'general', 'ack 1'),
+      await send(hamlet, 'general', 'ack 2'),
+      await send(hamlet, 'general', 'ack 3'),
+    ];
     const all = await poll(othello, q.queue_id);
     expect(all.map((e) => e.id)).toEqual([0, 1, 2]);
     expect(messageIds(all)).toEqual(ids);
@@ -97,32 +116,51 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     const q = await register(othello, { event_types: ['subscription'] });
     await send(hamlet, 'general', 'filtered out');
     const general = (await othello.get('/get_stream_id', { stream: 'general' })).body.stream_id;
-    await othello.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: general, property: 'pin_to_top', value: true }] });
+    await othello.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: general, property: 'pin_to_top', value: true }],
+    });
     const events = await poll(othello, q.queue_id);
     expect(events.map((e) => `${e.type}:${e.op}`)).toEqual(['subscription:update']);
     expect(events[0]).toMatchObject({ stream_id: general, property: 'pin_to_top', value: true });
   });
 
   it('filters message events by the narrow given at register', async () => {
-    const byStream = await register(othello, { narrow: [['stream', 'engineering']], event_types: ['message'] });
+    const byStream = await register(othello, {
+      narrow: [['stream', 'engineering']],
+      event_types: ['message'],
+    });
     const byDm = await register(othello, { narrow: [['is', 'dm']], event_types: ['message'] });
-    const byTopic = await register(othello, { narrow: [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'Narrowed' }] });
+    const byTopic = await register(othello, {
+      narrow: [
+        { operator: 'channel', operand: 'general' },
+        { operator: 'topic', operand: 'Narrowed' },
+      ],
+    });
     const inGeneral = await send(hamlet, 'general', 'narrowed');
     const inEngineering = await send(hamlet, 'engineering', 'narrowed');
-    const dm = (await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: 'psst' })).body.id;
+    const dm = (
+      await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: 'psst' })
+    ).body.id;
     expect(messageIds(await poll(othello, byStream.queue_id))).toEqual([inEngineering]);
     expect(messageIds(await poll(othello, byDm.queue_id))).toEqual([dm]);
     expect(messageIds(await poll(othello, byTopic.queue_id))).toEqual([inGeneral]);
   });
 
   it('gives all_public_streams queues the messages of public streams the user is not in', async () => {
-    const created = await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'town square' }] });
+    const created = await hamlet.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'town square' }],
+    });
     expect(created.status).toBe(200);
-    const everything = await register(cordelia, { all_public_streams: true, event_types: ['message'] });
+    const everything = await register(cordelia, {
+      all_public_streams: true,
+      event_types: ['message'],
+    });
     const ordinary = await register(cordelia, { event_types: ['message'] });
     const id = await send(hamlet, 'town square', 'open air');
     const secret = await send(hamlet, 'design', 'closed doors');
-    const delivered = (await poll(cordelia, everything.queue_id)).filter((e) => e.type === 'message');
+    const delivered = (await poll(cordelia, everything.queue_id)).filter(
+      (e) => e.type === 'message',
+    );
     expect(delivered.map((e) => e.message.id)).toEqual([id, secret]);
     expect(delivered[0].message.display_recipient).toBe('town square');
     // cordelia is in design herself; the public stream's message arrives although she is not.
@@ -131,13 +169,25 @@ describe.each(DATABASES)('event queues on %s', (db) => {
 
   it('emits nothing for a change that fails and is rolled back', async () => {
     const q = await register(othello, {});
-    const refused = await othello.post('/messages', { type: 'stream', to: 'announce', topic: 'nope', content: 'only admins post here' });
+    const refused = await othello.post('/messages', {
+      type: 'stream',
+      to: 'announce',
+      topic: 'nope',
+      content: 'only admins post here',
+    });
     expect(refused.status).toBe(400);
     // The new stream is inserted, then the request fails on "design": nothing may leak out.
-    const failed = await othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'never born' }, { name: 'design' }] });
+    const failed = await othello.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'never born' }, { name: 'design' }],
+    });
     expect(failed.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
     expect((await hamlet.get('/get_stream_id', { stream: 'never born' })).status).toBe(400);
-    const missing = await othello.post('/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
+    const missing = await othello.post('/messages', {
+      type: 'stream',
+      to: 'nowhere',
+      topic: 't',
+      content: 'x',
+    });
     expect(missing.body.code).toBe('STREAM_DOES_NOT_EXIST');
     expect(await poll(othello, q.queue_id)).toEqual([]);
   });
@@ -146,12 +196,19 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     for (let i = 0; i < 30; i++) {
       const [registered, sent] = await Promise.all([
         othello.post('/register', { event_types: ['message', 'update_message_flags'] }),
-        hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'race', content: `race ${i}` }),
+        hamlet.post('/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'race',
+          content: `race ${i}`,
+        }),
       ]);
       const snapshot = registered.body;
       const id = sent.body.id as number;
       const inSnapshot = snapshot.max_message_id >= id;
-      const unread = snapshot.unread_msgs.streams.some((s: any) => s.unread_message_ids.includes(id));
+      const unread = snapshot.unread_msgs.streams.some((s: any) =>
+        s.unread_message_ids.includes(id),
+      );
       expect(unread, `message ${id} in the snapshot's unreads`).toBe(inSnapshot);
       const delivered = messageIds(await poll(othello, snapshot.queue_id)).filter((m) => m === id);
       expect(delivered.length + (inSnapshot ? 1 : 0), `message ${id} (round ${i})`).toBe(1);
@@ -162,10 +219,21 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   it('echoes local_id to the sending queue only', async () => {
     const mine = await register(hamlet, { event_types: ['message'] });
     const other = await register(hamlet, { event_types: ['message'] });
-    const r = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'echo', content: 'x', queue_id: mine.queue_id, local_id: '17.01' });
+    const r = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'echo',
+      content: 'x',
+      queue_id: mine.queue_id,
+      local_id: '17.01',
+    });
     expect(r.status).toBe(200);
     const [echoed] = await poll(hamlet, mine.queue_id);
-    expect(echoed).toMatchObject({ local_id: '17.01', message: { id: r.body.id }, flags: expect.arrayContaining(['read']) });
+    expect(echoed).toMatchObject({
+      local_id: '17.01',
+      message: { id: r.body.id },
+      flags: expect.arrayContaining(['read']),
+    });
     const [plain] = await poll(hamlet, other.queue_id);
     expect(plain.local_id).toBeUndefined();
   });
@@ -173,20 +241,46 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   it('deletes a queue on DELETE /events, and only its owner may', async () => {
     const q = await register(othello, {});
     const stranger = await hamlet.delete('/events', { queue_id: q.queue_id });
-    expect(stranger.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to access this queue' });
-    expect((await hamlet.get('/events', { queue_id: q.queue_id, dont_block: true })).body)
-      .toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'You are not authorized to get events from this queue' });
-    expect((await othello.delete('/events', { queue_id: q.queue_id })).body).toEqual({ result: 'success', msg: '' });
-    const gone = await othello.get('/events', { queue_id: q.queue_id, last_event_id: -1, dont_block: true });
+    expect(stranger.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'You are not authorized to access this queue',
+    });
+    expect(
+      (await hamlet.get('/events', { queue_id: q.queue_id, dont_block: true })).body,
+    ).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'You are not authorized to get events from this queue',
+    });
+    expect((await othello.delete('/events', { queue_id: q.queue_id })).body).toEqual({
+      result: 'success',
+      msg: '',
+    });
+    const gone = await othello.get('/events', {
+      queue_id: q.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
     expect(gone.status).toBe(400);
-    expect(gone.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: q.queue_id });
-    expect((await othello.delete('/events', { queue_id: q.queue_id })).body.code).toBe('BAD_EVENT_QUEUE_ID');
+    expect(gone.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_EVENT_QUEUE_ID',
+      queue_id: q.queue_id,
+    });
+    expect((await othello.delete('/events', { queue_id: q.queue_id })).body.code).toBe(
+      'BAD_EVENT_QUEUE_ID',
+    );
   });
 
   it('registers spectators without a queue and refuses what they cannot have', async () => {
     const r = await anon.post('/register', {});
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ queue_id: null, realm_name: 'Parley Demo', service_feature_level: 222 });
+    expect(r.body).toMatchObject({
+      queue_id: null,
+      realm_name: 'Parley Demo',
+      service_feature_level: 222,
+    });
     expect(r.body.streams.map((s: any) => s.name)).toEqual(['welcome']);
     for (const bad of [{ client_gravatar: true }, { include_subscribers: true }]) {
       const refused = await anon.post('/register', bad);
@@ -205,22 +299,54 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     server.ctx.queues.collectGarbage(Date.now() + idleMs - 5000);
     expect(server.ctx.queues.get(idle, othelloId)).toBeDefined();
     server.ctx.queues.collectGarbage(Date.now() + idleMs + 1000);
-    const gone = await othello.get('/events', { queue_id: idle, last_event_id: -1, dont_block: true });
+    const gone = await othello.get('/events', {
+      queue_id: idle,
+      last_event_id: -1,
+      dont_block: true,
+    });
     expect(gone.status).toBe(400);
-    expect(gone.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: idle });
+    expect(gone.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_EVENT_QUEUE_ID',
+      queue_id: idle,
+    });
     const id = await send(hamlet, 'general', 'still polled');
     expect((await waiting).body.events).toMatchObject([{ type: 'message', message: { id } }]);
-    expect((await othello.get('/events', { queue_id: polled, last_event_id: 0, dont_block: true })).status).toBe(200);
+    expect(
+      (await othello.get('/events', { queue_id: polled, last_event_id: 0, dont_block: true }))
+        .status,
+    ).toBe(200);
   });
 
   it('lets spectators read the web-public stream and nothing else', async () => {
-    const welcome = await anon.get('/messages', { anchor: 'newest', num_before: 5, narrow: [{ operator: 'channel', operand: 'welcome' }] });
+    const welcome = await anon.get('/messages', {
+      anchor: 'newest',
+      num_before: 5,
+      narrow: [{ operator: 'channel', operand: 'welcome' }],
+    });
     expect(welcome.status).toBe(200);
     expect(welcome.body.messages.length).toBeGreaterThan(0);
     expect(welcome.body.messages.every((m: any) => m.display_recipient === 'welcome')).toBe(true);
     const byId = (await hamlet.get('/get_stream_id', { stream: 'welcome' })).body.stream_id;
-    expect((await anon.get('/messages', { anchor: 'newest', num_before: 1, narrow: [['stream', String(byId)]] })).status).toBe(200);
-    for (const narrow of [[], [['channel', 'general']], [['channel', 'design']], [['is', 'dm']], [['channel', 'welcome'], ['channel', 'general']]]) {
+    expect(
+      (
+        await anon.get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          narrow: [['stream', String(byId)]],
+        })
+      ).status,
+    ).toBe(200);
+    for (const narrow of [
+      [],
+      [['channel', 'general']],
+      [['channel', 'design']],
+      [['is', 'dm']],
+      [
+        ['channel', 'welcome'],
+        ['channel', 'general'],
+      ],
+    ]) {
       const refused = await anon.get('/messages', { anchor: 'newest', num_before: 5, narrow });
       expect(refused.status, JSON.stringify(narrow)).toBeGreaterThanOrEqual(400);
       expect(refused.status).toBeLessThan(500);

@@ -4,7 +4,15 @@ import { TestClient } from './client.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 
 /** The demo organization's people (DESIGN §3). */
-export const DEMO_PEOPLE = ['desdemona', 'iago', 'shiva', 'hamlet', 'othello', 'cordelia', 'polonius'] as const;
+export const DEMO_PEOPLE = [
+  'desdemona',
+  'iago',
+  'shiva',
+  'hamlet',
+  'othello',
+  'cordelia',
+  'polonius',
+] as const;
 export type DemoName = (typeof DEMO_PEOPLE)[number];
 
 export interface DemoWorld {
@@ -27,12 +35,19 @@ export function useDemoServer(db: 'sqlite' | 'postgres', config: Partial<Config>
   beforeAll(async () => {
     world.server = await startTestServer({ db, config });
     const clients = await Promise.all(
-      DEMO_PEOPLE.map((name) => TestClient.login(world.server.url, `${name}@example.com`, DEMO_PASSWORD)),
+      DEMO_PEOPLE.map((name) =>
+        TestClient.login(world.server.url, `${name}@example.com`, DEMO_PASSWORD),
+      ),
     );
-    world.as = Object.fromEntries(DEMO_PEOPLE.map((name, i) => [name, clients[i]])) as DemoWorld['as'];
-    const ids = await Promise.all(clients.map(async (c) => (await c.get('/users/me')).body.user_id as number));
+    world.as = Object.fromEntries(
+      DEMO_PEOPLE.map((name, i) => [name, clients[i]]),
+    ) as DemoWorld['as'];
+    const ids = await Promise.all(
+      clients.map(async (c) => (await c.get('/users/me')).body.user_id as number),
+    );
     world.id = Object.fromEntries(DEMO_PEOPLE.map((name, i) => [name, ids[i]])) as DemoWorld['id'];
-    const streams = (await world.as.desdemona.get('/streams', { include_all_active: 'true' })).body.streams as {
+    const streams = (await world.as.desdemona.get('/streams', { include_all_active: 'true' })).body
+      .streams as {
       name: string;
       stream_id: number;
     }[];

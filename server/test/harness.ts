@@ -15,7 +15,9 @@ export interface TestServer extends RunningServer {
 }
 
 /** Which databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export const DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 let schemaCounter = 0;
 

@@ -19,10 +19,23 @@ const COMMON = ['', 'a\u0000b', '[1,'];
 
 /** Raw values that are wrong for a parameter whose valid example is `value`. */
 function variants(value: unknown): string[] {
-  if (typeof value === 'number') return [...COMMON, 'abc', '1.5', '-1', '999999', HUGE, WIDE, '[1]'];
+  if (typeof value === 'number')
+    return [...COMMON, 'abc', '1.5', '-1', '999999', HUGE, WIDE, '[1]'];
   if (typeof value === 'boolean') return [...COMMON, 'maybe', '{}'];
   if (typeof value === 'string') return [...COMMON, 'x'.repeat(100_000), '\ud800', HUGE];
-  return [...COMMON, '{}', '"x"', '1', '[null]', '[[1]]', '[-1]', '[999999]', `[${HUGE}]`, `[${WIDE}]`, ...deepVariants(value)];
+  return [
+    ...COMMON,
+    '{}',
+    '"x"',
+    '1',
+    '[null]',
+    '[[1]]',
+    '[-1]',
+    '[999999]',
+    `[${HUGE}]`,
+    `[${WIDE}]`,
+    ...deepVariants(value),
+  ];
 }
 
 const LEAVES: unknown[] = [null, 'x', -1, [], {}, 'a\u0000b', 2147483648];
@@ -38,7 +51,11 @@ function deepVariants(value: unknown): string[] {
     } else if (node && typeof node === 'object') {
       for (const key of Object.keys(node).slice(0, 4)) {
         const rest = () => Object.fromEntries(Object.entries(node).filter(([k]) => k !== key));
-        walk((node as any)[key], (x) => replace({ ...node, [key]: x }), () => replace(rest()));
+        walk(
+          (node as any)[key],
+          (x) => replace({ ...node, [key]: x }),
+          () => replace(rest()),
+        );
       }
     }
   };
@@ -46,7 +63,19 @@ function deepVariants(value: unknown): string[] {
   return [...new Set(out)].slice(0, 24);
 }
 
-const PATH_VARIANTS = ['0', '-1', '999999', HUGE, WIDE, 'abc', '%00', 'a%2Fb', '%E2%9C%94', '%zz', 'x'.repeat(300)];
+const PATH_VARIANTS = [
+  '0',
+  '-1',
+  '999999',
+  HUGE,
+  WIDE,
+  'abc',
+  '%00',
+  'a%2Fb',
+  '%E2%9C%94',
+  '%zz',
+  'x'.repeat(300),
+];
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 
 interface Route {
@@ -91,17 +120,24 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
       const key = `${step.method} ${stepTemplate(step)}`;
       if (!valid.has(key)) valid.set(key, step);
       if (step.method === 'DELETE') continue;
-      const r = await clients[step.as ?? 'hamlet'].request(step.method, fillPath(step.path, step.pathValues?.(v)), step.params?.(v) ?? {});
+      const r = await clients[step.as ?? 'hamlet'].request(
+        step.method,
+        fillPath(step.path, step.pathValues?.(v)),
+        step.params?.(v) ?? {},
+      );
       if (r.status === 200) step.then?.(r.body, v);
     }
     routes = registeredRoutes();
   });
   afterAll(() => server?.close());
 
-  const clientFor = (route: Route) => clients[valid.get(`${route.method} ${route.template}`)?.as ?? 'hamlet'];
+  const clientFor = (route: Route) =>
+    clients[valid.get(`${route.method} ${route.template}`)?.as ?? 'hamlet'];
   const urlFor = (route: Route) => {
     const step = valid.get(`${route.method} ${route.template}`);
-    return step ? fillPath(step.path, step.pathValues?.(v)) : route.template.replace(/\{param\}/g, '1');
+    return step
+      ? fillPath(step.path, step.pathValues?.(v))
+      : route.template.replace(/\{param\}/g, '1');
   };
 
   /** What is wrong with an answer, if anything. */
@@ -109,11 +145,24 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     const out: string[] = [];
     const b = r.body;
     if (r.status >= 500) out.push(`${label}: ${r.status} ${JSON.stringify(b).slice(0, 200)}`);
-    else if (!String(r.headers.get('content-type')).startsWith('application/json')) out.push(`${label}: not JSON (${r.headers.get('content-type')})`);
-    else if (r.status < 300 && b?.result !== 'success') out.push(`${label}: ${r.status} without success`);
-    else if (r.status >= 300 && (r.status >= 500 || r.status < 400 || b?.result !== 'error' || typeof b.msg !== 'string' || (b.code !== undefined && typeof b.code !== 'string')))
+    else if (!String(r.headers.get('content-type')).startsWith('application/json'))
+      out.push(`${label}: not JSON (${r.headers.get('content-type')})`);
+    else if (r.status < 300 && b?.result !== 'success')
+      out.push(`${label}: ${r.status} without success`);
+    else if (
+      r.status >= 300 &&
+      (r.status >= 500 ||
+        r.status < 400 ||
+        b?.result !== 'error' ||
+        typeof b.msg !== 'string' ||
+        (b.code !== undefined && typeof b.code !== 'string'))
+    )
       out.push(`${label}: ${r.status} ${JSON.stringify(b).slice(0, 200)}`);
-    else if (b?.code === 'REQUEST_VARIABLE_MISSING' && (typeof b.var_name !== 'string' || !b.var_name)) out.push(`${label}: no var_name`);
+    else if (
+      b?.code === 'REQUEST_VARIABLE_MISSING' &&
+      (typeof b.var_name !== 'string' || !b.var_name)
+    )
+      out.push(`${label}: no var_name`);
     return out;
   }
 
@@ -122,24 +171,38 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     const found: string[] = [];
     for (let i = 0; i < requests.length; i += 12) {
       const batch = requests.slice(i, i + 12);
-      const results = await Promise.all(batch.map(async ([label, send]) => {
-        try {
-          return problems(label, await send());
-        } catch (err) {
-          return [`${label}: ${String(err)}`];
-        }
-      }));
+      const results = await Promise.all(
+        batch.map(async ([label, send]) => {
+          try {
+            return problems(label, await send());
+          } catch (err) {
+            return [`${label}: ${String(err)}`];
+          }
+        }),
+      );
       found.push(...results.flat());
     }
     return found;
   }
 
   /** A request with a hand-made body; as `as` (hamlet by default), or with the `auth` header given. */
-  const raw = (method: string, url: string, init: { headers?: Record<string, string>; body?: string | FormData; as?: TestClient; auth?: string | null } = {}) =>
+  const raw =
+    (
+      method: string,
+      url: string,
+      init: {
+        headers?: Record<string, string>;
+        body?: string | FormData;
+        as?: TestClient;
+        auth?: string | null;
+      } = {},
+    ) =>
     async (): Promise<ApiResult> => {
       const as = init.auth === undefined ? (init.as ?? clients.hamlet) : null;
       const headers: Record<string, string> = { ...init.headers };
-      if (as) headers.Authorization = 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
+      if (as)
+        headers.Authorization =
+          'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
       if (init.auth) headers.Authorization = init.auth;
       const res = await fetch(`${server.url}/api/v1${url}`, { method, headers, body: init.body });
       const text = await res.text();
@@ -153,17 +216,33 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     };
 
   it('covers every registered route with a valid call to start from', () => {
-    const missing = routes.filter((r) => !valid.has(`${r.method} ${r.template}`)).map((r) => `${r.method} ${r.template}`);
+    const missing = routes
+      .filter((r) => !valid.has(`${r.method} ${r.template}`))
+      .map((r) => `${r.method} ${r.template}`);
     expect(missing).toEqual([]);
   });
 
   it('answers every route called without any parameter, naming a missing one', async () => {
-    const found = await sweep(routes.map((route) => [`${route.method} ${route.template}`, () => clientFor(route).request(route.method, urlFor(route))]));
+    const found = await sweep(
+      routes.map((route) => [
+        `${route.method} ${route.template}`,
+        () => clientFor(route).request(route.method, urlFor(route)),
+      ]),
+    );
     expect(found).toEqual([]);
     const r = await clients.hamlet.post('/messages', {});
-    expect(r.body).toMatchObject({ result: 'error', code: 'REQUEST_VARIABLE_MISSING', var_name: 'type' });
-    expect((await clients.anon.post('/fetch_api_key', { username: 'hamlet@example.com' })).body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
-    expect((await clients.hamlet.delete('/users/me/subscriptions', {})).body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'subscriptions' });
+    expect(r.body).toMatchObject({
+      result: 'error',
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'type',
+    });
+    expect(
+      (await clients.anon.post('/fetch_api_key', { username: 'hamlet@example.com' })).body,
+    ).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+    expect((await clients.hamlet.delete('/users/me/subscriptions', {})).body).toMatchObject({
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'subscriptions',
+    });
   });
 
   it('answers wrong types, broken JSON, huge, negative and unknown numbers and null bytes in every parameter', async () => {
@@ -173,7 +252,11 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
       const url = fillPath(step.path, step.pathValues?.(v));
       for (const [name, example] of Object.entries(params)) {
         for (const bad of variants(example)) {
-          requests.push([`${key} ${name}=${JSON.stringify(bad).slice(0, 60)}`, () => clients[step.as ?? 'hamlet'].request(step.method, url, { ...params, [name]: bad })]);
+          requests.push([
+            `${key} ${name}=${JSON.stringify(bad).slice(0, 60)}`,
+            () =>
+              clients[step.as ?? 'hamlet'].request(step.method, url, { ...params, [name]: bad }),
+          ]);
         }
       }
     }
@@ -186,9 +269,15 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
     expect(r.body.msg).toContain('narrow');
-    const objects = await clients.hamlet.post('/users/me/subscriptions', { subscriptions: '{"name": "x"}' });
+    const objects = await clients.hamlet.post('/users/me/subscriptions', {
+      subscriptions: '{"name": "x"}',
+    });
     expect(objects.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
-    const ints = await clients.hamlet.post('/messages/flags', { messages: `[${HUGE}]`, op: 'add', flag: 'read' });
+    const ints = await clients.hamlet.post('/messages/flags', {
+      messages: `[${HUGE}]`,
+      op: 'add',
+      flag: 'read',
+    });
     expect(ints.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
   });
 
@@ -198,7 +287,10 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
       const step = valid.get(`${route.method} ${route.template}`);
       for (const bad of PATH_VARIANTS) {
         const url = route.template.replace(/\{param\}/g, bad);
-        requests.push([`${route.method} ${url}`, () => clientFor(route).request(route.method, url, step?.params?.(v) ?? {})]);
+        requests.push([
+          `${route.method} ${url}`,
+          () => clientFor(route).request(route.method, url, step?.params?.(v) ?? {}),
+        ]);
       }
     }
     expect(await sweep(requests)).toEqual([]);
@@ -208,19 +300,24 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
 
   it('refuses other methods with 405 naming the allowed ones (or 404 when another route owns the path)', async () => {
     const paths = new Map<string, Set<string>>();
-    for (const r of routes) paths.set(r.template, (paths.get(r.template) ?? new Set()).add(r.method));
+    for (const r of routes)
+      paths.set(r.template, (paths.get(r.template) ?? new Set()).add(r.method));
     const requests: [string, () => Promise<ApiResult>][] = [];
     for (const [template, allowed] of paths) {
       const url = template.replace(/\{param\}/g, '1');
       for (const method of METHODS.filter((m) => !allowed.has(m))) {
         // Another route may own the path (GET /messages/flags is GET /messages/{id}): any 4xx then.
         const owned = routes.some((r) => r.method === method && r.pattern.test(`/api/v1${url}`));
-        requests.push([`${method} ${template}`, async () => {
-          const r = await clients.hamlet.request(method, url);
-          const allow = String(r.headers.get('allow')).split(', ');
-          if (!owned && (r.status !== 405 || [...allowed].some((m) => !allow.includes(m)))) return { ...r, status: 500 };
-          return r;
-        }]);
+        requests.push([
+          `${method} ${template}`,
+          async () => {
+            const r = await clients.hamlet.request(method, url);
+            const allow = String(r.headers.get('allow')).split(', ');
+            if (!owned && (r.status !== 405 || [...allowed].some((m) => !allow.includes(m))))
+              return { ...r, status: 500 };
+            return r;
+          },
+        ]);
       }
     }
     expect(requests.length).toBeGreaterThan(100);
@@ -239,13 +336,27 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
       const expectCode = (code: string | null, send: () => Promise<ApiResult>) => async () => {
         const r = await send();
         if (open.has(key)) return r;
-        return r.status === 401 && (code === null || r.body.code === code) ? r : { ...r, status: 500 };
+        return r.status === 401 && (code === null || r.body.code === code)
+          ? r
+          : { ...r, status: 500 };
       };
-      requests.push([`${key} wrong key`, expectCode('INVALID_API_KEY', () => wrongKey.request(route.method, url))]);
-      requests.push([`${key} unknown user`, expectCode('INVALID_API_KEY', () => nobody.request(route.method, url))]);
-      requests.push([`${key} NUL in the email`, expectCode('INVALID_API_KEY', () => nul.request(route.method, url))]);
+      requests.push([
+        `${key} wrong key`,
+        expectCode('INVALID_API_KEY', () => wrongKey.request(route.method, url)),
+      ]);
+      requests.push([
+        `${key} unknown user`,
+        expectCode('INVALID_API_KEY', () => nobody.request(route.method, url)),
+      ]);
+      requests.push([
+        `${key} NUL in the email`,
+        expectCode('INVALID_API_KEY', () => nul.request(route.method, url)),
+      ]);
       for (const header of ['Basic ' + Buffer.from('no-colon').toString('base64'), 'Bearer abc'])
-        requests.push([`${key} ${header}`, expectCode(null, raw(route.method, url, { auth: header }))]);
+        requests.push([
+          `${key} ${header}`,
+          expectCode(null, raw(route.method, url, { auth: header })),
+        ]);
       requests.push([`${key} no auth`, raw(route.method, url, { auth: null })]);
     }
     expect(await sweep(requests)).toEqual([]);
@@ -256,18 +367,33 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
   it('answers empty bodies, wrong content types and garbage bodies', async () => {
     const bodies: [string, Record<string, string>, string | undefined][] = [
       ['empty', {}, undefined],
-      ['bad escapes', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'to=%E0%A4%A&content=%%%'],
+      [
+        'bad escapes',
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        'to=%E0%A4%A&content=%%%',
+      ],
       ['text/plain', { 'Content-Type': 'text/plain' }, 'content=hello&type=stream'],
       ['json garbage', { 'Content-Type': 'application/json' }, '{"content": '],
       ['json list', { 'Content-Type': 'application/json' }, '[1, 2]'],
-      ['json nulls', { 'Content-Type': 'application/json' }, '{"content": null, "to": [null], "type": {}, "x": "\\u0000"}'],
-      ['multipart garbage', { 'Content-Type': 'multipart/form-data; boundary=zz' }, '--zz\r\nContent-Disposition: form-data\r\n\r\nx'],
+      [
+        'json nulls',
+        { 'Content-Type': 'application/json' },
+        '{"content": null, "to": [null], "type": {}, "x": "\\u0000"}',
+      ],
+      [
+        'multipart garbage',
+        { 'Content-Type': 'multipart/form-data; boundary=zz' },
+        '--zz\r\nContent-Disposition: form-data\r\n\r\nx',
+      ],
       ['octet stream', { 'Content-Type': 'application/octet-stream' }, '\u0000\u0001\u0002'],
     ];
     const requests: [string, () => Promise<ApiResult>][] = [];
     for (const route of routes.filter((r) => r.method !== 'GET'))
       for (const [name, headers, body] of bodies)
-        requests.push([`${route.method} ${route.template} ${name}`, raw(route.method, urlFor(route), { headers, body, as: clientFor(route) })]);
+        requests.push([
+          `${route.method} ${route.template} ${name}`,
+          raw(route.method, urlFor(route), { headers, body, as: clientFor(route) }),
+        ]);
     expect(await sweep(requests)).toEqual([]);
   });
 
@@ -279,8 +405,16 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
     form.set('topic', 'big');
     form.set('content', big);
     const cases: [string, Record<string, string>, string | FormData][] = [
-      ['form', { 'Content-Type': 'application/x-www-form-urlencoded' }, `type=stream&to=general&topic=big&content=${big}`],
-      ['json', { 'Content-Type': 'application/json' }, JSON.stringify({ type: 'stream', to: 'general', topic: 'big', content: big })],
+      [
+        'form',
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        `type=stream&to=general&topic=big&content=${big}`,
+      ],
+      [
+        'json',
+        { 'Content-Type': 'application/json' },
+        JSON.stringify({ type: 'stream', to: 'general', topic: 'big', content: big }),
+      ],
       ['text', { 'Content-Type': 'text/plain' }, big],
       ['multipart', {}, form],
     ];
@@ -293,20 +427,54 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
   });
 
   it('names unknown streams with STREAM_DOES_NOT_EXIST and refuses unknown principals', async () => {
-    const send = await clients.hamlet.post('/messages', { type: 'stream', to: 'nowhere', topic: 't', content: 'x' });
-    expect(send.body).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream: 'nowhere' });
-    const byId = await clients.hamlet.post('/messages', { type: 'stream', to: 999999, topic: 't', content: 'x' });
-    expect(byId.body).toMatchObject({ result: 'error', code: 'STREAM_DOES_NOT_EXIST', stream_id: 999999, msg: "Channel with ID '999999' does not exist" });
-    const nul = await clients.hamlet.post('/messages', { type: 'stream', to: 'no\u0000where', topic: 't', content: 'x' });
+    const send = await clients.hamlet.post('/messages', {
+      type: 'stream',
+      to: 'nowhere',
+      topic: 't',
+      content: 'x',
+    });
+    expect(send.body).toMatchObject({
+      result: 'error',
+      code: 'STREAM_DOES_NOT_EXIST',
+      stream: 'nowhere',
+    });
+    const byId = await clients.hamlet.post('/messages', {
+      type: 'stream',
+      to: 999999,
+      topic: 't',
+      content: 'x',
+    });
+    expect(byId.body).toMatchObject({
+      result: 'error',
+      code: 'STREAM_DOES_NOT_EXIST',
+      stream_id: 999999,
+      msg: "Channel with ID '999999' does not exist",
+    });
+    const nul = await clients.hamlet.post('/messages', {
+      type: 'stream',
+      to: 'no\u0000where',
+      topic: 't',
+      content: 'x',
+    });
     expect(nul).toMatchObject({ status: 400, body: { result: 'error', code: 'BAD_REQUEST' } });
-    const leave = await clients.hamlet.delete('/users/me/subscriptions', { subscriptions: ['general', 'atlantis'] });
+    const leave = await clients.hamlet.delete('/users/me/subscriptions', {
+      subscriptions: ['general', 'atlantis'],
+    });
     expect(leave.body).toMatchObject({ code: 'STREAM_DOES_NOT_EXIST', stream: 'atlantis' });
-    const ghost = await clients.iago.delete('/users/me/subscriptions', { subscriptions: ['general'], principals: [999999] });
+    const ghost = await clients.iago.delete('/users/me/subscriptions', {
+      subscriptions: ['general'],
+      principals: [999999],
+    });
     expect(ghost).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
   });
 
   it('still serves ordinary requests after the sweep', async () => {
-    const sent = await clients.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'after the storm', content: 'still here' });
+    const sent = await clients.hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'after the storm',
+      content: 'still here',
+    });
     expect(sent.status).toBe(200);
     const fetched = await clients.othello.get(`/messages/${sent.body.id}`);
     expect(fetched.body.message.content).toContain('still here');

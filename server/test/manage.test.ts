@@ -23,16 +23,59 @@ describe('management commands', () => {
   });
 
   it('creates an organization, a user and resets a password that then logs in', async () => {
-    expect(await runManage(['create-realm', '--name', 'Acme', '--owner-email', 'Boss@Acme.test', '--owner-name', 'The Boss', '--password', 'first-pass'], config)).toBe(0);
-    expect(await runManage(['create-user', '--email', 'ann@acme.test', '--full-name', 'Ann', '--password', 'ann-pass', '--role', 'admin'], config)).toBe(0);
-    expect(await runManage(['create-user', '--email', 'ann@acme.test', '--full-name', 'Ann again', '--password', 'x'], config)).toBe(1);
-    expect(await runManage(['reset-password', '--email', 'boss@acme.test', '--password', 'second-pass'], config)).toBe(0);
+    expect(
+      await runManage(
+        [
+          'create-realm',
+          '--name',
+          'Acme',
+          '--owner-email',
+          'Boss@Acme.test',
+          '--owner-name',
+          'The Boss',
+          '--password',
+          'first-pass',
+        ],
+        config,
+      ),
+    ).toBe(0);
+    expect(
+      await runManage(
+        [
+          'create-user',
+          '--email',
+          'ann@acme.test',
+          '--full-name',
+          'Ann',
+          '--password',
+          'ann-pass',
+          '--role',
+          'admin',
+        ],
+        config,
+      ),
+    ).toBe(0);
+    expect(
+      await runManage(
+        ['create-user', '--email', 'ann@acme.test', '--full-name', 'Ann again', '--password', 'x'],
+        config,
+      ),
+    ).toBe(1);
+    expect(
+      await runManage(
+        ['reset-password', '--email', 'boss@acme.test', '--password', 'second-pass'],
+        config,
+      ),
+    ).toBe(0);
     expect(await runManage(['no-such-command'], config)).toBe(2);
 
     const server = await startServer(config);
     try {
       const anon = new TestClient(server.url);
-      const old = await anon.post('/fetch_api_key', { username: 'boss@acme.test', password: 'first-pass' });
+      const old = await anon.post('/fetch_api_key', {
+        username: 'boss@acme.test',
+        password: 'first-pass',
+      });
       expect(old.status).toBe(401);
       const boss = await TestClient.login(server.url, 'boss@acme.test', 'second-pass');
       const me = await boss.get('/users/me');
@@ -51,8 +94,12 @@ describe('management commands', () => {
     const cfg = tempConfig();
     const first = await openDatabase({ dataDir: cfg.dataDir });
     try {
-      await expect(openDatabase({ dataDir: cfg.dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
-      await expect(openDatabase({ dataDir: cfg.dataDir })).rejects.toThrow(/already using the data directory/);
+      await expect(openDatabase({ dataDir: cfg.dataDir })).rejects.toBeInstanceOf(
+        DataDirLockedError,
+      );
+      await expect(openDatabase({ dataDir: cfg.dataDir })).rejects.toThrow(
+        /already using the data directory/,
+      );
     } finally {
       await first.close();
     }

@@ -10,11 +10,13 @@ import { TestClient } from './client.js';
  */
 
 const STREAM_REFUSED = {
-  result: 'error', code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
+  result: 'error',
+  code: 'STREAM_WILDCARD_MENTION_NOT_ALLOWED',
   msg: 'You do not have permission to use channel wildcard mentions in this channel.',
 };
 const TOPIC_REFUSED = {
-  result: 'error', code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
+  result: 'error',
+  code: 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED',
   msg: 'You do not have permission to use topic wildcard mentions in this topic.',
 };
 
@@ -34,13 +36,19 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
   beforeAll(async () => {
     server = await startTestServer({ db });
     [hamlet, iago, desdemona] = await Promise.all(
-      ['hamlet', 'iago', 'desdemona'].map((n) => TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD)),
+      ['hamlet', 'iago', 'desdemona'].map((n) =>
+        TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+      ),
     );
     // Sixteen more people make a channel and a topic larger than the threshold of 15.
     const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     crowd = [];
     for (let i = 0; i < 16; i++) {
-      const u = await createUser(server.ctx, realm, { email: `citizen${i}@example.com`, fullName: `Citizen ${i}`, password: null });
+      const u = await createUser(server.ctx, realm, {
+        email: `citizen${i}@example.com`,
+        fullName: `Citizen ${i}`,
+        password: null,
+      });
       crowd.push(new TestClient(server.url, u.email, u.api_key));
     }
     const made = await iago.post('/users/me/subscriptions', {
@@ -56,49 +64,105 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
 
   it('keeps channel wildcard mentions in large channels to those the policy allows', async () => {
     // The default policy: administrators.
-    expect((await send(hamlet, townHall, 'news', '@**all** listen up')).body).toMatchObject(STREAM_REFUSED);
-    expect((await send(hamlet, townHall, 'news', '@**channel** listen up')).body).toMatchObject(STREAM_REFUSED);
-    expect((await send(hamlet, townHall, 'news', 'quietly: @_**all**')).body).toMatchObject({ result: 'success' });
-    expect((await send(iago, townHall, 'news', '@**all** from an administrator')).body).toMatchObject({ result: 'success' });
+    expect((await send(hamlet, townHall, 'news', '@**all** listen up')).body).toMatchObject(
+      STREAM_REFUSED,
+    );
+    expect((await send(hamlet, townHall, 'news', '@**channel** listen up')).body).toMatchObject(
+      STREAM_REFUSED,
+    );
+    expect((await send(hamlet, townHall, 'news', 'quietly: @_**all**')).body).toMatchObject({
+      result: 'success',
+    });
+    expect(
+      (await send(iago, townHall, 'news', '@**all** from an administrator')).body,
+    ).toMatchObject({ result: 'success' });
     // Small channels and direct messages take them from anyone.
-    expect((await send(hamlet, engineering, 'news', '@**all** in a small channel')).body).toMatchObject({ result: 'success' });
-    const dm = await hamlet.post('/messages', { type: 'direct', to: ['othello@example.com'], content: '@**all** of us two' });
+    expect(
+      (await send(hamlet, engineering, 'news', '@**all** in a small channel')).body,
+    ).toMatchObject({ result: 'success' });
+    const dm = await hamlet.post('/messages', {
+      type: 'direct',
+      to: ['othello@example.com'],
+      content: '@**all** of us two',
+    });
     expect(dm.body).toMatchObject({ result: 'success' });
 
-    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 2 })).body).toMatchObject({ result: 'success' });
-    expect((await send(hamlet, townHall, 'news', '@**all** now members may')).body).toMatchObject({ result: 'success' });
-    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 6 })).body).toMatchObject({ result: 'success' });
-    expect((await send(iago, townHall, 'news', '@**everyone** nobody may')).body).toMatchObject(STREAM_REFUSED);
-    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 5 })).body).toMatchObject({ result: 'success' });
+    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 2 })).body).toMatchObject({
+      result: 'success',
+    });
+    expect((await send(hamlet, townHall, 'news', '@**all** now members may')).body).toMatchObject({
+      result: 'success',
+    });
+    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 6 })).body).toMatchObject({
+      result: 'success',
+    });
+    expect((await send(iago, townHall, 'news', '@**everyone** nobody may')).body).toMatchObject(
+      STREAM_REFUSED,
+    );
+    expect((await desdemona.patch('/realm', { wildcard_mention_policy: 5 })).body).toMatchObject({
+      result: 'success',
+    });
   });
 
   it('keeps topic wildcard mentions in busy topics to those the policy allows', async () => {
-    expect((await send(hamlet, townHall, 'small talk', '@**topic** few of us here')).body).toMatchObject({ result: 'success' });
+    expect(
+      (await send(hamlet, townHall, 'small talk', '@**topic** few of us here')).body,
+    ).toMatchObject({ result: 'success' });
     for (const [i, citizen] of crowd.entries())
-      expect((await send(citizen, townHall, 'busy', `hello from ${i}`)).body).toMatchObject({ result: 'success' });
-    expect((await send(hamlet, townHall, 'busy', '@**topic** everybody in here')).body).toMatchObject(TOPIC_REFUSED);
-    expect((await send(iago, townHall, 'busy', '@**topic** everybody in here')).body).toMatchObject({ result: 'success' });
+      expect((await send(citizen, townHall, 'busy', `hello from ${i}`)).body).toMatchObject({
+        result: 'success',
+      });
+    expect(
+      (await send(hamlet, townHall, 'busy', '@**topic** everybody in here')).body,
+    ).toMatchObject(TOPIC_REFUSED);
+    expect((await send(iago, townHall, 'busy', '@**topic** everybody in here')).body).toMatchObject(
+      { result: 'success' },
+    );
   });
 
   it('refuses a wildcard added by an edit where a send could not make it', async () => {
     const id = (await send(hamlet, townHall, 'edits', 'plain')).body.id;
-    expect((await hamlet.patch(`/messages/${id}`, { content: 'plain @**all**' })).body).toMatchObject(STREAM_REFUSED);
+    expect(
+      (await hamlet.patch(`/messages/${id}`, { content: 'plain @**all**' })).body,
+    ).toMatchObject(STREAM_REFUSED);
     expect((await hamlet.get(`/messages/${id}`)).body.raw_content).toBe('plain');
   });
 
-  it('lets only the group\'s can_mention_group mention a group', async () => {
-    const groups = (await iago.post('/register', { fetch_event_types: ['realm_user_groups'] })).body.realm_user_groups as any[];
+  it("lets only the group's can_mention_group mention a group", async () => {
+    const groups = (await iago.post('/register', { fetch_event_types: ['realm_user_groups'] })).body
+      .realm_user_groups as any[];
     const admins = groups.find((g) => g.name === 'role:administrators').id;
     const made = await iago.post('/user_groups/create', {
-      name: 'leads', description: 'Team leads', members: [], can_mention_group: admins,
+      name: 'leads',
+      description: 'Team leads',
+      members: [],
+      can_mention_group: admins,
     });
     expect(made.body).toMatchObject({ result: 'success' });
-    const refused = { result: 'error', code: 'BAD_REQUEST', msg: "You are not allowed to mention user group 'leads'." };
+    const refused = {
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: "You are not allowed to mention user group 'leads'.",
+    };
     expect((await send(hamlet, general, 'groups', 'ping @*leads*')).body).toMatchObject(refused);
-    expect((await hamlet.post('/messages', { type: 'direct', to: ['iago@example.com'], content: 'ping @*leads*' })).body).toMatchObject(refused);
-    expect((await send(hamlet, general, 'groups', 'silently @_*leads*')).body).toMatchObject({ result: 'success' });
-    expect((await send(iago, general, 'groups', 'ping @*leads*')).body).toMatchObject({ result: 'success' });
+    expect(
+      (
+        await hamlet.post('/messages', {
+          type: 'direct',
+          to: ['iago@example.com'],
+          content: 'ping @*leads*',
+        })
+      ).body,
+    ).toMatchObject(refused);
+    expect((await send(hamlet, general, 'groups', 'silently @_*leads*')).body).toMatchObject({
+      result: 'success',
+    });
+    expect((await send(iago, general, 'groups', 'ping @*leads*')).body).toMatchObject({
+      result: 'success',
+    });
     const id = (await send(hamlet, general, 'groups', 'no mention yet')).body.id;
-    expect((await hamlet.patch(`/messages/${id}`, { content: 'now @*leads*' })).body).toMatchObject(refused);
+    expect((await hamlet.patch(`/messages/${id}`, { content: 'now @*leads*' })).body).toMatchObject(
+      refused,
+    );
   });
 });

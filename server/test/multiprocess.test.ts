@@ -22,7 +22,8 @@ async function redisReachable(): Promise<boolean> {
 }
 
 const available = !!process.env.TEST_DATABASE_URL && (await redisReachable());
-if (!available) console.warn('multiprocess test: needs TEST_DATABASE_URL and a Redis server; stepping aside');
+if (!available)
+  console.warn('multiprocess test: needs TEST_DATABASE_URL and a Redis server; stepping aside');
 
 /** Two server processes on one PostgreSQL database, with events crossing through Redis. */
 describe.skipIf(!available)('several server processes', () => {
@@ -39,8 +40,14 @@ describe.skipIf(!available)('several server processes', () => {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.searchParams.set('options', `-c search_path=${schema}`);
     const base = (): Config => ({
-      ...configFromEnv({}), port: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-multi-')),
-      databaseUrl: url.toString(), redisUrl: REDIS_URL, scryptCost: 1024, rateLimitPerMinute: 100_000, longPollSeconds: 5,
+      ...configFromEnv({}),
+      port: 0,
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-multi-')),
+      databaseUrl: url.toString(),
+      redisUrl: REDIS_URL,
+      scryptCost: 1024,
+      rateLimitPerMinute: 100_000,
+      longPollSeconds: 5,
     });
     a = await startServer(base());
     await seedDemo(a.ctx, DEMO_PASSWORD);
@@ -60,12 +67,22 @@ describe.skipIf(!available)('several server processes', () => {
     const receiver = await TestClient.login(b.url, 'othello@example.com', DEMO_PASSWORD);
     const q = await receiver.post('/register', { event_types: ['message'] });
     expect(q.body.queue_id.startsWith(b.ctx.queues.processTag + ':')).toBe(true);
-    const poll = receiver.get('/events', { queue_id: q.body.queue_id, last_event_id: q.body.last_event_id });
-    const sent = await sender.post('/messages', { type: 'stream', to: 'general', topic: 'across', content: 'from process A' });
+    const poll = receiver.get('/events', {
+      queue_id: q.body.queue_id,
+      last_event_id: q.body.last_event_id,
+    });
+    const sent = await sender.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'across',
+      content: 'from process A',
+    });
     const got = await poll;
     expect(got.body.events.find((e: any) => e.type === 'message')?.message.id).toBe(sent.body.id);
     // A queue lives in the process that created it: the other process does not know it.
     const elsewhere = new TestClient(a.url, receiver.email, receiver.apiKey);
-    expect((await elsewhere.get('/events', { queue_id: q.body.queue_id, dont_block: true })).body.code).toBe('BAD_EVENT_QUEUE_ID');
+    expect(
+      (await elsewhere.get('/events', { queue_id: q.body.queue_id, dont_block: true })).body.code,
+    ).toBe('BAD_EVENT_QUEUE_ID');
   });
 });

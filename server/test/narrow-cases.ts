@@ -10,8 +10,20 @@ import { DEMO_PASSWORD, type TestServer } from './harness.js';
  */
 
 export const FIXTURES = [
-  'plain', 'link', 'image', 'attachment', 'own', 'resolved', 'mention', 'wildcard', 'alert',
-  'secret', 'web', 'dm', 'group', 'selfdm',
+  'plain',
+  'link',
+  'image',
+  'attachment',
+  'own',
+  'resolved',
+  'mention',
+  'wildcard',
+  'alert',
+  'secret',
+  'web',
+  'dm',
+  'group',
+  'selfdm',
 ] as const;
 export type Fixture = (typeof FIXTURES)[number];
 
@@ -47,53 +59,149 @@ const fromOthers: Fixture[] = FIXTURES.filter((f) => f !== 'own' && f !== 'selfd
 
 export const CASES: NarrowCase[] = [
   { operator: 'channel', operand: 'narrow-a', matches: [...inA, 'resolved'], negate: true },
-  { operator: 'stream', operand: (w: World) => w.stream.a, matches: [...inA, 'resolved'], negate: true },
-  { operator: 'channel', operand: (w: World) => String(w.stream.b), matches: ['mention', 'wildcard', 'alert'] },
+  {
+    operator: 'stream',
+    operand: (w: World) => w.stream.a,
+    matches: [...inA, 'resolved'],
+    negate: true,
+  },
+  {
+    operator: 'channel',
+    operand: (w: World) => String(w.stream.b),
+    matches: ['mention', 'wildcard', 'alert'],
+  },
   { operator: 'stream', operand: 'NARROW-B', matches: ['mention', 'wildcard', 'alert'] },
   { operator: 'topic', operand: 'ALPHA', matches: inA, negate: true },
   { operator: 'subject', operand: 'beta', matches: ['mention', 'wildcard', 'alert'] },
-  { operator: 'sender', operand: 'hamlet@example.com', matches: ['plain', 'link', 'image', 'attachment', 'resolved', 'mention', 'wildcard', 'secret', 'web', 'dm'], negate: true },
+  {
+    operator: 'sender',
+    operand: 'hamlet@example.com',
+    matches: [
+      'plain',
+      'link',
+      'image',
+      'attachment',
+      'resolved',
+      'mention',
+      'wildcard',
+      'secret',
+      'web',
+      'dm',
+    ],
+    negate: true,
+  },
   { operator: 'sender', operand: (w: World) => w.id.cordelia, matches: ['alert', 'group'] },
   { operator: 'sender', operand: 'me', matches: ['own', 'selfdm'] },
   { operator: 'dm', operand: (w: World) => [w.id.hamlet], matches: ['dm'], negate: true },
   { operator: 'dm', operand: 'hamlet@example.com', matches: ['dm'] },
   { operator: 'pm-with', operand: 'hamlet@example.com', matches: ['dm'] },
-  { operator: 'dm', operand: (w: World) => [w.id.cordelia, w.id.hamlet], matches: ['group'], negate: true },
+  {
+    operator: 'dm',
+    operand: (w: World) => [w.id.cordelia, w.id.hamlet],
+    matches: ['group'],
+    negate: true,
+  },
   { operator: 'dm', operand: 'cordelia@example.com,hamlet@example.com', matches: ['group'] },
   { operator: 'dm', operand: (w: World) => [w.id.othello], matches: ['selfdm'] },
-  { operator: 'dm-including', operand: (w: World) => w.id.hamlet, matches: ['dm', 'group'], negate: true },
+  {
+    operator: 'dm-including',
+    operand: (w: World) => w.id.hamlet,
+    matches: ['dm', 'group'],
+    negate: true,
+  },
   { operator: 'group-pm-with', operand: 'cordelia@example.com', matches: ['group'] },
   { operator: 'dm-including', operand: 'othello@example.com', matches: dms },
   { operator: 'is', operand: 'dm', matches: dms, negate: true },
   { operator: 'is', operand: 'private', matches: dms },
   { operator: 'is', operand: 'starred', matches: ['plain'], delivered: [], negate: true },
-  { operator: 'is', operand: 'unread', matches: fromOthers.filter((f) => f !== 'dm'), delivered: fromOthers, negate: true },
+  {
+    operator: 'is',
+    operand: 'unread',
+    matches: fromOthers.filter((f) => f !== 'dm'),
+    delivered: fromOthers,
+    negate: true,
+  },
   { operator: 'is', operand: 'mentioned', matches: ['mention', 'wildcard'], negate: true },
   { operator: 'is', operand: 'alerted', matches: ['alert'], negate: true },
   { operator: 'is', operand: 'resolved', matches: ['resolved'], negate: true },
-  { operator: 'is', operand: 'followed', matches: inA, negate: true, queueRefuses: 'topics are followed and unfollowed after delivery' },
+  {
+    operator: 'is',
+    operand: 'followed',
+    matches: inA,
+    negate: true,
+    queueRefuses: 'topics are followed and unfollowed after delivery',
+  },
   { operator: 'has', operand: 'link', matches: ['link', 'image', 'attachment'], negate: true },
   { operator: 'has', operand: 'image', matches: ['image'], negate: true },
   { operator: 'has', operand: 'attachment', matches: ['image', 'attachment'], negate: true },
   { operator: 'has', operand: 'reaction', matches: ['link'], delivered: [], negate: true },
-  { operator: 'search', operand: 'ZANZIBAR', matches: ['own'], negate: true, queueRefuses: 'upstream does not search events' },
-  { operator: 'search', operand: 'pineapple', matches: ['alert'], queueRefuses: 'upstream does not search events' },
-  { operator: 'search', operand: 'alpha', matches: inA, queueRefuses: 'a search looks at topics too' },
-  { operator: 'id', operand: (w: World) => w.msg.link, matches: ['link'], negate: true, queueRefuses: 'the message exists before the queue' },
-  { operator: 'id', operand: (w: World) => String(w.msg.dm), matches: ['dm'], queueRefuses: 'the message exists before the queue' },
-  { operator: 'near', operand: (w: World) => w.msg.link, matches: [...FIXTURES], queueRefuses: 'near places a view, it filters nothing' },
   {
-    operator: 'channels', operand: 'public', negate: true, queueRefuses: 'channels change privacy after registration',
+    operator: 'search',
+    operand: 'ZANZIBAR',
+    matches: ['own'],
+    negate: true,
+    queueRefuses: 'upstream does not search events',
+  },
+  {
+    operator: 'search',
+    operand: 'pineapple',
+    matches: ['alert'],
+    queueRefuses: 'upstream does not search events',
+  },
+  {
+    operator: 'search',
+    operand: 'alpha',
+    matches: inA,
+    queueRefuses: 'a search looks at topics too',
+  },
+  {
+    operator: 'id',
+    operand: (w: World) => w.msg.link,
+    matches: ['link'],
+    negate: true,
+    queueRefuses: 'the message exists before the queue',
+  },
+  {
+    operator: 'id',
+    operand: (w: World) => String(w.msg.dm),
+    matches: ['dm'],
+    queueRefuses: 'the message exists before the queue',
+  },
+  {
+    operator: 'near',
+    operand: (w: World) => w.msg.link,
+    matches: [...FIXTURES],
+    queueRefuses: 'near places a view, it filters nothing',
+  },
+  {
+    operator: 'channels',
+    operand: 'public',
+    negate: true,
+    queueRefuses: 'channels change privacy after registration',
     matches: FIXTURES.filter((f) => f !== 'secret' && !dms.includes(f)),
   },
-  { operator: 'channels', operand: 'web-public', matches: ['web'], negate: true, queueRefuses: 'channels change privacy after registration' },
-  { operator: 'streams', operand: 'web-public', matches: ['web'], queueRefuses: 'channels change privacy after registration' },
+  {
+    operator: 'channels',
+    operand: 'web-public',
+    matches: ['web'],
+    negate: true,
+    queueRefuses: 'channels change privacy after registration',
+  },
+  {
+    operator: 'streams',
+    operand: 'web-public',
+    matches: ['web'],
+    queueRefuses: 'channels change privacy after registration',
+  },
 ];
 
 /** Narrows every entry point refuses with BAD_NARROW, with the `desc` upstream gives. */
 export const REFUSED: { narrow: unknown[]; desc: string }[] = [
   { narrow: [['colour', 'red']], desc: 'unknown operator colour' },
-  { narrow: [{ operator: 'colour', operand: 'red', negated: true }], desc: 'unknown operator colour' },
+  {
+    narrow: [{ operator: 'colour', operand: 'red', negated: true }],
+    desc: 'unknown operator colour',
+  },
   { narrow: [['is', 'purple']], desc: "unknown 'is' operand purple" },
   { narrow: [['is', 'muted']], desc: "unknown 'is' operand muted" },
   { narrow: [['has', 'emoji']], desc: "unknown 'has' operand emoji" },
@@ -106,9 +214,11 @@ export const REFUSED: { narrow: unknown[]; desc: string }[] = [
 ];
 
 /** Every fixture message but those listed. */
-export const others = (matched: Fixture[]): Fixture[] => FIXTURES.filter((f) => !matched.includes(f));
+export const others = (matched: Fixture[]): Fixture[] =>
+  FIXTURES.filter((f) => !matched.includes(f));
 
-export const operandOf = (c: NarrowCase, w: World): unknown => (typeof c.operand === 'function' ? c.operand(w) : c.operand);
+export const operandOf = (c: NarrowCase, w: World): unknown =>
+  typeof c.operand === 'function' ? c.operand(w) : c.operand;
 
 /** A case's label in test names: `-has:link`, `dm:[7,9]`. */
 export const label = (c: NarrowCase, negated: boolean) =>
@@ -122,21 +232,50 @@ async function ok(r: Promise<{ status: number; body: any }>) {
 
 /** A PNG or PDF uploaded by `who`, for messages that link it. */
 async function upload(who: TestClient, name: string, type: string): Promise<string> {
-  return (await ok(who.post('/user_uploads', { file: new File([Buffer.from([0x89, 0x50, 0x4e, 0x47])], name, { type }) }))).url;
+  return (
+    await ok(
+      who.post('/user_uploads', {
+        file: new File([Buffer.from([0x89, 0x50, 0x4e, 0x47])], name, { type }),
+      }),
+    )
+  ).url;
 }
 
 /** Users, channels and uploads, everything before the first fixture message. */
 export async function prepareWorld(server: TestServer): Promise<Omit<World, 'msg'>> {
   const [othello, hamlet, cordelia] = await Promise.all(
-    ['othello', 'hamlet', 'cordelia'].map((n) => TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD)),
+    ['othello', 'hamlet', 'cordelia'].map((n) =>
+      TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+    ),
   );
   const userId = async (c: TestClient) => (await ok(c.get('/users/me'))).user_id as number;
-  const id = { othello: await userId(othello), hamlet: await userId(hamlet), cordelia: await userId(cordelia) };
+  const id = {
+    othello: await userId(othello),
+    hamlet: await userId(hamlet),
+    cordelia: await userId(cordelia),
+  };
   const everyone = [id.hamlet, id.othello, id.cordelia];
-  await ok(hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'narrow-a' }, { name: 'narrow-b' }], principals: everyone }));
-  await ok(hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'vault' }], invite_only: true, principals: [id.hamlet, id.othello] }));
-  const streamId = async (name: string) => (await ok(othello.get('/get_stream_id', { stream: name }))).stream_id as number;
-  const stream = { a: await streamId('narrow-a'), b: await streamId('narrow-b'), vault: await streamId('vault'), welcome: await streamId('welcome') };
+  await ok(
+    hamlet.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'narrow-a' }, { name: 'narrow-b' }],
+      principals: everyone,
+    }),
+  );
+  await ok(
+    hamlet.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'vault' }],
+      invite_only: true,
+      principals: [id.hamlet, id.othello],
+    }),
+  );
+  const streamId = async (name: string) =>
+    (await ok(othello.get('/get_stream_id', { stream: name }))).stream_id as number;
+  const stream = {
+    a: await streamId('narrow-a'),
+    b: await streamId('narrow-b'),
+    vault: await streamId('vault'),
+    welcome: await streamId('welcome'),
+  };
   await ok(othello.post('/users/me/alert_words', { alert_words: ['pineapple'] }));
   // Sending would follow othello's topics by itself: is:followed is only what he chose below.
   await ok(othello.patch('/settings', { automatically_follow_topics_policy: 4 }));
@@ -149,7 +288,8 @@ export async function sendFixtures(w: Omit<World, 'msg'>): Promise<World['msg']>
   const pdf = await upload(w.hamlet, 'notes.pdf', 'application/pdf');
   const toStream = (who: TestClient, to: number, topic: string, content: string) =>
     ok(who.post('/messages', { type: 'stream', to: String(to), topic, content }));
-  const toUsers = (who: TestClient, to: number[], content: string) => ok(who.post('/messages', { type: 'direct', to: JSON.stringify(to), content }));
+  const toUsers = (who: TestClient, to: number[], content: string) =>
+    ok(who.post('/messages', { type: 'direct', to: JSON.stringify(to), content }));
   const sends: Record<Fixture, () => Promise<{ id: number }>> = {
     plain: () => toStream(w.hamlet, w.stream.a, 'alpha', 'plain words here'),
     link: () => toStream(w.hamlet, w.stream.a, 'alpha', 'see https://example.com/page'),
@@ -173,8 +313,22 @@ export async function sendFixtures(w: Omit<World, 'msg'>): Promise<World['msg']>
 
 /** What changes after delivery: a star, a reaction, a message read, a topic followed. */
 export async function changeAfterDelivery(w: World) {
-  await ok(w.othello.post('/messages/flags', { messages: JSON.stringify([w.msg.plain]), op: 'add', flag: 'starred' }));
+  await ok(
+    w.othello.post('/messages/flags', {
+      messages: JSON.stringify([w.msg.plain]),
+      op: 'add',
+      flag: 'starred',
+    }),
+  );
   await ok(w.cordelia.post(`/messages/${w.msg.link}/reactions`, { emoji_name: 'thumbs_up' }));
-  await ok(w.othello.post('/messages/flags', { messages: JSON.stringify([w.msg.dm]), op: 'add', flag: 'read' }));
-  await ok(w.othello.post('/user_topics', { stream_id: w.stream.a, topic: 'alpha', visibility_policy: 3 }));
+  await ok(
+    w.othello.post('/messages/flags', {
+      messages: JSON.stringify([w.msg.dm]),
+      op: 'add',
+      flag: 'read',
+    }),
+  );
+  await ok(
+    w.othello.post('/user_topics', { stream_id: w.stream.a, topic: 'alpha', visibility_policy: 3 }),
+  );
 }

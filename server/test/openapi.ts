@@ -17,7 +17,10 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * has it (.ci/run refuses to run without); PARLEY_REFERENCE_DIR points elsewhere, for instance
  * at an empty folder to see what the suite reports without it.
  */
-export const REFERENCE_DIR = path.resolve(repoRoot, process.env.PARLEY_REFERENCE_DIR ?? '../shared/reference');
+export const REFERENCE_DIR = path.resolve(
+  repoRoot,
+  process.env.PARLEY_REFERENCE_DIR ?? '../shared/reference',
+);
 export const SPEC_FILE = path.join(REFERENCE_DIR, 'zulip-openapi.yaml');
 
 type Json = any;
@@ -25,7 +28,14 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
 const SCHEMA_ID = 'https://parley.invalid/openapi/schemas/';
 /** OpenAPI annotations that are not JSON Schema; dropped so they cannot confuse Ajv. */
-const DROPPED = new Set(['example', 'examples', 'discriminator', 'xml', 'externalDocs', 'deprecated']);
+const DROPPED = new Set([
+  'example',
+  'examples',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'deprecated',
+]);
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 /**
@@ -50,8 +60,12 @@ function convert(node: Json, relax: Set<string>, deref: (n: Json) => Json, base 
       out.properties = {};
       const plain = [...relax].filter((r) => !r.includes('.'));
       for (const [name, sub] of Object.entries(value as Record<string, Json>)) {
-        const below = dotted.filter((r) => r.startsWith(`${name}.`)).map((r) => r.slice(name.length + 1));
-        out.properties[name] = relax.has(name) ? {} : convert(sub, new Set([...plain, ...below]), deref, base);
+        const below = dotted
+          .filter((r) => r.startsWith(`${name}.`))
+          .map((r) => r.slice(name.length + 1));
+        out.properties[name] = relax.has(name)
+          ? {}
+          : convert(sub, new Set([...plain, ...below]), deref, base);
       }
     } else if (key === 'items' || key === 'additionalProperties' || key === 'not') {
       out[key] = convert(value, relax, deref, base);
@@ -125,7 +139,9 @@ export class OpenApiSpec {
     if (!ajv) {
       ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
       addFormats(ajv);
-      for (const [name, schema] of Object.entries(this.doc.components.schemas as Record<string, Json>))
+      for (const [name, schema] of Object.entries(
+        this.doc.components.schemas as Record<string, Json>,
+      ))
         ajv.addSchema(convert(schema, relax, this.deref), SCHEMA_ID + name);
       this.ajvs.set(key, ajv);
     }
@@ -164,7 +180,13 @@ export class OpenApiSpec {
   }
 
   /** Errors of `body` against the schema of that status (`null` when the spec gives none). */
-  validateResponse(method: Method, specPath: string, status: number, body: unknown, allow: string[] = []): string[] | null {
+  validateResponse(
+    method: Method,
+    specPath: string,
+    status: number,
+    body: unknown,
+    allow: string[] = [],
+  ): string[] | null {
     const schema = this.responseSchema(method, specPath, status);
     if (!schema) return null;
     const v = this.compile(`${method} ${specPath} ${status}`, schema, new Set(allow));
@@ -174,7 +196,11 @@ export class OpenApiSpec {
   /** Errors of `body` against one named component schema, e.g. `InvalidApiKeyError`. */
   validateComponent(name: string, body: unknown, allow: string[] = []): string[] {
     if (!this.doc.components.schemas[name]) throw new Error(`no component schema ${name}`);
-    const v = this.compile(`component ${name}`, { $ref: `#/components/schemas/${name}` }, new Set(allow));
+    const v = this.compile(
+      `component ${name}`,
+      { $ref: `#/components/schemas/${name}` },
+      new Set(allow),
+    );
     return v(body) ? [] : formatErrors(v.errors);
   }
 

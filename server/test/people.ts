@@ -4,7 +4,15 @@ import { drain, TestClient } from './client.js';
 import { OpenApiSpec, skipTestWithoutSpec, specAvailable } from './openapi.js';
 
 /** Shared set-up for the people tests (users, groups, profile fields, presence, muting). */
-export const PEOPLE = ['desdemona', 'iago', 'shiva', 'hamlet', 'othello', 'cordelia', 'polonius'] as const;
+export const PEOPLE = [
+  'desdemona',
+  'iago',
+  'shiva',
+  'hamlet',
+  'othello',
+  'cordelia',
+  'polonius',
+] as const;
 export type Person = (typeof PEOPLE)[number];
 
 export interface Cast {
@@ -19,16 +27,25 @@ export { drain };
 
 export async function cast(server: TestServer): Promise<Cast> {
   const c = Object.fromEntries(
-    await Promise.all(PEOPLE.map(async (n) => [n, await TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD)])),
+    await Promise.all(
+      PEOPLE.map(async (n) => [
+        n,
+        await TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+      ]),
+    ),
   ) as Record<Person, TestClient>;
   const members = (await c.iago.get('/users')).body.members as any[];
-  const id = Object.fromEntries(PEOPLE.map((n) => [n, members.find((m) => m.email === `${n}@example.com`).user_id])) as Cast['id'];
+  const id = Object.fromEntries(
+    PEOPLE.map((n) => [n, members.find((m) => m.email === `${n}@example.com`).user_id]),
+  ) as Cast['id'];
   id.bot = members.find((m) => m.email === 'hamlet-bot@parley.bots').user_id;
-  const streams = (await c.iago.get('/streams', { include_all_active: 'true' })).body.streams as any[];
+  const streams = (await c.iago.get('/streams', { include_all_active: 'true' })).body
+    .streams as any[];
   const stream = (name: string) => streams.find((s) => s.name === name).stream_id;
   const queues = async (types: string[]) => {
     const ids = {} as Record<Person, string>;
-    for (const n of PEOPLE) ids[n] = (await c[n].post('/register', { event_types: types })).body.queue_id;
+    for (const n of PEOPLE)
+      ids[n] = (await c[n].post('/register', { event_types: types })).body.queue_id;
     return { events: (who: Person) => drain(c[who], ids[who]) };
   };
   return { c, id, stream, queues };
@@ -42,10 +59,25 @@ const spec = specAvailable ? OpenApiSpec.load() : null;
  * cut them down to the id).
  */
 const STREAM_EVENT_ALLOW = [
-  'can_subscribe_group', 'folder_id', 'is_recently_active', 'subscriber_count', 'name', 'description',
-  'rendered_description', 'date_created', 'creator_id', 'invite_only', 'is_web_public', 'stream_post_policy',
-  'is_announcement_only', 'message_retention_days', 'history_public_to_subscribers', 'first_message_id',
-  'can_remove_subscribers_group', 'stream_weekly_traffic', 'is_archived',
+  'can_subscribe_group',
+  'folder_id',
+  'is_recently_active',
+  'subscriber_count',
+  'name',
+  'description',
+  'rendered_description',
+  'date_created',
+  'creator_id',
+  'invite_only',
+  'is_web_public',
+  'stream_post_policy',
+  'is_announcement_only',
+  'message_retention_days',
+  'history_public_to_subscribers',
+  'first_message_id',
+  'can_remove_subscribers_group',
+  'stream_weekly_traffic',
+  'is_archived',
 ];
 
 /** Every event matches its variant in the upstream description (the test is skipped without it). */
@@ -60,7 +92,11 @@ export function expectEventsMatchSpec(events: any[]) {
 }
 
 /** A response matches the upstream schema of its operation and status (skipped without it). */
-export function expectResponseMatchesSpec(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, r: { status: number; body: unknown }) {
+export function expectResponseMatchesSpec(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  r: { status: number; body: unknown },
+) {
   if (!spec) return skipTestWithoutSpec(`${method} ${path} against its upstream schema`);
   const errors = spec.validateResponse(method, path, r.status, r.body);
   // Asking for a schema upstream does not have would otherwise check nothing.

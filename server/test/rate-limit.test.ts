@@ -72,7 +72,12 @@ describe('rate limits', () => {
     expect(rateHeaders(refused)).toMatchObject({ limit: LIMIT, remaining: 0 });
 
     // A write is refused too, and nothing is written.
-    const send = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'rate', content: 'too many' });
+    const send = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'rate',
+      content: 'too many',
+    });
     expect(send.status).toBe(429);
 
     // Another user's budget is their own.
@@ -86,7 +91,12 @@ describe('rate limits', () => {
     const r = await hamlet.get('/users/me');
     expect(r.status).toBe(200);
     expect(rateHeaders(r).remaining).toBe(LIMIT - 1);
-    const messages = await hamlet.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'topic', operand: 'rate' }] });
+    const messages = await hamlet.get('/messages', {
+      anchor: 'newest',
+      num_before: 5,
+      num_after: 0,
+      narrow: [{ operator: 'topic', operand: 'rate' }],
+    });
     expect(messages.status).toBe(200);
     expect(messages.body.messages).toEqual([]); // the refused send was not stored
   });
@@ -95,11 +105,17 @@ describe('rate limits', () => {
     nextMinute();
     const anon = new TestClient(server.url);
     for (let i = 0; i < 5; i++) {
-      const r = await anon.post('/fetch_api_key', { username: 'cordelia@example.com', password: `guess ${i}` });
+      const r = await anon.post('/fetch_api_key', {
+        username: 'cordelia@example.com',
+        password: `guess ${i}`,
+      });
       expect(r.status).toBe(401);
       expect(r.body.code).toBe('AUTHENTICATION_FAILED');
     }
-    const right = await anon.post('/fetch_api_key', { username: 'Cordelia@Example.com', password: DEMO_PASSWORD });
+    const right = await anon.post('/fetch_api_key', {
+      username: 'Cordelia@Example.com',
+      password: DEMO_PASSWORD,
+    });
     expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
     expect(right.body.api_key).toBeUndefined();
@@ -108,10 +124,16 @@ describe('rate limits', () => {
     expect(Number(right.headers.get('retry-after'))).toBe(Math.ceil(right.body['retry-after']));
 
     // Another account from the same address still logs in; the guessed one once the failures are 30 minutes old.
-    const other = await anon.post('/fetch_api_key', { username: 'hamlet@example.com', password: DEMO_PASSWORD });
+    const other = await anon.post('/fetch_api_key', {
+      username: 'hamlet@example.com',
+      password: DEMO_PASSWORD,
+    });
     expect(other.status).toBe(200);
     for (let i = 0; i < 30; i++) nextMinute();
-    const later = await anon.post('/fetch_api_key', { username: 'cordelia@example.com', password: DEMO_PASSWORD });
+    const later = await anon.post('/fetch_api_key', {
+      username: 'cordelia@example.com',
+      password: DEMO_PASSWORD,
+    });
     expect(later.status).toBe(200);
     expect(typeof later.body.api_key).toBe('string');
   });

@@ -6,9 +6,16 @@ import { PNG } from './endpoints.js';
 const GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
 
 /** POST /realm/emoji/{name} with one image (or none), as the bindings send it. */
-function addEmoji(client: TestClient, name: string, file: { data: Buffer | string; name?: string; type?: string } | null = { data: PNG }) {
+function addEmoji(
+  client: TestClient,
+  name: string,
+  file: { data: Buffer | string; name?: string; type?: string } | null = { data: PNG },
+) {
   const params: Record<string, unknown> = {};
-  if (file) params.filename = new File([file.data], file.name ?? 'emoji.png', { type: file.type ?? 'image/png' });
+  if (file)
+    params.filename = new File([file.data], file.name ?? 'emoji.png', {
+      type: file.type ?? 'image/png',
+    });
   return client.post(`/realm/emoji/${encodeURIComponent(name)}`, file ? params : {});
 }
 
@@ -52,7 +59,13 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
       still_url: null,
     });
     const events = await drain(hamlet, q.body.queue_id);
-    expect(events).toEqual([expect.objectContaining({ type: 'realm_emoji', op: 'update', realm_emoji: expect.objectContaining({ [tick.id]: tick }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'realm_emoji',
+        op: 'update',
+        realm_emoji: expect.objectContaining({ [tick.id]: tick }),
+      }),
+    ]);
     const state = await othello.post('/register', { fetch_event_types: ['realm_emoji'] });
     expect(state.body.realm_emoji[tick.id]).toEqual(tick);
 
@@ -62,23 +75,39 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
-    expect((await fetch(new URL(`/user_avatars/${realmId}/emoji/images/999999.png`, server.url))).status).toBe(404);
+    expect(
+      (await fetch(new URL(`/user_avatars/${realmId}/emoji/images/999999.png`, server.url))).status,
+    ).toBe(404);
   });
 
   it('names emoji as upstream: lowercase letters, digits, dashes, underscores; spaces become underscores', async () => {
-    expect((await addEmoji(hamlet, 'party parrot', { data: GIF, name: 'parrot.gif', type: 'image/gif' })).status).toBe(200);
+    expect(
+      (await addEmoji(hamlet, 'party parrot', { data: GIF, name: 'parrot.gif', type: 'image/gif' }))
+        .status,
+    ).toBe(200);
     const [parrot] = await emojiNamed('party_parrot');
     expect(parrot.source_url).toMatch(/\.gif$/);
     const msg = async (name: string) => (await addEmoji(hamlet, name)).body.msg;
-    expect(await msg('Bad')).toBe('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
-    expect(await msg('tick!')).toBe('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+    expect(await msg('Bad')).toBe(
+      'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.',
+    );
+    expect(await msg('tick!')).toBe(
+      'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.',
+    );
     expect(await msg('tick_')).toBe('Emoji names must end with either a letter or digit.');
     expect(await msg(' ')).toBe('Emoji name is missing');
     expect(await msg('green_tick')).toBe('A custom emoji with this name already exists.');
     expect(await msg('smile')).toBe('Only administrators can override built-in emoji.');
-    expect((await addEmoji(hamlet, 'no-file', null)).body.msg).toBe('You must upload exactly one file.');
-    expect((await addEmoji(hamlet, 'not-an-image', { data: '<svg onload="alert(1)"/>', name: 'x.png' })).body.msg).toBe('Invalid image format');
-    const big = await addEmoji(hamlet, 'too-big', { data: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]) });
+    expect((await addEmoji(hamlet, 'no-file', null)).body.msg).toBe(
+      'You must upload exactly one file.',
+    );
+    expect(
+      (await addEmoji(hamlet, 'not-an-image', { data: '<svg onload="alert(1)"/>', name: 'x.png' }))
+        .body.msg,
+    ).toBe('Invalid image format');
+    const big = await addEmoji(hamlet, 'too-big', {
+      data: Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]),
+    });
     expect(big.body.msg).toBe('Uploaded file is larger than the allowed limit of 5 MiB');
     expect(await emojiNamed('too-big')).toEqual([]);
   });
@@ -95,14 +124,21 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
   it('renders :name: as the image, and as text once deactivated', async () => {
     await addEmoji(hamlet, 'octo');
     const [octo] = await emojiNamed('octo');
-    const sent = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'emoji', content: 'hello :octo: and :smile:' });
+    const sent = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'emoji',
+      content: 'hello :octo: and :smile:',
+    });
     const message = (await othello.get(`/messages/${sent.body.id}`)).body.message;
     expect(message.content).toBe(
       `<p>hello <img alt=":octo:" class="emoji" src="${octo.source_url}" title="octo"> and ` +
         '<span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>',
     );
     const preview = await hamlet.post('/messages/render', { content: ':green_tick:' });
-    expect(preview.body.rendered).toMatch(/^<p><img alt=":green_tick:" class="emoji" src="\/user_avatars\/\d+\/emoji\/images\/\d+\.png" title="green tick"><\/p>$/);
+    expect(preview.body.rendered).toMatch(
+      /^<p><img alt=":green_tick:" class="emoji" src="\/user_avatars\/\d+\/emoji\/images\/\d+\.png" title="green tick"><\/p>$/,
+    );
     expect((await hamlet.delete('/realm/emoji/octo')).status).toBe(200);
     const later = await hamlet.post('/messages/render', { content: 'hello :octo:' });
     expect(later.body.rendered).toBe('<p>hello :octo:</p>');
@@ -111,9 +147,14 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
   it('deactivates: the author or an administrator, with an event; the name becomes free', async () => {
     await addEmoji(iago, 'iagos');
     const q = await othello.post('/register', { event_types: ['realm_emoji'] });
-    expect((await hamlet.delete('/realm/emoji/iagos')).body.msg).toBe('Must be an organization administrator or emoji author');
+    expect((await hamlet.delete('/realm/emoji/iagos')).body.msg).toBe(
+      'Must be an organization administrator or emoji author',
+    );
     const missing = await hamlet.delete('/realm/emoji/no_such_one');
-    expect(missing).toMatchObject({ status: 404, body: { result: 'error', code: 'BAD_REQUEST', msg: "Emoji 'no_such_one' does not exist" } });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { result: 'error', code: 'BAD_REQUEST', msg: "Emoji 'no_such_one' does not exist" },
+    });
     expect((await iago.delete('/realm/emoji/iagos')).status).toBe(200);
     expect((await iago.delete('/realm/emoji/iagos')).status).toBe(404);
     const [old] = await emojiNamed('iagos');
@@ -129,38 +170,105 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
   it('reacts with custom emoji, checked against the active ones', async () => {
     await addEmoji(iago, 'thumbsy');
     const [thumbsy] = await emojiNamed('thumbsy');
-    const id = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'react', content: 'react with custom emoji' })).body.id;
+    const id = (
+      await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'react',
+        content: 'react with custom emoji',
+      })
+    ).body.id;
     const q = await hamlet.post('/register', { event_types: ['reaction'] });
-    expect((await othello.post(`/messages/${id}/reactions`, { emoji_name: 'thumbsy' })).status).toBe(200);
-    const byCode = await cordelia.post(`/messages/${id}/reactions`, { emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    expect(
+      (await othello.post(`/messages/${id}/reactions`, { emoji_name: 'thumbsy' })).status,
+    ).toBe(200);
+    const byCode = await cordelia.post(`/messages/${id}/reactions`, {
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     expect(byCode.status).toBe(200);
     const reactions = (await hamlet.get(`/messages/${id}`)).body.message.reactions;
     expect(reactions).toHaveLength(2);
-    expect(reactions[0]).toMatchObject({ emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    expect(reactions[0]).toMatchObject({
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     const events = await drain(hamlet, q.body.queue_id);
-    expect(events[0]).toMatchObject({ type: 'reaction', op: 'add', emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    expect(events[0]).toMatchObject({
+      type: 'reaction',
+      op: 'add',
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
 
     // A reaction nobody has made yet must name a usable emoji exactly.
-    const other = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'react', content: 'another' })).body.id;
-    const bad = async (params: Record<string, string>) => (await hamlet.post(`/messages/${other}/reactions`, params)).body.msg;
-    expect(await bad({ emoji_name: 'octopus', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' })).toBe('Invalid custom emoji name.');
-    expect(await bad({ emoji_name: 'thumbsy', emoji_code: '999999', reaction_type: 'realm_emoji' })).toBe('Invalid custom emoji.');
-    expect(await bad({ emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'mystery_emoji' })).toBe('Invalid emoji type.');
-    expect(await bad({ emoji_name: 'smile', emoji_code: '1f600', reaction_type: 'unicode_emoji' })).toBe('Invalid emoji name.');
+    const other = (
+      await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'react',
+        content: 'another',
+      })
+    ).body.id;
+    const bad = async (params: Record<string, string>) =>
+      (await hamlet.post(`/messages/${other}/reactions`, params)).body.msg;
+    expect(
+      await bad({ emoji_name: 'octopus', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' }),
+    ).toBe('Invalid custom emoji name.');
+    expect(
+      await bad({ emoji_name: 'thumbsy', emoji_code: '999999', reaction_type: 'realm_emoji' }),
+    ).toBe('Invalid custom emoji.');
+    expect(
+      await bad({ emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'mystery_emoji' }),
+    ).toBe('Invalid emoji type.');
+    expect(
+      await bad({ emoji_name: 'smile', emoji_code: '1f600', reaction_type: 'unicode_emoji' }),
+    ).toBe('Invalid emoji name.');
     // Someone else's reaction with that code is a vote for it, under its name.
-    const vote1 = await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'octopus', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    const vote1 = await hamlet.post(`/messages/${id}/reactions`, {
+      emoji_name: 'octopus',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     expect(vote1.status).toBe(200);
-    expect((await hamlet.get(`/messages/${id}`)).body.message.reactions.map((r: any) => r.emoji_name)).toEqual(['thumbsy', 'thumbsy', 'thumbsy']);
-    expect((await hamlet.delete(`/messages/${id}/reactions`, { emoji_code: thumbsy.id, reaction_type: 'realm_emoji', emoji_name: 'x' })).status).toBe(200);
+    expect(
+      (await hamlet.get(`/messages/${id}`)).body.message.reactions.map((r: any) => r.emoji_name),
+    ).toEqual(['thumbsy', 'thumbsy', 'thumbsy']);
+    expect(
+      (
+        await hamlet.delete(`/messages/${id}/reactions`, {
+          emoji_code: thumbsy.id,
+          reaction_type: 'realm_emoji',
+          emoji_name: 'x',
+        })
+      ).status,
+    ).toBe(200);
 
     // Deactivated: no new reactions with it, but a vote for one already there still counts.
     await iago.delete('/realm/emoji/thumbsy');
-    const fresh = await hamlet.post(`/messages/${other}/reactions`, { emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    const fresh = await hamlet.post(`/messages/${other}/reactions`, {
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     expect(fresh.body.msg).toBe('This custom emoji has been deactivated.');
-    expect((await hamlet.post(`/messages/${other}/reactions`, { emoji_name: 'thumbsy' })).body.msg).toBe("Emoji 'thumbsy' does not exist");
-    const vote = await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    expect(
+      (await hamlet.post(`/messages/${other}/reactions`, { emoji_name: 'thumbsy' })).body.msg,
+    ).toBe("Emoji 'thumbsy' does not exist");
+    const vote = await hamlet.post(`/messages/${id}/reactions`, {
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     expect(vote.status).toBe(200);
-    const removed = await othello.delete(`/messages/${id}/reactions`, { emoji_name: 'thumbsy', emoji_code: thumbsy.id, reaction_type: 'realm_emoji' });
+    const removed = await othello.delete(`/messages/${id}/reactions`, {
+      emoji_name: 'thumbsy',
+      emoji_code: thumbsy.id,
+      reaction_type: 'realm_emoji',
+    });
     expect(removed.status).toBe(200);
     expect((await hamlet.get(`/messages/${id}`)).body.message.reactions).toHaveLength(2);
   });

@@ -29,7 +29,13 @@ export class RecordingProxy {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const upstream = http.request(
-          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: target.host },
+          },
           (answer) => {
             const parts: Buffer[] = [];
             answer.on('data', (c: Buffer) => parts.push(c));
@@ -73,6 +79,8 @@ export class RecordingProxy {
 
   async close() {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient } from './client.js';
 
-
 describe.each(DATABASES)('PATCH /settings on %s', (db) => {
   let server: TestServer;
   let cordelia: TestClient;
@@ -16,31 +15,73 @@ describe.each(DATABASES)('PATCH /settings on %s', (db) => {
   afterAll(() => server?.close());
 
   it('changes settings, sends user_settings events, and legacy events to old clients', async () => {
-    const modern = await cordelia.post('/register', { event_types: ['user_settings'], client_capabilities: { user_settings_object: true } });
+    const modern = await cordelia.post('/register', {
+      event_types: ['user_settings'],
+      client_capabilities: { user_settings_object: true },
+    });
     const legacy = await cordelia.post('/register', {});
     const r = await cordelia.patch('/settings', {
-      twenty_four_hour_time: 'true', color_scheme: '2', default_language: 'de', timezone: 'Asia/Tokyo', enable_sounds: 'false',
+      twenty_four_hour_time: 'true',
+      color_scheme: '2',
+      default_language: 'de',
+      timezone: 'Asia/Tokyo',
+      enable_sounds: 'false',
     });
     expect(r.status).toBe(200);
     const events = await drain(cordelia, modern.body.queue_id);
-    expect(events.map((e) => e.property).sort()).toEqual(['color_scheme', 'default_language', 'enable_sounds', 'timezone', 'twenty_four_hour_time']);
+    expect(events.map((e) => e.property).sort()).toEqual([
+      'color_scheme',
+      'default_language',
+      'enable_sounds',
+      'timezone',
+      'twenty_four_hour_time',
+    ]);
     expect(events.find((e) => e.property === 'default_language').language_name).toBe('Deutsch');
     const old = await drain(cordelia, legacy.body.queue_id);
-    expect(old.some((e) => e.type === 'update_display_settings' && e.setting_name === 'color_scheme' && e.setting === 2)).toBe(true);
-    expect(old.some((e) => e.type === 'update_global_notifications' && e.notification_name === 'enable_sounds' && e.setting === false)).toBe(true);
-    const reg = await cordelia.post('/register', { fetch_event_types: ['user_settings'], client_capabilities: { user_settings_object: true } });
-    expect(reg.body.user_settings).toMatchObject({ twenty_four_hour_time: true, color_scheme: 2, default_language: 'de', timezone: 'Asia/Tokyo' });
+    expect(
+      old.some(
+        (e) =>
+          e.type === 'update_display_settings' &&
+          e.setting_name === 'color_scheme' &&
+          e.setting === 2,
+      ),
+    ).toBe(true);
+    expect(
+      old.some(
+        (e) =>
+          e.type === 'update_global_notifications' &&
+          e.notification_name === 'enable_sounds' &&
+          e.setting === false,
+      ),
+    ).toBe(true);
+    const reg = await cordelia.post('/register', {
+      fetch_event_types: ['user_settings'],
+      client_capabilities: { user_settings_object: true },
+    });
+    expect(reg.body.user_settings).toMatchObject({
+      twenty_four_hour_time: true,
+      color_scheme: 2,
+      default_language: 'de',
+      timezone: 'Asia/Tokyo',
+    });
   });
 
   it('accepts the deprecated /settings/display and /settings/notifications paths', async () => {
     expect((await cordelia.patch('/settings/display', { dense_mode: 'false' })).status).toBe(200);
-    expect((await cordelia.patch('/settings/notifications', { enable_digest_emails: 'false' })).status).toBe(200);
+    expect(
+      (await cordelia.patch('/settings/notifications', { enable_digest_emails: 'false' })).status,
+    ).toBe(200);
   });
 
   it('validates enumerations, languages, time zones, emoji sets and home views', async () => {
     for (const bad of [
-      { color_scheme: '7' }, { default_language: 'klingon' }, { timezone: 'Mars/Olympus' }, { emojiset: 'apple' },
-      { web_home_view: 'stream' }, { enable_sounds: 'maybe' }, { email_notifications_batching_period_seconds: '5' },
+      { color_scheme: '7' },
+      { default_language: 'klingon' },
+      { timezone: 'Mars/Olympus' },
+      { emojiset: 'apple' },
+      { web_home_view: 'stream' },
+      { enable_sounds: 'maybe' },
+      { email_notifications_batching_period_seconds: '5' },
     ]) {
       const r = await cordelia.patch('/settings', bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
@@ -51,15 +92,36 @@ describe.each(DATABASES)('PATCH /settings on %s', (db) => {
   });
 
   it('needs the old password for a new one', async () => {
-    expect((await cordelia.patch('/settings', { new_password: 'brand-new-pass' })).status).toBe(400);
-    expect((await cordelia.patch('/settings', { old_password: 'wrong', new_password: 'brand-new-pass' })).body.msg).toBe('Wrong password!');
-    expect((await cordelia.patch('/settings', { old_password: DEMO_PASSWORD, new_password: 'brand-new-pass' })).status).toBe(200);
+    expect((await cordelia.patch('/settings', { new_password: 'brand-new-pass' })).status).toBe(
+      400,
+    );
+    expect(
+      (await cordelia.patch('/settings', { old_password: 'wrong', new_password: 'brand-new-pass' }))
+        .body.msg,
+    ).toBe('Wrong password!');
+    expect(
+      (
+        await cordelia.patch('/settings', {
+          old_password: DEMO_PASSWORD,
+          new_password: 'brand-new-pass',
+        })
+      ).status,
+    ).toBe(200);
     const anon = new TestClient(server.url);
-    expect((await anon.post('/fetch_api_key', { username: 'cordelia@example.com', password: 'brand-new-pass' })).status).toBe(200);
+    expect(
+      (
+        await anon.post('/fetch_api_key', {
+          username: 'cordelia@example.com',
+          password: 'brand-new-pass',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('deletes stored drafts when draft synchronisation is turned off', async () => {
-    await cordelia.post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'unsent' }] });
+    await cordelia.post('/drafts', {
+      drafts: [{ type: '', to: [], topic: '', content: 'unsent' }],
+    });
     expect((await cordelia.get('/drafts')).body.count).toBe(1);
     await cordelia.patch('/settings', { enable_drafts_synchronization: 'false' });
     await cordelia.patch('/settings', { enable_drafts_synchronization: 'true' });
@@ -70,7 +132,11 @@ describe.each(DATABASES)('PATCH /settings on %s', (db) => {
     const r = await cordelia.patch('/settings', { email: 'cordelia@lear.example' });
     expect(r.status).toBe(200);
     expect((await cordelia.get('/users/me')).body.email).toBe('cordelia@example.com');
-    const outbox = fs.readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const outbox = fs
+      .readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const mail = outbox.find((m) => m.to === 'cordelia@lear.example');
     const link = new URL(mail.link);
     const confirm = await fetch(`${server.url}${link.pathname}`);

@@ -22,22 +22,34 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     server = await startTestServer({ db });
     spectator = new TestClient(server.url);
     [hamlet, cordelia, othello, polonius] = await Promise.all(
-      ['hamlet', 'cordelia', 'othello', 'polonius'].map((n) => TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD)),
+      ['hamlet', 'cordelia', 'othello', 'polonius'].map((n) =>
+        TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+      ),
     );
-    for (const [name, c] of Object.entries({ hamlet, cordelia, othello, polonius })) ids[name] = (await c.get('/users/me')).body.user_id;
+    for (const [name, c] of Object.entries({ hamlet, cordelia, othello, polonius }))
+      ids[name] = (await c.get('/users/me')).body.user_id;
   });
   afterAll(() => server?.close());
 
   const upload = async (as: TestClient, name: string, data: string): Promise<string> => {
-    const r = await as.post('/user_uploads', { file: new File([data], name, { type: 'text/plain' }) });
+    const r = await as.post('/user_uploads', {
+      file: new File([data], name, { type: 'text/plain' }),
+    });
     expect(r.status).toBe(200);
     return r.body.url;
   };
   /** The status of a download at the site root, with the client's credentials (none: a spectator). */
   const fetchStatus = async (url: string, as: TestClient) => {
-    const headers: Record<string, string> = as.email ? { Authorization: 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64') } : {};
+    const headers: Record<string, string> = as.email
+      ? { Authorization: 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64') }
+      : {};
     const res = await fetch(new URL(url, server.url), { headers });
-    return { status: res.status, body: res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : await res.text() };
+    return {
+      status: res.status,
+      body: res.headers.get('content-type')?.startsWith('application/json')
+        ? await res.json()
+        : await res.text(),
+    };
   };
   const status = async (url: string, as: TestClient) => (await fetchStatus(url, as)).status;
   const dm = async (from: TestClient, to: number[], content: string) => {
@@ -51,7 +63,13 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     return r.body.id as number;
   };
   const claimsOf = async (messageId: number) =>
-    (await server.ctx.db.selectFrom('attachment_claims' as any).select('attachment_id' as any).where('message_id', '=', messageId).execute()).length;
+    (
+      await server.ctx.db
+        .selectFrom('attachment_claims' as any)
+        .select('attachment_id' as any)
+        .where('message_id', '=', messageId)
+        .execute()
+    ).length;
 
   it('gives nothing to a member who learns the URL of a file in a private channel', async () => {
     const url = await upload(cordelia, 'roadmap.txt', 'design secrets');
@@ -61,7 +79,13 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     // Othello learns the URL and sends it to himself: the message goes out, the file stays closed.
     await dm(othello, [ids.othello!], `mine now? [roadmap.txt](${url})`);
     const denied = await fetchStatus(url, othello);
-    expect(denied).toEqual({ status: 403, body: expect.objectContaining({ result: 'error', msg: 'You are not authorized to view this file.' }) });
+    expect(denied).toEqual({
+      status: 403,
+      body: expect.objectContaining({
+        result: 'error',
+        msg: 'You are not authorized to view this file.',
+      }),
+    });
     const [, , realmId, ...rest] = url.split('/');
     expect((await othello.get(`/user_uploads/${realmId}/${rest.join('/')}`)).status).toBe(403);
 
@@ -120,14 +144,18 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     expect((await hamlet.patch(`/messages/${id}`, { content: 'never mind' })).status).toBe(200);
     expect(await claimsOf(id)).toBe(0);
     expect(await status(url, othello)).toBe(403);
-    expect((await hamlet.patch(`/messages/${id}`, { content: `after all: [draft](${url})` })).status).toBe(200);
+    expect(
+      (await hamlet.patch(`/messages/${id}`, { content: `after all: [draft](${url})` })).status,
+    ).toBe(200);
     expect(await status(url, othello)).toBe(200);
 
     // An edit that adds a link its sender may not read sends, but claims nothing.
     const secret = await upload(cordelia, 'secret.txt', 'design only');
     await post(cordelia, 'design', `[secret](${secret})`);
     const own = await dm(othello, [ids.polonius!], 'hello');
-    expect((await othello.patch(`/messages/${own}`, { content: `[secret](${secret})` })).status).toBe(200);
+    expect(
+      (await othello.patch(`/messages/${own}`, { content: `[secret](${secret})` })).status,
+    ).toBe(200);
     expect(await claimsOf(own)).toBe(0);
     expect(await status(secret, polonius)).toBe(403);
     expect(await status(secret, othello)).toBe(403);
@@ -146,7 +174,12 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
   it('claims from scheduled messages when they are sent', async () => {
     const url = await upload(hamlet, 'later.txt', 'tomorrow');
     const at = Math.floor(Date.now() / 1000) + 3600;
-    const r = await hamlet.post('/scheduled_messages', { type: 'direct', to: [ids.cordelia!], content: `[later](${url})`, scheduled_delivery_timestamp: at });
+    const r = await hamlet.post('/scheduled_messages', {
+      type: 'direct',
+      to: [ids.cordelia!],
+      content: `[later](${url})`,
+      scheduled_delivery_timestamp: at,
+    });
     expect(r.status).toBe(200);
     expect(await status(url, cordelia)).toBe(403);
     expect(await deliverDueScheduledMessages(server.ctx, at)).toBe(1);

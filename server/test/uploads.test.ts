@@ -6,7 +6,8 @@ import { sanitizeFilename } from '../actions/uploads.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
 
-const basic = (c: TestClient) => 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
+const basic = (c: TestClient) =>
+  'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
 
 interface Part {
   name: string;
@@ -15,10 +16,19 @@ interface Part {
 }
 
 /** POST /user_uploads as a client sends it: one multipart part per file. */
-async function upload(server: TestServer, as: TestClient | null, ...parts: Part[]): Promise<{ status: number; body: any }> {
+async function upload(
+  server: TestServer,
+  as: TestClient | null,
+  ...parts: Part[]
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
-  for (const [i, p] of parts.entries()) form.append(`file-${i}`, new File([p.data], p.name, { type: p.type ?? '' }));
-  const res = await fetch(`${server.url}/api/v1/user_uploads`, { method: 'POST', body: form, headers: as ? { Authorization: basic(as) } : {} });
+  for (const [i, p] of parts.entries())
+    form.append(`file-${i}`, new File([p.data], p.name, { type: p.type ?? '' }));
+  const res = await fetch(`${server.url}/api/v1/user_uploads`, {
+    method: 'POST',
+    body: form,
+    headers: as ? { Authorization: basic(as) } : {},
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -68,19 +78,39 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   };
 
   it('stores an upload with its owner, size and type, and lets the owner download it', async () => {
-    const r = await upload(server, hamlet, { name: 'notes.txt', data: 'to be, or not to be\n', type: 'text/plain' });
+    const r = await upload(server, hamlet, {
+      name: 'notes.txt',
+      data: 'to be, or not to be\n',
+      type: 'text/plain',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ result: 'success', filename: 'notes.txt' });
     expect(r.body.url).toBe(r.body.uri);
-    const realmId = (await server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()).id;
-    expect(r.body.url).toMatch(new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{2}/[A-Za-z0-9_-]{24}/notes\\.txt$`));
+    const realmId = (
+      await server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()
+    ).id;
+    expect(r.body.url).toMatch(
+      new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{2}/[A-Za-z0-9_-]{24}/notes\\.txt$`),
+    );
 
     const pathId = r.body.url.slice('/user_uploads/'.length);
-    const row = await server.ctx.db.selectFrom('attachments').selectAll().where('path_id', '=', pathId).executeTakeFirstOrThrow();
+    const row = await server.ctx.db
+      .selectFrom('attachments')
+      .selectAll()
+      .where('path_id', '=', pathId)
+      .executeTakeFirstOrThrow();
     const me = (await hamlet.get('/users/me')).body;
-    expect(row).toMatchObject({ owner_id: me.user_id, realm_id: realmId, size: 20, content_type: 'text/plain', file_name: 'notes.txt' });
+    expect(row).toMatchObject({
+      owner_id: me.user_id,
+      realm_id: realmId,
+      size: 20,
+      content_type: 'text/plain',
+      file_name: 'notes.txt',
+    });
     expect(Math.abs(row.create_time - Date.now() / 1000)).toBeLessThan(60);
-    expect(fs.readFileSync(path.join(server.dataDir, 'uploads', pathId), 'utf8')).toBe('to be, or not to be\n');
+    expect(fs.readFileSync(path.join(server.dataDir, 'uploads', pathId), 'utf8')).toBe(
+      'to be, or not to be\n',
+    );
 
     const res = await download(server, r.body.url, hamlet);
     expect(res.status).toBe(200);
@@ -93,10 +123,17 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('lets recipients of a message linking the file read it, and no one else', async () => {
-    const { body } = await upload(server, hamlet, { name: 'plan.txt', data: 'the play is the thing' });
+    const { body } = await upload(server, hamlet, {
+      name: 'plan.txt',
+      data: 'the play is the thing',
+    });
     expect((await download(server, body.url, othello)).status).toBe(403);
     const othelloId = (await othello.get('/users/me')).body.user_id;
-    const sent = await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: `See [plan.txt](${body.url})` });
+    const sent = await hamlet.post('/messages', {
+      type: 'direct',
+      to: [othelloId],
+      content: `See [plan.txt](${body.url})`,
+    });
     expect(sent.status).toBe(200);
     const read = await download(server, body.url, othello);
     expect(read.status).toBe(200);
@@ -106,13 +143,32 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     expect((await download(server, body.url)).status).toBe(403);
     // A message in a private stream: its subscribers (Cordelia) may read, Othello may not.
     const secret = await upload(server, hamlet, { name: 'mockup.txt', data: 'design only' });
-    await hamlet.post('/messages', { type: 'stream', to: 'design', topic: 'files', content: `[mockup](${secret.body.url})` });
+    await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'design',
+      topic: 'files',
+      content: `[mockup](${secret.body.url})`,
+    });
     expect((await download(server, secret.body.url, cordelia)).status).toBe(200);
     expect((await download(server, secret.body.url, othello)).status).toBe(403);
     // Unknown files, wrong realms and wrong credentials.
-    expect((await download(server, body.url.replace('plan.txt', 'other.txt'), hamlet)).status).toBe(404);
-    expect((await download(server, body.url.replace(/^\/user_uploads\/\d+/, '/user_uploads/999'), hamlet)).status).toBe(404);
-    const wrong = await fetch(new URL(body.url, server.url), { headers: { Authorization: 'Basic ' + Buffer.from('hamlet@example.com:nope').toString('base64') } });
+    expect((await download(server, body.url.replace('plan.txt', 'other.txt'), hamlet)).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await download(
+          server,
+          body.url.replace(/^\/user_uploads\/\d+/, '/user_uploads/999'),
+          hamlet,
+        )
+      ).status,
+    ).toBe(404);
+    const wrong = await fetch(new URL(body.url, server.url), {
+      headers: {
+        Authorization: 'Basic ' + Buffer.from('hamlet@example.com:nope').toString('base64'),
+      },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ result: 'error', code: 'INVALID_API_KEY' });
   });
@@ -120,7 +176,12 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   it('lets spectators read files linked from web-public streams', async () => {
     const { body } = await upload(server, hamlet, { name: 'poster.txt', data: 'all are welcome' });
     expect((await download(server, body.url)).status).toBe(403);
-    await hamlet.post('/messages', { type: 'stream', to: 'welcome', topic: 'files', content: `[poster](${body.url})` });
+    await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'welcome',
+      topic: 'files',
+      content: `[poster](${body.url})`,
+    });
     const res = await download(server, body.url);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('all are welcome');
@@ -140,7 +201,10 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     expect((await othello.get(apiPath)).status).toBe(403);
     expect((await anon.get(apiPath)).status).toBe(401);
     // A changed token or name is refused.
-    const forged = r.body.url.replace(/\/temporary\/(\d+)\./, (_: string, id: string) => `/temporary/${Number(id) + 1}.`);
+    const forged = r.body.url.replace(
+      /\/temporary\/(\d+)\./,
+      (_: string, id: string) => `/temporary/${Number(id) + 1}.`,
+    );
     expect((await download(server, forged)).status).toBe(400);
     const renamed = await download(server, r.body.url.replace(/draft\.txt$/, 'other.txt'));
     expect(await renamed.json()).toMatchObject({ result: 'error', msg: 'Invalid filename' });
@@ -158,11 +222,18 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const limit = 25 * 1024 * 1024;
     const big = await upload(server, hamlet, { name: 'big.bin', data: Buffer.alloc(limit + 1) });
     expect(big.status).toBe(400);
-    expect(big.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Uploaded file is larger than the allowed limit of 25 MiB' });
+    expect(big.body).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Uploaded file is larger than the allowed limit of 25 MiB',
+    });
     const exact = await upload(server, hamlet, { name: 'exact.bin', data: Buffer.alloc(limit) });
     expect(exact.status).toBe(200);
     // Far beyond the limit the body is refused while it arrives.
-    const huge = await upload(server, hamlet, { name: 'huge.bin', data: Buffer.alloc(2 * limit + 1024) });
+    const huge = await upload(server, hamlet, {
+      name: 'huge.bin',
+      data: Buffer.alloc(2 * limit + 1024),
+    });
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
     await new Promise((r) => setTimeout(r, 50));
@@ -176,36 +247,62 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     expect(odd.body.url).toMatch(/\/upload-url\.key$/);
     const dots = await upload(server, hamlet, { name: '..', data: 'y' });
     expect(dots.body.url).toMatch(/\/uploaded-file$/);
-    const accents = await upload(server, hamlet, { name: 'résumé "final".txt', data: 'z', type: 'text/plain' });
+    const accents = await upload(server, hamlet, {
+      name: 'résumé "final".txt',
+      data: 'z',
+      type: 'text/plain',
+    });
     expect(accents.body).toMatchObject({ filename: 'résumé "final".txt' });
     expect(accents.body.url).toMatch(/\/résumé-final\.txt$/);
     const res = await download(server, encodeURI(accents.body.url), hamlet);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toBe(`inline; filename*=utf-8''${encodeURIComponent('résumé-final.txt')}`);
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename*=utf-8''${encodeURIComponent('résumé-final.txt')}`,
+    );
     // A path that climbs out of the uploads is no file, even unnormalised on the wire.
     const realmId = odd.body.url.split('/')[2];
-    for (const p of [`/user_uploads/${realmId}/../../secrets/upload-url.key`, `/user_uploads/${realmId}/..%2F..%2Fparley.lock`, '/user_uploads/../secrets/upload-url.key']) {
+    for (const p of [
+      `/user_uploads/${realmId}/../../secrets/upload-url.key`,
+      `/user_uploads/${realmId}/..%2F..%2Fparley.lock`,
+      '/user_uploads/../secrets/upload-url.key',
+    ]) {
       const status = await new Promise<number>((resolve, reject) => {
-        http.get(new URL(server.url), { path: p, headers: { Authorization: basic(hamlet) } }, (r) => {
-          r.resume();
-          resolve(r.statusCode!);
-        }).on('error', reject);
+        http
+          .get(new URL(server.url), { path: p, headers: { Authorization: basic(hamlet) } }, (r) => {
+            r.resume();
+            resolve(r.statusCode!);
+          })
+          .on('error', reject);
       });
       expect(status, p).toBe(404);
     }
   });
 
   it('serves HTML and SVG as downloads under a sandbox, and never sniffs', async () => {
-    const html = await upload(server, hamlet, { name: 'evil.html', data: '<script>alert(document.cookie)</script>', type: 'text/html' });
+    const html = await upload(server, hamlet, {
+      name: 'evil.html',
+      data: '<script>alert(document.cookie)</script>',
+      type: 'text/html',
+    });
     const res = await download(server, html.body.url, hamlet);
     expect(res.headers.get('content-type')).toBe('text/html');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="evil.html"');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
-    const svg = await upload(server, hamlet, { name: 'logo.svg', data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', type: 'image/svg+xml' });
-    expect((await download(server, svg.body.url, hamlet)).headers.get('content-disposition')).toMatch(/^attachment;/);
+    const svg = await upload(server, hamlet, {
+      name: 'logo.svg',
+      data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      type: 'image/svg+xml',
+    });
+    expect(
+      (await download(server, svg.body.url, hamlet)).headers.get('content-disposition'),
+    ).toMatch(/^attachment;/);
     // HTML that claims to be an image is served as the image it claims to be, which browsers won't run.
-    const fake = await upload(server, hamlet, { name: 'cat.png', data: '<html><script>alert(1)</script></html>', type: 'image/png' });
+    const fake = await upload(server, hamlet, {
+      name: 'cat.png',
+      data: '<html><script>alert(1)</script></html>',
+      type: 'image/png',
+    });
     const shown = await download(server, fake.body.url, hamlet);
     expect(shown.headers.get('content-type')).toBe('image/png');
     expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
@@ -214,38 +311,76 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   it('takes files as the Python bindings send them: no part type, the path as the field name', async () => {
     const boundary = 'pyboundary';
     const body = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="/tmp/x/cat.png"; filename="cat.png"\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="/tmp/x/cat.png"; filename="cat.png"\r\n\r\n`,
+      ),
       Buffer.from([0x89, 0x50, 0x4e, 0x47]),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const res = await fetch(`${server.url}/api/v1/user_uploads`, {
-      method: 'POST', body, headers: { Authorization: basic(hamlet), 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      method: 'POST',
+      body,
+      headers: {
+        Authorization: basic(hamlet),
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      },
     });
     const r: any = await res.json();
     expect(r).toMatchObject({ result: 'success', filename: 'cat.png' });
     expect(r.ignored_parameters_unsupported).toBeUndefined();
-    const row = await server.ctx.db.selectFrom('attachments').select('content_type').where('path_id', '=', r.url.slice(14)).executeTakeFirstOrThrow();
+    const row = await server.ctx.db
+      .selectFrom('attachments')
+      .select('content_type')
+      .where('path_id', '=', r.url.slice(14))
+      .executeTakeFirstOrThrow();
     expect(row.content_type).toBe('image/png');
   });
 
   it('wants exactly one file, and credentials', async () => {
     const none = await hamlet.post('/user_uploads', { note: 'no file' });
     expect(none.body).toMatchObject({ result: 'error', msg: 'You must specify a file to upload' });
-    const two = await upload(server, hamlet, { name: 'a.txt', data: 'a' }, { name: 'b.txt', data: 'b' });
-    expect(two.body).toMatchObject({ result: 'error', msg: 'You may only upload one file at a time' });
+    const two = await upload(
+      server,
+      hamlet,
+      { name: 'a.txt', data: 'a' },
+      { name: 'b.txt', data: 'b' },
+    );
+    expect(two.body).toMatchObject({
+      result: 'error',
+      msg: 'You may only upload one file at a time',
+    });
     const anonymous = await upload(server, null, { name: 'a.txt', data: 'a' });
     expect(anonymous.status).toBe(401);
-    const before = await server.ctx.db.selectFrom('attachments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const wrongKey = await upload(server, new TestClient(server.url, 'hamlet@example.com', 'x'.repeat(32)), { name: 'a.txt', data: 'a' });
+    const before = await server.ctx.db
+      .selectFrom('attachments')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const wrongKey = await upload(
+      server,
+      new TestClient(server.url, 'hamlet@example.com', 'x'.repeat(32)),
+      { name: 'a.txt', data: 'a' },
+    );
     expect(wrongKey.status).toBe(401);
-    const after = await server.ctx.db.selectFrom('attachments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await server.ctx.db
+      .selectFrom('attachments')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
     expect(incoming()).toEqual([]);
   });
 
   it('previews linked image uploads in messages, as Zulip renders them', async () => {
-    const { body } = await upload(server, hamlet, { name: 'scene.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]), type: 'image/png' });
-    const sent = await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'pictures', content: `Diffuse light: [scene.png](${body.url})` });
+    const { body } = await upload(server, hamlet, {
+      name: 'scene.png',
+      data: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+      type: 'image/png',
+    });
+    const sent = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'pictures',
+      content: `Diffuse light: [scene.png](${body.url})`,
+    });
     const message = (await othello.get(`/messages/${sent.body.id}`)).body.message;
     expect(message.content).toBe(
       `<p>Diffuse light: <a href="${body.url}">scene.png</a></p>\n` +
@@ -255,8 +390,25 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     expect((await download(server, body.url, cordelia)).status).toBe(200);
     // has:image finds it; a custom emoji or a plain link is not an image.
     const found = async (operand: string) =>
-      (await othello.get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [{ operator: 'topic', operand: 'pictures' }, { operator: 'has', operand }] })).body.messages.map((m: { id: number }) => m.id);
-    const plain = (await hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'pictures', content: 'see https://example.com/x.png' })).body.id;
+      (
+        await othello.get('/messages', {
+          anchor: 'newest',
+          num_before: 50,
+          num_after: 0,
+          narrow: [
+            { operator: 'topic', operand: 'pictures' },
+            { operator: 'has', operand },
+          ],
+        })
+      ).body.messages.map((m: { id: number }) => m.id);
+    const plain = (
+      await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'pictures',
+        content: 'see https://example.com/x.png',
+      })
+    ).body.id;
     expect(await found('image')).toEqual([sent.body.id]);
     expect(await found('link')).toEqual([sent.body.id, plain]);
     expect(await found('attachment')).toEqual([sent.body.id]);
@@ -266,11 +418,17 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
     const { body } = await upload(server, hamlet, { name: 'keep.bin', data });
     const othelloId = (await othello.get('/users/me')).body.user_id;
-    await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: `[keep](${body.url})` });
+    await hamlet.post('/messages', {
+      type: 'direct',
+      to: [othelloId],
+      content: `[keep](${body.url})`,
+    });
     const [, , realmId, ...rest] = body.url.split('/');
     const temporary = (await othello.get(`/user_uploads/${realmId}/${rest.join('/')}`)).body.url;
     server = await server.restart();
-    [hamlet, othello, cordelia] = [hamlet, othello, cordelia].map((c) => new TestClient(server.url, c.email, c.apiKey));
+    [hamlet, othello, cordelia] = [hamlet, othello, cordelia].map(
+      (c) => new TestClient(server.url, c.email, c.apiKey),
+    );
     anon = new TestClient(server.url);
     const res = await download(server, body.url, othello);
     expect(res.status).toBe(200);
@@ -290,7 +448,9 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const res = await download(server, r.body.url, hamlet);
     expect((await res.arrayBuffer()).byteLength).toBe(data.length);
     const downloadMs = performance.now() - fetched;
-    console.info(`[uploads] 10 MiB on ${db}: upload ${uploadMs.toFixed(0)} ms, download ${downloadMs.toFixed(0)} ms`);
+    console.info(
+      `[uploads] 10 MiB on ${db}: upload ${uploadMs.toFixed(0)} ms, download ${downloadMs.toFixed(0)} ms`,
+    );
     expect(uploadMs).toBeLessThan(10_000);
   });
 });

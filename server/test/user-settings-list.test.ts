@@ -18,7 +18,11 @@ const MODERN = { client_capabilities: { user_settings_object: true } };
 const CHOICES = ['available_notification_sounds', 'emojiset_choices'];
 
 /** A valid value of each named rule, other than any default in the list. */
-const VALID: Record<UserSettingCheck, string> = { language: 'de', timezone: 'Asia/Tokyo', notification_sound: 'ding' };
+const VALID: Record<UserSettingCheck, string> = {
+  language: 'de',
+  timezone: 'Asia/Tokyo',
+  notification_sound: 'ding',
+};
 
 /** A value the setting accepts that differs from its default. */
 function otherValue(spec: UserSettingSpec): boolean | number | string {
@@ -35,7 +39,8 @@ function otherValue(spec: UserSettingSpec): boolean | number | string {
 }
 
 const stored = USER_SETTING_NAMES.filter((name) => !('realmUser' in USER_SETTINGS[name]));
-const defaults = (names: readonly UserSettingName[]) => Object.fromEntries(names.map((n) => [n, USER_SETTINGS[n].default]));
+const defaults = (names: readonly UserSettingName[]) =>
+  Object.fromEntries(names.map((n) => [n, USER_SETTINGS[n].default]));
 
 describe.each(DATABASES)('the user settings list on %s', (db) => {
   let server: TestServer;
@@ -48,30 +53,48 @@ describe.each(DATABASES)('the user settings list on %s', (db) => {
   afterAll(() => server?.close());
 
   it('register sends exactly the list, at its defaults, and the legacy fields it flags', async () => {
-    const modern = await othello.post('/register', { fetch_event_types: ['user_settings', 'realm_user_settings_defaults'], ...MODERN });
-    expect(Object.keys(modern.body.user_settings).sort()).toEqual([...USER_SETTING_NAMES, ...CHOICES].sort());
+    const modern = await othello.post('/register', {
+      fetch_event_types: ['user_settings', 'realm_user_settings_defaults'],
+      ...MODERN,
+    });
+    expect(Object.keys(modern.body.user_settings).sort()).toEqual(
+      [...USER_SETTING_NAMES, ...CHOICES].sort(),
+    );
     expect(modern.body.user_settings).toMatchObject(defaults(stored));
     expect(modern.body.realm_user_settings_defaults).toMatchObject(defaults(stored));
-    expect(Object.keys(modern.body.realm_user_settings_defaults).sort()).toEqual([...stored, ...CHOICES].sort());
+    expect(Object.keys(modern.body.realm_user_settings_defaults).sort()).toEqual(
+      [...stored, ...CHOICES].sort(),
+    );
 
     const legacy = await othello.post('/register', { fetch_event_types: ['user_settings'] });
     const flagged = USER_SETTING_NAMES.filter((name) => 'legacy' in USER_SETTINGS[name]);
     expect(legacy.body.user_settings).toBeUndefined();
-    for (const name of USER_SETTING_NAMES) expect(name in legacy.body, name).toBe(flagged.includes(name));
+    for (const name of USER_SETTING_NAMES)
+      expect(name in legacy.body, name).toBe(flagged.includes(name));
   });
 
   it('PATCH /settings accepts every setting of the list, announces each, and register shows it', async () => {
     const queue = await othello.post('/register', { event_types: ['user_settings'], ...MODERN });
-    const changes = Object.fromEntries(USER_SETTING_NAMES.map((name) => [name, otherValue(USER_SETTINGS[name])]));
-    const r = await othello.patch('/settings', Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])));
+    const changes = Object.fromEntries(
+      USER_SETTING_NAMES.map((name) => [name, otherValue(USER_SETTINGS[name])]),
+    );
+    const r = await othello.patch(
+      '/settings',
+      Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, String(v)])),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.ignored_parameters_unsupported).toBeUndefined();
 
     const events = await drain(othello, queue.body.queue_id);
-    const announced = Object.fromEntries(events.filter((e) => e.type === 'user_settings').map((e) => [e.property, e.value]));
+    const announced = Object.fromEntries(
+      events.filter((e) => e.type === 'user_settings').map((e) => [e.property, e.value]),
+    );
     expect(announced).toEqual(changes);
 
-    const after = await othello.post('/register', { fetch_event_types: ['user_settings'], ...MODERN });
+    const after = await othello.post('/register', {
+      fetch_event_types: ['user_settings'],
+      ...MODERN,
+    });
     expect(after.body.user_settings).toMatchObject(changes);
   });
 
@@ -85,13 +108,29 @@ describe.each(DATABASES)('the user settings list on %s', (db) => {
 // types (src/api/model/events.ts) don't describe; each @ts-expect-error fails the build if it compiles.
 describe('events are typed against the client', () => {
   it('rejects a malformed event at compile time', () => {
-    const ok: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: false } };
-    // @ts-expect-error enter_sends is a boolean
-    const badValue: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: 'no' } };
-    // @ts-expect-error not a setting
-    const badName: Delivery = { realmId: 1, userIds: [1], event: { type: 'user_settings', op: 'update', property: 'nope', value: 1 } };
-    // @ts-expect-error typing events need a sender
-    const badShape: Delivery = { realmId: 1, userIds: [1], event: { type: 'typing', op: 'start', message_type: 'direct' } };
+    const ok: Delivery = {
+      realmId: 1,
+      userIds: [1],
+      event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: false },
+    };
+    const badValue: Delivery = {
+      realmId: 1,
+      userIds: [1],
+      // @ts-expect-error enter_sends is a boolean
+      event: { type: 'user_settings', op: 'update', property: 'enter_sends', value: 'no' },
+    };
+    const badName: Delivery = {
+      realmId: 1,
+      userIds: [1],
+      // @ts-expect-error not a setting
+      event: { type: 'user_settings', op: 'update', property: 'nope', value: 1 },
+    };
+    const badShape: Delivery = {
+      realmId: 1,
+      userIds: [1],
+      // @ts-expect-error typing events need a sender
+      event: { type: 'typing', op: 'start', message_type: 'direct' },
+    };
     expect([ok, badValue, badName, badShape]).toHaveLength(4);
   });
 });

@@ -130,8 +130,13 @@ export function reduceAccountEvent(
     case 'realm_user': {
       const next = withPart(state, 'users', reduceUsers(state.users, event));
       // Our own API address changes when we hide or show our real one.
-      const newEmail = event.op === 'update' && event.person.user_id === state.ownUserId ? event.person.new_email : undefined;
-      return newEmail === undefined || newEmail === next.ownEmail ? next : { ...next, ownEmail: newEmail };
+      const newEmail =
+        event.op === 'update' && event.person.user_id === state.ownUserId
+          ? event.person.new_email
+          : undefined;
+      return newEmail === undefined || newEmail === next.ownEmail
+        ? next
+        : { ...next, ownEmail: newEmail };
     }
     case 'realm':
       return withPart(state, 'realm', reduceRealm(state.realm, event));

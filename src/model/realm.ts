@@ -15,9 +15,20 @@ export interface RealmState {
  * not settings: keeping them here would let them go stale, since realm events never update them.
  */
 const NOT_SETTINGS = new Set([
-  'users', 'non_active_users', 'bots', 'user_groups', 'default_streams', 'default_stream_groups',
-  'linkifiers', 'filters', 'emoji', 'playgrounds', 'domains', 'user_settings_defaults',
-  'embedded_bots', 'incoming_webhook_bots',
+  'users',
+  'non_active_users',
+  'bots',
+  'user_groups',
+  'default_streams',
+  'default_stream_groups',
+  'linkifiers',
+  'filters',
+  'emoji',
+  'playgrounds',
+  'domains',
+  'user_settings_defaults',
+  'embedded_bots',
+  'incoming_webhook_bots',
 ]);
 
 export function realmFromSnapshot(register: RegisterResponse): RealmState {

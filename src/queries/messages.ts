@@ -67,7 +67,12 @@ export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
     getPreviousPageParam: (first): MessagePageParam | undefined =>
       first.foundOldest || first.messages.length === 0
         ? undefined
-        : { anchor: first.messages[0].id, numBefore: SCROLL_PAGE_SIZE, numAfter: 0, includeAnchor: false },
+        : {
+            anchor: first.messages[0].id,
+            numBefore: SCROLL_PAGE_SIZE,
+            numAfter: 0,
+            includeAnchor: false,
+          },
     getNextPageParam: (last): MessagePageParam | undefined =>
       last.foundNewest || last.messages.length === 0
         ? undefined

@@ -1,5 +1,13 @@
 import { page } from './site.js';
-import { ACCOUNTS, accountsBut, bad, insufficient, membersOnly, refused, type Row } from './types.js';
+import {
+  ACCOUNTS,
+  accountsBut,
+  bad,
+  insufficient,
+  membersOnly,
+  refused,
+  type Row,
+} from './types.js';
 
 /**
  * Invitations (zerver/views/invite.py, actions/invites.py) and the sign-up page their links open.
@@ -13,45 +21,62 @@ import { ACCOUNTS, accountsBut, bad, insufficient, membersOnly, refused, type Ro
 const admins = ['administrator', 'owner'] as const;
 const noChannel = bad(/^Invalid channel ID \d+\. No invites were sent\.$/);
 const notTheirs = bad('Must be an organization administrator');
-const manage = { allow: admins, deny: { ...membersOnly, member: notTheirs, moderator: notTheirs, formerSubscriber: notTheirs } };
+const manage = {
+  allow: admins,
+  deny: { ...membersOnly, member: notTheirs, moderator: notTheirs, formerSubscriber: notTheirs },
+};
 const linkUsers = ['spectator', 'deactivated', ...ACCOUNTS] as const;
-
 
 export const INVITE_ROWS: Row[] = [
   {
     route: 'POST /invites',
     variant: 'into design',
     who: { deny: { ...membersOnly }, rest: noChannel },
-    call: (c, _t, w) => c.post('/invites', { invitee_emails: `${w.unique('inv')}@example.com`, stream_ids: [w.stream.design] }),
+    call: (c, _t, w) =>
+      c.post('/invites', {
+        invitee_emails: `${w.unique('inv')}@example.com`,
+        stream_ids: [w.stream.design],
+      }),
   },
   {
     route: 'POST /invites',
     variant: 'no channels',
     who: { allow: accountsBut('guest', 'bot'), deny: membersOnly },
-    call: (c, _t, w) => c.post('/invites', { invitee_emails: `${w.unique('inv')}@example.com`, stream_ids: [] }),
+    call: (c, _t, w) =>
+      c.post('/invites', { invitee_emails: `${w.unique('inv')}@example.com`, stream_ids: [] }),
   },
   {
     route: 'GET /invites',
     // Each sees what they may manage: their own; administrators everyone's but invitations to
     // become an owner (only owners may revoke those); expired ones nobody.
     who: {
-      allow: ['owner'], hide: ['member', 'moderator', 'formerSubscriber', 'administrator', 'deactivatedInviter'], deny: membersOnly,
+      allow: ['owner'],
+      hide: ['member', 'moderator', 'formerSubscriber', 'administrator', 'deactivatedInviter'],
+      deny: membersOnly,
     },
     setup: async (w, actor) => {
       if (actor !== 'deactivatedInviter') return [{ id: w.ownerInvite, multiuse: false }];
       const theirs = await w.deactivatedInviter();
-      return [{ id: theirs.invite, multiuse: false }, { id: theirs.multiuse, multiuse: true }];
+      return [
+        { id: theirs.invite, multiuse: false },
+        { id: theirs.multiuse, multiuse: true },
+      ];
     },
     fresh: true,
     call: (c) => c.get('/invites'),
     reveals: (b, targets: { id: number; multiuse: boolean }[]) =>
-      (b.invites ?? []).some((i: any) => targets.some((t) => t.id === i.id && t.multiuse === !!i.is_multiuse)),
+      (b.invites ?? []).some((i: any) =>
+        targets.some((t) => t.id === i.id && t.multiuse === !!i.is_multiuse),
+      ),
     seenBy: 'owner',
   },
   {
     route: 'POST /invites/multiuse',
     variant: 'into design',
-    who: { deny: { ...membersOnly, administrator: noChannel, owner: noChannel }, rest: insufficient },
+    who: {
+      deny: { ...membersOnly, administrator: noChannel, owner: noChannel },
+      rest: insufficient,
+    },
     call: (c, _t, w) => c.post('/invites/multiuse', { stream_ids: [w.stream.design] }),
   },
   {
@@ -88,7 +113,10 @@ export const INVITE_ROWS: Row[] = [
       page: `GET /join/:secret${slash}`,
       // The link is the credential; whatever else the request carries does not matter.
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
-      setup: async (w, actor) => (actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).link : (await w.multiuse()).link),
+      setup: async (w, actor) =>
+        actor === 'deactivatedInviter'
+          ? (await w.deactivatedInviter()).link
+          : (await w.multiuse()).link,
       fresh: true,
       call: (c, link: string) => page(c, 'GET', link.replace(/\/$/, '') + slash),
     },
@@ -96,15 +124,23 @@ export const INVITE_ROWS: Row[] = [
       // A reusable link takes an address and mails it a confirmation link; no account yet.
       page: `POST /join/:secret${slash}`,
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
-      setup: async (w, actor) => (actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).multiuseLink : (await w.multiuse()).link),
+      setup: async (w, actor) =>
+        actor === 'deactivatedInviter'
+          ? (await w.deactivatedInviter()).multiuseLink
+          : (await w.multiuse()).link,
       fresh: true,
-      call: (c, link: string, w) => page(c, 'POST', link.replace(/\/$/, '') + slash, { email: `${w.unique('joiner')}@example.com` }),
+      call: (c, link: string, w) =>
+        page(c, 'POST', link.replace(/\/$/, '') + slash, {
+          email: `${w.unique('joiner')}@example.com`,
+        }),
     },
     {
       page: `GET /accounts/do_confirm/:secret${slash}`,
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
       setup: async (w, actor) =>
-        actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).confirmLink : (await w.confirmation((await w.multiuse()).link)).link,
+        actor === 'deactivatedInviter'
+          ? (await w.deactivatedInviter()).confirmLink
+          : (await w.confirmation((await w.multiuse()).link)).link,
       fresh: true,
       call: (c, link: string) => page(c, 'GET', link.replace(/\/$/, '') + slash),
     },
@@ -112,9 +148,15 @@ export const INVITE_ROWS: Row[] = [
       page: `POST /accounts/do_confirm/:secret${slash}`,
       who: { allow: linkUsers, deny: { deactivatedInviter: refused(404) } },
       setup: async (w, actor) =>
-        actor === 'deactivatedInviter' ? (await w.deactivatedInviter()).confirmLink : (await w.confirmation((await w.multiuse()).link)).link,
+        actor === 'deactivatedInviter'
+          ? (await w.deactivatedInviter()).confirmLink
+          : (await w.confirmation((await w.multiuse()).link)).link,
       fresh: true,
-      call: (c, link: string) => page(c, 'POST', link.replace(/\/$/, '') + slash, { full_name: 'Joiner', password: 'a-long-password' }),
+      call: (c, link: string) =>
+        page(c, 'POST', link.replace(/\/$/, '') + slash, {
+          full_name: 'Joiner',
+          password: 'a-long-password',
+        }),
     },
   ]),
 ];

@@ -1,5 +1,13 @@
 import { TOPIC } from './world.js';
-import { ACCOUNTS, accountsBut, bad, invalidChannel, invalidMessage, unauthorized, type Row } from './types.js';
+import {
+  ACCOUNTS,
+  accountsBut,
+  bad,
+  invalidChannel,
+  invalidMessage,
+  unauthorized,
+  type Row,
+} from './types.js';
 
 /**
  * Messages, flags, typing and topics, aimed at the private channel `design`. The reference
@@ -16,7 +24,8 @@ export const MESSAGE_ROWS: Row[] = [
     variant: 'to design',
     // access_stream_for_send_message: a bot may send wherever its owner (hamlet, in design) may.
     who: { allow: ['bot'], rest: bad("Not authorized to send to channel 'design'") },
-    call: (c) => c.post('/messages', { type: 'stream', to: 'design', topic: TOPIC, content: 'hello' }),
+    call: (c) =>
+      c.post('/messages', { type: 'stream', to: 'design', topic: TOPIC, content: 'hello' }),
   },
   {
     route: 'GET /messages',
@@ -24,7 +33,8 @@ export const MESSAGE_ROWS: Row[] = [
     // The history of a private channel comes from one's own UserMessage rows, so the former
     // subscriber still finds what they received (message_fetch.py, by_channel's comment).
     who: { allow: ['formerSubscriber'], hide: accountsBut('formerSubscriber') },
-    call: (c) => c.get('/messages', { anchor: 'newest', num_before: 200, num_after: 0, narrow: designNarrow }),
+    call: (c) =>
+      c.get('/messages', { anchor: 'newest', num_before: 200, num_after: 0, narrow: designNarrow }),
     reveals: (b, _t, w) => (b.messages ?? []).some((m: any) => m.id === w.message),
     seenBy: 'cordelia',
   },
@@ -32,7 +42,13 @@ export const MESSAGE_ROWS: Row[] = [
     route: 'GET /messages',
     variant: 'web-public channels',
     who: { hide: ['spectator', ...ACCOUNTS] },
-    call: (c) => c.get('/messages', { anchor: 'newest', num_before: 200, num_after: 0, narrow: [{ operator: 'streams', operand: 'web-public' }] }),
+    call: (c) =>
+      c.get('/messages', {
+        anchor: 'newest',
+        num_before: 200,
+        num_after: 0,
+        narrow: [{ operator: 'streams', operand: 'web-public' }],
+      }),
     reveals: (b, _t, w) => (b.messages ?? []).some((m: any) => m.stream_id === w.stream.design),
   },
   {
@@ -41,7 +57,13 @@ export const MESSAGE_ROWS: Row[] = [
     realm: 'spectatorsOff',
     // The organization's setting is checked before the narrow: welcome is web-public, but closed now.
     who: { allow: ACCOUNTS, deny: { spectator: unauthorized } },
-    call: (c) => c.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'stream', operand: 'welcome' }] }),
+    call: (c) =>
+      c.get('/messages', {
+        anchor: 'newest',
+        num_before: 5,
+        num_after: 0,
+        narrow: [{ operator: 'stream', operand: 'welcome' }],
+      }),
   },
   {
     route: 'GET /messages/:message_id',
@@ -105,23 +127,36 @@ export const MESSAGE_ROWS: Row[] = [
     who: { allow: ['formerSubscriber'], rest: invalidMessage },
     setup: async (w) => w.receivedMessage(),
     fresh: true,
-    call: (c, id: number) => c.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' }),
+    call: (c, id: number) =>
+      c.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' }),
   },
   {
     route: 'POST /messages/flags/narrow',
     who: { allow: ['formerSubscriber'], hide: accountsBut('formerSubscriber') },
     // Unstarring: a wrongly processed message gains no row it could later be read through.
-    call: (c) => c.post('/messages/flags/narrow', { anchor: 'newest', num_before: 200, num_after: 0, narrow: designNarrow, op: 'remove', flag: 'starred' }),
+    call: (c) =>
+      c.post('/messages/flags/narrow', {
+        anchor: 'newest',
+        num_before: 200,
+        num_after: 0,
+        narrow: designNarrow,
+        op: 'remove',
+        flag: 'starred',
+      }),
     // The answer gives only the processed range. Messages of design that the caller did receive
     // (their own, or the demo's from before they left) are theirs to process; the target is not.
-    reveals: (b, _t, w) => (b.processed_count ?? 0) > 0 && b.first_processed_id <= w.message && w.message <= b.last_processed_id,
+    reveals: (b, _t, w) =>
+      (b.processed_count ?? 0) > 0 &&
+      b.first_processed_id <= w.message &&
+      w.message <= b.last_processed_id,
     seenBy: 'cordelia',
   },
   {
     route: 'GET /messages/matches_narrow',
     // Only the caller's UserMessage rows are searched.
     who: { allow: ['formerSubscriber'], hide: accountsBut('formerSubscriber') },
-    call: (c, _t, w) => c.get('/messages/matches_narrow', { msg_ids: [w.message], narrow: designNarrow }),
+    call: (c, _t, w) =>
+      c.get('/messages/matches_narrow', { msg_ids: [w.message], narrow: designNarrow }),
     reveals: (b, _t, w) => String(w.message) in (b.messages ?? {}),
     seenBy: 'cordelia',
   },
@@ -143,13 +178,15 @@ export const MESSAGE_ROWS: Row[] = [
   {
     route: 'POST /mark_topic_as_read',
     who: { rest: invalidChannel },
-    call: (c, _t, w) => c.post('/mark_topic_as_read', { stream_id: w.stream.design, topic_name: TOPIC }),
+    call: (c, _t, w) =>
+      c.post('/mark_topic_as_read', { stream_id: w.stream.design, topic_name: TOPIC }),
   },
   {
     route: 'POST /typing',
     // send_notification_backend: access_stream_by_id, with no exception for administrators.
     who: { rest: invalidChannel },
-    call: (c, _t, w) => c.post('/typing', { type: 'stream', op: 'start', stream_id: w.stream.design, topic: TOPIC }),
+    call: (c, _t, w) =>
+      c.post('/typing', { type: 'stream', op: 'start', stream_id: w.stream.design, topic: TOPIC }),
   },
   {
     route: 'GET /users/me/:stream_id/topics',

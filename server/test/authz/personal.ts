@@ -1,5 +1,13 @@
 import { TOPIC } from './world.js';
-import { ACCOUNTS, accountsBut, bad, invalidChannel, notFound, refused, type Row } from './types.js';
+import {
+  ACCOUNTS,
+  accountsBut,
+  bad,
+  invalidChannel,
+  notFound,
+  refused,
+  type Row,
+} from './types.js';
 
 /**
  * What belongs to one user: drafts, scheduled messages, event queues, uploads. Someone else's
@@ -10,7 +18,9 @@ import { ACCOUNTS, accountsBut, bad, invalidChannel, notFound, refused, type Row
  */
 const later = () => Math.floor(Date.now() / 1000) + 86400;
 const inLists = (b: any, id: number) =>
-  ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'].some((k) => (b[k] ?? []).some((s: any) => s.stream_id === id));
+  ['streams', 'subscriptions', 'unsubscribed', 'never_subscribed'].some((k) =>
+    (b[k] ?? []).some((s: any) => s.stream_id === id),
+  );
 
 export const PERSONAL_ROWS: Row[] = [
   { route: 'GET /drafts', who: { allow: ACCOUNTS }, call: (c) => c.get('/drafts') },
@@ -18,7 +28,10 @@ export const PERSONAL_ROWS: Row[] = [
     route: 'POST /drafts',
     variant: 'to design',
     who: { rest: invalidChannel },
-    call: (c, _t, w) => c.post('/drafts', { drafts: [{ type: 'stream', to: [w.stream.design], topic: TOPIC, content: 'x' }] }),
+    call: (c, _t, w) =>
+      c.post('/drafts', {
+        drafts: [{ type: 'stream', to: [w.stream.design], topic: TOPIC, content: 'x' }],
+      }),
   },
   {
     route: 'PATCH /drafts/:draft_id',
@@ -26,7 +39,10 @@ export const PERSONAL_ROWS: Row[] = [
     who: { rest: notFound('Draft does not exist') },
     setup: (w) => w.draft(),
     fresh: true,
-    call: (c, id: number, w) => c.patch(`/drafts/${id}`, { draft: { type: 'stream', to: [w.stream.engineering], topic: TOPIC, content: 'taken over' } }),
+    call: (c, id: number, w) =>
+      c.patch(`/drafts/${id}`, {
+        draft: { type: 'stream', to: [w.stream.engineering], topic: TOPIC, content: 'taken over' },
+      }),
   },
   {
     route: 'DELETE /drafts/:draft_id',
@@ -36,14 +52,24 @@ export const PERSONAL_ROWS: Row[] = [
     fresh: true,
     call: (c, id: number) => c.delete(`/drafts/${id}`),
   },
-  { route: 'GET /scheduled_messages', who: { allow: ACCOUNTS }, call: (c) => c.get('/scheduled_messages') },
+  {
+    route: 'GET /scheduled_messages',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.get('/scheduled_messages'),
+  },
   {
     route: 'POST /scheduled_messages',
     variant: 'to design',
     // check_schedule_message goes through access_stream_for_send_message, as sending does.
     who: { allow: ['bot'], rest: bad("Not authorized to send to channel 'design'") },
     call: (c, _t, w) =>
-      c.post('/scheduled_messages', { type: 'stream', to: String(w.stream.design), topic: TOPIC, content: 'x', scheduled_delivery_timestamp: later() }),
+      c.post('/scheduled_messages', {
+        type: 'stream',
+        to: String(w.stream.design),
+        topic: TOPIC,
+        content: 'x',
+        scheduled_delivery_timestamp: later(),
+      }),
   },
   {
     route: 'PATCH /scheduled_messages/:scheduled_message_id',
@@ -65,7 +91,10 @@ export const PERSONAL_ROWS: Row[] = [
     route: 'POST /register',
     // Administrators are sent every private channel; a former subscriber finds the channel they
     // left among `unsubscribed` (gather_subscriptions); everyone else must not learn of it.
-    who: { allow: ['administrator', 'owner', 'formerSubscriber'], hide: ['spectator', ...accountsBut('administrator', 'owner', 'formerSubscriber')] },
+    who: {
+      allow: ['administrator', 'owner', 'formerSubscriber'],
+      hide: ['spectator', ...accountsBut('administrator', 'owner', 'formerSubscriber')],
+    },
     call: (c) => c.post('/register', {}),
     reveals: (b, _t, w) => inLists(b, w.stream.design),
     seenBy: 'cordelia',
@@ -74,7 +103,10 @@ export const PERSONAL_ROWS: Row[] = [
     route: 'POST /register',
     variant: 'all_public_streams',
     // Guests may not follow every public channel; spectators' flag is ignored.
-    who: { allow: ['spectator', ...accountsBut('guest')], deny: { guest: bad('User not authorized for this query') } },
+    who: {
+      allow: ['spectator', ...accountsBut('guest')],
+      deny: { guest: bad('User not authorized for this query') },
+    },
     call: (c) => c.post('/register', { all_public_streams: 'true' }),
   },
   {
@@ -87,7 +119,8 @@ export const PERSONAL_ROWS: Row[] = [
     route: 'GET /events',
     variant: "cordelia's queue",
     who: { rest: bad('You are not authorized to get events from this queue') },
-    call: (c, _t, w) => c.get('/events', { queue_id: w.queue, last_event_id: -1, dont_block: 'true' }),
+    call: (c, _t, w) =>
+      c.get('/events', { queue_id: w.queue, last_event_id: -1, dont_block: 'true' }),
   },
   {
     route: 'DELETE /events',
@@ -100,7 +133,8 @@ export const PERSONAL_ROWS: Row[] = [
   {
     route: 'POST /user_uploads',
     who: { allow: ACCOUNTS },
-    call: (c) => c.post('/user_uploads', { file: new File(['notes'], 'notes.txt', { type: 'text/plain' }) }),
+    call: (c) =>
+      c.post('/user_uploads', { file: new File(['notes'], 'notes.txt', { type: 'text/plain' }) }),
   },
   {
     route: 'GET /user_uploads/:realm_id_str/*',

@@ -1,5 +1,13 @@
 import { PNG } from './world.js';
-import { ACCOUNTS, accountsBut, adminRequired, bad, membersOnly, ownerRequired, type Row } from './types.js';
+import {
+  ACCOUNTS,
+  accountsBut,
+  adminRequired,
+  bad,
+  membersOnly,
+  ownerRequired,
+  type Row,
+} from './types.js';
 
 /**
  * Organization settings, linkifiers, custom profile fields and custom emoji (zerver/views/realm.py,
@@ -24,23 +32,35 @@ export const REALM_ROWS: Row[] = [
     who: { allow: ['owner'], deny: { administrator: ownerRequired }, rest: adminRequired },
     call: (c) => c.patch('/realm', { waiting_period_threshold: '0' }),
   },
-  { route: 'GET /realm/linkifiers', who: { allow: ACCOUNTS }, call: (c) => c.get('/realm/linkifiers') },
+  {
+    route: 'GET /realm/linkifiers',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.get('/realm/linkifiers'),
+  },
   {
     route: 'PATCH /realm/linkifiers',
     who: adminsOnly,
-    setup: async (w) => ((await w.as.owner.get('/realm/linkifiers')).body.linkifiers as any[]).map((l) => l.id),
+    setup: async (w) =>
+      ((await w.as.owner.get('/realm/linkifiers')).body.linkifiers as any[]).map((l) => l.id),
     call: (c, ids: number[]) => c.patch('/realm/linkifiers', { ordered_linkifier_ids: ids }),
   },
   {
     route: 'POST /realm/filters',
     who: adminsOnly,
-    call: (c, _t, w) => c.post('/realm/filters', { pattern: `#${w.unique('lf')}(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' }),
+    call: (c, _t, w) =>
+      c.post('/realm/filters', {
+        pattern: `#${w.unique('lf')}(?P<id>[0-9]+)`,
+        url_template: 'https://example.com/{id}',
+      }),
   },
   {
     route: 'PATCH /realm/filters/:filter_id',
     who: adminsOnly,
     call: (c, _t, w) =>
-      c.patch(`/realm/filters/${w.shared.linkifier}`, { pattern: `#${w.unique('lf')}(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' }),
+      c.patch(`/realm/filters/${w.shared.linkifier}`, {
+        pattern: `#${w.unique('lf')}(?P<id>[0-9]+)`,
+        url_template: 'https://example.com/{id}',
+      }),
   },
   {
     route: 'DELETE /realm/filters/:filter_id',
@@ -49,22 +69,31 @@ export const REALM_ROWS: Row[] = [
     fresh: true,
     call: (c, id: number) => c.delete(`/realm/filters/${id}`),
   },
-  { route: 'GET /realm/profile_fields', who: { allow: ACCOUNTS }, call: (c) => c.get('/realm/profile_fields') },
+  {
+    route: 'GET /realm/profile_fields',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.get('/realm/profile_fields'),
+  },
   {
     route: 'POST /realm/profile_fields',
     who: adminsOnly,
-    call: (c, _t, w) => c.post('/realm/profile_fields', { name: w.unique('Field '), field_type: 1 }),
+    call: (c, _t, w) =>
+      c.post('/realm/profile_fields', { name: w.unique('Field '), field_type: 1 }),
   },
   {
     route: 'PATCH /realm/profile_fields',
     who: adminsOnly,
-    setup: async (w) => ((await w.as.owner.get('/realm/profile_fields')).body.custom_fields as any[]).map((f) => f.id),
+    setup: async (w) =>
+      ((await w.as.owner.get('/realm/profile_fields')).body.custom_fields as any[]).map(
+        (f) => f.id,
+      ),
     call: (c, order: number[]) => c.patch('/realm/profile_fields', { order }),
   },
   {
     route: 'PATCH /realm/profile_fields/:field_id',
     who: adminsOnly,
-    call: (c, _t, w) => c.patch(`/realm/profile_fields/${w.shared.profileField}`, { hint: w.unique('hint ') }),
+    call: (c, _t, w) =>
+      c.patch(`/realm/profile_fields/${w.shared.profileField}`, { hint: w.unique('hint ') }),
   },
   {
     route: 'DELETE /realm/profile_fields/:field_id',
@@ -77,7 +106,10 @@ export const REALM_ROWS: Row[] = [
   {
     route: 'POST /realm/emoji/:emoji_name',
     who: { allow: accountsBut('guest', 'bot'), deny: membersOnly },
-    call: (c, _t, w) => c.post(`/realm/emoji/${w.unique('up').toLowerCase()}`, { file: new File([PNG], 'e.png', { type: 'image/png' }) }),
+    call: (c, _t, w) =>
+      c.post(`/realm/emoji/${w.unique('up').toLowerCase()}`, {
+        file: new File([PNG], 'e.png', { type: 'image/png' }),
+      }),
   },
   {
     route: 'DELETE /realm/emoji/:emoji_name',

@@ -7,12 +7,21 @@ import { ACCOUNTS, refused, userDeactivated, type Row } from './types.js';
  * path (temporary file URLs, confirmation links) is itself the credential; the reference server
  * serves avatars to spectators only while spectator access is on (`avatar` in views/users.py).
  */
-export async function page(c: TestClient, method: 'GET' | 'POST', path: string, form?: Record<string, string>): Promise<ApiResult> {
+export async function page(
+  c: TestClient,
+  method: 'GET' | 'POST',
+  path: string,
+  form?: Record<string, string>,
+): Promise<ApiResult> {
   const headers: Record<string, string> = {};
-  if (c.email) headers.Authorization = 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
+  if (c.email)
+    headers.Authorization = 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
   if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
   const res = await fetch(c.baseUrl + path, {
-    method, headers, redirect: 'manual', body: form ? new URLSearchParams(form).toString() : undefined,
+    method,
+    headers,
+    redirect: 'manual',
+    body: form ? new URLSearchParams(form).toString() : undefined,
   });
   const text = await res.text();
   let body: unknown = text;
@@ -27,7 +36,11 @@ export async function page(c: TestClient, method: 'GET' | 'POST', path: string, 
 const everybody = ['spectator', 'deactivated', ...ACCOUNTS] as const;
 
 export const SITE_ROWS: Row[] = [
-  { page: 'GET /avatar/:id', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`) },
+  {
+    page: 'GET /avatar/:id',
+    who: { allow: everybody },
+    call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`),
+  },
   {
     page: 'GET /avatar/:id',
     realm: 'spectatorsOff',
@@ -37,8 +50,16 @@ export const SITE_ROWS: Row[] = [
     who: { allow: everybody },
     call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`),
   },
-  { page: 'GET /realm-icon/:file', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', `/realm-icon/${w.realmId}.svg`) },
-  { page: 'GET /user_avatars/:realm_id/emoji/images/:file', who: { allow: everybody }, call: (c, _t, w) => page(c, 'GET', w.emojiImage) },
+  {
+    page: 'GET /realm-icon/:file',
+    who: { allow: everybody },
+    call: (c, _t, w) => page(c, 'GET', `/realm-icon/${w.realmId}.svg`),
+  },
+  {
+    page: 'GET /user_avatars/:realm_id/emoji/images/:file',
+    who: { allow: everybody },
+    call: (c, _t, w) => page(c, 'GET', w.emojiImage),
+  },
   {
     page: 'GET /user_uploads/:realm_id/*',
     variant: 'a file posted in design',
@@ -47,7 +68,7 @@ export const SITE_ROWS: Row[] = [
   },
   {
     page: 'GET /user_uploads/temporary/*',
-    variant: "a temporary URL cordelia obtained",
+    variant: 'a temporary URL cordelia obtained',
     who: { allow: everybody },
     setup: async (w) => new URL((await w.cordelia.get(w.upload)).body.url, w.server.url).pathname,
     call: (c, path: string) => page(c, 'GET', path),

@@ -1,6 +1,12 @@
 import { TOPIC } from './world.js';
 import {
-  ACCOUNTS, adminRequired, bad, guestsRefused, insufficient, invalidChannel, type Row,
+  ACCOUNTS,
+  adminRequired,
+  bad,
+  guestsRefused,
+  insufficient,
+  invalidChannel,
+  type Row,
 } from './types.js';
 
 /**
@@ -12,7 +18,8 @@ import {
  * invite_to_stream_policy (pinned in world.ts: public channels moderators, private channels
  * administrators, web-public owners, subscribing others moderators).
  */
-const showsDesign = (list: any[] | undefined, design: number) => (list ?? []).some((s) => s.stream_id === design);
+const showsDesign = (list: any[] | undefined, design: number) =>
+  (list ?? []).some((s) => s.stream_id === design);
 const admins = ['administrator', 'owner'] as const;
 const invalidDesignName = bad("Invalid channel name 'design'");
 
@@ -56,10 +63,14 @@ export const STREAM_ROWS: Row[] = [
     variant: 'join a private channel',
     // filter_stream_authorization: nobody joins a private channel by themselves, administrators
     // neither. A new channel per actor, so that one wrongly let in changes nothing for later rows.
-    who: { deny: { guest: guestsRefused }, rest: bad(/^Unable to access channel \(matrix-[a-z0-9]+\)\.$/) },
+    who: {
+      deny: { guest: guestsRefused },
+      rest: bad(/^Unable to access channel \(matrix-[a-z0-9]+\)\.$/),
+    },
     setup: (w) => w.privateStream(),
     fresh: true,
-    call: (c, s: { name: string }) => c.post('/users/me/subscriptions', { subscriptions: [{ name: s.name }] }),
+    call: (c, s: { name: string }) =>
+      c.post('/users/me/subscriptions', { subscriptions: [{ name: s.name }] }),
   },
   {
     route: 'POST /users/me/subscriptions',
@@ -67,25 +78,38 @@ export const STREAM_ROWS: Row[] = [
     who: { allow: ['moderator', ...admins], deny: { guest: guestsRefused }, rest: insufficient },
     setup: async (w) => (await w.account('member')).id,
     fresh: true,
-    call: (c, user: number) => c.post('/users/me/subscriptions', { subscriptions: [{ name: 'engineering' }], principals: [user] }),
+    call: (c, user: number) =>
+      c.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'engineering' }],
+        principals: [user],
+      }),
   },
   {
     route: 'POST /users/me/subscriptions',
     variant: 'create a public channel',
     who: { allow: ['moderator', ...admins], deny: { guest: guestsRefused }, rest: insufficient },
-    call: (c, _t, w) => c.post('/users/me/subscriptions', { subscriptions: [{ name: w.unique('pub-') }] }),
+    call: (c, _t, w) =>
+      c.post('/users/me/subscriptions', { subscriptions: [{ name: w.unique('pub-') }] }),
   },
   {
     route: 'POST /users/me/subscriptions',
     variant: 'create a private channel',
     who: { allow: admins, deny: { guest: guestsRefused }, rest: insufficient },
-    call: (c, _t, w) => c.post('/users/me/subscriptions', { subscriptions: [{ name: w.unique('priv-') }], invite_only: true }),
+    call: (c, _t, w) =>
+      c.post('/users/me/subscriptions', {
+        subscriptions: [{ name: w.unique('priv-') }],
+        invite_only: true,
+      }),
   },
   {
     route: 'POST /users/me/subscriptions',
     variant: 'create a web-public channel',
     who: { allow: ['owner'], deny: { guest: guestsRefused }, rest: insufficient },
-    call: (c, _t, w) => c.post('/users/me/subscriptions', { subscriptions: [{ name: w.unique('web-') }], is_web_public: true }),
+    call: (c, _t, w) =>
+      c.post('/users/me/subscriptions', {
+        subscriptions: [{ name: w.unique('web-') }],
+        is_web_public: true,
+      }),
   },
   {
     route: 'DELETE /users/me/subscriptions',
@@ -101,29 +125,39 @@ export const STREAM_ROWS: Row[] = [
     who: { allow: admins, rest: insufficient },
     setup: (w) => w.privateStream(),
     fresh: true,
-    call: (c, s: { name: string }, w) => c.delete('/users/me/subscriptions', { subscriptions: [s.name], principals: [w.id.cordelia] }),
+    call: (c, s: { name: string }, w) =>
+      c.delete('/users/me/subscriptions', { subscriptions: [s.name], principals: [w.id.cordelia] }),
   },
   {
     route: 'POST /users/me/subscriptions/properties',
     who: { rest: invalidChannel },
     call: (c, _t, w) =>
-      c.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: w.stream.design, property: 'color', value: '#ffffff' }] }),
+      c.post('/users/me/subscriptions/properties', {
+        subscription_data: [{ stream_id: w.stream.design, property: 'color', value: '#ffffff' }],
+      }),
   },
   {
     route: 'POST /user_topics',
     who: { rest: invalidChannel },
-    call: (c, _t, w) => c.post('/user_topics', { stream_id: w.stream.design, topic: TOPIC, visibility_policy: 1 }),
+    call: (c, _t, w) =>
+      c.post('/user_topics', { stream_id: w.stream.design, topic: TOPIC, visibility_policy: 1 }),
   },
   {
     route: 'PATCH /users/me/subscriptions/muted_topics',
     who: { rest: invalidChannel },
-    call: (c, _t, w) => c.patch('/users/me/subscriptions/muted_topics', { op: 'add', stream_id: w.stream.design, topic: TOPIC }),
+    call: (c, _t, w) =>
+      c.patch('/users/me/subscriptions/muted_topics', {
+        op: 'add',
+        stream_id: w.stream.design,
+        topic: TOPIC,
+      }),
   },
   {
     route: 'PATCH /streams/:stream_id',
     variant: 'describe design',
     who: { allow: admins, rest: invalidChannel },
-    call: (c, _t, w) => c.patch(`/streams/${w.stream.design}`, { description: w.unique('Private mockups ') }),
+    call: (c, _t, w) =>
+      c.patch(`/streams/${w.stream.design}`, { description: w.unique('Private mockups ') }),
   },
   {
     route: 'PATCH /streams/:stream_id',
@@ -146,7 +180,8 @@ export const STREAM_ROWS: Row[] = [
     who: { deny: { administrator: invalidChannel, owner: invalidChannel }, rest: adminRequired },
     setup: (w) => w.designTopic(),
     fresh: true,
-    call: (c, topic: string, w) => c.post(`/streams/${w.stream.design}/delete_topic`, { topic_name: topic }),
+    call: (c, topic: string, w) =>
+      c.post(`/streams/${w.stream.design}/delete_topic`, { topic_name: topic }),
   },
   {
     route: 'POST /default_streams',
@@ -164,25 +199,48 @@ export const STREAM_ROWS: Row[] = [
   {
     route: 'POST /default_stream_groups/create',
     variant: 'with design',
-    who: { deny: { administrator: invalidDesignName, owner: invalidDesignName }, rest: adminRequired },
-    call: (c, _t, w) => c.post('/default_stream_groups/create', { group_name: w.unique('dsg '), description: 'x', stream_names: ['design'] }),
+    who: {
+      deny: { administrator: invalidDesignName, owner: invalidDesignName },
+      rest: adminRequired,
+    },
+    call: (c, _t, w) =>
+      c.post('/default_stream_groups/create', {
+        group_name: w.unique('dsg '),
+        description: 'x',
+        stream_names: ['design'],
+      }),
   },
   {
     route: 'POST /default_stream_groups/create',
     variant: 'with a public channel',
     who: { allow: admins, rest: adminRequired },
-    call: (c, _t, w) => c.post('/default_stream_groups/create', { group_name: w.unique('dsg '), description: 'x', stream_names: ['engineering'] }),
+    call: (c, _t, w) =>
+      c.post('/default_stream_groups/create', {
+        group_name: w.unique('dsg '),
+        description: 'x',
+        stream_names: ['engineering'],
+      }),
   },
   {
     route: 'PATCH /default_stream_groups/:group_id',
     who: { allow: admins, rest: adminRequired },
-    call: (c, _t, w) => c.patch(`/default_stream_groups/${w.shared.defaultStreamGroup}`, { new_description: w.unique('described ') }),
+    call: (c, _t, w) =>
+      c.patch(`/default_stream_groups/${w.shared.defaultStreamGroup}`, {
+        new_description: w.unique('described '),
+      }),
   },
   {
     route: 'PATCH /default_stream_groups/:group_id/streams',
     variant: 'add design',
-    who: { deny: { administrator: invalidDesignName, owner: invalidDesignName }, rest: adminRequired },
-    call: (c, _t, w) => c.patch(`/default_stream_groups/${w.shared.defaultStreamGroup}/streams`, { op: 'add', stream_names: ['design'] }),
+    who: {
+      deny: { administrator: invalidDesignName, owner: invalidDesignName },
+      rest: adminRequired,
+    },
+    call: (c, _t, w) =>
+      c.patch(`/default_stream_groups/${w.shared.defaultStreamGroup}/streams`, {
+        op: 'add',
+        stream_names: ['design'],
+      }),
   },
   {
     route: 'DELETE /default_stream_groups/:group_id',

@@ -6,13 +6,29 @@ import type { TestServer } from '../harness.js';
  * world.ts for who each one is. None of them is subscribed to the private channel `design`.
  */
 export const ACTORS = [
-  'spectator', 'guest', 'member', 'moderator', 'administrator', 'owner', 'deactivated', 'bot',
-  'formerSubscriber', 'deactivatedInviter',
+  'spectator',
+  'guest',
+  'member',
+  'moderator',
+  'administrator',
+  'owner',
+  'deactivated',
+  'bot',
+  'formerSubscriber',
+  'deactivatedInviter',
 ] as const;
 export type Actor = (typeof ACTORS)[number];
 
 /** The actors every row must decide about explicitly (the others have defaults). */
-export const ACCOUNTS = ['guest', 'member', 'moderator', 'administrator', 'owner', 'bot', 'formerSubscriber'] as const;
+export const ACCOUNTS = [
+  'guest',
+  'member',
+  'moderator',
+  'administrator',
+  'owner',
+  'bot',
+  'formerSubscriber',
+] as const;
 export const accountsBut = (...out: Actor[]) => ACCOUNTS.filter((a) => !out.includes(a));
 
 /** What the reference server answers an actor. */
@@ -25,15 +41,28 @@ export type Outcome =
 
 export const ok: Outcome = { kind: 'ok' };
 export const hidden: Outcome = { kind: 'hidden' };
-export const refused = (status: number, code?: string, msg?: string | RegExp): Outcome => ({ kind: 'refused', status, code, msg });
+export const refused = (status: number, code?: string, msg?: string | RegExp): Outcome => ({
+  kind: 'refused',
+  status,
+  code,
+  msg,
+});
 /** A JsonableError: 400 BAD_REQUEST with this message. */
 export const bad = (msg: string | RegExp) => refused(400, 'BAD_REQUEST', msg);
 
 // The reference server's refusals, by the exception that raises them.
 export const unauthorized = refused(401, 'UNAUTHORIZED');
 export const userDeactivated = refused(401, 'USER_DEACTIVATED');
-export const adminRequired = refused(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-export const ownerRequired = refused(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+export const adminRequired = refused(
+  400,
+  'UNAUTHORIZED_PRINCIPAL',
+  'Must be an organization administrator',
+);
+export const ownerRequired = refused(
+  400,
+  'UNAUTHORIZED_PRINCIPAL',
+  'Must be an organization owner',
+);
 export const insufficient = bad('Insufficient permission');
 export const invalidMessage = bad('Invalid message(s)');
 export const invalidChannel = bad('Invalid channel ID');
@@ -87,7 +116,9 @@ export interface World {
   /** an invitation to join as owner, sent by the owner */
   ownerInvite: number;
   unique(prefix: string): string;
-  account(kind: 'guest' | 'member' | 'moderator' | 'administrator' | 'owner' | 'bot'): Promise<{ id: number; client: TestClient; email: string }>;
+  account(
+    kind: 'guest' | 'member' | 'moderator' | 'administrator' | 'owner' | 'bot',
+  ): Promise<{ id: number; client: TestClient; email: string }>;
   deactivatedAccount(): Promise<{ id: number; client: TestClient; email: string }>;
   privateStream(): Promise<{ id: number; name: string }>;
   publicStream(): Promise<{ id: number; name: string }>;
@@ -105,7 +136,13 @@ export interface World {
   newQueue(): Promise<string>;
   designTopic(): Promise<string>;
   /** invitations created by an administrator who was deactivated afterwards */
-  deactivatedInviter(): Promise<{ invite: number; link: string; multiuse: number; multiuseLink: string; confirmLink: string }>;
+  deactivatedInviter(): Promise<{
+    invite: number;
+    link: string;
+    multiuse: number;
+    multiuseLink: string;
+    confirmLink: string;
+  }>;
   outbox(to: string): { link: string };
   /** a sign-up started through a reusable link: the confirmation link mailed to the address */
   confirmation(link: string): Promise<{ email: string; link: string }>;
@@ -155,17 +192,20 @@ export const rowName = (row: Row) =>
 
 /** Why an answer does not match the expected outcome, or null when it does. */
 export function mismatch(want: Outcome, got: ApiResult, revealed: () => boolean): string | null {
-  const body = typeof got.body === 'string' ? got.body.slice(0, 160) : JSON.stringify(got.body)?.slice(0, 300);
+  const body =
+    typeof got.body === 'string' ? got.body.slice(0, 160) : JSON.stringify(got.body)?.slice(0, 300);
   const said = `${got.status} ${body}`;
   if (want.kind !== 'refused') {
     if (got.status < 200 || got.status > 299) return `expected success, got ${said}`;
-    if (want.kind === 'hidden' && revealed()) return `expected the target to be hidden, but the answer shows it: ${said}`;
+    if (want.kind === 'hidden' && revealed())
+      return `expected the target to be hidden, but the answer shows it: ${said}`;
     return null;
   }
   const wanted = `${want.status}${want.code ? ` ${want.code}` : ''}${want.msg ? ` "${want.msg}"` : ''}`;
   const code = typeof got.body === 'object' ? got.body?.code : undefined;
   const msg = typeof got.body === 'object' ? String(got.body?.msg ?? '') : '';
   const msgOk = !want.msg || (typeof want.msg === 'string' ? msg === want.msg : want.msg.test(msg));
-  if (got.status !== want.status || (want.code && code !== want.code) || !msgOk) return `expected ${wanted}, got ${said}`;
+  if (got.status !== want.status || (want.code && code !== want.code) || !msgOk)
+    return `expected ${wanted}, got ${said}`;
   return null;
 }

@@ -1,7 +1,15 @@
 import { TestClient } from '../client.js';
 import { DEMO_PASSWORD } from '../harness.js';
 import {
-  ACCOUNTS, accountsBut, adminRequired, bad, botsRefused, insufficient, membersOnly, refused, type Row,
+  ACCOUNTS,
+  accountsBut,
+  adminRequired,
+  bad,
+  botsRefused,
+  insufficient,
+  membersOnly,
+  refused,
+  type Row,
 } from './types.js';
 
 /**
@@ -15,7 +23,10 @@ import {
 const admins = ['administrator', 'owner'] as const;
 const humans = accountsBut('bot');
 const groupEditors = ['moderator', ...admins] as const;
-const groupWho = { allow: groupEditors, deny: { ...membersOnly, member: insufficient, formerSubscriber: insufficient } };
+const groupWho = {
+  allow: groupEditors,
+  deny: { ...membersOnly, member: insufficient, formerSubscriber: insufficient },
+};
 
 export const USER_ROWS: Row[] = [
   {
@@ -29,20 +40,40 @@ export const USER_ROWS: Row[] = [
     who: {
       allow: humans,
       deny: {
-        spectator: refused(401, 'AUTHENTICATION_FAILED'), bot: refused(401, 'AUTHENTICATION_FAILED'),
+        spectator: refused(401, 'AUTHENTICATION_FAILED'),
+        bot: refused(401, 'AUTHENTICATION_FAILED'),
         deactivated: refused(401, 'USER_DEACTIVATED'),
       },
     },
-    call: (c) => new TestClient(c.baseUrl).post('/fetch_api_key', { username: c.email ?? 'nobody@example.com', password: DEMO_PASSWORD }),
+    call: (c) =>
+      new TestClient(c.baseUrl).post('/fetch_api_key', {
+        username: c.email ?? 'nobody@example.com',
+        password: DEMO_PASSWORD,
+      }),
   },
   { route: 'GET /users/me', who: { allow: ACCOUNTS }, call: (c) => c.get('/users/me') },
   { route: 'GET /users', who: { allow: ACCOUNTS }, call: (c) => c.get('/users') },
-  { route: 'GET /users/:user', who: { allow: ACCOUNTS }, call: (c, _t, w) => c.get(`/users/${w.id.cordelia}`) },
+  {
+    route: 'GET /users/:user',
+    who: { allow: ACCOUNTS },
+    call: (c, _t, w) => c.get(`/users/${w.id.cordelia}`),
+  },
   {
     route: 'POST /users',
     // @require_realm_admin, then can_create_users, which nobody in the demo has.
-    who: { deny: { administrator: bad('User not authorized to create users'), owner: bad('User not authorized to create users') }, rest: adminRequired },
-    call: (c, _t, w) => c.post('/users', { email: `${w.unique('created')}@example.com`, password: 'a-long-password', full_name: 'Created' }),
+    who: {
+      deny: {
+        administrator: bad('User not authorized to create users'),
+        owner: bad('User not authorized to create users'),
+      },
+      rest: adminRequired,
+    },
+    call: (c, _t, w) =>
+      c.post('/users', {
+        email: `${w.unique('created')}@example.com`,
+        password: 'a-long-password',
+        full_name: 'Created',
+      }),
   },
   {
     route: 'DELETE /users/me',
@@ -72,7 +103,11 @@ export const USER_ROWS: Row[] = [
     fresh: true,
     call: (c, id: number) => c.patch(`/users/${id}`, { full_name: 'Renamed by someone' }),
   },
-  { route: 'GET /users/:user/presence', who: { allow: ACCOUNTS }, call: (c, _t, w) => c.get(`/users/${w.id.cordelia}/presence`) },
+  {
+    route: 'GET /users/:user/presence',
+    who: { allow: ACCOUNTS },
+    call: (c, _t, w) => c.get(`/users/${w.id.cordelia}/presence`),
+  },
   { route: 'GET /realm/presence', who: { allow: ACCOUNTS }, call: (c) => c.get('/realm/presence') },
   {
     route: 'POST /users/me/presence',
@@ -97,37 +132,64 @@ export const USER_ROWS: Row[] = [
     fresh: true,
     call: (c, id: number) => c.delete(`/users/me/muted_users/${id}`),
   },
-  { route: 'GET /users/me/alert_words', who: { allow: ACCOUNTS }, call: (c) => c.get('/users/me/alert_words') },
-  { route: 'POST /users/me/alert_words', who: { allow: ACCOUNTS }, call: (c) => c.post('/users/me/alert_words', { alert_words: ['mockup'] }) },
-  { route: 'DELETE /users/me/alert_words', who: { allow: ACCOUNTS }, call: (c) => c.delete('/users/me/alert_words', { alert_words: ['mockup'] }) },
+  {
+    route: 'GET /users/me/alert_words',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.get('/users/me/alert_words'),
+  },
+  {
+    route: 'POST /users/me/alert_words',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.post('/users/me/alert_words', { alert_words: ['mockup'] }),
+  },
+  {
+    route: 'DELETE /users/me/alert_words',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.delete('/users/me/alert_words', { alert_words: ['mockup'] }),
+  },
   {
     route: 'PATCH /users/me/profile_data',
     who: { allow: humans, deny: { bot: botsRefused } },
-    call: (c, _t, w) => c.patch('/users/me/profile_data', { data: [{ id: w.shared.profileField, value: 'matrix' }] }),
+    call: (c, _t, w) =>
+      c.patch('/users/me/profile_data', { data: [{ id: w.shared.profileField, value: 'matrix' }] }),
   },
   {
     route: 'DELETE /users/me/profile_data',
     who: { allow: humans, deny: { bot: botsRefused } },
     call: (c, _t, w) => c.delete('/users/me/profile_data', { data: [w.shared.profileField] }),
   },
-  ...['/settings', '/settings/display', '/settings/notifications'].map(
-    (path): Row => ({
-      route: `PATCH ${path}`,
-      who: { allow: humans, deny: { bot: botsRefused } },
-      call: (c) => c.patch(path, path.endsWith('notifications') ? { enable_sounds: 'true' } : { twenty_four_hour_time: 'true' }),
-    }),
-  ),
+  ...['/settings', '/settings/display', '/settings/notifications'].map((path): Row => ({
+    route: `PATCH ${path}`,
+    who: { allow: humans, deny: { bot: botsRefused } },
+    call: (c) =>
+      c.patch(
+        path,
+        path.endsWith('notifications')
+          ? { enable_sounds: 'true' }
+          : { twenty_four_hour_time: 'true' },
+      ),
+  })),
 
-  { route: 'GET /user_groups', who: { allow: accountsBut('guest', 'bot'), deny: membersOnly }, call: (c) => c.get('/user_groups') },
+  {
+    route: 'GET /user_groups',
+    who: { allow: accountsBut('guest', 'bot'), deny: membersOnly },
+    call: (c) => c.get('/user_groups'),
+  },
   {
     route: 'POST /user_groups/create',
     who: { allow: accountsBut('guest', 'bot'), deny: membersOnly },
-    call: (c, _t, w) => c.post('/user_groups/create', { name: w.unique('Group '), description: 'matrix', members: [] }),
+    call: (c, _t, w) =>
+      c.post('/user_groups/create', {
+        name: w.unique('Group '),
+        description: 'matrix',
+        members: [],
+      }),
   },
   {
     route: 'PATCH /user_groups/:group_id',
     who: groupWho,
-    call: (c, _t, w) => c.patch(`/user_groups/${w.shared.group}`, { description: w.unique('described ') }),
+    call: (c, _t, w) =>
+      c.patch(`/user_groups/${w.shared.group}`, { description: w.unique('described ') }),
   },
   {
     route: 'DELETE /user_groups/:group_id',

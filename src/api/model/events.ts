@@ -142,7 +142,11 @@ export type RealmUserEvent =
       type: 'realm_user';
       op: 'update';
       /** `new_email`: the person's API address changed (their address, or who may see it) */
-      person: Partial<User> & { user_id: number; new_email?: string; custom_profile_field?: CustomProfileFieldChange };
+      person: Partial<User> & {
+        user_id: number;
+        new_email?: string;
+        custom_profile_field?: CustomProfileFieldChange;
+      };
     })
   | (EventBase & {
       type: 'realm_user';

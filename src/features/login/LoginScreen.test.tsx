@@ -53,7 +53,9 @@ describe('LoginScreen', () => {
   });
 
   it('says how long to wait when the account is locked after failed attempts', async () => {
-    fake.respondError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, { 'retry-after': 1500.2 });
+    fake.respondError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', 429, {
+      'retry-after': 1500.2,
+    });
     renderLogin();
     await screen.findByRole('heading', { name: 'Log in to Parley Demo' });
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'hamlet@example.com' } });

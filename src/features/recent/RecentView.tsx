@@ -15,12 +15,7 @@ import {
   useMutedUsers,
 } from '../../model/hooks';
 import { dmUnreadCount, topicUnreadCount } from '../../model/unreads';
-import {
-  dmMessageParticipants,
-  dmNarrow,
-  narrowToUrl,
-  topicNarrow,
-} from '../../narrow';
+import { dmMessageParticipants, dmNarrow, narrowToUrl, topicNarrow } from '../../narrow';
 import { recentMessagesQuery } from '../../queries/messages';
 import { useConnection } from '../app/session-context';
 import { conversationKey } from '../message-list/build-rows';
