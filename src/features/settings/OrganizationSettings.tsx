@@ -5,10 +5,9 @@
 import { useMemo, useState } from 'react';
 import { errorText } from '../../api/errors';
 import { ROLE } from '../../api/model/user';
-import { createInviteLink, deactivateUser, reactivateUser } from '../../api/routes/admin';
 import { Avatar } from '../../components/Avatar';
 import { useOwnUserId, useUsersById } from '../../model/hooks';
-import { useConnection } from '../app/session-context';
+import { useCreateInviteLink, useDeactivateUser, useReactivateUser } from '../../queries/admin';
 
 export const ROLE_NAMES: Record<number, string> = {
   [ROLE.OWNER]: 'Owner',
@@ -27,26 +26,19 @@ const EXPIRY = [
 ] as const;
 
 function InviteLink() {
-  const connection = useConnection();
+  const createLink = useCreateInviteLink();
   const ownRole = useUsersById()[useOwnUserId()]?.role ?? ROLE.MEMBER;
   const [role, setRole] = useState<number>(ROLE.MEMBER);
   const [expiry, setExpiry] = useState<number | null>(60 * 24 * 7);
+  // Kept apart from the mutation's data so the last link stays on screen while a new one is made.
   const [link, setLink] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const create = async () => {
-    setError(null);
+  const create = () => {
     setCopied(false);
-    try {
-      const { invite_link } = await createInviteLink(connection, {
-        invite_as: role,
-        invite_expires_in_minutes: expiry,
-        include_realm_default_subscriptions: true,
-      });
-      setLink(invite_link);
-    } catch (failure) {
-      setError(errorText(failure));
-    }
+    createLink.mutate(
+      { role, expiresInMinutes: expiry },
+      { onSuccess: ({ invite_link }) => setLink(invite_link) },
+    );
   };
   return (
     <div className="settings-invite">
@@ -80,7 +72,7 @@ function InviteLink() {
             </option>
           ))}
         </select>
-        <button type="button" className="button" onClick={() => void create()}>
+        <button type="button" className="button" onClick={create}>
           Create an invitation link
         </button>
       </div>
@@ -103,9 +95,9 @@ function InviteLink() {
           </button>
         </div>
       )}
-      {error && (
+      {createLink.isError && (
         <p className="settings-status settings-status-error" role="alert">
-          {error}
+          {errorText(createLink.error)}
         </p>
       )}
     </div>
@@ -113,11 +105,11 @@ function InviteLink() {
 }
 
 function People() {
-  const connection = useConnection();
+  const deactivate = useDeactivateUser();
+  const reactivate = useReactivateUser();
   const ownUserId = useOwnUserId();
   const users = useUsersById();
   const ownRole = users[ownUserId]?.role ?? ROLE.MEMBER;
-  const [error, setError] = useState<string | null>(null);
   const people = useMemo(
     () =>
       Object.values(users)
@@ -128,19 +120,17 @@ function People() {
         ),
     [users],
   );
-  const run = async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-    } catch (failure) {
-      setError(errorText(failure));
-    }
+  // One error line for the list: starting either action clears what the other one said.
+  const setActive = (userId: number, active: boolean) => {
+    (active ? deactivate : reactivate).reset();
+    (active ? reactivate : deactivate).mutate(userId);
   };
+  const failed = deactivate.isError ? deactivate : reactivate.isError ? reactivate : null;
   return (
     <>
-      {error && (
+      {failed && (
         <p className="settings-status settings-status-error" role="alert">
-          {error}
+          {errorText(failed.error)}
         </p>
       )}
       <ul className="settings-list settings-people" aria-label="People in the organization">
@@ -165,7 +155,7 @@ function People() {
                   type="button"
                   className="button button-small"
                   aria-label={`Deactivate ${u.full_name}`}
-                  onClick={() => void run(() => deactivateUser(connection, u.user_id))}
+                  onClick={() => setActive(u.user_id, false)}
                 >
                   Deactivate
                 </button>
@@ -174,7 +164,7 @@ function People() {
                   type="button"
                   className="button button-small"
                   aria-label={`Reactivate ${u.full_name}`}
-                  onClick={() => void run(() => reactivateUser(connection, u.user_id))}
+                  onClick={() => setActive(u.user_id, true)}
                 >
                   Reactivate
                 </button>

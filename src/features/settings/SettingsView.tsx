@@ -7,8 +7,6 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { errorText } from '../../api/errors';
 import type { UserSettings } from '../../api/model';
 import { ROLE } from '../../api/model/user';
-import { updateSettings, type SettingsChanges } from '../../api/routes/settings';
-import { muteUser, unmuteUser } from '../../api/routes/users';
 import {
   useActiveUsers,
   useMutedUsers,
@@ -17,49 +15,27 @@ import {
   useUserSetting,
   useUsersById,
 } from '../../model/hooks';
-import { useConnection } from '../app/session-context';
+import { useChangePassword, useMuteUser, useUpdateSettings } from '../../queries/settings';
 import { COLOR_SCHEME } from './color-scheme';
 import { OrganizationSettings } from './OrganizationSettings';
 
-type Status =
-  { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
-
-function useSaver() {
-  const connection = useConnection();
-  const [status, setStatus] = useState<Record<string, Status>>({});
-  const [pending, setPending] = useState<SettingsChanges>({});
-  const save = async (key: string, changes: SettingsChanges): Promise<boolean> => {
-    setStatus((s) => ({ ...s, [key]: { kind: 'saving' } }));
-    setPending((p) => ({ ...p, ...changes }));
-    try {
-      await updateSettings(connection, changes);
-      setStatus((s) => ({ ...s, [key]: { kind: 'saved' } }));
-      return true;
-    } catch (error) {
-      setStatus((s) => ({ ...s, [key]: { kind: 'error', message: errorText(error) } }));
-      return false;
-    } finally {
-      setPending((p) => {
-        const next = { ...p };
-        for (const name of Object.keys(changes)) delete next[name as keyof SettingsChanges];
-        return next;
-      });
-    }
-  };
-  return { status, pending, save };
+/** What StatusNote reads of a mutation: its own save, beside its own control. */
+interface SaveState {
+  status: 'idle' | 'pending' | 'success' | 'error';
+  error: unknown;
 }
 
-function StatusNote({ status }: { status: Status | undefined }) {
-  if (!status || status.kind === 'idle') return null;
-  if (status.kind === 'error')
+function StatusNote({ save }: { save: SaveState }) {
+  if (save.status === 'idle') return null;
+  if (save.status === 'error')
     return (
       <span className="settings-status settings-status-error" role="alert">
-        {status.message}
+        {errorText(save.error)}
       </span>
     );
   return (
     <span className="settings-status" role="status">
-      {status.kind === 'saving' ? 'Saving…' : 'Saved'}
+      {save.status === 'pending' ? 'Saving…' : 'Saved'}
     </span>
   );
 }
@@ -78,19 +54,11 @@ type BooleanSetting = {
   [K in keyof UserSettings]: UserSettings[K] extends boolean ? K : never;
 }[keyof UserSettings];
 
-function Toggle({
-  name,
-  label,
-  hint,
-  saver,
-}: {
-  name: BooleanSetting;
-  label: string;
-  hint?: string;
-  saver: ReturnType<typeof useSaver>;
-}) {
+function Toggle({ name, label, hint }: { name: BooleanSetting; label: string; hint?: string }) {
   const live = useUserSetting(name);
-  const value = saver.pending[name] ?? live;
+  const save = useUpdateSettings();
+  // The value being saved shows until the user_settings event brings it into the store.
+  const value = (save.isPending ? save.variables[name] : undefined) ?? live;
   if (value === undefined) return null; // a server without this setting
   return (
     <div className="settings-row">
@@ -98,13 +66,13 @@ function Toggle({
         <input
           type="checkbox"
           checked={value}
-          disabled={saver.status[name]?.kind === 'saving'}
-          onChange={(e) => void saver.save(name, { [name]: e.target.checked })}
+          disabled={save.isPending}
+          onChange={(e) => save.mutate({ [name]: e.target.checked })}
         />
         <span>{label}</span>
       </label>
       {hint && <p className="settings-hint">{hint}</p>}
-      <StatusNote status={saver.status[name]} />
+      <StatusNote save={save} />
     </div>
   );
 }
@@ -113,15 +81,14 @@ function Choice<V extends string | number>({
   name,
   label,
   options,
-  saver,
 }: {
   name: 'color_scheme' | 'web_home_view';
   label: string;
   options: readonly (readonly [V, string])[];
-  saver: ReturnType<typeof useSaver>;
 }) {
   const live = useUserSetting(name);
-  const value = (saver.pending[name] as V | undefined) ?? live;
+  const save = useUpdateSettings();
+  const value = (save.isPending ? (save.variables[name] as V | undefined) : undefined) ?? live;
   const id = `setting-${name}`;
   return (
     <div className="settings-row">
@@ -132,7 +99,7 @@ function Choice<V extends string | number>({
         value={String(value)}
         onChange={(e) => {
           const chosen = options.find(([v]) => String(v) === e.target.value)?.[0];
-          if (chosen !== undefined) void saver.save(name, { [name]: chosen });
+          if (chosen !== undefined) save.mutate({ [name]: chosen });
         }}
       >
         {options.map(([v, text]) => (
@@ -141,21 +108,22 @@ function Choice<V extends string | number>({
           </option>
         ))}
       </select>
-      <StatusNote status={saver.status[name]} />
+      <StatusNote save={save} />
     </div>
   );
 }
 
-function NameForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
+function NameForm() {
+  const save = useUpdateSettings();
   const me = useUser(useOwnUserId());
   const [draft, setDraft] = useState<string | null>(null);
   const current = me?.full_name ?? '';
   const value = draft ?? current;
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const name = value.trim();
     if (!name || name === current) return;
-    if (await saver.save('full_name', { full_name: name })) setDraft(null);
+    save.mutate({ full_name: name }, { onSuccess: () => setDraft(null) });
   };
   return (
     <form className="settings-row settings-inline-form" onSubmit={submit}>
@@ -171,20 +139,26 @@ function NameForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
       <button type="submit" className="button" disabled={!value.trim() || value.trim() === current}>
         Save name
       </button>
-      <StatusNote status={saver.status.full_name} />
+      <StatusNote save={save} />
     </form>
   );
 }
 
-function PasswordForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
+function PasswordForm() {
+  const change = useChangePassword();
   const [oldPassword, setOld] = useState('');
   const [newPassword, setNew] = useState('');
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (await saver.save('password', { old_password: oldPassword, new_password: newPassword })) {
-      setOld('');
-      setNew('');
-    }
+    change.mutate(
+      { oldPassword, newPassword },
+      {
+        onSuccess: () => {
+          setOld('');
+          setNew('');
+        },
+      },
+    );
   };
   return (
     <form className="settings-row settings-password" onSubmit={submit}>
@@ -209,13 +183,13 @@ function PasswordForm({ saver }: { saver: ReturnType<typeof useSaver> }) {
       <button type="submit" className="button" disabled={!oldPassword || !newPassword}>
         Change password
       </button>
-      <StatusNote status={saver.status.password} />
+      <StatusNote save={change} />
     </form>
   );
 }
 
 function MutedUsers() {
-  const connection = useConnection();
+  const mute = useMuteUser();
   const ownUserId = useOwnUserId();
   const muted = useMutedUsers();
   const users = useUsersById();
@@ -223,17 +197,8 @@ function MutedUsers() {
     (u) => u.user_id !== ownUserId && !(u.user_id in muted),
   );
   const [chosen, setChosen] = useState('');
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const run = async (action: () => Promise<unknown>) => {
-    setStatus({ kind: 'saving' });
-    try {
-      await action();
-      setStatus({ kind: 'saved' });
-      setChosen('');
-    } catch (error) {
-      setStatus({ kind: 'error', message: errorText(error) });
-    }
-  };
+  const run = (userId: number, muted: boolean) =>
+    mute.mutate({ userId, muted }, { onSuccess: () => setChosen('') });
   const mutedIds = Object.keys(muted)
     .map(Number)
     .sort((a, b) => (users[a]?.full_name ?? '').localeCompare(users[b]?.full_name ?? ''));
@@ -248,11 +213,7 @@ function MutedUsers() {
           {mutedIds.map((id) => (
             <li key={id}>
               <span>{users[id]?.full_name ?? 'Unknown user'}</span>
-              <button
-                type="button"
-                className="button button-small"
-                onClick={() => void run(() => unmuteUser(connection, id))}
-              >
+              <button type="button" className="button button-small" onClick={() => run(id, false)}>
                 Unmute
               </button>
             </li>
@@ -263,7 +224,7 @@ function MutedUsers() {
         className="settings-row settings-inline-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (chosen) void run(() => muteUser(connection, Number(chosen)));
+          if (chosen) run(Number(chosen), true);
         }}
       >
         <label htmlFor="setting-mute-user">Mute someone</label>
@@ -283,7 +244,7 @@ function MutedUsers() {
         <button type="submit" className="button" disabled={!chosen}>
           Mute
         </button>
-        <StatusNote status={status} />
+        <StatusNote save={mute} />
       </form>
     </>
   );
@@ -332,7 +293,6 @@ const HOME_VIEWS = [
 ] as const;
 
 export function SettingsView() {
-  const saver = useSaver();
   const ownRole = useUsersById()[useOwnUserId()]?.role ?? ROLE.MEMBER;
   const isAdmin = ownRole <= ROLE.ADMINISTRATOR;
   return (
@@ -340,35 +300,28 @@ export function SettingsView() {
       <div className="settings-view">
         <h1>Settings</h1>
         <Section title="Profile">
-          <NameForm saver={saver} />
+          <NameForm />
         </Section>
         <Section title="Preferences">
-          <Choice name="color_scheme" label="Theme" options={THEMES} saver={saver} />
-          <Choice name="web_home_view" label="Home view" options={HOME_VIEWS} saver={saver} />
-          <Toggle name="twenty_four_hour_time" label="Show times in 24-hour format" saver={saver} />
+          <Choice name="color_scheme" label="Theme" options={THEMES} />
+          <Choice name="web_home_view" label="Home view" options={HOME_VIEWS} />
+          <Toggle name="twenty_four_hour_time" label="Show times in 24-hour format" />
           <Toggle
             name="enter_sends"
             label="Enter sends the message"
             hint="Otherwise Ctrl+Enter sends and Enter starts a new line."
-            saver={saver}
           />
-          <Toggle
-            name="display_emoji_reaction_users"
-            label="Show who reacted, not just how many"
-            saver={saver}
-          />
+          <Toggle name="display_emoji_reaction_users" label="Show who reacted, not just how many" />
         </Section>
         <Section title="Notifications">
           <Toggle
             name="enable_desktop_notifications"
             label="Desktop notifications for direct messages and mentions"
             hint="Shown while Parley is not in front; muted conversations and people stay quiet."
-            saver={saver}
           />
           <Toggle
             name="pm_content_in_desktop_notifications"
             label="Show direct messages' text in notifications"
-            saver={saver}
           />
           <BrowserPermission />
         </Section>
@@ -376,30 +329,23 @@ export function SettingsView() {
           <Toggle
             name="send_private_typing_notifications"
             label="Let others see when I'm typing a direct message"
-            saver={saver}
           />
           <Toggle
             name="send_stream_typing_notifications"
             label="Let others see when I'm typing in a channel"
-            saver={saver}
           />
-          <Toggle
-            name="send_read_receipts"
-            label="Let others see when I've read their messages"
-            saver={saver}
-          />
+          <Toggle name="send_read_receipts" label="Let others see when I've read their messages" />
           <Toggle
             name="enable_drafts_synchronization"
             label="Keep my drafts on the server"
             hint="Turning this off deletes the drafts stored on the server."
-            saver={saver}
           />
         </Section>
         <Section title="Muted users">
           <MutedUsers />
         </Section>
         <Section title="Password">
-          <PasswordForm saver={saver} />
+          <PasswordForm />
         </Section>
         {isAdmin && <OrganizationSettings />}
       </div>
