@@ -29,7 +29,8 @@ export async function announceNewUser(
   const person = userToApi(ctx, user, null, user.is_bot ? undefined : {});
   // The real address goes to those the new person's email visibility lets see it.
   const seeing = viewers.filter((v) => mayReadDeliveryEmail(v, user)).map((v) => v.id);
-  const others = everyone.filter((id) => !seeing.includes(id));
+  const seen = new Set(seeing);
+  const others = everyone.filter((id) => !seen.has(id));
   if (others.length)
     events.push({
       realmId: realm.id,

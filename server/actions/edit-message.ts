@@ -10,7 +10,7 @@ import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { activeSubscriberIds, canReadStreamHistory } from './access.js';
+import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
 import { realmSettings } from './realm.js';
@@ -164,14 +164,13 @@ export async function editMessage(
       const content = normalizeContent(req.content);
       const md = renderMarkdown(content, await markdownContext(trx, realm, user));
       // An edit may not add the mentions a send could not make.
-      const place = oldStream
-        ? {
-            stream: oldStream,
-            topic: row.topic,
-            subscriberCount: (await activeSubscriberIds(trx, oldStream.id)).length,
-          }
-        : null;
-      await checkMentionsAllowed(trx, realm, user, md, place);
+      await checkMentionsAllowed(
+        trx,
+        realm,
+        user,
+        md,
+        oldStream ? { stream: oldStream, topic: row.topic } : null,
+      );
       await trx
         .insertInto('message_edits')
         .values({

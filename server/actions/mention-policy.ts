@@ -3,6 +3,7 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { isAdmin, isModeratorOrAbove } from '../domain/roles.js';
 import type { RenderResult } from '../markdown/types.js';
+import { activeSubscriberIds } from './access.js';
 import { isFullMember } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { isInGroup } from './subscriptions.js';
@@ -37,8 +38,8 @@ export function mayUseWildcardMentions(realm: Realm, user: User): boolean {
 export interface MentionPlace {
   stream: Stream;
   topic: string;
-  /** active subscribers of the channel */
-  subscriberCount: number;
+  /** active subscribers of the channel, when the caller has them; counted only if a wildcard needs it */
+  subscriberCount?: number;
 }
 
 async function topicParticipantCount(
@@ -66,7 +67,11 @@ export async function checkMentionsAllowed(
 ) {
   // Direct messages reach only their participants: wildcards there are always allowed.
   if (place && !mayUseWildcardMentions(realm, sender)) {
-    if (md.streamWildcard && place.subscriberCount > WILDCARD_MENTION_THRESHOLD)
+    if (
+      md.streamWildcard &&
+      (place.subscriberCount ?? (await activeSubscriberIds(db, place.stream.id)).length) >
+        WILDCARD_MENTION_THRESHOLD
+    )
       throw new DomainError(
         'You do not have permission to use channel wildcard mentions in this channel.',
         'STREAM_WILDCARD_MENTION_NOT_ALLOWED',

@@ -8,7 +8,7 @@ import { LANGUAGES } from '../domain/languages.js';
 import { isOwner } from '../domain/roles.js';
 import { parseSettings, REALM_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeUserIds } from './access.js';
-import { realmDescriptionHtml, realmSettings } from './realm.js';
+import { findSystemGroupId, realmDescriptionHtml, realmSettings } from './realm.js';
 import { decodeLoose, isDbId, ownerRequired, requireAdmin } from './admin-checks.js';
 
 type Rule =
@@ -257,15 +257,7 @@ export async function permissionGroupName(
 
 /** The id of the group allowed to create reusable invitation links (realm_create_multiuse_invite_group). */
 export async function multiuseInviteGroupId(db: Database, realm: Realm): Promise<number | null> {
-  const name = realmSettings(realm).create_multiuse_invite_group_name;
-  const row = await db
-    .selectFrom('user_groups')
-    .select('id')
-    .where('realm_id', '=', realm.id)
-    .where('name', '=', name)
-    .where('is_system_group', '=', 1)
-    .executeTakeFirst();
-  return row?.id ?? null;
+  return findSystemGroupId(db, realm.id, realmSettings(realm).create_multiuse_invite_group_name);
 }
 
 async function checkStreamSetting(trx: Database, realm: Realm, streamId: number) {

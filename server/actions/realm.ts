@@ -43,15 +43,26 @@ export async function createRealm(
   return realm;
 }
 
-export async function systemGroupId(db: Database, realmId: number, name: string): Promise<number> {
+/** A system group's id by name, or null when the organization has none of that name. */
+export async function findSystemGroupId(
+  db: Database,
+  realmId: number,
+  name: string,
+): Promise<number | null> {
   const row = await db
     .selectFrom('user_groups')
     .select('id')
     .where('realm_id', '=', realmId)
     .where('name', '=', name)
     .where('is_system_group', '=', 1)
-    .executeTakeFirstOrThrow();
-  return row.id;
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function systemGroupId(db: Database, realmId: number, name: string): Promise<number> {
+  const id = await findSystemGroupId(db, realmId, name);
+  if (id === null) throw new Error(`system group ${name} missing in organization ${realmId}`);
+  return id;
 }
 
 export function realmIconUrl(ctx: AppContext, realm: Realm) {

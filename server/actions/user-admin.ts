@@ -15,6 +15,7 @@ import {
 import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
 import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
+import { findSystemGroupId } from './realm.js';
 
 /**
  * Deactivating and reactivating accounts. A deactivated user keeps their messages; their API key
@@ -43,15 +44,7 @@ export async function roleGroupId(
   role: number,
 ): Promise<number | null> {
   const name = roleGroupName(role);
-  if (!name) return null;
-  const row = await db
-    .selectFrom('user_groups')
-    .select('id')
-    .where('realm_id', '=', realm.id)
-    .where('name', '=', name)
-    .where('is_system_group', '=', 1)
-    .executeTakeFirst();
-  return row?.id ?? null;
+  return name ? findSystemGroupId(db, realm.id, name) : null;
 }
 
 async function activeOwnerIds(db: Database, realm: Realm): Promise<number[]> {

@@ -19,6 +19,9 @@ type Target = Pick<User, 'id' | 'is_bot' | 'settings'>;
 /** Bots always show their address, as upstream. */
 export function emailVisibilityOf(user: Target): number {
   if (user.is_bot) return EMAIL_VISIBILITY.EVERYONE;
+  // Serializing every user for a register reads this per user: skip the parse when unset.
+  if (!user.settings.includes('email_address_visibility'))
+    return Number(USER_SETTING_DEFAULTS.email_address_visibility);
   return Number(parseSettings(USER_SETTING_DEFAULTS, user.settings).email_address_visibility);
 }
 
