@@ -492,6 +492,13 @@ test('browsing channels: leave one, join it again, create a new one', async ({ b
   await expect(vault.getByRole('button')).toHaveCount(0);
   await expect(iagosList.getByRole('button', { name: 'Join e2e garden' })).toBeVisible();
   await iago.screenshot({ path: 'test-results/channels-outsider.png' });
+  // Opening it says why it is empty, and offers no compose box that would be refused.
+  await vault.getByRole('link', { name: 'e2e vault' }).click();
+  await expect(
+    iago.getByRole('note').getByText('You are not in this private channel'),
+  ).toBeVisible();
+  await expect(iago.getByPlaceholder('Write a message')).toHaveCount(0);
+  await iago.screenshot({ path: 'test-results/private-outsider.png' });
 });
 
 test('muting a topic keeps its new messages out of the counts; a channel can be muted too', async ({

@@ -26,15 +26,38 @@ import { stopSpectating } from '../login/credentials';
 export function MessageView({ narrow }: { narrow: Narrow }) {
   const key = narrowKey(narrow);
   const spectator = useIsSpectator();
+  const streamId = narrow.kind === 'stream' || narrow.kind === 'topic' ? narrow.streamId : -1;
+  const stream = useStream(streamId);
+  const subscription = useSubscription(streamId);
+  // Administrators see private channels they are not in, but not their messages, and may not
+  // post there: say so rather than offer an empty channel and a compose box that would fail.
+  const outsidePrivate = !spectator && !!stream?.invite_only && !subscription;
   return (
     <section className="message-view" aria-labelledby="narrow-title">
       <NarrowHeader narrow={narrow} />
-      <MessageList key={`list:${key}`} narrow={narrow} emptyText={emptyTextFor(narrow)} />
+      <MessageList
+        key={`list:${key}`}
+        narrow={narrow}
+        emptyText={
+          outsidePrivate ? "Only this channel's members see its messages." : emptyTextFor(narrow)
+        }
+      />
       <TypingIndicator narrow={narrow} />
-      {spectator ? <SpectatorNotice /> : <ComposeBox key={`compose:${key}`} narrow={narrow} />}
+      {spectator ? (
+        <SpectatorNotice />
+      ) : outsidePrivate ? (
+        <div className="spectator-notice" role="note">
+          <span>{OUTSIDE_PRIVATE_TEXT}</span>
+        </div>
+      ) : (
+        <ComposeBox key={`compose:${key}`} narrow={narrow} />
+      )}
     </section>
   );
 }
+
+const OUTSIDE_PRIVATE_TEXT =
+  'You are not in this private channel: only its members read and write here. One of them can add you.';
 
 function emptyTextFor(narrow: Narrow): string {
   switch (narrow.kind) {
