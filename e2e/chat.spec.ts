@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { ServerProcess } from './server';
 import { apiClient, logIn, mailedLink, PNG, unreadCount } from './helpers';
 
-const server = new ServerProcess(Number(process.env.PARLEY_E2E_PORT ?? 9993));
+/** A server of its own, on a free port. */
+const server = new ServerProcess();
 
 test.beforeAll(async () => {
   await server.start();

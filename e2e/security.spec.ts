@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { ServerProcess } from './server';
 import { apiClient, PASSWORD, PNG } from './helpers';
 
-/** A server of its own, on the port after the one chat.spec.ts uses. */
-const server = new ServerProcess(Number(process.env.PARLEY_E2E_PORT ?? 9993) + 1);
+/** A server of its own, on a free port. */
+const server = new ServerProcess();
 
 test.beforeAll(async () => {
   await server.start();

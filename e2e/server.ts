@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,13 +13,24 @@ export class ServerProcess {
   private child: ChildProcess | null = null;
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
 
-  constructor(readonly port: number) {}
+  private chosenPort: number | null;
+
+  /** Without a port, a free one is picked at the first start and kept for restarts. */
+  constructor(port?: number) {
+    this.chosenPort = port ?? null;
+  }
+
+  get port(): number {
+    if (this.chosenPort === null) throw new Error('the server has not been started yet');
+    return this.chosenPort;
+  }
 
   get url() {
     return `http://127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
+    this.chosenPort ??= await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       env: {
@@ -59,4 +71,17 @@ export class ServerProcess {
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
+}
+
+/** A port nothing listens on now, chosen by the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
