@@ -7,6 +7,7 @@ import {
   mentionsNarrow,
   narrowFromKey,
   narrowKey,
+  messageUrl,
   narrowToUrl,
   parsePlaceUrl,
   searchNarrow,
@@ -144,5 +145,20 @@ describe('narrowFromKey', () => {
     ];
     for (const narrow of narrows) expect(narrowFromKey(narrowKey(narrow))).toEqual(narrow);
     expect(narrowFromKey('nonsense')).toBeNull();
+  });
+});
+
+describe('message links', () => {
+  it('link a channel message through its topic with /near/ID', () => {
+    const message = eg.streamMessage({ id: 42, subject: 'lunch plans' });
+    expect(messageUrl(message, self)).toBe(
+      `/narrow/channel/${message.stream_id}-${message.display_recipient}/topic/lunch.20plans/near/42`,
+    );
+  });
+
+  it('link a direct message through the other participants', () => {
+    const message = eg.dmMessage({ id: 43, to: [eg.selfUser, eg.thirdUser] });
+    const others = [eg.otherUser.user_id, eg.thirdUser.user_id].sort((a, b) => a - b);
+    expect(messageUrl(message, self)).toBe(`/narrow/dm/${others.join(',')}/near/43`);
   });
 });

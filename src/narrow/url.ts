@@ -12,6 +12,7 @@ import {
   topicNarrow,
   type Narrow,
 } from './narrow';
+import type { Message } from '../api/model';
 
 export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings' | 'channels';
 
@@ -64,6 +65,23 @@ export function narrowToUrl(narrow: Narrow, streamName?: string): string {
     case 'search':
       return `/narrow/search/${hashEncode(narrow.query)}`;
   }
+}
+
+/**
+ * The permanent link of a message: its conversation with `/near/ID`, as the reference web app
+ * writes it, so that the link still finds the message after its topic is renamed.
+ */
+export function messageUrl(message: Message, ownUserId?: number): string {
+  const conversation =
+    message.type === 'stream'
+      ? narrowToUrl(topicNarrow(message.stream_id, message.subject), message.display_recipient)
+      : narrowToUrl(
+          dmNarrow(
+            message.display_recipient.map((r) => r.id),
+            ownUserId,
+          ),
+        );
+  return `${conversation}/near/${message.id}`;
 }
 
 export function viewToUrl(view: ViewName): string {

@@ -1,4 +1,5 @@
 import {
+  useEffect,
   useMemo,
   useRef,
   useState,
@@ -24,6 +25,12 @@ import { useSession } from '../app/session-context';
 import { DmFields, StreamFields } from './RecipientFields';
 import { MessageTextarea } from './MessageTextarea';
 import { sendFromCompose } from '../../model/send';
+import {
+  insertOnOwnLine,
+  REQUEST_LIFETIME_MS,
+  useComposeRequests,
+  type ComposeRequest,
+} from '../../model/compose-request';
 import { useTypingNotifier } from './use-typing-notifier';
 import {
   initialFor,
@@ -70,6 +77,49 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     session.composeDrafts
       .getState()
       .draftEdited(draftKey, { topic: next.topic ?? topic, content: next.content ?? content });
+
+  // Reply, quote and the compose shortcuts reach the box through compose requests.
+  const request = useComposeRequests((s) => s.latest);
+  const applyRequest = useRef<(request: ComposeRequest) => void>(null);
+  applyRequest.current = (request) => {
+    let nextTopic = topic;
+    if (request.to?.type === 'stream') {
+      const streamId = request.to.streamId;
+      nextTopic = request.to.topic;
+      setMode('stream');
+      setStreamName(subscriptions.find((s) => s.stream_id === streamId)?.name ?? '');
+      setTopic(nextTopic);
+    } else if (request.to?.type === 'direct') {
+      setMode('direct');
+      setRecipients(request.to.userIds);
+    }
+    let caret: number | null = null;
+    if (request.insert !== null) {
+      const field = document.getElementById('compose-content') as HTMLTextAreaElement | null;
+      const current = contentRef.current;
+      const at = field && document.activeElement === field ? field.selectionStart : current.length;
+      const result = insertOnOwnLine(current, at, request.insert);
+      setContent(result.text);
+      saveDraft({ topic: nextTopic, content: result.text });
+      caret = result.caret;
+    }
+    const focusId = {
+      content: 'compose-content',
+      topic: 'compose-topic',
+      recipients: 'compose-recipients',
+    }[request.focus];
+    requestAnimationFrame(() => {
+      const field = document.getElementById(focusId) as
+        HTMLInputElement | HTMLTextAreaElement | null;
+      field?.focus();
+      if (field && caret !== null) field.setSelectionRange(caret, caret);
+    });
+  };
+  useEffect(() => {
+    if (!request) return;
+    useComposeRequests.getState().taken(request.seq);
+    if (Date.now() - request.at <= REQUEST_LIFETIME_MS) applyRequest.current?.(request);
+  }, [request]);
 
   const { mutateAsync: upload } = useUploadFile();
   /** Uploads files one by one and adds a Markdown link to each at the end of the message. */

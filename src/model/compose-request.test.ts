@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { insertOnOwnLine, useComposeRequests } from './compose-request';
+
+describe('compose requests', () => {
+  it('keeps the latest request until the compose box takes it', () => {
+    const store = useComposeRequests;
+    store.getState().request({ to: null, insert: 'a', focus: 'content' });
+    store.getState().request({ to: null, insert: 'b', focus: 'content' });
+    const latest = store.getState().latest;
+    expect(latest?.insert).toBe('b');
+    store.getState().taken(latest!.seq - 1);
+    expect(store.getState().latest).toBe(latest);
+    store.getState().taken(latest!.seq);
+    expect(store.getState().latest).toBeNull();
+  });
+
+  it('inserts a quote on a line of its own', () => {
+    expect(insertOnOwnLine('', 0, 'Q')).toEqual({ text: 'Q', caret: 1 });
+    expect(insertOnOwnLine('hi', 2, 'Q')).toEqual({ text: 'hi\nQ', caret: 4 });
+    expect(insertOnOwnLine('ab', 1, 'Q')).toEqual({ text: 'a\nQ\nb', caret: 3 });
+    expect(insertOnOwnLine('a\n', 2, 'Q')).toEqual({ text: 'a\nQ', caret: 3 });
+  });
+});
