@@ -10,6 +10,7 @@ import { createRealm } from './actions/realm.js';
 import { createUser, setPassword } from './actions/users.js';
 import { ROLE } from './domain/roles.js';
 import { insertStream } from './actions/streams.js';
+import { populate, POPULATE_DEFAULTS } from './populate.js';
 
 const HELP = `Parley management commands (npm run manage -- <command> [options])
 
@@ -17,6 +18,13 @@ const HELP = `Parley management commands (npm run manage -- <command> [options])
                  Creates an organization with its owner and a "general" default stream.
   create-user    --email EMAIL --full-name NAME --password PW [--role owner|admin|moderator|member|guest] [--realm ID]
   reset-password --email EMAIL --password PW [--realm ID]
+  populate       [--users N] [--channels N] [--messages N] [--unread-for EMAIL --unread N]
+                 [--reactions N] [--stars N] [--large-channel-subscribers N] [--channels-per-user N]
+                 [--days N] [--seed N] [--password PW] [--realm ID]
+                 Fills the organization (created if there is none) with people, channels and
+                 history as if it had been sent: most messages in one large channel "firehose",
+                 the rest over the other channels, topics and direct messages. The server must be
+                 stopped. Defaults: 100 people, 20 channels, 10,000 messages, password parley-demo.
   list-users     [--realm ID]
   list-realms
 
@@ -69,6 +77,17 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
       'full-name': { type: 'string' },
       role: { type: 'string' },
       realm: { type: 'string' },
+      users: { type: 'string' },
+      channels: { type: 'string' },
+      messages: { type: 'string' },
+      'unread-for': { type: 'string' },
+      unread: { type: 'string' },
+      reactions: { type: 'string' },
+      stars: { type: 'string' },
+      'large-channel-subscribers': { type: 'string' },
+      'channels-per-user': { type: 'string' },
+      days: { type: 'string' },
+      seed: { type: 'string' },
     },
     strict: true,
   });
@@ -159,6 +178,47 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
         if (!user) throw new Error(`No user ${email}`);
         await setPassword(ctx, user.id, need(values, 'password'));
         console.log(`Password of ${email} reset.`);
+        return 0;
+      }
+      case 'populate': {
+        const number = (name: string, fallback: number) => {
+          const v = (values as Record<string, unknown>)[name];
+          if (v === undefined) return fallback;
+          const n = Number(
+            String(v).replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'),
+          );
+          if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
+          return n;
+        };
+        const d = POPULATE_DEFAULTS;
+        const result = await populate(
+          handle,
+          config,
+          {
+            users: number('users', d.users),
+            channels: number('channels', d.channels),
+            messages: number('messages', d.messages),
+            unreadFor: (values['unread-for'] as string | undefined) ?? null,
+            unread: number('unread', d.unread),
+            reactions: number('reactions', d.reactions),
+            stars: number('stars', d.stars),
+            largeChannelSubscribers: number('large-channel-subscribers', d.largeChannelSubscribers),
+            channelsPerUser: number('channels-per-user', d.channelsPerUser),
+            days: number('days', d.days),
+            seed: number('seed', d.seed),
+            password: (values.password as string | undefined) ?? d.password,
+            realm: (values.realm as string | undefined) ?? null,
+          },
+          (line) => console.log(`  ${line}`),
+        );
+        console.log(
+          `Populated organization ${result.realmId}: ${result.users} people, ${result.channels} channels, ` +
+            `${result.messages} messages (${result.userMessages} recipient rows)` +
+            (result.unreadFor
+              ? `, ${result.unreadFor.unread} unread for ${result.unreadFor.email}`
+              : '') +
+            ` in ${result.seconds.toFixed(1)} s. Administrator: ${result.adminEmail}; password of the new people: ${(values.password as string | undefined) ?? d.password}.`,
+        );
         return 0;
       }
       case 'list-users': {
