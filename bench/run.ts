@@ -1,226 +1,486 @@
 /**
- * npm run bench: measures, on loopback against a real server with a temporary database,
- *  1. send-to-long-poll latency: one client sends, another client's pending GET /events answers;
- *  2. history fetches: GET /messages pages in a stream of 100,000 messages.
- * Prints figures and one JSON record per benchmark. Bounded in count and time.
+ * npm run bench [-- --scale 10k|100k|1m] [--rounds N]
+ *
+ * Populates a temporary database with an organization of the chosen size (npm run manage --
+ * populate), starts a real server on it and measures over HTTP on loopback every figure of the
+ * scale goals (register, message fetches, search, sending, delivery to many long-polls, memory,
+ * start-up, page weight, the client's event reducer), each beside its floor measured in the same
+ * run (bare route, bare insert, bare publish) and its goal. SQLite always; PostgreSQL too when
+ * BENCH_DATABASE_URL is set (in a schema of its own, dropped at the end). Prints a table and one
+ * JSON line per figure. Every step is bounded in count; traffic goes only to 127.0.0.1.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { configFromEnv } from '../server/config.js';
-import { seedDemo } from '../server/demo/seed.js';
+import pg from 'pg';
+import { configFromEnv, type Config } from '../server/config.js';
+import { openDatabase } from '../server/db/index.js';
+import { populate, POPULATE_DEFAULTS } from '../server/populate.js';
 import { startServer } from '../server/server.js';
 import { TestClient } from '../server/test/client.js';
 import { renderMarkdown } from '../server/markdown/index.js';
+import { bareInsert, barePublish, bareRoute } from './floors.js';
+import { stats, timeEach, type Stats } from './stats.js';
+import { clientFigures } from './client.js';
 
-const PASSWORD = 'bench-pass';
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  const round = (n: number) => Math.round(n * 100) / 100;
+const SCALES = {
+  '10k': { messages: 10_000, users: 1_000, channels: 50, unread: 5_000 },
+  '100k': { messages: 100_000, users: 10_000, channels: 500, unread: 50_000 },
+  '1m': { messages: 1_000_000, users: 10_000, channels: 500, unread: 50_000 },
+} as const;
+type ScaleName = keyof typeof SCALES;
+
+interface Figure {
+  db: string;
+  name: string;
+  value: number;
+  unit: string;
+  floor: number | null;
+  goal: { max?: number; min?: number } | null;
+  detail?: Record<string, unknown>;
+}
+
+const figures: Figure[] = [];
+
+function record(figure: Figure) {
+  figures.push(figure);
+  const met = goalMet(figure);
+  console.log(
+    JSON.stringify({ bench: figure.name, db: figure.db, value: figure.value, unit: figure.unit,
+      floor: figure.floor, goal: figure.goal, met, ...figure.detail }), // prettier-ignore
+  );
+}
+
+function goalMet(f: Figure): boolean | null {
+  if (!f.goal) return null;
+  if (f.goal.max !== undefined && f.value > f.goal.max) return false;
+  if (f.goal.min !== undefined && f.value < f.goal.min) return false;
+  return true;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function freshPostgresSchema(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  await client.query(`CREATE SCHEMA ${schema}`);
+  await client.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    n: sorted.length,
-    p50_ms: round(at(0.5)),
-    p95_ms: round(at(0.95)),
-    p99_ms: round(at(0.99)),
-    max_ms: round(sorted[sorted.length - 1]),
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
   };
 }
 
-async function deliveryLatency(url: string, rounds: number) {
-  const sender = await TestClient.login(url, 'hamlet@example.com', PASSWORD);
-  const receiver = await TestClient.login(url, 'othello@example.com', PASSWORD);
-  const reg = await receiver.post('/register', { event_types: ['message'] });
-  let lastEventId = reg.body.last_event_id;
-  const samples: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const poll = receiver.get('/events', {
-      queue_id: reg.body.queue_id,
-      last_event_id: lastEventId,
+/** The scale figures on one database. */
+async function databaseFigures(
+  db: 'sqlite' | 'postgres',
+  scale: (typeof SCALES)[ScaleName],
+  rounds: number,
+  floors: { route: Stats; insert: Awaited<ReturnType<typeof bareInsert>> },
+) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  const schema =
+    db === 'postgres' ? await freshPostgresSchema(process.env.BENCH_DATABASE_URL!) : null;
+  const config: Config = {
+    ...configFromEnv({}),
+    port: 0,
+    dataDir,
+    databaseUrl: schema?.url,
+    rateLimitPerMinute: 10_000_000,
+    demo: false,
+  };
+  try {
+    const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, lock: false });
+    const populated = await populate(
+      handle,
+      config,
+      {
+        ...POPULATE_DEFAULTS,
+        users: scale.users,
+        channels: scale.channels,
+        messages: scale.messages,
+        unreadFor: 'admin@populated.example',
+        unread: scale.unread,
+        stars: 500,
+        reactions: Math.round(scale.messages / 50),
+      },
+      (line) => console.log(`  populate: ${line}`),
+    );
+    await handle.close();
+    console.log(
+      `[${db}] populated ${populated.messages} messages, ${populated.users} people, ${populated.channels} channels in ${populated.seconds.toFixed(1)} s`,
+    );
+    record({ db, name: 'populate_seconds', value: round(populated.seconds), unit: 's',
+      floor: null, goal: db === 'sqlite' && scale.messages >= 1_000_000 ? { max: 120 } : null }); // prettier-ignore
+
+    const server = await startServer(config);
+    try {
+      await serverFigures(db, server, rounds, floors, scale);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await schema?.drop();
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+async function serverFigures(
+  db: 'sqlite' | 'postgres',
+  server: Awaited<ReturnType<typeof startServer>>,
+  rounds: number,
+  floors: { route: Stats; insert: Awaited<ReturnType<typeof bareInsert>> },
+  scale: (typeof SCALES)[ScaleName],
+) {
+  const url = server.url;
+  const admin = await TestClient.login(url, 'admin@populated.example', 'parley-demo');
+  const route = floors.route.p50_ms;
+
+  // POST /register for the person with the unread messages.
+  let bytes = 0;
+  const register = await timeEach(rounds, async () => {
+    const r = await admin.post('/register', {});
+    bytes = JSON.stringify(r.body).length;
+    await admin.request('DELETE', '/events', { queue_id: r.body.queue_id });
+  });
+  record({ db, name: 'register_p50', value: register.p50_ms, unit: 'ms', floor: route,
+    goal: { max: db === 'sqlite' ? 60 : 120 },
+    detail: { unread: scale.unread, response_bytes: bytes, p95_ms: register.p95_ms } }); // prettier-ignore
+
+  // GET /messages for the common narrows.
+  const me = (await admin.get('/users/me')).body.user_id as number;
+  const dmPartner = (
+    await admin.get('/messages', {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: [{ operator: 'is', operand: 'dm' }],
+    })
+  ).body.messages[0]?.display_recipient?.find((u: { id: number }) => u.id !== me)?.id;
+  const someSender = (
+    await admin.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [] })
+  ).body.messages[0].sender_id as number;
+  const narrows: [string, unknown[], string | number][] = [
+    ['home_first_unread', [], 'first_unread'],
+    ['channel', [{ operator: 'channel', operand: 'firehose' }], 'newest'],
+    ['topic', [{ operator: 'channel', operand: 'firehose' }, { operator: 'topic', operand: 'general chat' }], 'newest'],
+    ['dm_conversation', [{ operator: 'dm', operand: [dmPartner ?? someSender] }], 'newest'],
+    ['is_unread', [{ operator: 'is', operand: 'unread' }], 'newest'],
+    ['is_starred', [{ operator: 'is', operand: 'starred' }], 'newest'],
+    ['is_mentioned', [{ operator: 'is', operand: 'mentioned' }], 'newest'],
+    ['sender', [{ operator: 'sender', operand: someSender }], 'newest'],
+  ]; // prettier-ignore
+  for (const [name, narrow, anchor] of narrows) {
+    let count = 0;
+    const s = await timeEach(rounds, async () => {
+      const r = await admin.get('/messages', { anchor, num_before: 50, num_after: 50, narrow });
+      if (r.body.result !== 'success') throw new Error(`${name}: ${JSON.stringify(r.body)}`);
+      count = r.body.messages.length;
     });
-    await new Promise((r) => setTimeout(r, 5)); // let the long-poll park on the server
-    const start = performance.now();
-    const sent = sender.post('/messages', {
+    record({ db, name: `messages_${name}_p50`, value: s.p50_ms, unit: 'ms', floor: route,
+      goal: { max: db === 'sqlite' ? 10 : 20 }, detail: { messages: count, p95_ms: s.p95_ms } }); // prettier-ignore
+  }
+
+  // Full-text search: a word that occurs nowhere, and a common one.
+  for (const [name, word] of [
+    ['search_nowhere', 'zyxwvutsrq'],
+    ['search_common', 'roadmap'],
+  ] as const) {
+    const s = await timeEach(Math.min(rounds, 10), async () => {
+      const r = await admin.get('/messages', {
+        anchor: 'newest',
+        num_before: 50,
+        num_after: 0,
+        narrow: [{ operator: 'search', operand: word }],
+      });
+      if (r.body.result !== 'success') throw new Error(`${name}: ${JSON.stringify(r.body)}`);
+    });
+    record({ db, name: `${name}_p50`, value: s.p50_ms, unit: 'ms', floor: route,
+      goal: { max: db === 'sqlite' ? 20 : 40 }, detail: { p95_ms: s.p95_ms } }); // prettier-ignore
+  }
+
+  // Sending: one client, then 16 at once.
+  const send = (client: TestClient, i: number) =>
+    client.post('/messages', {
       type: 'stream',
-      to: 'general',
+      to: 'firehose',
       topic: 'bench',
-      content: `ping ${i}`,
+      content: `bench message ${i}`,
     });
-    const got = await poll;
-    samples.push(performance.now() - start);
-    await sent;
-    const events = got.body.events as { id: number; type: string }[];
-    if (!events.some((e) => e.type === 'message'))
-      throw new Error('long-poll answered without the message');
-    lastEventId = events[events.length - 1].id;
+  const one = await timeEach(rounds * 5, (i) => send(admin, i));
+  record({ db, name: 'send_one_client_p50', value: one.p50_ms, unit: 'ms',
+    floor: floors.insert.one.p50_ms, goal: { max: db === 'sqlite' ? 5 : 10 },
+    detail: { p99_ms: one.p99_ms } }); // prettier-ignore
+  const senders = 16;
+  const perSender = Math.max(10, rounds * 2);
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: senders }, async (_, c) => {
+      for (let k = 0; k < perSender; k++) await send(admin, c * 1000 + k);
+    }),
+  );
+  const throughput = Math.round((senders * perSender) / ((performance.now() - start) / 1000));
+  record({ db, name: 'send_16_clients_per_s', value: throughput, unit: 'msg/s',
+    floor: floors.insert.concurrent_per_s,
+    goal: db === 'sqlite' ? { min: floors.insert.concurrent_per_s } : null }); // prettier-ignore
+
+  // Delivery of one message to many parked long-polls.
+  for (const waiters of [1_000, Math.min(10_000, scale.users - 1)]) {
+    const delivery = await longPollDelivery(server, url, waiters, waiters > 1_000 ? 2 : 3);
+    record({ db, name: `delivery_${waiters}_polls_p99`, value: delivery.latency.p99_ms,
+      unit: 'ms', floor: delivery.floor.p99_ms,
+      goal: { max: waiters > 1_000 ? 1_000 : 150 },
+      detail: { p50_ms: delivery.latency.p50_ms, rss_added_mb: delivery.rssAddedMb } }); // prettier-ignore
+  }
+}
+
+/**
+ * `waiters` people register a queue for public-channel messages, park a GET /events each, and
+ * the time from one send to each poll's answer is taken.
+ */
+async function longPollDelivery(
+  server: Awaited<ReturnType<typeof startServer>>,
+  url: string,
+  waiters: number,
+  rounds: number,
+) {
+  const people = await server.ctx.db
+    .selectFrom('users')
+    .select(['delivery_email', 'api_key'])
+    .where('role', '<=', 400)
+    .where('is_bot', '=', 0)
+    .where('delivery_email', '!=', 'admin@populated.example')
+    .orderBy('id')
+    .limit(waiters)
+    .execute();
+  const clients = people.map((p) => new TestClient(url, p.delivery_email, p.api_key));
+  const queues: { client: TestClient; queue: string; last: number }[] = [];
+  for (let i = 0; i < clients.length; i += 50) {
+    const batch = await Promise.all(
+      clients.slice(i, i + 50).map(async (client) => {
+        const r = await client.post('/register', {
+          event_types: ['message'],
+          fetch_event_types: ['message'],
+          all_public_streams: true,
+        });
+        if (r.body.result !== 'success') throw new Error(JSON.stringify(r.body));
+        return { client, queue: r.body.queue_id as string, last: r.body.last_event_id as number };
+      }),
+    );
+    queues.push(...batch);
+  }
+  const sender = await TestClient.login(url, 'admin@populated.example', 'parley-demo');
+  const samples: number[] = [];
+  const rssBefore = process.memoryUsage().rss;
+  let rssParked = rssBefore;
+  for (let r = 0; r < rounds; r++) {
+    let sent = 0;
+    const polls = queues.map(async (q) => {
+      const got = await q.client.get('/events', { queue_id: q.queue, last_event_id: q.last });
+      samples.push(performance.now() - sent);
+      const events = got.body.events as { id: number }[];
+      q.last = events[events.length - 1].id;
+    });
+    // Let every poll reach the server and park.
+    await new Promise((resolve) => setTimeout(resolve, 500 + waiters / 10));
+    rssParked = Math.max(rssParked, process.memoryUsage().rss);
+    sent = performance.now();
+    await sender.post('/messages', {
+      type: 'stream',
+      to: 'firehose',
+      topic: 'delivery',
+      content: `delivery ${r}`,
+    });
+    await Promise.all(polls);
+  }
+  await Promise.all(
+    queues.map((q) => q.client.request('DELETE', '/events', { queue_id: q.queue })),
+  );
+  const floor = await barePublish(waiters, rounds);
+  return {
+    latency: stats(samples),
+    floor,
+    rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
+  };
+}
+
+/**
+ * Spawn to the first answered GET /server_settings, for the command `npm start` runs, on an
+ * existing database (a restart): the first round builds what is missing and seeds the demo, and
+ * is not counted.
+ */
+async function startToReady(rounds: number): Promise<Stats> {
+  const samples: number[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-start-'));
+  try {
+    for (let r = 0; r < rounds + 1; r++) {
+      const port = await freePort();
+      const env = { ...process.env, PORT: String(port), PARLEY_DATA_DIR: dataDir,
+        PARLEY_QUIET: '1' }; // prettier-ignore
+      const begin = performance.now();
+      const child = spawn(process.execPath, ['scripts/start.mjs'], {
+        cwd: root,
+        env,
+        stdio: 'ignore',
+      });
+      try {
+        for (;;) {
+          if (child.exitCode !== null) throw new Error('the server exited while starting');
+          if (performance.now() - begin > 300_000) throw new Error('the server did not start');
+          try {
+            const res = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`);
+            if (res.ok) break;
+          } catch {
+            /* not listening yet */
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        if (r > 0) samples.push(performance.now() - begin);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return stats(samples);
 }
 
-async function historyFetch(
-  server: Awaited<ReturnType<typeof startServer>>,
-  url: string,
-  total: number,
-) {
-  const db = server.ctx.db;
-  const hamlet = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('email', '=', 'hamlet@example.com')
-    .executeTakeFirstOrThrow();
-  const stream = await db
-    .selectFrom('streams')
-    .selectAll()
-    .where('name', '=', 'engineering')
-    .executeTakeFirstOrThrow();
-  const subs = await db
-    .selectFrom('subscriptions')
-    .select('user_id')
-    .where('stream_id', '=', stream.id)
-    .where('active', '=', 1)
-    .execute();
-  const insertStart = performance.now();
-  const now = Math.floor(Date.now() / 1000);
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < total; i += 500) {
-      const rows = Array.from({ length: Math.min(500, total - i) }, (_, k) => ({
-        realm_id: stream.realm_id,
-        sender_id: hamlet.id,
-        type: 'stream',
-        stream_id: stream.id,
-        topic: `topic ${(i + k) % 50}`,
-        topic_key: `topic ${(i + k) % 50}`,
-        dm_key: null,
-        content: `history message ${i + k}`,
-        rendered_content: `<p>history message ${i + k}</p>`,
-        date_sent: now - total + i + k,
-        last_edit_time: null,
-        sending_client: 'bench',
-      }));
-      const ids = await trx.insertInto('messages').values(rows).returning('id').execute();
-      const ums = ids.flatMap(({ id }) =>
-        subs.map((s) => ({ user_id: s.user_id, message_id: id, flags: 1 })),
-      );
-      for (let j = 0; j < ums.length; j += 2000)
-        await trx
-          .insertInto('user_messages')
-          .values(ums.slice(j, j + 2000))
-          .execute();
-    }
-  });
-  const insertSeconds = (performance.now() - insertStart) / 1000;
-  const client = await TestClient.login(url, 'hamlet@example.com', PASSWORD);
-  const narrow = [{ operator: 'channel', operand: stream.id }];
-  const first = await client.get('/messages', {
-    anchor: 'newest',
-    num_before: 1,
-    num_after: 0,
-    narrow,
-  });
-  const newest = first.body.messages[0].id as number;
-  const samples: Record<string, number[]> = { newest: [], middle: [], topic: [], search: [] };
-  for (let i = 0; i < 30; i++) {
-    let t = performance.now();
-    await client.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow });
-    samples.newest.push(performance.now() - t);
-    t = performance.now();
-    await client.get('/messages', {
-      anchor: newest - Math.floor(total / 2) + i * 97,
-      num_before: 50,
-      num_after: 50,
-      narrow,
+/** Bytes on the wire for the first page: index.html and what it links, as a browser asks. */
+async function firstPageBytes(): Promise<{ bytes: number; files: number; encoding: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-page-'));
+  const server = await startServer({ ...configFromEnv({}), port: 0, dataDir, demo: false });
+  const get = (pathname: string) =>
+    new Promise<{ body: Buffer; encoding: string }>((resolve, reject) => {
+      http
+        .get(`${server.url}${pathname}`, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              body: Buffer.concat(chunks),
+              encoding: String(res.headers['content-encoding'] ?? 'identity'),
+            }),
+          );
+        })
+        .on('error', reject);
     });
-    samples.middle.push(performance.now() - t);
-    t = performance.now();
-    await client.get('/messages', {
-      anchor: 'newest',
-      num_before: 100,
-      num_after: 0,
-      narrow: [...narrow, { operator: 'topic', operand: `topic ${i}` }],
-    });
-    samples.topic.push(performance.now() - t);
-    if (i < 5) {
-      t = performance.now();
-      await client.get('/messages', {
-        anchor: 'newest',
-        num_before: 50,
-        num_after: 0,
-        narrow: [...narrow, { operator: 'search', operand: `message ${i}7` }],
-      });
-      samples.search.push(performance.now() - t);
-    }
-  }
-  return {
-    messages: total,
-    insert_seconds: Math.round(insertSeconds * 100) / 100,
-    newest_page_100: stats(samples.newest),
-    middle_page_100: stats(samples.middle),
-    topic_page_100: stats(samples.topic),
-    search_page_50: stats(samples.search),
-  };
-}
-
-/** Markdown rendering of a typical message with 2,000 mentionable users. */
-function markdownThroughput() {
-  const users = Array.from({ length: 2000 }, (_, i) => ({
-    id: i + 1,
-    full_name: `User Number ${i}`,
-  }));
-  const ctx = {
-    users,
-    streams: [{ id: 1, name: 'general' }],
-    linkifiers: [
-      { id: 1, pattern: '#(?<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' },
-    ],
-  };
-  const message =
-    'Hey @**User Number 42**, see #123 in #**general** and https://example.com :smile:\nThanks **a lot**!';
-  for (let i = 0; i < 500; i++) renderMarkdown(message, ctx);
-  const rounds = 5000;
-  const start = performance.now();
-  for (let i = 0; i < rounds; i++) renderMarkdown(message, ctx);
-  const perMessageUs = Math.round(((performance.now() - start) / rounds) * 1000 * 10) / 10;
-  return { rounds, per_message_us: perMessageUs };
-}
-
-async function main() {
-  const md = markdownThroughput();
-  console.log(`Markdown: a typical message with 2,000 users renders in ${md.per_message_us} µs`);
-  console.log(JSON.stringify({ bench: 'markdown_render', ...md }));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-  const config = {
-    ...configFromEnv({}),
-    port: 0,
-    dataDir,
-    rateLimitPerMinute: 1_000_000,
-    databaseUrl: process.env.BENCH_DATABASE_URL,
-  };
-  const server = await startServer(config);
   try {
-    await seedDemo(server.ctx, PASSWORD);
-    const latency = await deliveryLatency(server.url, 300);
-    console.log(
-      `send -> other client's long-poll (loopback, ${latency.n} rounds): p50 ${latency.p50_ms} ms, p95 ${latency.p95_ms} ms, p99 ${latency.p99_ms} ms, max ${latency.max_ms} ms`,
-    );
-    console.log(JSON.stringify({ bench: 'delivery_latency', db: server.ctx.dialect, ...latency }));
-    const history = await historyFetch(server, server.url, 100_000);
-    console.log(
-      `GET /messages in a stream of ${history.messages} messages (inserted in ${history.insert_seconds} s):`,
-    );
-    for (const k of [
-      'newest_page_100',
-      'middle_page_100',
-      'topic_page_100',
-      'search_page_50',
-    ] as const)
-      console.log(`  ${k}: p50 ${history[k].p50_ms} ms, p95 ${history[k].p95_ms} ms`);
-    console.log(JSON.stringify({ bench: 'history_fetch', db: server.ctx.dialect, ...history }));
+    const index = await get('/');
+    const html = fs.readFileSync(path.join(root, 'dist', 'index.html'), 'utf8');
+    const links = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    let bytes = index.body.length;
+    const encodings = new Set([index.encoding]);
+    for (const link of links) {
+      const asset = await get(link);
+      bytes += asset.body.length;
+      encodings.add(asset.encoding);
+    }
+    return { bytes, files: links.length + 1, encoding: [...encodings].join('+') };
   } finally {
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function markdownThroughput() {
+  const users = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1, full_name: `User ${i}` }));
+  const ctx = { users, streams: [{ id: 1, name: 'general' }] };
+  const message = 'Hey @**User 42**, see #**general** and https://example.com :smile:\n**Thanks**!';
+  for (let i = 0; i < 500; i++) renderMarkdown(message, ctx);
+  const rounds = 5000;
+  const start = performance.now();
+  for (let i = 0; i < rounds; i++) renderMarkdown(message, ctx);
+  return Math.round(((performance.now() - start) / rounds) * 1000 * 10) / 10;
+}
+
+function printTable() {
+  console.log('\n| database | figure | value | floor | goal | met |');
+  console.log('|---|---|---|---|---|---|');
+  for (const f of figures) {
+    const goal = f.goal ? (f.goal.max !== undefined ? `<= ${f.goal.max}` : `>= ${f.goal.min}`) : '';
+    const met = goalMet(f);
+    console.log(
+      `| ${f.db} | ${f.name} | ${f.value} ${f.unit} | ${f.floor ?? ''} | ${goal} | ${met === null ? '' : met ? 'yes' : 'NO'} |`,
+    );
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '100k' },
+      rounds: { type: 'string', default: '20' },
+      'skip-start': { type: 'boolean', default: false },
+    },
+  });
+  const scaleName = values.scale as ScaleName;
+  if (!(scaleName in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES)}`);
+  const scale = SCALES[scaleName];
+  const rounds = Number(values.rounds);
+  console.log(
+    `Parley benchmark at scale ${scaleName} (${JSON.stringify(scale)}), ${rounds} rounds`,
+  );
+
+  record({ db: '-', name: 'markdown_render_us', value: markdownThroughput(), unit: 'µs',
+    floor: null, goal: null }); // prettier-ignore
+  const route = await bareRoute(rounds * 5);
+  record({ db: '-', name: 'floor_bare_route_p50', value: route.p50_ms, unit: 'ms', floor: null,
+    goal: null }); // prettier-ignore
+  const insert = await bareInsert(rounds * 5, 16, Math.max(10, rounds * 2));
+  record({ db: '-', name: 'floor_bare_insert_p50', value: insert.one.p50_ms, unit: 'ms',
+    floor: null, goal: null }); // prettier-ignore
+  record({ db: '-', name: 'floor_bare_insert_16_clients_per_s', value: insert.concurrent_per_s,
+    unit: 'msg/s', floor: null, goal: null }); // prettier-ignore
+
+  if (!values['skip-start']) {
+    const start = await startToReady(5);
+    record({ db: '-', name: 'start_to_ready_p50', value: start.p50_ms, unit: 'ms', floor: null,
+      goal: { max: 800 } }); // prettier-ignore
+  }
+  if (fs.existsSync(path.join(root, 'dist', 'index.html'))) {
+    const page = await firstPageBytes();
+    record({ db: '-', name: 'first_page_kb', value: Math.round(page.bytes / 1024), unit: 'KB',
+      floor: null, goal: null, detail: { files: page.files, encoding: page.encoding } }); // prettier-ignore
+  }
+  const client = clientFigures(scale.users, scale.channels);
+  record({ db: '-', name: 'client_apply_100k_events_ms', value: client.applyMs, unit: 'ms',
+    floor: null, goal: { max: 1000 } }); // prettier-ignore
+  record({ db: '-', name: 'client_typeahead_keystroke_ms', value: client.typeaheadMs, unit: 'ms',
+    floor: null, goal: { max: 16 }, detail: { users: scale.users } }); // prettier-ignore
+
+  const floors = { route, insert };
+  await databaseFigures('sqlite', scale, rounds, floors);
+  if (process.env.BENCH_DATABASE_URL) await databaseFigures('postgres', scale, rounds, floors);
+  printTable();
 }
 
 main().then(

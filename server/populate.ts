@@ -245,21 +245,23 @@ async function postgresWriter(url: string): Promise<Writer> {
       columns,
     );
   };
+  const flushAll = async () => {
+    for (const [table, rows] of buffers) {
+      buffers.set(table, []);
+      await flush(table, rows);
+    }
+  };
   return {
     async add(table, row) {
       await begin();
       let rows = buffers.get(table);
       if (!rows) buffers.set(table, (rows = []));
       rows.push(row);
-      if (rows.length >= BATCH) {
-        buffers.set(table, []);
-        await flush(table, rows);
-      }
+      // Everything buffered goes out together, parents (added first) before their children.
+      if (rows.length >= BATCH) await flushAll();
     },
     async commit() {
-      // Parents before children: the buffers were created in insertion order of the tables.
-      for (const [table, rows] of buffers) await flush(table, rows);
-      buffers.clear();
+      await flushAll();
       if (open) await client.query('COMMIT');
       open = false;
     },

@@ -1,0 +1,112 @@
+/**
+ * The floors of the benchmark: what the machine does with no Parley in the way, measured in the
+ * same run so that each figure can be read against it.
+ *  - a bare route: Fastify answering a small JSON body;
+ *  - a bare insert: Fastify plus one durable SQLite insert (WAL, synchronous=FULL) per request;
+ *  - a bare publish: Fastify answering N parked long-polls when one POST arrives.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
+import Fastify from 'fastify';
+import { stats, timeEach, type Stats } from './stats.js';
+
+async function listen(app: ReturnType<typeof Fastify>): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+export async function bareRoute(rounds: number): Promise<Stats> {
+  const app = Fastify();
+  app.get('/x', async () => ({ result: 'success', msg: '' }));
+  const url = await listen(app);
+  try {
+    return await timeEach(rounds, async () => {
+      await (await fetch(`${url}/x`)).json();
+    });
+  } finally {
+    await app.close();
+  }
+}
+
+export interface InsertFloor {
+  one: Stats;
+  /** messages per second with `clients` concurrent senders */
+  concurrent_per_s: number;
+  clients: number;
+}
+
+export async function bareInsert(rounds: number, clients: number, perClient: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-floor-'));
+  const db = new SQLite(path.join(dir, 'floor.sqlite3'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(
+    'CREATE TABLE m (id INTEGER PRIMARY KEY AUTOINCREMENT, sender INTEGER, topic TEXT, content TEXT, sent INTEGER)',
+  );
+  const insert = db.prepare('INSERT INTO m (sender, topic, content, sent) VALUES (?, ?, ?, ?)');
+  const app = Fastify();
+  app.post('/x', async (request) => {
+    const body = request.body as { content?: string } | undefined;
+    const { lastInsertRowid } = insert.run(1, 't', body?.content ?? '', Date.now());
+    return { result: 'success', msg: '', id: Number(lastInsertRowid) };
+  });
+  const url = await listen(app);
+  const post = (i: number) =>
+    fetch(`${url}/x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: `floor ${i}` }),
+    }).then((r) => r.json());
+  try {
+    const one = await timeEach(rounds, (i) => post(i));
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, async (_, c) => {
+        for (let k = 0; k < perClient; k++) await post(c * perClient + k);
+      }),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    return { one, concurrent_per_s: Math.round((clients * perClient) / seconds), clients };
+  } finally {
+    await app.close();
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Time from the releasing POST to each of `waiters` parked GETs answering; `rounds` times. */
+export async function barePublish(waiters: number, rounds: number): Promise<Stats> {
+  const app = Fastify();
+  let parked: ((value: unknown) => void)[] = [];
+  app.get('/wait', () => new Promise((resolve) => parked.push(resolve)));
+  app.post('/publish', async () => {
+    const release = parked;
+    parked = [];
+    for (const resolve of release) resolve({ result: 'success', events: [{ id: 1 }] });
+    return { result: 'success' };
+  });
+  const url = await listen(app);
+  const samples: number[] = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      let started = 0;
+      const polls = Array.from({ length: waiters }, () =>
+        fetch(`${url}/wait`)
+          .then((res) => res.json())
+          .then(() => samples.push(performance.now() - started)),
+      );
+      while (parked.length < waiters) await new Promise((resolve) => setTimeout(resolve, 5));
+      started = performance.now();
+      await fetch(`${url}/publish`, { method: 'POST' });
+      await Promise.all(polls);
+    }
+    return stats(samples);
+  } finally {
+    await app.close();
+  }
+}
