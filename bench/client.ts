@@ -56,14 +56,17 @@ export function clientFigures(userCount: number, channelCount: number) {
         all: false,
       });
     } else {
+      // Someone starts typing, then stops (a conversation's entry goes away again).
+      const typist = users[1 + ((i - (kind - 8)) % (userCount - 1))];
+      const place = subscriptions[(i - (kind - 8)) % channelCount];
       raw.push({
         id: 2_000_000 + i,
         type: 'typing',
-        op: 'start',
+        op: kind === 8 ? 'start' : 'stop',
         message_type: 'stream',
-        stream_id: stream.stream_id,
-        topic: `topic ${i % 300}`,
-        sender: { user_id: sender.user_id, email: sender.email },
+        stream_id: place.stream_id,
+        topic: `topic ${(i - (kind - 8)) % 300}`,
+        sender: { user_id: typist.user_id, email: typist.email },
       });
     }
   }

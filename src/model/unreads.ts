@@ -202,7 +202,7 @@ function moveStreamUnreads(
   if (movedIds.length === 0) return state;
   let next: UnreadsState = {
     ...state,
-    streams: removeFromStreams(state.streams, new Set(movedIds)),
+    streams: removeFromStreams(state.streams, idProbe(new Set(movedIds))),
   };
   for (const [topic, hits] of Object.entries(movedByTopic))
     next = addToStream(next, toStream, topic, hits);
@@ -247,8 +247,9 @@ function unreadConversation(
 
 export function removeUnreads(state: UnreadsState, ids: ReadonlySet<number>): UnreadsState {
   if (ids.size === 0) return state;
-  const streams = removeFromStreams(state.streams, ids);
-  const dms = removeFromBuckets(state.dms, ids);
+  const probe = idProbe(ids);
+  const streams = removeFromStreams(state.streams, probe);
+  const dms = removeFromBuckets(state.dms, probe);
   const mentions = removeIds(state.mentions, ids);
   if (streams === state.streams && dms === state.dms && mentions === state.mentions) return state;
   return { ...state, streams, dms, mentions };
@@ -256,31 +257,73 @@ export function removeUnreads(state: UnreadsState, ids: ReadonlySet<number>): Un
 
 function removeFromStreams(
   streams: UnreadsState['streams'],
-  ids: ReadonlySet<number>,
+  ids: IdProbe,
 ): UnreadsState['streams'] {
-  let changed = false;
-  const next: Record<number, TopicUnreads> = {};
-  for (const [streamId, topics] of Object.entries(streams)) {
+  // Copied only when a stream changes: a read event touches a few of thousands of topics.
+  let next: Record<number, TopicUnreads> | null = null;
+  for (const key of Object.keys(streams)) {
+    const streamId = Number(key);
+    const topics = streams[streamId];
     const updated = removeFromBuckets(topics, ids);
-    if (updated !== topics) changed = true;
-    if (Object.keys(updated).length > 0) next[Number(streamId)] = updated;
+    if (updated === topics) continue;
+    next ??= { ...streams };
+    if (Object.keys(updated).length > 0) next[streamId] = updated;
+    else delete next[streamId];
   }
-  return changed ? next : streams;
+  return next ?? streams;
 }
 
 /** Removes ids from every bucket, dropping buckets that become empty. */
 function removeFromBuckets(
   buckets: Readonly<Record<string, readonly number[]>>,
-  ids: ReadonlySet<number>,
-) {
-  let changed = false;
-  const next: Record<string, readonly number[]> = {};
-  for (const [key, bucket] of Object.entries(buckets)) {
-    const updated = removeIds(bucket, ids);
-    if (updated !== bucket) changed = true;
+  ids: IdProbe,
+): Readonly<Record<string, readonly number[]>> {
+  let next: Record<string, readonly number[]> | null = null;
+  for (const key of Object.keys(buckets)) {
+    const bucket = buckets[key];
+    if (!ids.anyIn(bucket)) continue;
+    next ??= { ...buckets };
+    const updated = bucket.filter((id) => !ids.set.has(id));
     if (updated.length > 0) next[key] = updated;
+    else delete next[key];
   }
-  return changed ? next : buckets;
+  return next ?? buckets;
+}
+
+/**
+ * The ids a read event removes, asked of many sorted buckets: a few ids are looked up by binary
+ * search (a bucket is not scanned), many ids by scanning with a set.
+ */
+interface IdProbe {
+  set: ReadonlySet<number>;
+  anyIn(bucket: readonly number[]): boolean;
+}
+
+function idProbe(ids: ReadonlySet<number>): IdProbe {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const few = sorted.length <= 32;
+  return {
+    set: ids,
+    anyIn(bucket) {
+      if (bucket.length === 0) return false;
+      if (!few) return bucket.some((id) => ids.has(id));
+      const low = bucket[0];
+      const high = bucket[bucket.length - 1];
+      return sorted.some((id) => id >= low && id <= high && sortedHas(bucket, id));
+    },
+  };
+}
+
+function sortedHas(bucket: readonly number[], id: number): boolean {
+  let lo = 0;
+  let hi = bucket.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (bucket[mid] === id) return true;
+    if (bucket[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 function clearAll(state: UnreadsState): UnreadsState {
