@@ -175,6 +175,21 @@ describe.each(DATABASES)('one narrow for every entry point, on %s', (db) => {
     expect(atDelivery.get(row.name)).toEqual(delivered);
   });
 
+  it('highlights the words of a search in match_content and match_subject', async () => {
+    const search = (operand: string) =>
+      w.othello.get('/messages', { ...window(), narrow: [{ operator: 'search', operand }] });
+    const [own] = (await search('zanzibar')).body.messages;
+    expect(own.match_content).toContain('<span class="highlight">Zanzibar</span> note');
+    expect(own.match_subject).toBe('alpha');
+    const byTopic = (await search('ALPHA')).body.messages;
+    expect(byTopic[0].match_subject).toBe('<span class="highlight">alpha</span>');
+    const plain = await w.othello.get('/messages', {
+      ...window(),
+      narrow: [{ operator: 'channel', operand: w.stream.a }],
+    });
+    expect(plain.body.messages[0]).not.toHaveProperty('match_content');
+  });
+
   describe('refuses what it does not know, with BAD_NARROW, everywhere', () => {
     const refusal = (desc: string) => ({
       result: 'error',
