@@ -18,6 +18,8 @@ import {
 import { useMarkNarrowAsRead } from '../../queries/flags';
 import { useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
+import { narrowTitle } from '../search/narrow-title';
+import { useSearchDirectory } from '../search/use-search-directory';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
@@ -73,6 +75,8 @@ function emptyTextFor(narrow: Narrow): string {
       return 'Messages that mention you will show up here.';
     case 'search':
       return `No messages match “${narrow.query}”.`;
+    case 'filter':
+      return 'No messages match this search.';
     case 'feed':
       return 'Messages from your channels and conversations will show up here.';
   }
@@ -83,15 +87,14 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
   const stream = useStream(streamId);
   const subscription = useSubscription(streamId);
   const users = useUsersById();
+  const directory = useSearchDirectory();
   switch (narrow.kind) {
     case 'feed':
-      return { title: 'Combined feed' };
     case 'starred':
-      return { title: 'Starred messages' };
     case 'mentions':
-      return { title: 'Mentions' };
     case 'search':
-      return { title: `Search: ${narrow.query}` };
+    case 'filter':
+      return { title: narrowTitle(narrow, directory) };
     case 'dm':
       return { title: dmConversationName(narrow.userIds, users) };
     case 'stream':
