@@ -66,15 +66,16 @@ export interface PeopleIndex {
   entries: { userId: number; name: string; email: string; words: string[] }[];
 }
 
+/** Sorted by name once, so that every match list comes out in name order without sorting. */
 export function peopleIndex(users: SearchDirectory['users']): PeopleIndex {
-  return {
-    entries: Object.values(users).map((u) => ({
-      userId: u.user_id,
-      name: u.full_name.toLowerCase(),
-      email: u.email.toLowerCase(),
-      words: u.full_name.toLowerCase().split(/[\s,]+/),
-    })),
-  };
+  const entries = Object.values(users).map((u) => ({
+    userId: u.user_id,
+    name: u.full_name.toLowerCase(),
+    email: u.email.toLowerCase(),
+    words: u.full_name.toLowerCase().split(/[\s,]+/),
+  }));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { entries };
 }
 
 /** People whose name or email matches, those starting with the text first. */
@@ -116,12 +117,13 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
   const { directory } = context;
   const trimmed = text.trim();
   const results: SearchSuggestion[] = [];
-  if (trimmed) results.push({ kind: 'search', key: 'search', text: trimmed });
-
   const tokens = tokenize(text);
   const last = tokens.at(-1);
   // Typing continues the last token only while the cursor touches it.
   const current = last && last.end === text.length ? last : undefined;
+  // An operator still waiting for its operand is no search yet.
+  const unfinished = current?.operator && current.operand === '';
+  if (trimmed && !unfinished) results.push({ kind: 'search', key: 'search', text: trimmed });
   const before = current ? text.slice(0, current.start) : text;
   const minus = current?.negated ? '-' : '';
   const complete = (
