@@ -206,3 +206,39 @@ test('a near/ID permalink opens an old message in the middle, marked', async ({ 
   await page.goto(`/narrow/near/2000000000`);
   await expect(page.getByText(/The linked message no longer exists/)).toBeVisible();
 });
+
+/** PATCH, which the shared API helper does not offer: a topic move as another client makes it. */
+async function patchAs(email: string, path: string, params: Record<string, string>) {
+  const login = await fetch(`${server.url}/api/v1/fetch_api_key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: email, password: 'parley-demo' }),
+  });
+  const { api_key: apiKey } = (await login.json()) as { api_key: string };
+  const response = await fetch(`${server.url}/api/v1${path}`, {
+    method: 'PATCH',
+    headers: {
+      Authorization: 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64'),
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(params),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+test('a with/ID link follows its message to the topic it moved to', async ({ browser }) => {
+  const othello = await apiClient(server.url, 'othello@example.com');
+  const general = (await othello.get('/get_stream_id?stream=general')).stream_id as number;
+  const id = await send(othello, 'general', 'before the move', 'The mongoose that moved');
+  const moved = await patchAs('iago@example.com', `/messages/${id}`, {
+    topic: 'after the move',
+    propagate_mode: 'change_all',
+  });
+  expect(moved.result, JSON.stringify(moved)).toBe('success');
+
+  const page = await logIn(browser, server.url, 'hamlet@example.com');
+  await page.goto(`/narrow/channel/${general}-general/topic/before.20the.20move/with/${id}`);
+  await expect(page).toHaveURL(new RegExp(`/topic/after\\.20the\\.20move/with/${id}$`));
+  await expect(page.getByRole('heading', { name: 'general › after the move' })).toBeVisible();
+  await expect(page.getByText('The mongoose that moved')).toBeInViewport();
+});
