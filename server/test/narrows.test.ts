@@ -217,4 +217,31 @@ describe.each(DATABASES)('one narrow for every entry point, on %s', (db) => {
       }
     });
   });
+
+  // Last: it adds and moves messages, which the cases above do not expect.
+  it('with follows a message to the topic it was moved to', async () => {
+    const sent = await w.hamlet.post('/messages', {
+      type: 'stream',
+      to: String(w.stream.b),
+      topic: 'before',
+      content: 'moving soon',
+    });
+    const id = sent.body.id as number;
+    const move = await w.hamlet.patch(`/messages/${id}`, {
+      topic: 'after',
+      propagate_mode: 'change_all',
+    });
+    expect(move.status, JSON.stringify(move.body)).toBe(200);
+    const narrow = [
+      { operator: 'channel', operand: w.stream.b },
+      { operator: 'topic', operand: 'before' },
+      { operator: 'with', operand: id },
+    ];
+    const r = await w.othello.get('/messages', { anchor: id, num_before: 5, num_after: 5, narrow });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // The message, and the notice of the move that followed it, both in the new topic.
+    expect(r.body.messages[0].id).toBe(id);
+    expect(new Set(r.body.messages.map((m: any) => m.subject))).toEqual(new Set(['after']));
+    expect(r.body.found_anchor).toBe(true);
+  });
 });

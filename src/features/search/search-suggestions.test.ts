@@ -54,6 +54,10 @@ describe('suggest', () => {
       userId: 12,
     });
     expect(texts('-from:moor')).toEqual(['-from:moor', '-sender:othello@example.com ']);
+    expect(texts('dm:hamlet@example.com,cor')).toEqual([
+      'dm:hamlet@example.com,cor',
+      'dm:hamlet@example.com,cordelia@example.com ',
+    ]);
   });
 
   it('offers channels, and topics of the channel named before', () => {

@@ -162,11 +162,17 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
         complete(`topic:${topic}`, `${minus}topic:${quoteOperand(topic)} `, topic, 'topic');
     } else if (PEOPLE_OPERATORS.has(operator)) {
       const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
-      for (const userId of matchPeople(context.people, current.operand, MAX_SUGGESTIONS)) {
+      // A group DM lists people with commas: only the last one is being typed.
+      const parts = name === 'dm' ? current.operand.split(',') : [current.operand];
+      const chosen = parts
+        .slice(0, -1)
+        .map((part) => `${part.trim()},`)
+        .join('');
+      for (const userId of matchPeople(context.people, parts.at(-1)!, MAX_SUGGESTIONS)) {
         const user = directory.users[userId];
         complete(
           `${name}:${userId}`,
-          `${minus}${name}:${user.email} `,
+          `${minus}${name}:${chosen}${user.email} `,
           user.full_name,
           user.email,
           userId,
