@@ -88,6 +88,11 @@ test('keyboard: is: offers its values, arrows and Enter pick, Escape closes', as
 }) => {
   const page = await logIn(browser, server.url, 'hamlet@example.com');
   const box = searchBox(page);
+  // What cannot be understood is said, and nothing is searched.
+  await search(page, 'sender:nobodyxyz');
+  await expect(page.getByRole('alert')).toHaveText('No single person matches “nobodyxyz”.');
+  await expect(page).toHaveURL(/\/inbox$/);
+  await box.fill('');
   await box.click();
   await box.pressSequentially('is:');
   await expect(page.getByRole('option')).toHaveCount(7);

@@ -74,6 +74,17 @@ describe('parseSearch', () => {
       ],
     });
     expect(narrowOf('from:me')).toMatchObject({ terms: [{ operator: 'sender', operand: '1' }] });
+    expect(narrowOf('sender:othello')).toMatchObject({ terms: [{ operand: '12' }] });
+    expect(narrowOf('sender:"the moor"')).toMatchObject({ terms: [{ operand: '12' }] });
+    expect(
+      parseSearch('sender:c', {
+        ...directory,
+        users: {
+          ...directory.users,
+          14: { user_id: 14, full_name: 'Cassio', email: 'cassio@example.com' },
+        },
+      }).problems,
+    ).toEqual(['No single person matches “c”.']);
     expect(narrowOf('dm:othello@example.com,hamlet@example.com')).toEqual({
       kind: 'dm',
       userIds: [12],
@@ -101,7 +112,7 @@ describe('parseSearch', () => {
     expect(narrowOf('colour:red')).toEqual(searchNarrow('colour:red'));
     expect(parseSearch('channel:atlantis sender:Nobody is:purple', directory).problems).toEqual([
       'No channel is named “atlantis”.',
-      'Nobody is called “Nobody”.',
+      'No single person matches “Nobody”.',
       expect.stringContaining('is:purple'),
     ]);
     expect(parseSearch('sender:', directory)).toEqual({ terms: [], problems: [] });

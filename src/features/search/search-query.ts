@@ -103,11 +103,18 @@ export function findPerson(directory: SearchDirectory, text: string): number | n
   if (wanted === 'me') return directory.ownUserId;
   if (isId(wanted) && directory.users[Number(wanted)]) return Number(wanted);
   let byName: number | null = null;
+  const byPrefix: number[] = [];
   for (const user of Object.values(directory.users)) {
     if (user.email.toLowerCase() === wanted) return user.user_id;
-    if (byName === null && user.full_name.toLowerCase() === wanted) byName = user.user_id;
+    const name = user.full_name.toLowerCase();
+    if (byName === null && name === wanted) byName = user.user_id;
+    else if (
+      name.split(/[\s,]+/).some((_, i, words) => words.slice(i).join(' ').startsWith(wanted))
+    )
+      byPrefix.push(user.user_id);
   }
-  return byName;
+  // "sender:othello" finds "Othello, the Moor of Venice" when nobody else's name fits.
+  return byName ?? (byPrefix.length === 1 ? byPrefix[0] : null);
 }
 
 export function findChannel(directory: SearchDirectory, text: string): number | null {
@@ -149,14 +156,15 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
         const id = findPerson(directory, operand);
         if (id !== null) add(operator, String(id), token.negated);
         else if (operand.includes('@')) add(operator, operand, token.negated);
-        else problems.push(`Nobody is called “${operand}”.`);
+        else problems.push(`No single person matches “${operand}”.`);
         break;
       }
       case 'dm': {
         const people = operand.split(',').map((part) => part.trim());
         const ids = people.map((person) => findPerson(directory, person));
         const unknown = people.filter((_, i) => ids[i] === null);
-        if (unknown.length > 0) problems.push(`Nobody is called “${unknown.join('”, “')}”.`);
+        if (unknown.length > 0)
+          problems.push(`No single person matches “${unknown.join('”, “')}”.`);
         else add('dm', ids.join(','), token.negated);
         break;
       }
