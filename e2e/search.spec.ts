@@ -176,7 +176,9 @@ test('a near/ID permalink opens an old message in the middle, marked', async ({ 
   const hamlet = await apiClient(server.url, 'hamlet@example.com');
   const general = (await hamlet.get('/get_stream_id?stream=general')).stream_id as number;
   const target = await send(othello, 'general', 'permalink e2e', 'The aardvark permalink target');
-  for (let i = 1; i <= 60; i++) await send(othello, 'general', 'permalink e2e', `Filler ${i}`);
+  const fillers: number[] = [];
+  for (let i = 1; i <= 60; i++)
+    fillers.push(await send(othello, 'general', 'permalink e2e', `Filler ${i}`));
   await send(
     othello,
     'general',
@@ -200,6 +202,16 @@ test('a near/ID permalink opens an old message in the middle, marked', async ({ 
   await shoot(page, 'permalink');
   await page.reload();
   await expect(page.getByText('The aardvark permalink target')).toBeInViewport();
+
+  // A message in the middle of the conversation opens in the middle of the screen.
+  await page.goto(`${topicUrl}/near/${fillers[29]}`);
+  const middle = page.locator('.message-target');
+  await expect(middle).toContainText('Filler 30');
+  const box = (await middle.boundingBox())!;
+  const scroller = (await page.getByRole('log', { name: 'Messages' }).boundingBox())!;
+  const centre = box.y + box.height / 2 - (scroller.y + scroller.height / 2);
+  expect(Math.abs(centre)).toBeLessThan(scroller.height / 4);
+  await shoot(page, 'permalink-middle');
 
   // A link to it inside a message opens it the same way.
   await page.goto(`/narrow/channel/${general}-general/topic/links.20e2e`);
