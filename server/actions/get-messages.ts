@@ -5,6 +5,8 @@ import { badRequest, notLoggedIn } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';
+import { expandWithOperator } from './narrow-with.js';
+import { searchMatch } from './search-highlight.js';
 import {
   checkSpectatorNarrow,
   narrowLookup,
@@ -68,7 +70,8 @@ export async function getMessages(
   const lookup = await narrowLookup(ctx.db, realm, user);
   // (Spectator access itself is checked for every anonymous request in the request layer.)
   if (user === null) checkSpectatorNarrow(opts.narrow, lookup);
-  const plan = planNarrow(opts.narrow, lookup);
+  const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
+  const plan = planNarrow(narrow, lookup);
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
@@ -122,9 +125,15 @@ export async function getMessages(
     ...anchorRows,
     ...after.slice(0, opts.numAfter),
   ];
-  const messages = await formatMessages(ctx, ctx.db, realm, rows, {
+  const formatted = await formatMessages(ctx, ctx.db, realm, rows, {
     applyMarkdown: opts.applyMarkdown,
   });
+  // A search highlights its words in every result, as upstream's match_content and match_subject.
+  const words = plan.searchWords;
+  const messages =
+    words.length === 0
+      ? formatted
+      : formatted.map((message, index) => ({ ...message, ...searchMatch(rows[index]!, words) }));
   return {
     anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
     found_anchor: anchorRows.length > 0,

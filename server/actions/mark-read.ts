@@ -8,6 +8,7 @@ import { FLAG_BITS } from '../domain/flags.js';
 import { changeFlags, checkChangeableFlag } from './flags.js';
 import { baseQuery, MAX_MESSAGES_PER_FETCH } from './get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
+import { expandWithOperator } from './narrow-with.js';
 import { streamForUser } from './streams.js';
 
 async function unreadIds(
@@ -102,7 +103,8 @@ export async function updateFlagsForNarrow(
   if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const op = opts.op;
-  const plan = planNarrow(opts.narrow, await narrowLookup(ctx.db, realm, user));
+  const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
+  const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user));
   // Only the user's own message rows can carry flags.
   plan.historyStream = null;
   plan.publicStreamIds = null;

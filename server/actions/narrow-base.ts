@@ -34,8 +34,8 @@ export interface NarrowPlan {
   /** all public channels ("channels:public") or all web-public ones ("channels:web-public") */
   publicStreamIds: number[] | null;
   conditions: Cond[];
-  /** the narrow names a search (the client may highlight) */
-  isSearch: boolean;
+  /** the words of the narrow's searches, not negated: what match_content highlights */
+  searchWords: string[];
 }
 
 /** The realm as the narrow's operands are resolved against it, read once per request. */

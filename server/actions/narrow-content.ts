@@ -137,8 +137,8 @@ const search = defineOperator<string[]>({
         ),
       );
   },
-  plan(_words, plan) {
-    plan.isSearch = true;
+  plan(words, plan) {
+    plan.searchWords.push(...words);
   },
   // Upstream applies no search to events, and lower() folds non-ASCII letters differently per database.
   memory: () => null,
@@ -170,10 +170,28 @@ const near = defineOperator<null>({
   memory: () => null,
 });
 
+/**
+ * The conversation a message is in now (upstream's `with`, feature level 271). GET /messages,
+ * matches_narrow and flags/narrow replace the narrow before planning it (narrow-with.ts); what
+ * remains here only validates the operand, and a queue refuses it like `near`.
+ */
+const withMessage = defineOperator<null>({
+  names: ['with'],
+  spectators: true,
+  resolve(operand) {
+    if (!/^\d+$/.test(String(operand)) || Number(operand) > MAX_MESSAGE_ID)
+      throw badNarrow("Invalid 'with' operator");
+    return null;
+  },
+  sql: () => null,
+  memory: () => null,
+});
+
 export const CONTENT_OPERATORS = [
   propertyOperator('is', IS, false),
   propertyOperator('has', HAS, true),
   search,
   id,
   near,
+  withMessage,
 ];

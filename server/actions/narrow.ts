@@ -98,7 +98,7 @@ export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
     historyStream: null,
     publicStreamIds: null,
     conditions: [],
-    isSearch: false,
+    searchWords: [],
   };
   for (const { term, def, resolved } of resolveNarrow(terms, lookup)) {
     if (!term.negated) def.plan?.(resolved, plan, lookup);

@@ -5,6 +5,8 @@ import { renderMarkdown } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
 import { baseQuery } from './get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
+import { expandWithOperator } from './narrow-with.js';
+import { searchMatch } from './search-highlight.js';
 import { markdownContext } from './send-message.js';
 import { streamForUser } from './streams.js';
 
@@ -54,7 +56,8 @@ export async function matchesNarrow(
   ids: number[],
   narrow: NarrowTerm[],
 ) {
-  const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user));
+  const terms = await expandWithOperator(ctx.db, realm, user, narrow);
+  const plan = planNarrow(terms, await narrowLookup(ctx.db, realm, user));
   // As upstream, only messages the user received are matched: this answers whether messages the
   // client holds belong in a view, never what a channel's history holds.
   plan.historyStream = null;
@@ -62,7 +65,6 @@ export async function matchesNarrow(
   if (!ids.length) return { messages: {} };
   const rows = await baseQuery(ctx, user, plan).where('m.id', 'in', ids.slice(0, 1000)).execute();
   const messages: Record<string, { match_content: string; match_subject: string }> = {};
-  for (const r of rows)
-    messages[String(r.id)] = { match_content: r.rendered_content, match_subject: r.topic };
+  for (const r of rows) messages[String(r.id)] = searchMatch(r, plan.searchWords);
   return { messages };
 }

@@ -174,6 +174,24 @@ export const CASES: NarrowCase[] = [
     queueRefuses: 'near places a view, it filters nothing',
   },
   {
+    operator: 'with',
+    operand: (w: World) => w.msg.link,
+    matches: inA,
+    queueRefuses: 'with names a message that exists before the queue',
+  },
+  {
+    operator: 'with',
+    operand: (w: World) => String(w.msg.group),
+    matches: ['group'],
+    queueRefuses: 'with names a message that exists before the queue',
+  },
+  {
+    operator: 'with',
+    operand: 2147483000,
+    matches: [...FIXTURES],
+    queueRefuses: 'a message nobody may read leaves the narrow as it was',
+  },
+  {
     operator: 'channels',
     operand: 'public',
     negate: true,
@@ -211,6 +229,7 @@ export const REFUSED: { narrow: unknown[]; desc: string }[] = [
   { narrow: [['dm', 'nobody@example.com']], desc: 'unknown user in nobody@example.com' },
   { narrow: [['dm-including', 'nobody@example.com']], desc: 'unknown user nobody@example.com' },
   { narrow: [['id', 'x']], desc: 'Invalid message ID' },
+  { narrow: [['with', 'x']], desc: "Invalid 'with' operator" },
 ];
 
 /** Every fixture message but those listed. */

@@ -175,6 +175,21 @@ describe.each(DATABASES)('one narrow for every entry point, on %s', (db) => {
     expect(atDelivery.get(row.name)).toEqual(delivered);
   });
 
+  it('highlights the words of a search in match_content and match_subject', async () => {
+    const search = (operand: string) =>
+      w.othello.get('/messages', { ...window(), narrow: [{ operator: 'search', operand }] });
+    const [own] = (await search('zanzibar')).body.messages;
+    expect(own.match_content).toContain('<span class="highlight">Zanzibar</span> note');
+    expect(own.match_subject).toBe('alpha');
+    const byTopic = (await search('ALPHA')).body.messages;
+    expect(byTopic[0].match_subject).toBe('<span class="highlight">alpha</span>');
+    const plain = await w.othello.get('/messages', {
+      ...window(),
+      narrow: [{ operator: 'channel', operand: w.stream.a }],
+    });
+    expect(plain.body.messages[0]).not.toHaveProperty('match_content');
+  });
+
   describe('refuses what it does not know, with BAD_NARROW, everywhere', () => {
     const refusal = (desc: string) => ({
       result: 'error',
@@ -201,5 +216,32 @@ describe.each(DATABASES)('one narrow for every entry point, on %s', (db) => {
         expect(r.body).toEqual(refusal(desc));
       }
     });
+  });
+
+  // Last: it adds and moves messages, which the cases above do not expect.
+  it('with follows a message to the topic it was moved to', async () => {
+    const sent = await w.hamlet.post('/messages', {
+      type: 'stream',
+      to: String(w.stream.b),
+      topic: 'before',
+      content: 'moving soon',
+    });
+    const id = sent.body.id as number;
+    const move = await w.hamlet.patch(`/messages/${id}`, {
+      topic: 'after',
+      propagate_mode: 'change_all',
+    });
+    expect(move.status, JSON.stringify(move.body)).toBe(200);
+    const narrow = [
+      { operator: 'channel', operand: w.stream.b },
+      { operator: 'topic', operand: 'before' },
+      { operator: 'with', operand: id },
+    ];
+    const r = await w.othello.get('/messages', { anchor: id, num_before: 5, num_after: 5, narrow });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // The message, and the notice of the move that followed it, both in the new topic.
+    expect(r.body.messages[0].id).toBe(id);
+    expect(new Set(r.body.messages.map((m: any) => m.subject))).toEqual(new Set(['after']));
+    expect(r.body.found_anchor).toBe(true);
   });
 });

@@ -16,6 +16,7 @@ import {
   toApiNarrow,
   topicNarrow,
   type Narrow,
+  type NarrowTerm,
 } from '.';
 
 const self = eg.selfUser.user_id;
@@ -160,5 +161,39 @@ describe('message links', () => {
     const message = eg.dmMessage({ id: 43, to: [eg.selfUser, eg.thirdUser] });
     const others = [eg.otherUser.user_id, eg.thirdUser.user_id].sort((a, b) => a - b);
     expect(messageUrl(message, self)).toBe(`/narrow/dm/${others.join(',')}/near/43`);
+  });
+});
+
+describe('containsMessage for filter narrows', () => {
+  const term = (operator: NarrowTerm['operator'], operand: string, negated = false) => ({
+    operator,
+    operand,
+    negated,
+  });
+  const filter = (...terms: NarrowTerm[]): Narrow => ({ kind: 'filter', terms });
+  const fromOther = eg.streamMessage({ stream_id: 5, subject: '✔ Lunch' });
+  const dm = eg.dmMessage({ from: eg.otherUser, to: [eg.selfUser, eg.thirdUser] });
+  const other = String(eg.otherUser.user_id);
+
+  it('judges what a message says about itself, negations included', () => {
+    expect(
+      containsMessage(filter(term('channel', '5'), term('sender', other)), fromOther, self),
+    ).toBe(true);
+    expect(containsMessage(filter(term('sender', other, true)), fromOther, self)).toBe(false);
+    expect(containsMessage(filter(term('is', 'resolved')), fromOther, self)).toBe(true);
+    expect(containsMessage(filter(term('is', 'dm')), dm, self)).toBe(true);
+    expect(
+      containsMessage(filter(term('dm-including', String(eg.thirdUser.user_id))), dm, self),
+    ).toBe(true);
+    expect(containsMessage(filter(term('topic', 'lunch', true)), fromOther, self)).toBe(true);
+    expect(containsMessage(filter(term('id', String(dm.id))), dm, self)).toBe(true);
+  });
+
+  it('says no where only the server can tell: searches, content, people by email', () => {
+    expect(containsMessage(filter(term('has', 'link')), fromOther, self)).toBe(false);
+    expect(containsMessage(filter(term('has', 'link', true)), fromOther, self)).toBe(false);
+    expect(containsMessage(filter(term('search', 'lunch')), fromOther, self)).toBe(false);
+    expect(containsMessage(filter(term('sender', 'x@example.com')), fromOther, self)).toBe(false);
+    expect(containsMessage(filter(term('is', 'followed')), fromOther, self)).toBe(false);
   });
 });

@@ -5,18 +5,24 @@
 import {
   dmNarrow,
   feedNarrow,
+  FILTER_OPERATORS,
+  filterNarrow,
   mentionsNarrow,
-  searchNarrow,
   starredNarrow,
-  streamNarrow,
   topicNarrow,
+  type FilterOperator,
+  type MessageTarget,
   type Narrow,
+  type NarrowTerm,
 } from './narrow';
 import type { Message } from '../api/model';
 
 export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings' | 'channels';
 
-export type Place = { kind: 'view'; view: ViewName } | { kind: 'narrow'; narrow: Narrow };
+export type Place =
+  | { kind: 'view'; view: ViewName }
+  /** `target`: the list opens at that message (a `near/ID` or `with/ID` link) */
+  | { kind: 'narrow'; narrow: Narrow; target?: MessageTarget };
 
 const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts', 'settings', 'channels'];
 
@@ -64,7 +70,23 @@ export function narrowToUrl(narrow: Narrow, streamName?: string): string {
       return '/narrow/mentions';
     case 'search':
       return `/narrow/search/${hashEncode(narrow.query)}`;
+    case 'filter':
+      return `/narrow/${narrow.terms
+        .map((term) => {
+          const operand =
+            term.operator === 'channel' && /^\d+$/.test(term.operand)
+              ? streamSlug(Number(term.operand), streamName)
+              : hashEncode(term.operand);
+          return `${term.negated ? '-' : ''}${term.operator}/${operand}`;
+        })
+        .join('/')}`;
   }
+}
+
+/** A narrow's URL opened at a message: `/narrow/channel/5-general/topic/lunch/near/42`. */
+export function narrowUrlAt(narrow: Narrow, target: MessageTarget, streamName?: string): string {
+  const base = narrow.kind === 'feed' ? '/narrow' : narrowToUrl(narrow, streamName);
+  return `${base}/${target.follow ? 'with' : 'near'}/${target.messageId}`;
 }
 
 /**
@@ -89,60 +111,97 @@ export function viewToUrl(view: ViewName): string {
 }
 
 export function placeToUrl(place: Place): string {
-  return place.kind === 'view' ? viewToUrl(place.view) : narrowToUrl(place.narrow);
+  if (place.kind === 'view') return viewToUrl(place.view);
+  return place.target ? narrowUrlAt(place.narrow, place.target) : narrowToUrl(place.narrow);
 }
 
 const decode = hashDecode;
+
+/** Operator names older links and other clients use, as the current ones. */
+const OPERATOR_ALIASES: Record<string, FilterOperator> = {
+  stream: 'channel',
+  subject: 'topic',
+  'pm-with': 'dm',
+  from: 'sender',
+  'group-pm-with': 'dm-including',
+};
+
+/**
+ * One URL operand in the form a filter term holds it. Channels need their id (`5-general`);
+ * people may be `12`, `12-othello` (the reference app's slugs) or an email.
+ */
+function termFromSegments(operatorSegment: string, operandSegment: string): NarrowTerm | null {
+  const negated = operatorSegment.startsWith('-');
+  const name = negated ? operatorSegment.slice(1) : operatorSegment;
+  const operator = OPERATOR_ALIASES[name] ?? name;
+  if (!(FILTER_OPERATORS as readonly string[]).includes(operator)) return null;
+  const decoded = decode(operandSegment);
+  if (decoded === null) return null;
+  let operand = decoded;
+  switch (operator as FilterOperator) {
+    case 'channel': {
+      const id = parseStreamId(operandSegment);
+      if (id === null) return null;
+      operand = String(id);
+      break;
+    }
+    case 'dm': {
+      const ids = /^(\d+(,\d+)*)(-.*)?$/.exec(decoded);
+      if (!ids && !decoded.includes('@')) return null;
+      operand = ids ? ids[1] : decoded;
+      break;
+    }
+    case 'sender':
+    case 'dm-including': {
+      const id = /^(\d+)(-.*)?$/.exec(decoded);
+      operand = id ? id[1] : decoded;
+      break;
+    }
+    case 'is':
+      operand = decoded.toLowerCase() === 'private' ? 'dm' : decoded.toLowerCase();
+      break;
+    case 'has':
+      operand = decoded.toLowerCase();
+      break;
+    default:
+      break;
+  }
+  return { operator: operator as FilterOperator, operand, negated };
+}
 
 function parseStreamId(slug: string): number | null {
   const match = /^(\d+)(-|$)/.exec(slug);
   return match ? Number(match[1]) : null;
 }
 
-function parseUserIds(list: string): number[] | null {
-  const ids = list.split(',').map(Number);
-  return ids.length > 0 && ids.every((id) => Number.isInteger(id) && id > 0) ? ids : null;
-}
-
 /** The place a pathname names, or null for an unknown path. `ownUserId` canonicalises DM lists. */
 export function parsePlaceUrl(pathname: string, ownUserId?: number): Place | null {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
-  const [first, second, third, fourth, fifth] = segments;
+  const [first, second] = segments;
   if (segments.length === 1 && (VIEWS as readonly string[]).includes(first))
     return { kind: 'view', view: first as ViewName };
   if (segments.length === 1 && first === 'feed') return { kind: 'narrow', narrow: feedNarrow };
   if (first !== 'narrow') return null;
+  if (segments.length === 2 && second === 'starred')
+    return { kind: 'narrow', narrow: starredNarrow };
+  if (segments.length === 2 && second === 'mentions')
+    return { kind: 'narrow', narrow: mentionsNarrow };
 
-  const narrow = parseNarrowSegments(second, third, fourth, fifth, segments.length, ownUserId);
-  return narrow ? { kind: 'narrow', narrow } : null;
-}
-
-function parseNarrowSegments(
-  operator: string | undefined,
-  operand: string | undefined,
-  subOperator: string | undefined,
-  subOperand: string | undefined,
-  count: number,
-  ownUserId: number | undefined,
-): Narrow | null {
-  if (count === 2 && operator === 'starred') return starredNarrow;
-  if (count === 2 && operator === 'mentions') return mentionsNarrow;
-  if (operand === undefined) return null;
-  if (count === 3 && operator === 'search') {
-    const query = decode(operand);
-    return query ? searchNarrow(query) : null;
+  const pairs = segments.slice(1);
+  if (pairs.length === 0 || pairs.length % 2 !== 0) return null;
+  const terms: NarrowTerm[] = [];
+  let target: MessageTarget | undefined;
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [operator, operand] = [pairs[i], pairs[i + 1]];
+    if (operator === 'near' || operator === 'with') {
+      if (!/^\d+$/.test(operand)) return null;
+      target = { messageId: Number(operand), follow: operator === 'with' };
+      continue;
+    }
+    const term = termFromSegments(operator, operand);
+    if (!term) return null;
+    terms.push(term);
   }
-  if (count === 3 && operator === 'dm') {
-    const ids = parseUserIds(operand);
-    return ids ? dmNarrow(ids, ownUserId) : null;
-  }
-  if (operator !== 'channel' && operator !== 'stream') return null;
-  const streamId = parseStreamId(operand);
-  if (streamId === null) return null;
-  if (count === 3) return streamNarrow(streamId);
-  if (count === 5 && subOperator === 'topic' && subOperand !== undefined) {
-    const topic = decode(subOperand);
-    return topic === null ? null : topicNarrow(streamId, topic);
-  }
-  return null;
+  const narrow = filterNarrow(terms, ownUserId);
+  return target ? { kind: 'narrow', narrow, target } : { kind: 'narrow', narrow };
 }

@@ -11,7 +11,7 @@ import type {
   UpdateMessageFlagsEvent,
 } from '../api/model';
 import type { ParsedEvent } from '../api/parse-event';
-import { containsMessage, sameTopic, type Narrow } from '../narrow';
+import { containsMessage, judgedByServer, sameTopic, type Narrow } from '../narrow';
 import { messageKeys, reachesNewest, type MessageListData } from './messages';
 import { topicKeys, type TopicSummary } from './topics';
 
@@ -92,23 +92,25 @@ function applyEdit(
     if (!ids.has(message.id)) return message;
     let next: Message = message;
     if (message.id === event.message_id && event.rendered_content !== undefined) {
+      // The highlighted copy of the old content would hide the edit.
       next = {
         ...next,
         content: event.rendered_content,
+        match_content: undefined,
         last_edit_timestamp: event.edit_timestamp,
       };
     }
     if (event.flags && message.id === event.message_id)
       next = { ...next, flags: event.flags as MessageFlag[] };
     if (next.type === 'stream' && event.subject !== undefined)
-      next = { ...next, subject: event.subject };
+      next = { ...next, subject: event.subject, match_subject: undefined };
     if (next.type === 'stream' && event.new_stream_id !== undefined)
       next = { ...next, stream_id: event.new_stream_id };
     return next;
   });
   // Messages moved out of this narrow leave it; ones moved in are picked up by a refetch.
   // Search results are the server's judgement, so they stay.
-  if (narrow.kind === 'search') return edited;
+  if (judgedByServer(narrow)) return edited;
   const stillBelongs = (m: Message) => !ids.has(m.id) || containsMessage(narrow, m, ownUserId);
   return withPages(edited, (page) =>
     page.messages.every(stillBelongs)

@@ -3,7 +3,7 @@ import { infiniteQueryOptions, queryOptions, type InfiniteData } from '@tanstack
 import type { ApiConnection } from '../api/connection';
 import type { Anchor, Message } from '../api/model';
 import { getMessages } from '../api/routes/messages';
-import { feedNarrow, toApiNarrow, type Narrow } from '../narrow';
+import { feedNarrow, toApiNarrowAt, type MessageTarget, type Narrow } from '../narrow';
 
 export const PAGE_SIZE = 50;
 /** Pages fetched while scrolling are larger: fewer re-layouts when reading far back. */
@@ -15,6 +15,8 @@ export interface MessagePage {
   foundNewest: boolean;
   /** for the first page: the message the list opened at (first unread, or newest) */
   anchor: number;
+  /** whether the anchor message itself was found (a permalink's message may be gone) */
+  foundAnchor?: boolean;
 }
 
 export interface MessagePageParam {
@@ -30,6 +32,9 @@ export const messageKeys = {
   all: ['messages'] as const,
   lists: () => [...messageKeys.all, 'list'] as const,
   list: (narrow: Narrow) => [...messageKeys.lists(), narrow] as const,
+  /** a list opened at a message (a permalink): apart from the list opened at the first unread */
+  listAt: (narrow: Narrow, target: MessageTarget) =>
+    [...messageKeys.list(narrow), 'at', target.messageId, target.follow] as const,
   /** under the feed's list, so that events reach it like any other list */
   recent: () => [...messageKeys.list(feedNarrow), 'recent'] as const,
 };
@@ -41,9 +46,20 @@ export const firstPageParam: MessagePageParam = {
   includeAnchor: true,
 };
 
-export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
+/** The first page of a list opened at a message: that message in the middle. */
+export function firstPageParamAt(target: MessageTarget | undefined): MessagePageParam {
+  return target ? { ...firstPageParam, anchor: target.messageId } : firstPageParam;
+}
+
+export function messageListQuery(
+  connection: ApiConnection,
+  narrow: Narrow,
+  target?: MessageTarget,
+) {
+  // Every page asks with `with`, so that all come from the conversation the message is in now.
+  const apiNarrow = toApiNarrowAt(narrow, target);
   return infiniteQueryOptions({
-    queryKey: messageKeys.list(narrow),
+    queryKey: target ? messageKeys.listAt(narrow, target) : messageKeys.list(narrow),
     queryFn: async ({ pageParam, signal }): Promise<MessagePage> => {
       const response = await getMessages(
         connection,
@@ -52,7 +68,7 @@ export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
           num_before: pageParam.numBefore,
           num_after: pageParam.numAfter,
           include_anchor: pageParam.includeAnchor,
-          narrow: toApiNarrow(narrow),
+          narrow: apiNarrow,
         },
         signal,
       );
@@ -61,9 +77,10 @@ export function messageListQuery(connection: ApiConnection, narrow: Narrow) {
         foundOldest: response.found_oldest,
         foundNewest: response.found_newest,
         anchor: response.anchor,
+        foundAnchor: response.found_anchor,
       };
     },
-    initialPageParam: firstPageParam,
+    initialPageParam: firstPageParamAt(target),
     getPreviousPageParam: (first): MessagePageParam | undefined =>
       first.foundOldest || first.messages.length === 0
         ? undefined

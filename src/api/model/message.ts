@@ -46,6 +46,10 @@ interface MessageBase {
   is_me_message: boolean;
   client?: string;
   last_edit_timestamp?: number;
+  /** search results only: `content` as HTML with `<span class="highlight">` around the matches */
+  match_content?: string;
+  /** search results only: the escaped topic with its matches highlighted */
+  match_subject?: string;
 }
 
 export interface StreamMessage extends MessageBase {

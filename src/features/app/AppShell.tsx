@@ -140,5 +140,5 @@ function PlaceView({ place }: { place: Place | null }) {
         return <ChannelsView />;
     }
   }
-  return <MessageView narrow={place.narrow} />;
+  return <MessageView narrow={place.narrow} target={place.target} />;
 }

@@ -1,9 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { LogoutIcon, MenuIcon, PeopleIcon, SearchIcon, SettingsIcon } from '../../components/icons';
+import { Link } from 'react-router';
+import { LogoutIcon, MenuIcon, PeopleIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
-import { narrowToUrl, searchNarrow } from '../../narrow';
 import { loggedOut, stopSpectating } from '../login/credentials';
+import { SearchBox } from '../search/SearchBox';
 import { useSession } from './session-context';
 
 interface TopBarProps {
@@ -17,15 +16,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
   const realmName = useRealmName();
   const iconUrl = useRealmIconUrl();
   const session = useSession();
-  const navigate = useNavigate();
-  const [query, setQuery] = useState('');
   const spectator = session.spectator;
-
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = query.trim();
-    if (trimmed) navigate(narrowToUrl(searchNarrow(trimmed)));
-  };
 
   const logOut = () => {
     session.stop(true);
@@ -49,22 +40,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
         <span>{realmName}</span>
       </Link>
       {/* Search and people need an account: a visitor reads channel by channel. */}
-      {!spectator && (
-        <form className="topbar-search" role="search" onSubmit={onSearch}>
-          <label htmlFor="search-input" className="visually-hidden">
-            Search messages
-          </label>
-          <SearchIcon />
-          <input
-            id="search-input"
-            type="search"
-            placeholder="Search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            autoComplete="off"
-          />
-        </form>
-      )}
+      {!spectator && <SearchBox />}
       {!spectator && (
         <button
           type="button"

@@ -11,6 +11,7 @@ import { formatDay, formatFullDateTime, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
+import { TopicText } from '../search/TopicText';
 
 interface MessageItemProps {
   message: Message;
@@ -264,7 +265,9 @@ export function RecipientBar({
         <span className="recipient-separator" aria-hidden="true">
           ›
         </span>
-        <BarLink to={topicUrl}>{message.subject || '(no topic)'}</BarLink>
+        <BarLink to={topicUrl}>
+          <TopicText message={message} />
+        </BarLink>
       </div>
     );
   }

@@ -20,6 +20,7 @@ import {
   narrowToUrl,
   streamNarrow,
   topicNarrow,
+  type MessageTarget,
   type Narrow,
 } from '../../narrow';
 import { useStarMessage } from '../../queries/flags';
@@ -29,6 +30,7 @@ import {
   type ReactionRef,
 } from '../../queries/message-actions';
 import { useSession } from '../app/session-context';
+import { TargetNotice, useFollowMovedTarget, useTargetMark } from '../search/message-target';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
@@ -38,10 +40,21 @@ import { useFeedScroll } from './use-feed-scroll';
 
 const ROW_ESTIMATES = { date: 40, recipient: 40, first: 68, continued: 30 };
 
-export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: string }) {
+export function MessageList({
+  narrow,
+  emptyText,
+  target,
+}: {
+  narrow: Narrow;
+  emptyText: string;
+  /** a permalink's message, which the list opens at */
+  target?: MessageTarget;
+}) {
   const session = useSession();
   const navigate = useNavigate();
-  const { query, rows } = useFeedRows(narrow);
+  const { query, rows } = useFeedRows(narrow, target);
+  useFollowMovedTarget(narrow, target, query.data);
+  const markedId = useTargetMark(target);
   const scroller = useRef<HTMLDivElement>(null);
   const [editingId, setEditingId] = useState<number | null>(null);
 
@@ -119,6 +132,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     loadOlder,
     loadNewer,
     onVisibleRowsChanged: markVisibleRead,
+    targetId: target?.messageId,
   });
 
   useEffect(() => {
@@ -164,6 +178,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
       aria-label="Messages"
       role="log"
     >
+      <TargetNotice target={target} data={query.data} />
       <HistoryEdge
         loading={isFetchingPreviousPage}
         reachedStart={!hasPreviousPage}
@@ -175,7 +190,11 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
-            className="message-slot"
+            className={
+              isMessageRow(rows[item.index], markedId)
+                ? 'message-slot message-target'
+                : 'message-slot'
+            }
             style={{ transform: `translateY(${item.start}px)` }}
           >
             <FeedRowView
@@ -192,6 +211,10 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
     </div>
   );
+}
+
+function isMessageRow(row: FeedRow | undefined, id: number | undefined): boolean {
+  return id !== undefined && row?.kind === 'message' && row.message.id === id;
 }
 
 function estimateRow(row: FeedRow | undefined): number {

@@ -9,7 +9,7 @@ import {
   useUnreadIdsIn,
   useUsersById,
 } from '../../model/hooks';
-import { narrowKey, type Narrow } from '../../narrow';
+import { narrowKey, type MessageTarget, type Narrow } from '../../narrow';
 import {
   useMuteChannel,
   useSetTopicVisibility,
@@ -18,13 +18,17 @@ import {
 import { useMarkNarrowAsRead } from '../../queries/flags';
 import { useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
+import { useDocumentTitle } from '../search/message-target';
+import { narrowTitle } from '../search/narrow-title';
+import { useSearchDirectory } from '../search/use-search-directory';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
 import { stopSpectating } from '../login/credentials';
 
-export function MessageView({ narrow }: { narrow: Narrow }) {
+export function MessageView({ narrow, target }: { narrow: Narrow; target?: MessageTarget }) {
   const key = narrowKey(narrow);
+  const listKey = target ? `${key}@${target.messageId}` : key;
   const spectator = useIsSpectator();
   const streamId = narrow.kind === 'stream' || narrow.kind === 'topic' ? narrow.streamId : -1;
   const stream = useStream(streamId);
@@ -36,8 +40,9 @@ export function MessageView({ narrow }: { narrow: Narrow }) {
     <section className="message-view" aria-labelledby="narrow-title">
       <NarrowHeader narrow={narrow} />
       <MessageList
-        key={`list:${key}`}
+        key={`list:${listKey}`}
         narrow={narrow}
+        target={target}
         emptyText={
           outsidePrivate ? "Only this channel's members see its messages." : emptyTextFor(narrow)
         }
@@ -73,6 +78,8 @@ function emptyTextFor(narrow: Narrow): string {
       return 'Messages that mention you will show up here.';
     case 'search':
       return `No messages match “${narrow.query}”.`;
+    case 'filter':
+      return 'No messages match this search.';
     case 'feed':
       return 'Messages from your channels and conversations will show up here.';
   }
@@ -83,15 +90,14 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
   const stream = useStream(streamId);
   const subscription = useSubscription(streamId);
   const users = useUsersById();
+  const directory = useSearchDirectory();
   switch (narrow.kind) {
     case 'feed':
-      return { title: 'Combined feed' };
     case 'starred':
-      return { title: 'Starred messages' };
     case 'mentions':
-      return { title: 'Mentions' };
     case 'search':
-      return { title: `Search: ${narrow.query}` };
+    case 'filter':
+      return { title: narrowTitle(narrow, directory) };
     case 'dm':
       return { title: dmConversationName(narrow.userIds, users) };
     case 'stream':
@@ -108,6 +114,7 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
 
 function NarrowHeader({ narrow }: { narrow: Narrow }) {
   const { title, subtitle, color } = useNarrowTitle(narrow);
+  useDocumentTitle(title);
   const spectator = useIsSpectator();
   return (
     <header className="narrow-header">

@@ -1,18 +1,19 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
+import type { Message } from '../../api/model';
 import { useMutedUsers, useOwnUserId, useStreamsById, useUsersById } from '../../model/hooks';
 import { dmMessageParticipants } from '../../narrow';
-import type { Narrow } from '../../narrow';
+import type { MessageTarget, Narrow } from '../../narrow';
 import { allMessages, messageListQuery, reachesNewest } from '../../queries/messages';
 import { useSession } from '../app/session-context';
 import { echoesIn } from '../compose/echo';
 import { buildRows } from './build-rows';
 
 /** The loaded history of a narrow plus its local echoes, as feed rows. */
-export function useFeedRows(narrow: Narrow) {
+export function useFeedRows(narrow: Narrow, target?: MessageTarget) {
   const session = useSession();
-  const query = useInfiniteQuery(messageListQuery(session.connection, narrow));
+  const query = useInfiniteQuery(messageListQuery(session.connection, narrow, target));
   const outbox = useStore(session.outbox, (s) => s.messages);
   const ownUserId = useOwnUserId();
   const users = useUsersById();
@@ -30,7 +31,7 @@ export function useFeedRows(narrow: Narrow) {
     };
     const items = allMessages(query.data)
       .filter((message) => !withMuted(message))
-      .map((message) => ({ message }));
+      .map((message) => ({ message: withSearchHighlights(message) }));
     // Echoes sit after history, and only once history reaches the present.
     const echoes =
       query.data && reachesNewest(query.data)
@@ -40,4 +41,14 @@ export function useFeedRows(narrow: Narrow) {
   }, [query.data, outbox, narrow, ownUserId, users, streams, muted]);
 
   return { query, rows };
+}
+
+/**
+ * A search result shows the server's highlighted copy of its content (match_content, sanitised
+ * like any content where it is rendered); the topic's copy is shown by the recipient bar.
+ */
+function withSearchHighlights(message: Message): Message {
+  return message.match_content === undefined
+    ? message
+    : { ...message, content: message.match_content };
 }

@@ -17,6 +17,8 @@ interface FeedScrollOptions {
   loadOlder(): void;
   loadNewer(): void;
   onVisibleRowsChanged(): void;
+  /** a permalink's message: the list opens with it in the middle */
+  targetId?: number;
 }
 
 export function useFeedScroll({
@@ -26,6 +28,7 @@ export function useFeedScroll({
   loadOlder,
   loadNewer,
   onVisibleRowsChanged,
+  targetId,
 }: FeedScrollOptions) {
   const positioned = useRef(false);
   const atBottom = useRef(false);
@@ -68,7 +71,7 @@ export function useFeedScroll({
 
     if (!positioned.current) {
       positioned.current = true;
-      scrollToOpeningPosition(rows, virtualizer);
+      scrollToOpeningPosition(rows, virtualizer, targetId);
       // Look at the edges only once the opening scroll has landed, or we would fetch a page
       // of older history for a viewport that was never at the top.
       requestAnimationFrame(() => requestAnimationFrame(onScroll));
@@ -84,7 +87,16 @@ export function useFeedScroll({
       checkEdges();
       onVisibleRowsChanged();
     });
-  }, [rows, virtualizer, scroller, rememberViewAnchor, checkEdges, onVisibleRowsChanged, onScroll]);
+  }, [
+    rows,
+    virtualizer,
+    scroller,
+    rememberViewAnchor,
+    checkEdges,
+    onVisibleRowsChanged,
+    onScroll,
+    targetId,
+  ]);
 
   return { onScroll };
 }
@@ -92,7 +104,16 @@ export function useFeedScroll({
 function scrollToOpeningPosition(
   rows: FeedRow[],
   virtualizer: Virtualizer<HTMLDivElement, Element>,
+  targetId: number | undefined,
 ) {
+  const target =
+    targetId === undefined
+      ? -1
+      : rows.findIndex((row) => row.kind === 'message' && row.message.id === targetId);
+  if (target !== -1) {
+    virtualizer.scrollToIndex(target, { align: 'center' });
+    return;
+  }
   const firstUnread = rows.findIndex(
     (row) => row.kind === 'message' && !row.message.flags.includes('read'),
   );

@@ -1,0 +1,207 @@
+/**
+ * What the search box offers while one types: operators for a word being started, channels after
+ * `channel:`, topics after `channel:X topic:`, people after `sender:` or `dm:`, the values of `is:`
+ * and `has:`, and always the text itself as a search. Pure and cheap: one pass over the people
+ * per keystroke, at most MAX_SUGGESTIONS results.
+ */
+import {
+  findChannel,
+  HAS_VALUES,
+  IS_VALUES,
+  quoteOperand,
+  tokenize,
+  type SearchDirectory,
+} from './search-query';
+
+export const MAX_SUGGESTIONS = 8;
+
+export type SearchSuggestion =
+  /** run the search as typed */
+  | { kind: 'search'; key: string; text: string }
+  /** replace the text with a completion (an operator, a channel, a person, a value) */
+  | {
+      kind: 'complete';
+      key: string;
+      text: string;
+      label: string;
+      detail?: string;
+      /** a person's avatar */
+      userId?: number;
+    };
+
+const OPERATOR_HELP: [string, string][] = [
+  ['channel:', 'messages in a channel'],
+  ['topic:', 'messages in a topic'],
+  ['sender:', 'messages sent by someone'],
+  ['dm:', 'direct messages with someone'],
+  ['dm-including:', 'direct messages including someone'],
+  ['is:', 'starred, unread, mentioned, alerted, resolved, followed, dm'],
+  ['has:', 'link, image, attachment, reaction'],
+  ['near:', 'messages around a message number'],
+  ['with:', 'the conversation of a message number'],
+  ['id:', 'one message by number'],
+];
+
+const IS_HELP: Record<string, string> = {
+  starred: 'starred messages',
+  unread: 'unread messages',
+  mentioned: 'messages that mention you',
+  alerted: 'messages with your alert words',
+  resolved: 'messages in resolved topics',
+  followed: 'messages in topics you follow',
+  dm: 'direct messages',
+};
+
+const HAS_HELP: Record<string, string> = {
+  link: 'messages with links',
+  image: 'messages with images',
+  attachment: 'messages with attachments',
+  reaction: 'messages with emoji reactions',
+};
+
+const PEOPLE_OPERATORS = new Set(['sender', 'from', 'dm', 'pm-with', 'dm-including']);
+
+/** Lower-cased names and emails, built once per user list (not per keystroke). */
+export interface PeopleIndex {
+  entries: { userId: number; name: string; email: string; words: string[] }[];
+}
+
+/** Sorted by name once, so that every match list comes out in name order without sorting. */
+export function peopleIndex(users: SearchDirectory['users']): PeopleIndex {
+  const entries = Object.values(users).map((u) => ({
+    userId: u.user_id,
+    name: u.full_name.toLowerCase(),
+    email: u.email.toLowerCase(),
+    words: u.full_name.toLowerCase().split(/[\s,]+/),
+  }));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { entries };
+}
+
+/** People whose name or email matches, those starting with the text first. */
+export function matchPeople(index: PeopleIndex, typed: string, limit: number): number[] {
+  const wanted = typed.trim().toLowerCase();
+  const best: number[] = [];
+  const rest: number[] = [];
+  for (const entry of index.entries) {
+    if (wanted === '' || entry.name.startsWith(wanted) || entry.email.startsWith(wanted))
+      best.push(entry.userId);
+    else if (
+      rest.length < limit &&
+      (entry.words.some((w) => w.startsWith(wanted)) || entry.name.includes(wanted))
+    )
+      rest.push(entry.userId);
+    if (best.length >= limit) break;
+  }
+  return [...best, ...rest].slice(0, limit);
+}
+
+export interface SuggestionContext {
+  directory: SearchDirectory;
+  people: PeopleIndex;
+  /** the known topics of a channel, newest first; empty while they load */
+  topicsOf(streamId: number): readonly string[];
+}
+
+/** The channel an earlier `channel:` token names, for topic suggestions. */
+export function channelInText(text: string, directory: SearchDirectory): number | null {
+  for (const token of tokenize(text))
+    if ((token.operator === 'channel' || token.operator === 'stream') && !token.negated) {
+      const id = findChannel(directory, token.operand);
+      if (id !== null) return id;
+    }
+  return null;
+}
+
+export function suggest(text: string, context: SuggestionContext): SearchSuggestion[] {
+  const { directory } = context;
+  const trimmed = text.trim();
+  const results: SearchSuggestion[] = [];
+  const tokens = tokenize(text);
+  const last = tokens.at(-1);
+  // Typing continues the last token only while the cursor touches it.
+  const current = last && last.end === text.length ? last : undefined;
+  // An operator still waiting for its operand is no search yet.
+  const unfinished = current?.operator && current.operand === '';
+  if (trimmed && !unfinished) results.push({ kind: 'search', key: 'search', text: trimmed });
+  const before = current ? text.slice(0, current.start) : text;
+  const minus = current?.negated ? '-' : '';
+  const complete = (
+    key: string,
+    completion: string,
+    label: string,
+    detail?: string,
+    userId?: number,
+  ) => {
+    if (results.length > MAX_SUGGESTIONS) return;
+    results.push({ kind: 'complete', key, text: before + completion, label, detail, userId });
+  };
+
+  if (current?.operator) {
+    const operator = current.operator;
+    const typed = current.operand.toLowerCase();
+    if (operator === 'channel' || operator === 'stream') {
+      const channels = Object.values(directory.streams)
+        .filter((s) => s.name.toLowerCase().includes(typed))
+        .sort(
+          (a, b) =>
+            Number(!a.name.toLowerCase().startsWith(typed)) -
+              Number(!b.name.toLowerCase().startsWith(typed)) || a.name.localeCompare(b.name),
+        );
+      for (const s of channels.slice(0, MAX_SUGGESTIONS))
+        complete(
+          `channel:${s.stream_id}`,
+          `${minus}channel:${quoteOperand(s.name)} `,
+          `#${s.name}`,
+          'channel',
+        );
+    } else if (operator === 'topic' || operator === 'subject') {
+      const streamId = channelInText(before, directory);
+      const topics = streamId === null ? [] : context.topicsOf(streamId);
+      for (const topic of topics.filter((t) => t.toLowerCase().includes(typed)).slice(0, 8))
+        complete(`topic:${topic}`, `${minus}topic:${quoteOperand(topic)} `, topic, 'topic');
+    } else if (PEOPLE_OPERATORS.has(operator)) {
+      const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
+      // A group DM lists people with commas: only the last one is being typed.
+      const parts = name === 'dm' ? current.operand.split(',') : [current.operand];
+      const chosen = parts
+        .slice(0, -1)
+        .map((part) => `${part.trim()},`)
+        .join('');
+      for (const userId of matchPeople(context.people, parts.at(-1)!, MAX_SUGGESTIONS)) {
+        const user = directory.users[userId];
+        complete(
+          `${name}:${userId}`,
+          `${minus}${name}:${chosen}${user.email} `,
+          user.full_name,
+          user.email,
+          userId,
+        );
+      }
+    } else if (operator === 'is' || operator === 'has') {
+      const values: readonly string[] = operator === 'is' ? IS_VALUES : HAS_VALUES;
+      const help = operator === 'is' ? IS_HELP : HAS_HELP;
+      for (const value of values.filter((v) => v.startsWith(typed)))
+        complete(
+          `${operator}:${value}`,
+          `${minus}${operator}:${value} `,
+          `${minus}${operator}:${value}`,
+          help[value],
+        );
+    }
+  } else if (current && current.operand && !/\s/.test(current.operand)) {
+    // A word being typed: the operators it may begin, `-` included for negations.
+    const raw = text.slice(current.start, current.end);
+    const negated = raw.startsWith('-') && raw.length > 1;
+    const word = (negated ? raw.slice(1) : raw).toLowerCase();
+    for (const [operator, help] of OPERATOR_HELP)
+      if (operator.startsWith(word) && operator !== word)
+        complete(
+          `op:${operator}`,
+          `${negated ? '-' : ''}${operator}`,
+          `${negated ? '-' : ''}${operator}`,
+          help,
+        );
+  }
+  return results.slice(0, MAX_SUGGESTIONS);
+}
