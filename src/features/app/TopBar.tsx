@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { LogoutIcon, MenuIcon, PeopleIcon, SearchIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
 import { narrowToUrl, searchNarrow } from '../../narrow';
+import { ShortcutsButton } from '../keyboard/ShortcutsButton';
 import { loggedOut, stopSpectating } from '../login/credentials';
 import { useSession } from './session-context';
 
@@ -87,6 +88,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
         </button>
       ) : (
         <>
+          <ShortcutsButton />
           <Link className="icon-button" to="/settings" aria-label="Settings" title="Settings">
             <SettingsIcon />
           </Link>

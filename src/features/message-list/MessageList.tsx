@@ -17,6 +17,7 @@ import {
 import {
   dmMessageParticipants,
   dmNarrow,
+  narrowKey,
   narrowToUrl,
   streamNarrow,
   topicNarrow,
@@ -28,7 +29,9 @@ import {
   useToggleReaction,
   type ReactionRef,
 } from '../../queries/message-actions';
+import { useJumpToNewest } from '../../queries/messages';
 import { useSession } from '../app/session-context';
+import { useMessageCursorKeys } from '../keyboard/use-message-cursor-keys';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
@@ -121,6 +124,20 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
     onVisibleRowsChanged: markVisibleRead,
   });
 
+  // The selected message (keyboard cursor): j/k, arrows, Home/End, PageUp/PageDown, clicks.
+  const jumpToNewest = useJumpToNewest(narrow);
+  const { selectedId, selectByClick } = useMessageCursorKeys({
+    narrowKey: narrowKey(narrow),
+    rows,
+    virtualizer,
+    scroller,
+    loadOlder,
+    loadNewer,
+    hasNewer: hasNextPage,
+    jumpToNewest,
+    seen: useCallback((messages: Message[]) => session.readBatcher.seen(messages), [session]),
+  });
+
   useEffect(() => {
     window.addEventListener('focus', markVisibleRead);
     return () => window.removeEventListener('focus', markVisibleRead);
@@ -141,6 +158,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
   function openInternalLink(event: React.MouseEvent) {
+    selectByClick(event.target);
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
@@ -175,6 +193,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
+            {...selectedSlotProps(rows[item.index], selectedId)}
             className="message-slot"
             style={{ transform: `translateY(${item.start}px)` }}
           >
@@ -192,6 +211,12 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
     </div>
   );
+}
+
+/** The selected message's slot is outlined and announced as the current one. */
+function selectedSlotProps(row: FeedRow | undefined, selectedId: number | null) {
+  const selected = row?.kind === 'message' && !row.echo && row.message.id === selectedId;
+  return selected ? { 'aria-current': true, 'data-selected': true } : {};
 }
 
 function estimateRow(row: FeedRow | undefined): number {
