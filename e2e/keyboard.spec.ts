@@ -89,3 +89,116 @@ test('j, k and End move the selected message; c, x and / focus fields; ? shows t
   await expect(help).toBeHidden();
   await expect(hamlet.getByRole('button', { name: 'Keyboard shortcuts' })).toBeFocused();
 });
+
+test('n and p go to the next unread topic and direct message, in sidebar order', async ({
+  browser,
+}) => {
+  const hamletApi = await apiClient(server.url, 'hamlet@example.com');
+  await hamletApi.post('/mark_all_as_read', {});
+  await post('othello@example.com', 'general', 'keys next two', 'Second in line');
+  await post('othello@example.com', 'engineering', 'keys next one', 'First in line');
+  const iago = await apiClient(server.url, 'iago@example.com');
+  await iago.post('/messages', {
+    type: 'private',
+    to: JSON.stringify([hamletApi.userId]),
+    content: 'A word from Iago',
+  });
+
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto('/inbox');
+  await expect(hamlet.getByRole('link', { name: /^keys next one/ })).toBeVisible();
+  // Channels in sidebar order (by name): engineering comes before general.
+  await hamlet.keyboard.press('n');
+  await expect(hamlet).toHaveURL(/\/topic\/keys\.20next\.20one$/);
+  await expect(hamlet.getByText('First in line')).toBeVisible();
+  await hamlet.keyboard.press('n');
+  await expect(hamlet).toHaveURL(/\/topic\/keys\.20next\.20two$/);
+  await hamlet.keyboard.press('p');
+  await expect(hamlet).toHaveURL(/\/narrow\/dm\//);
+  await expect(hamlet.getByText('A word from Iago')).toBeVisible();
+  // Escape in a conversation goes back to the home view.
+  await hamlet.locator('body').click({ position: { x: 5, y: 300 } });
+  await hamlet.keyboard.press('Escape');
+  await expect(hamlet).toHaveURL(/\/inbox$/);
+});
+
+test('Inbox: filter, mark a row as read, collapse a channel; the title counts unread', async ({
+  browser,
+}) => {
+  await post('othello@example.com', 'general', 'keys lunch', 'Soup today?');
+  await post('othello@example.com', 'engineering', 'keys build', 'The build is green');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto('/inbox');
+  const lunch = hamlet.getByRole('link', { name: 'keys lunch, 1 unread' });
+  const build = hamlet.getByRole('link', { name: 'keys build, 1 unread' });
+  await expect(lunch).toBeVisible();
+  await expect(build).toBeVisible();
+
+  // The title shows the unread count and the place.
+  const inboxCount = async () => {
+    const link = hamlet.getByRole('link', { name: /^Inbox/ });
+    const label = (await link.getAttribute('aria-label')) ?? '';
+    return Number(/, (\d+) unread$/.exec(label)?.[1] ?? 0);
+  };
+  const before = await inboxCount();
+  expect(before).toBeGreaterThan(1);
+  await expect(hamlet).toHaveTitle(`(${before}) Inbox - Parley Demo`);
+
+  const filter = hamlet.getByRole('searchbox', { name: 'Filter conversations' });
+  await filter.fill('lunch');
+  await expect(lunch).toBeVisible();
+  await expect(build).toBeHidden();
+  await filter.fill('');
+  await expect(build).toBeVisible();
+
+  await hamlet.getByRole('button', { name: 'Mark keys lunch as read' }).click();
+  await expect(lunch).toBeHidden();
+  await expect.poll(inboxCount).toBe(before - 1);
+  await expect(hamlet).toHaveTitle(`(${before - 1}) Inbox - Parley Demo`);
+
+  // Collapsing a channel hides its topics, and stays collapsed after a reload.
+  await hamlet.getByRole('button', { name: 'Collapse engineering' }).click();
+  await expect(build).toBeHidden();
+  await hamlet.reload();
+  await expect(hamlet.getByRole('button', { name: 'Expand engineering' })).toBeVisible();
+  await expect(build).toBeHidden();
+  await hamlet.getByRole('button', { name: 'Expand engineering' }).click();
+  await expect(build).toBeVisible();
+
+  // Arrow keys move between rows; Enter opens one.
+  await hamlet.getByRole('heading', { name: 'Inbox' }).click();
+  await hamlet.keyboard.press('ArrowDown');
+  const first = hamlet.locator('[data-row-focus]').first();
+  await expect(first).toBeFocused();
+  await hamlet.keyboard.press('ArrowDown');
+  await expect(first).not.toBeFocused();
+  await build.focus();
+  await hamlet.keyboard.press('Enter');
+  await expect(hamlet).toHaveURL(/\/topic\/keys\.20build$/);
+  await expect(hamlet).toHaveTitle(/^(\(\d+\) )?#engineering > keys build - Parley Demo$/);
+});
+
+test('Recent conversations: Participated shows only conversations you wrote in', async ({
+  browser,
+}) => {
+  await post('hamlet@example.com', 'general', 'keys mine', 'I started this one');
+  await post('othello@example.com', 'general', 'keys theirs', 'Othello started this one');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto('/recent');
+  const mine = hamlet.getByRole('link', { name: /keys mine/ });
+  const theirs = hamlet.getByRole('link', { name: /keys theirs/ });
+  await expect(mine).toBeVisible();
+  await expect(theirs).toBeVisible();
+  const participated = hamlet.getByRole('checkbox', { name: 'Participated' });
+  await participated.check();
+  await expect(theirs).toBeHidden();
+  await expect(mine).toBeVisible();
+  await participated.uncheck();
+  await expect(theirs).toBeVisible();
+
+  await hamlet.getByRole('checkbox', { name: 'Unread only' }).check();
+  await expect(mine).toBeHidden();
+  await expect(theirs).toBeVisible();
+  await hamlet.getByRole('button', { name: 'Mark keys theirs as read' }).click();
+  await expect(theirs).toBeHidden();
+});
