@@ -143,6 +143,8 @@ test('Inbox: filter, mark a row as read, collapse a channel; the title counts un
   const before = await inboxCount();
   expect(before).toBeGreaterThan(1);
   await expect(hamlet).toHaveTitle(`(${before}) Inbox - Parley Demo`);
+  // The favicon carries the count as a badge, drawn into a data: URL.
+  await expect(hamlet.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/png/);
 
   const filter = hamlet.getByRole('searchbox', { name: 'Filter conversations' });
   await filter.fill('lunch');

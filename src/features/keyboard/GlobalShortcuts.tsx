@@ -181,7 +181,8 @@ export function GlobalShortcuts({
   };
 
   const goHome = () => {
-    if (drawerOpen || !escapeGoesHome) return false;
+    // A visitor has no home view of their own (the personal views need an account).
+    if (drawerOpen || !escapeGoesHome || spectator) return false;
     const home = HOME_URLS[homeView] ?? '/inbox';
     if (location.pathname === home) return false;
     navigate(home);

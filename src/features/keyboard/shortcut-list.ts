@@ -12,7 +12,8 @@ export interface ShortcutGroup {
   shortcuts: Shortcut[];
 }
 
-const one = (...alternatives: string[]) => alternatives.map((key) => key.split('+'));
+/** "Shift + A" is two keys pressed together; "+" alone is the plus key. */
+const one = (...alternatives: string[]) => alternatives.map((key) => key.split(' + '));
 
 export const SHORTCUT_GROUPS: ShortcutGroup[] = [
   {
@@ -23,12 +24,12 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { description: 'Filter people', keys: one('W') },
       { description: 'Next unread topic', keys: one('N') },
       { description: 'Next unread direct message', keys: one('P') },
-      { description: 'Previous or next channel', keys: one('Shift+A', 'Shift+D') },
+      { description: 'Previous or next channel', keys: one('Shift + A', 'Shift + D') },
       {
         description: 'Go to topic or DM of selected message; from a topic, its channel',
         keys: one('S'),
       },
-      { description: 'Go to inbox', keys: one('Shift+I') },
+      { description: 'Go to inbox', keys: one('Shift + I') },
       { description: 'Go to recent conversations', keys: one('T') },
       { description: 'Go to combined feed', keys: one('A') },
       { description: 'Go to drafts', keys: one('D') },
@@ -42,16 +43,16 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { description: 'Previous message', keys: one('K', '↑') },
       { description: 'Next message', keys: one('J', '↓') },
       { description: 'First loaded message', keys: one('Home') },
-      { description: 'Last message (marks the view read)', keys: one('End', 'Shift+G') },
-      { description: 'Scroll up', keys: one('PgUp', 'Shift+K') },
-      { description: 'Scroll down', keys: one('PgDn', 'Shift+J') },
+      { description: 'Last message (marks the view read)', keys: one('End', 'Shift + G') },
+      { description: 'Scroll up', keys: one('PgUp', 'Shift + K') },
+      { description: 'Scroll down', keys: one('PgDn', 'Shift + J') },
       { description: 'Edit selected message', keys: one('E') },
       { description: 'Star selected message', keys: one('*') },
       { description: 'React with 👍', keys: one('+') },
       { description: 'Add emoji reaction', keys: one(':') },
       { description: 'Message actions menu', keys: one('I') },
       { description: 'Collapse or show message', keys: one('-') },
-      { description: 'Mark as unread from selected message', keys: one('Shift+U') },
+      { description: 'Mark as unread from selected message', keys: one('Shift + U') },
       { description: 'In Inbox and Recent: move between rows, open', keys: one('↑', '↓', 'Enter') },
     ],
   },
@@ -61,7 +62,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { description: 'New channel message', keys: one('C') },
       { description: 'New direct message', keys: one('X') },
       { description: 'Reply to selected message', keys: one('R', 'Enter') },
-      { description: 'Reply directly to sender', keys: one('Shift+R') },
+      { description: 'Reply directly to sender', keys: one('Shift + R') },
       { description: 'Reply @-mentioning sender', keys: one('@') },
       { description: 'Quote selected message', keys: one('>') },
     ],

@@ -302,7 +302,9 @@ function RecentRow({ entry }: { entry: RecentEntry }) {
         <span className="recent-time">
           {formatDay(latest.timestamp)} {formatTime(latest.timestamp, twentyFourHour)}
         </span>
-        <UnreadBadge count={count} />
+        <span className="recent-count">
+          <UnreadBadge count={count} />
+        </span>
       </Link>
       {count > 0 ? (
         <MarkReadButton narrow={entry.narrow} ids={unreadIds} name={entry.shortName} />
