@@ -58,6 +58,24 @@ test('j, k and End move the selected message; c, x and / focus fields; ? shows t
   await hamlet.getByText('Keys walk one').click();
   await expect(selected(hamlet)).toContainText('Keys walk one');
 
+  // q and w focus the sidebar filters; Shift+D goes to the next channel in sidebar order.
+  const channelFilter = hamlet.getByRole('searchbox', { name: 'Filter channels' });
+  await hamlet.keyboard.press('q');
+  await expect(channelFilter).toBeFocused();
+  await channelFilter.fill('engin');
+  const sidebar = hamlet.getByRole('navigation', { name: 'Channels and views' });
+  await expect(sidebar.getByRole('link', { name: /^general/ })).toBeHidden();
+  await channelFilter.fill('');
+  await leaveField(hamlet, channelFilter);
+  const peopleFilter = hamlet.getByRole('searchbox', { name: 'Filter people' });
+  await hamlet.keyboard.press('w');
+  await expect(peopleFilter).toBeFocused();
+  await leaveField(hamlet, peopleFilter);
+  await hamlet.keyboard.press('Shift+D');
+  await expect(hamlet).toHaveURL(/\/narrow\/channel\/\d+-welcome$/);
+  await hamlet.goBack();
+  await expect(selected(hamlet)).toBeVisible();
+
   const topicField = hamlet.getByRole('combobox', { name: 'Topic', exact: true });
   await hamlet.keyboard.press('c');
   await expect(topicField).toBeFocused();
@@ -203,4 +221,33 @@ test('Recent conversations: Participated shows only conversations you wrote in',
   await expect(theirs).toBeVisible();
   await hamlet.getByRole('button', { name: 'Mark keys theirs as read' }).click();
   await expect(theirs).toBeHidden();
+});
+
+test('End in a long conversation fetches the newest messages and selects the last', async ({
+  browser,
+}) => {
+  // More unread messages than the first page holds after the first unread one.
+  for (let n = 1; n <= 60; n += 1)
+    await post('cordelia@example.com', 'general', 'keys long', `Long message ${n}`);
+  const general = await streamId('general');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto(`/narrow/channel/${general}-general/topic/keys.20long`);
+  await expect(selected(hamlet)).toContainText('Long message 1');
+  await expect(hamlet.getByText('Long message 60', { exact: true })).toHaveCount(0);
+  await hamlet.keyboard.press('End');
+  await expect(selected(hamlet)).toContainText('Long message 60');
+  await hamlet.keyboard.press('k');
+  await expect(selected(hamlet)).toContainText('Long message 59');
+  // The reference app marks the whole view read on End, loaded or not.
+  const sidebar = hamlet.getByRole('navigation', { name: 'Channels and views' });
+  await expect(sidebar.getByRole('link', { name: 'keys long', exact: true })).toBeVisible();
+  const api = await apiClient(server.url, 'hamlet@example.com');
+  await expect
+    .poll(async () => {
+      const state = await api.post('/register', {
+        fetch_event_types: '["message","update_message_flags"]',
+      });
+      return state.unread_msgs.streams.some((s: { topic: string }) => s.topic === 'keys long');
+    })
+    .toBe(false);
 });

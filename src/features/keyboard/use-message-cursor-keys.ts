@@ -8,7 +8,11 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef } from 'react';
 import type { Message } from '../../api/model';
+import { useUnreadIdsIn } from '../../model/hooks';
 import { selectedMessageIn, useMessageCursor } from '../../model/message-cursor';
+import { narrowKey as keyOf, type Narrow } from '../../narrow';
+import { useMarkNarrowAsRead } from '../../queries/flags';
+import { useIsSpectator } from '../app/session-context';
 import type { FeedRow } from '../message-list/build-rows';
 import {
   anchorMessageIndex,
@@ -22,7 +26,7 @@ import {
 import { useShortcutKeys } from './keys';
 
 interface MessageCursorOptions {
-  narrowKey: string;
+  narrow: Narrow;
   rows: FeedRow[];
   virtualizer: Virtualizer<HTMLDivElement, Element>;
   scroller: React.RefObject<HTMLDivElement | null>;
@@ -39,7 +43,7 @@ interface MessageCursorOptions {
 const PAGE_FRACTION = 0.9;
 
 export function useMessageCursorKeys({
-  narrowKey,
+  narrow,
   rows,
   virtualizer,
   scroller,
@@ -49,11 +53,22 @@ export function useMessageCursorKeys({
   jumpToNewest,
   seen,
 }: MessageCursorOptions) {
+  const narrowKey = keyOf(narrow);
   const selectedId = useMessageCursor((cursor) => selectedMessageIn(cursor, narrowKey));
   const select = useMessageCursor((cursor) => cursor.select);
   const opened = useRef(false);
   const lastIndex = useRef(-1);
   const endRequested = useRef(false);
+
+  // "Last message" marks the whole conversation read, loaded or not, as the reference app does.
+  const spectator = useIsSpectator();
+  const unreadInNarrow = useUnreadIdsIn(narrow);
+  const { mutate: markNarrowRead } = useMarkNarrowAsRead(narrow);
+  const markViewRead = (loaded: Message[]) => {
+    seen(loaded);
+    const conversation = ['stream', 'topic', 'dm'].includes(narrow.kind);
+    if (conversation && !spectator && unreadInNarrow.length > 0) markNarrowRead(unreadInNarrow);
+  };
 
   const idAt = (index: number) => {
     const row = rows[index];
@@ -71,7 +86,7 @@ export function useMessageCursorKeys({
       endRequested.current = false;
       index = lastMessageIndex(rows);
       virtualizer.scrollToIndex(index, { align: 'end' });
-      seen(unreadMessagesBetween(rows, 0, index));
+      markViewRead(unreadMessagesBetween(rows, 0, index));
     } else {
       index = keptSelectionIndex(rows, selectedId, lastIndex.current);
     }
@@ -171,9 +186,9 @@ export function useMessageCursorKeys({
     const last = lastMessageIndex(rows);
     if (last === -1) return;
     selectIndex(last, 'end');
-    // The reference app marks the whole view read on "last message".
-    seen(unreadMessagesBetween(rows, 0, last));
-  }, [hasNewer, jumpToNewest, rows, selectIndex, seen]);
+    markViewRead(unreadMessagesBetween(rows, 0, last));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- markViewRead reads current props
+  }, [hasNewer, jumpToNewest, rows, selectIndex, seen, unreadInNarrow, markNarrowRead]);
 
   const scrollPage = useCallback(
     (direction: 1 | -1) => {

@@ -17,7 +17,6 @@ import {
 import {
   dmMessageParticipants,
   dmNarrow,
-  narrowKey,
   narrowToUrl,
   streamNarrow,
   topicNarrow,
@@ -127,7 +126,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   // The selected message (keyboard cursor): j/k, arrows, Home/End, PageUp/PageDown, clicks.
   const jumpToNewest = useJumpToNewest(narrow);
   const { selectedId, selectByClick } = useMessageCursorKeys({
-    narrowKey: narrowKey(narrow),
+    narrow,
     rows,
     virtualizer,
     scroller,
