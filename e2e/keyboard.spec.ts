@@ -134,6 +134,14 @@ test('n and p go to the next unread topic and direct message, in sidebar order',
   await hamlet.keyboard.press('p');
   await expect(hamlet).toHaveURL(/\/narrow\/dm\//);
   await expect(hamlet.getByText('A word from Iago')).toBeVisible();
+  // Escape first closes what is open (here the reaction picker), staying in the conversation.
+  const message = hamlet.locator('article.message', { hasText: 'A word from Iago' });
+  await message.hover();
+  await message.getByRole('button', { name: 'Add reaction' }).click();
+  await expect(hamlet.getByRole('menuitem', { name: 'tada' })).toBeVisible();
+  await hamlet.keyboard.press('Escape');
+  await expect(hamlet.getByRole('menuitem', { name: 'tada' })).toBeHidden();
+  await expect(hamlet).toHaveURL(/\/narrow\/dm\//);
   // Escape in a conversation goes back to the home view.
   await hamlet.locator('body').click({ position: { x: 5, y: 300 } });
   await hamlet.keyboard.press('Escape');

@@ -4,7 +4,7 @@
  * Escape, and "?" for the help. Keys that act on the selected message live with the message list.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import {
@@ -182,7 +182,7 @@ export function GlobalShortcuts({
 
   const goHome = () => {
     // A visitor has no home view of their own (the personal views need an account).
-    if (drawerOpen || !escapeGoesHome || spectator) return false;
+    if (drawerOpen || !escapeGoesHome || spectator || popupOpenAtEscape.current) return false;
     const home = HOME_URLS[homeView] ?? '/inbox';
     if (location.pathname === home) return false;
     navigate(home);
@@ -256,8 +256,43 @@ export function GlobalShortcuts({
   });
 
   useEscapeLeavesField();
+  const popupOpenAtEscape = usePopupOpenAtEscape();
 
   return <ShortcutHelp />;
+}
+
+/**
+ * Whether a popup is open (a picker, a menu, a suggestion list, a dialog): Escape then closes it
+ * and does not also leave the view. Section toggles (sidebars, Inbox channels) do not count.
+ */
+function somethingOpen(): boolean {
+  return (
+    document.querySelector(
+      [
+        '[aria-expanded="true"]:not([aria-controls$="-sidebar"]):not(.inbox-collapse)',
+        'dialog[open]',
+        '[role="dialog"]',
+        '[role="alertdialog"]',
+        '[role="menu"]',
+      ].join(', '),
+    ) !== null
+  );
+}
+
+/**
+ * Whether a popup was open when the current Escape keydown began. Read in the capture phase,
+ * before the popup's own listener closes it (and React re-renders) on the way up.
+ */
+function usePopupOpenAtEscape() {
+  const open = useRef(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') open.current = somethingOpen();
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, []);
+  return open;
 }
 
 /**
