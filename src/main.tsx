@@ -13,6 +13,7 @@ import './styles/rendered-markdown.css';
 import './styles/compose.css';
 import './styles/views.css';
 import './styles/search.css';
+import './styles/keyboard.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

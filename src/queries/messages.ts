@@ -1,9 +1,16 @@
 /** Message history per narrow, as React Query infinite queries paged around an anchor. */
-import { infiniteQueryOptions, queryOptions, type InfiniteData } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { ApiConnection } from '../api/connection';
 import type { Anchor, Message } from '../api/model';
 import { getMessages } from '../api/routes/messages';
-import { feedNarrow, toApiNarrowAt, type MessageTarget, type Narrow } from '../narrow';
+import { useSessionCore } from '../model/session-core';
+import { feedNarrow, toApiNarrow, toApiNarrowAt, type MessageTarget, type Narrow } from '../narrow';
 
 export const PAGE_SIZE = 50;
 /** Pages fetched while scrolling are larger: fewer re-layouts when reading far back. */
@@ -148,4 +155,49 @@ export function recentMessagesQuery(connection: ApiConnection) {
     },
     staleTime: Infinity,
   });
+}
+
+/**
+ * "Last message" far from the present: rather than page through everything in between, the
+ * list's loaded history becomes the newest page (as the reference app re-anchors at the newest
+ * message). Older history loads again on scrolling up.
+ */
+export async function jumpToNewest(
+  queryClient: QueryClient,
+  connection: ApiConnection,
+  narrow: Narrow,
+): Promise<void> {
+  const pageParam: MessagePageParam = {
+    anchor: 'newest',
+    numBefore: PAGE_SIZE,
+    numAfter: 0,
+    includeAnchor: true,
+  };
+  const response = await getMessages(connection, {
+    anchor: pageParam.anchor,
+    num_before: pageParam.numBefore,
+    num_after: pageParam.numAfter,
+    include_anchor: pageParam.includeAnchor,
+    narrow: toApiNarrow(narrow),
+  });
+  const page: MessagePage = {
+    messages: response.messages,
+    foundOldest: response.found_oldest,
+    foundNewest: true,
+    anchor: response.anchor,
+  };
+  await queryClient.cancelQueries({ queryKey: messageKeys.list(narrow), exact: true });
+  queryClient.setQueryData<MessageListData>(messageKeys.list(narrow), {
+    pages: [page],
+    pageParams: [pageParam],
+  });
+}
+
+/** jumpToNewest for the session's lists. */
+export function useJumpToNewest(narrow: Narrow): () => Promise<void> {
+  const session = useSessionCore();
+  return useCallback(
+    () => jumpToNewest(session.queryClient, session.connection, narrow),
+    [session, narrow],
+  );
 }

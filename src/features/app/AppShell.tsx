@@ -22,6 +22,8 @@ import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from './session-context';
 import { TopBar } from './TopBar';
 import { useDesktopNotifications } from './desktop-notifications';
+import { useDocumentTitle } from './document-title';
+import { GlobalShortcuts } from '../keyboard/GlobalShortcuts';
 import { usePresenceReporter } from './use-presence-reporter';
 
 const PHONE_QUERY = '(max-width: 760px)';
@@ -54,6 +56,7 @@ export function AppShell() {
   const firstChannel = useSortedSubscriptions()[0];
   const isPhone = useIsPhone();
   const spectator = useIsSpectator();
+  useDocumentTitle(parsePlaceUrl(location.pathname, ownUserId), spectator);
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpenDesktop, setRightOpenDesktop] = useState(true);
   const [rightOpenPhone, setRightOpenPhone] = useState(false);
@@ -107,6 +110,12 @@ export function AppShell() {
         }
       />
       <ConnectionBanner />
+      <GlobalShortcuts
+        place={place}
+        drawerOpen={drawerOpen}
+        showChannels={() => isPhone && setLeftOpen(true)}
+        showPeople={() => (isPhone ? setRightOpenPhone(true) : setRightOpenDesktop(true))}
+      />
       <LeftSidebar place={place} hidden={isPhone && !leftOpen} />
       <main className="feed-column" id="main-content" tabIndex={-1}>
         <PlaceView place={place} />

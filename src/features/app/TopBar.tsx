@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { LogoutIcon, MenuIcon, PeopleIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
+import { ShortcutsButton } from '../keyboard/ShortcutsButton';
 import { loggedOut, stopSpectating } from '../login/credentials';
 import { SearchBox } from '../search/SearchBox';
 import { useSession } from './session-context';
@@ -63,6 +64,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
         </button>
       ) : (
         <>
+          <ShortcutsButton />
           <Link className="icon-button" to="/settings" aria-label="Settings" title="Settings">
             <SettingsIcon />
           </Link>

@@ -1,29 +1,47 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
+  useMutedUsers,
+  useSortedSubscriptions,
   useStreamsById,
   useSubscriptionsById,
   useTopicMutedPredicate,
   useUnmutedUnreadTotal,
   useUnreads,
   useUsersById,
-  useMutedUsers,
 } from '../../model/hooks';
 import { totalUnreadCount } from '../../model/unreads';
-import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow } from '../../narrow';
-import { useMarkAllAsRead } from '../../queries/flags';
+import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow, type Narrow } from '../../narrow';
+import { useMarkAllAsRead, useMarkNarrowAsRead } from '../../queries/flags';
 import { dmConversationName } from '../sidebar/conversation-names';
+import { buildInboxRows, type InboxRow } from './inbox-rows';
+import { isBoolean, isStringList, useStoredState } from './stored-state';
+import { useRowKeys } from './use-row-keys';
 
-/** Muted conversations stay listed, greyed; their unread messages do not count. */
-const MUTED_TEXT = { color: 'var(--color-text-muted)' };
+const ROW_HEIGHTS: Record<InboxRow['kind'], number> = {
+  'dm-header': 48,
+  channel: 48,
+  dm: 36,
+  topic: 36,
+};
 
 /** Every conversation with unread messages, DMs first, then channels and their topics. */
 export function InboxView() {
   const unreads = useUnreads();
   const total = useUnmutedUnreadTotal();
   const anyUnread = totalUnreadCount(unreads) > 0;
+  const [filter, setFilter] = useState('');
+  const [includeMuted, setIncludeMuted] = useStoredState(
+    'parley.inbox.includeMuted',
+    false,
+    isBoolean,
+  );
+  const { rows, toggleCollapsed } = useInboxRows(filter, includeMuted);
+
   return (
     <section className="view-page" aria-labelledby="inbox-title">
       <header className="narrow-header">
@@ -39,19 +57,297 @@ export function InboxView() {
         </div>
         {anyUnread && <MarkAllReadButton />}
       </header>
-      <div className="view-scroll">
-        {!anyUnread ? (
+      {!anyUnread ? (
+        <div className="view-scroll">
           <EmptyState title="You have no unread messages">
             New messages in your channels and direct messages will show up here.
           </EmptyState>
-        ) : (
-          <>
-            <DmSection />
-            <StreamSections />
-          </>
-        )}
-      </div>
+        </div>
+      ) : (
+        <>
+          <div className="view-filters" role="group" aria-label="Inbox filters">
+            <input
+              type="search"
+              className="text-input view-filter-text"
+              aria-label="Filter conversations"
+              placeholder="Filter conversations"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              autoComplete="off"
+            />
+            <label className="view-filter-toggle">
+              <input
+                type="checkbox"
+                checked={includeMuted}
+                onChange={(e) => setIncludeMuted(e.target.checked)}
+              />
+              Include muted
+            </label>
+          </div>
+          <InboxList rows={rows} filter={filter} onToggle={toggleCollapsed} />
+        </>
+      )}
     </section>
+  );
+}
+
+function useInboxRows(filter: string, includeMuted: boolean) {
+  const unreads = useUnreads();
+  const subscriptions = useSortedSubscriptions();
+  const subscriptionsById = useSubscriptionsById();
+  const streams = useStreamsById();
+  const users = useUsersById();
+  const muted = useMutedUsers();
+  const isTopicMuted = useTopicMutedPredicate();
+  const [collapsedList, setCollapsed] = useStoredState<string[]>(
+    'parley.inbox.collapsed',
+    [],
+    isStringList,
+  );
+  const collapsed = useMemo(() => new Set(collapsedList), [collapsedList]);
+  const toggleCollapsed = (key: string) =>
+    setCollapsed(
+      collapsed.has(key) ? collapsedList.filter((k) => k !== key) : [...collapsedList, key],
+    );
+  const rows = useMemo(
+    () =>
+      buildInboxRows({
+        unreads,
+        channelOrder: subscriptions.map((s) => s.stream_id),
+        channelName: (id) => streams[id]?.name ?? 'Unknown channel',
+        isChannelMuted: (id) => subscriptionsById[id]?.is_muted ?? false,
+        isTopicMuted,
+        dmName: (ids) =>
+          ids.length === 1 && ids[0]! in muted ? null : dmConversationName(ids, users, muted),
+        filter,
+        includeMuted,
+        collapsed,
+      }),
+    [
+      unreads,
+      subscriptions,
+      subscriptionsById,
+      streams,
+      users,
+      muted,
+      isTopicMuted,
+      filter,
+      includeMuted,
+      collapsed,
+    ],
+  );
+  return { rows, toggleCollapsed };
+}
+
+interface InboxListProps {
+  rows: InboxRow[];
+  filter: string;
+  onToggle(sectionKey: string): void;
+}
+
+function InboxList({ rows, filter, onToggle }: InboxListProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => ROW_HEIGHTS[rows[index]!.kind],
+    getItemKey: (index) => rows[index]!.key,
+    overscan: 12,
+  });
+  const { onKeyDown } = useRowKeys(virtualizer, list, rows.length);
+
+  return (
+    <div className="view-scroll" ref={scroller}>
+      {rows.length === 0 ? (
+        <p className="view-filter-empty">
+          {filter.trim()
+            ? `No unread conversations match “${filter.trim()}”.`
+            : 'Unread messages here are only in muted conversations.'}
+        </p>
+      ) : (
+        <div
+          ref={list}
+          role="list"
+          aria-label="Unread conversations"
+          className="inbox-canvas"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onKeyDown}
+        >
+          {virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              role="listitem"
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="inbox-slot"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <InboxRowView row={rows[item.index]!} onToggle={onToggle} />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string): void }) {
+  const subscriptions = useSubscriptionsById();
+  const unreads = useUnreads();
+  switch (row.kind) {
+    case 'dm-header':
+      return (
+        <div className="inbox-section-header">
+          <CollapseToggle
+            name="direct messages"
+            collapsed={row.collapsed}
+            onToggle={() => onToggle('dm')}
+            rowFocus
+          />
+          <h2 className="inbox-section-name">Direct messages</h2>
+          <UnreadBadge count={row.count} mention />
+        </div>
+      );
+    case 'dm':
+      return (
+        <div className="inbox-item">
+          <Link
+            className="inbox-row"
+            data-row-focus
+            to={narrowToUrl(dmNarrow(row.userIds))}
+            aria-label={withUnreadLabel(row.name, row.ids.length)}
+          >
+            <span className="inbox-name">{row.name}</span>
+            <UnreadBadge count={row.ids.length} mention />
+          </Link>
+          <MarkReadButton narrow={dmNarrow(row.userIds)} ids={row.ids} name={row.name} />
+        </div>
+      );
+    case 'channel': {
+      const color = subscriptions[row.streamId]?.color;
+      return (
+        <div
+          className={row.muted ? 'inbox-section-header inbox-muted' : 'inbox-section-header'}
+          style={{ '--stream-color': color ?? 'transparent' } as Record<string, string>}
+        >
+          <CollapseToggle
+            name={row.name}
+            collapsed={row.collapsed}
+            onToggle={() => onToggle(row.key)}
+          />
+          <Link
+            className="inbox-section-name"
+            data-row-focus
+            to={narrowToUrl(streamNarrow(row.streamId), row.name)}
+            aria-label={withUnreadLabel(row.name, row.count)}
+          >
+            <span className="stream-swatch" style={{ background: color }} aria-hidden="true" />
+            <h2>{row.name}</h2>
+          </Link>
+          <UnreadBadge count={row.count} mention={row.mention} />
+          <MarkReadButton
+            narrow={streamNarrow(row.streamId)}
+            ids={Object.values(unreads.streams[row.streamId] ?? {}).flat()}
+            name={row.name}
+          />
+        </div>
+      );
+    }
+    case 'topic':
+      return (
+        <div className={row.muted ? 'inbox-item inbox-muted' : 'inbox-item'}>
+          <Link
+            className="inbox-row"
+            data-row-focus
+            to={narrowToUrl(topicNarrow(row.streamId, row.topic), row.streamName)}
+            aria-label={withUnreadLabel(row.topic, row.ids.length)}
+          >
+            <span className="inbox-name">{row.topic || '(no topic)'}</span>
+            <UnreadBadge count={row.ids.length} mention={row.mention} />
+          </Link>
+          <MarkReadButton
+            narrow={topicNarrow(row.streamId, row.topic)}
+            ids={row.ids}
+            name={row.topic || '(no topic)'}
+          />
+        </div>
+      );
+  }
+}
+
+function CollapseToggle({
+  name,
+  collapsed,
+  onToggle,
+  rowFocus = false,
+}: {
+  name: string;
+  collapsed: boolean;
+  onToggle(): void;
+  /** the row's keyboard stop (a header without a link) */
+  rowFocus?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button inbox-collapse"
+      aria-expanded={!collapsed}
+      aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`}
+      data-row-focus={rowFocus || undefined}
+      onClick={onToggle}
+    >
+      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <path
+          d={collapsed ? 'M9 6l6 6-6 6' : 'M6 9l6 6 6-6'}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+    </button>
+  );
+}
+
+/** "Mark lunch as read": the row's conversation, at once (rolled back if refused). */
+export function MarkReadButton({
+  narrow,
+  ids,
+  name,
+}: {
+  narrow: Narrow;
+  ids: readonly number[];
+  name: string;
+}) {
+  const markRead = useMarkNarrowAsRead(narrow);
+  return (
+    <span className="row-action">
+      <button
+        type="button"
+        className="icon-button row-mark-read"
+        aria-label={`Mark ${name} as read`}
+        title="Mark as read"
+        onClick={() => markRead.mutate(ids)}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path
+            d="M4 12.5l5 5L20 6.5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
+      {markRead.isError && (
+        <span role="alert" className="narrow-error">
+          {errorText(markRead.error, 'Could not mark as read.')}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -68,110 +364,5 @@ function MarkAllReadButton() {
         </span>
       )}
     </div>
-  );
-}
-
-function DmSection() {
-  const unreads = useUnreads();
-  const users = useUsersById();
-  const muted = useMutedUsers();
-  const entries = Object.entries(unreads.dms);
-  if (entries.length === 0) return null;
-  return (
-    <section className="inbox-group" aria-labelledby="inbox-dms">
-      <h2 id="inbox-dms" className="inbox-group-header">
-        Direct messages
-      </h2>
-      <ul className="inbox-list">
-        {entries.map(([key, ids]) => {
-          const participants = key.split(',').map(Number);
-          const name = dmConversationName(participants, users, muted);
-          return (
-            <li key={key}>
-              <Link
-                className="inbox-row"
-                to={narrowToUrl(dmNarrow(participants))}
-                aria-label={withUnreadLabel(name, ids.length)}
-              >
-                <span className="inbox-name">{name}</span>
-                <UnreadBadge count={ids.length} mention />
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </section>
-  );
-}
-
-function StreamSections() {
-  const unreads = useUnreads();
-  const streams = useStreamsById();
-  const subscriptions = useSubscriptionsById();
-  const isMuted = useTopicMutedPredicate();
-  const streamIds = Object.keys(unreads.streams)
-    .map(Number)
-    .sort((a, b) => (streams[a]?.name ?? '').localeCompare(streams[b]?.name ?? ''));
-  return (
-    <>
-      {streamIds.map((streamId) => {
-        const name = streams[streamId]?.name ?? 'Unknown channel';
-        const topics = Object.entries(unreads.streams[streamId]);
-        const count = topics.reduce(
-          (sum, [topic, ids]) => (isMuted(streamId, topic) ? sum : sum + ids.length),
-          0,
-        );
-        const allMuted = topics.every(([topic]) => isMuted(streamId, topic));
-        return (
-          <section key={streamId} className="inbox-group" aria-label={name}>
-            <h2
-              className="inbox-group-header"
-              style={
-                { '--stream-color': subscriptions[streamId]?.color ?? 'transparent' } as Record<
-                  string,
-                  string
-                >
-              }
-            >
-              <Link
-                to={narrowToUrl(streamNarrow(streamId), name)}
-                aria-label={withUnreadLabel(name, count)}
-                style={allMuted ? MUTED_TEXT : undefined}
-              >
-                <span
-                  className="stream-swatch"
-                  style={{ background: subscriptions[streamId]?.color }}
-                  aria-hidden="true"
-                />
-                {name}
-              </Link>
-              <UnreadBadge count={count} />
-            </h2>
-            <ul className="inbox-list">
-              {topics.map(([topic, ids]) => {
-                const muted = isMuted(streamId, topic);
-                return (
-                  <li key={topic} className={muted ? 'inbox-muted' : undefined}>
-                    <Link
-                      className="inbox-row"
-                      to={narrowToUrl(topicNarrow(streamId, topic), name)}
-                      aria-label={withUnreadLabel(topic, ids.length)}
-                    >
-                      <span className="inbox-name" style={muted ? MUTED_TEXT : undefined}>
-                        {topic || '(no topic)'}
-                      </span>
-                      <UnreadBadge
-                        count={ids.length}
-                        mention={ids.some((id) => unreads.mentions.includes(id))}
-                      />
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        );
-      })}
-    </>
   );
 }

@@ -14,6 +14,16 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color'].includes(type);
 }
 
+/** Keys pressed inside a dialog or a menu belong to it, not to the page behind. */
+export function isInOverlay(target: EventTarget | null): boolean {
+  return (
+    target instanceof Element &&
+    target.closest(
+      'dialog, [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]',
+    ) !== null
+  );
+}
+
 /** Whether a keydown is a candidate for a single-key shortcut. */
 export function isShortcutEvent(event: KeyboardEvent): boolean {
   return (
@@ -22,7 +32,8 @@ export function isShortcutEvent(event: KeyboardEvent): boolean {
     !event.metaKey &&
     !event.altKey &&
     !event.isComposing &&
-    !isTypingTarget(event.target)
+    !isTypingTarget(event.target) &&
+    !isInOverlay(event.target)
   );
 }
 

@@ -29,8 +29,10 @@ import {
   useToggleReaction,
   type ReactionRef,
 } from '../../queries/message-actions';
+import { useJumpToNewest } from '../../queries/messages';
 import { useSession } from '../app/session-context';
 import { TargetNotice, useFollowMovedTarget, useTargetMark } from '../search/message-target';
+import { useMessageCursorKeys } from '../keyboard/use-message-cursor-keys';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
@@ -135,6 +137,20 @@ export function MessageList({
     targetId: target?.messageId,
   });
 
+  // The selected message (keyboard cursor): j/k, arrows, Home/End, PageUp/PageDown, clicks.
+  const jumpToNewest = useJumpToNewest(narrow);
+  const { selectedId, selectByClick } = useMessageCursorKeys({
+    narrow,
+    rows,
+    virtualizer,
+    scroller,
+    loadOlder,
+    loadNewer,
+    hasNewer: hasNextPage,
+    jumpToNewest,
+    seen: useCallback((messages: Message[]) => session.readBatcher.seen(messages), [session]),
+  });
+
   useEffect(() => {
     window.addEventListener('focus', markVisibleRead);
     return () => window.removeEventListener('focus', markVisibleRead);
@@ -155,6 +171,7 @@ export function MessageList({
   // Stream and topic links inside messages navigate within the app instead of reloading it.
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
   function openInternalLink(event: React.MouseEvent) {
+    selectByClick(event.target);
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
@@ -190,6 +207,7 @@ export function MessageList({
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
+            {...selectedSlotProps(rows[item.index], selectedId)}
             className={
               isMessageRow(rows[item.index], markedId)
                 ? 'message-slot message-target'
@@ -215,6 +233,12 @@ export function MessageList({
 
 function isMessageRow(row: FeedRow | undefined, id: number | undefined): boolean {
   return id !== undefined && row?.kind === 'message' && row.message.id === id;
+}
+
+/** The selected message's slot is outlined and announced as the current one. */
+function selectedSlotProps(row: FeedRow | undefined, selectedId: number | null) {
+  const selected = row?.kind === 'message' && !row.echo && row.message.id === selectedId;
+  return selected ? { 'aria-current': true, 'data-selected': true } : {};
 }
 
 function estimateRow(row: FeedRow | undefined): number {

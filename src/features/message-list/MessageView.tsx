@@ -18,7 +18,6 @@ import {
 import { useMarkNarrowAsRead } from '../../queries/flags';
 import { useIsSpectator } from '../app/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
-import { useDocumentTitle } from '../search/message-target';
 import { narrowTitle } from '../search/narrow-title';
 import { useSearchDirectory } from '../search/use-search-directory';
 import { dmConversationName } from '../sidebar/conversation-names';
@@ -114,7 +113,6 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
 
 function NarrowHeader({ narrow }: { narrow: Narrow }) {
   const { title, subtitle, color } = useNarrowTitle(narrow);
-  useDocumentTitle(title);
   const spectator = useIsSpectator();
   return (
     <header className="narrow-header">

@@ -1,78 +1,167 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { Message } from '../../api/model';
 import { Avatar } from '../../components/Avatar';
 import { QueryState } from '../../components/QueryState';
 import { EmptyState } from '../../components/StatePanel';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
+  useMutedUsers,
   useOwnUserId,
   useSubscriptionsById,
+  useTopicMutedPredicate,
   useUnreads,
   useUserSetting,
   useUsersById,
-  useMutedUsers,
 } from '../../model/hooks';
-import { dmUnreadCount, topicUnreadCount } from '../../model/unreads';
-import { dmMessageParticipants, dmNarrow, narrowToUrl, topicNarrow } from '../../narrow';
+import { dmUnreadCount, topicUnreadCount, type UnreadsState } from '../../model/unreads';
+import {
+  dmMessageParticipants,
+  dmNarrow,
+  narrowToUrl,
+  topicNarrow,
+  type Narrow,
+} from '../../narrow';
 import { recentMessagesQuery } from '../../queries/messages';
 import { useConnection } from '../app/session-context';
-import { conversationKey } from '../message-list/build-rows';
+import { MarkReadButton } from '../inbox/InboxView';
+import { isBoolean, useStoredState } from '../inbox/stored-state';
+import { useRowKeys } from '../inbox/use-row-keys';
 import { formatDay, formatTime } from '../message-list/format';
 import { dmConversationName } from '../sidebar/conversation-names';
+import {
+  filterConversations,
+  groupConversations,
+  type Conversation,
+  type RecentFilters,
+} from './recent-filter';
+
+const ROW_HEIGHT = 41;
 
 function useRecentMessages() {
   return useQuery(recentMessagesQuery(useConnection()));
 }
 
-interface Conversation {
-  key: string;
-  latest: Message;
-  senders: number[];
+/** What a row shows and links to, worked out once per conversation. */
+interface RecentEntry {
+  conversation: Conversation;
+  name: string;
+  /** for "Mark lunch as read": the topic, or the people */
+  shortName: string;
+  narrow: Narrow;
+  url: string;
+  unreadIds: readonly number[];
+  color: string | undefined;
 }
 
-function groupConversations(messages: readonly Message[]): Conversation[] {
-  const byKey = new Map<string, Conversation>();
-  for (const message of messages) {
-    const key = conversationKey(message);
-    const existing = byKey.get(key);
-    if (!existing) byKey.set(key, { key, latest: message, senders: [message.sender_id] });
-    else {
-      if (message.id > existing.latest.id) existing.latest = message;
-      if (!existing.senders.includes(message.sender_id)) existing.senders.push(message.sender_id);
-    }
-  }
-  return [...byKey.values()].sort((a, b) => b.latest.id - a.latest.id);
+function useRecentEntries(conversations: Conversation[]): RecentEntry[] {
+  const users = useUsersById();
+  const muted = useMutedUsers();
+  const ownUserId = useOwnUserId();
+  const unreads = useUnreads();
+  const subscriptions = useSubscriptionsById();
+  return useMemo(
+    () =>
+      conversations.map((conversation) => {
+        const { latest } = conversation;
+        if (latest.type === 'stream') {
+          const topic = latest.subject || '(no topic)';
+          const narrow = topicNarrow(latest.stream_id, latest.subject);
+          return {
+            conversation,
+            name: `${latest.display_recipient} › ${topic}`,
+            shortName: topic,
+            narrow,
+            url: narrowToUrl(narrow, latest.display_recipient),
+            unreadIds: unreads.streams[latest.stream_id]?.[latest.subject] ?? [],
+            color: subscriptions[latest.stream_id]?.color,
+          };
+        }
+        const participants = dmMessageParticipants(latest, ownUserId) ?? [];
+        const name = dmConversationName(participants, users, muted);
+        const narrow = dmNarrow(participants);
+        return {
+          conversation,
+          name,
+          shortName: name,
+          narrow,
+          url: narrowToUrl(narrow),
+          unreadIds: unreads.dms[participants.join(',')] ?? [],
+          color: undefined,
+        };
+      }),
+    [conversations, users, muted, ownUserId, unreads, subscriptions],
+  );
+}
+
+function unreadCountOf(unreads: UnreadsState, conversation: Conversation, ownUserId: number) {
+  const { latest } = conversation;
+  if (latest.type === 'stream') return topicUnreadCount(unreads, latest.stream_id, latest.subject);
+  return dmUnreadCount(unreads, dmMessageParticipants(latest, ownUserId) ?? []);
 }
 
 export function RecentView() {
   const recent = useRecentMessages();
+  const users = useUsersById();
+  const muted = useMutedUsers();
+  const ownUserId = useOwnUserId();
+  const unreads = useUnreads();
+  const isTopicMuted = useTopicMutedPredicate();
+  const [text, setText] = useState('');
+  const [unreadOnly, setUnreadOnly] = useStoredState('parley.recent.unreadOnly', false, isBoolean);
+  const [includeMuted, setIncludeMuted] = useStoredState(
+    'parley.recent.includeMuted',
+    false,
+    isBoolean,
+  );
+  const [participated, setParticipated] = useStoredState(
+    'parley.recent.participated',
+    false,
+    isBoolean,
+  );
+  const filters: RecentFilters = { text, unreadOnly, includeMuted, participated };
+
   const conversations = useMemo(
     () => groupConversations(recent.data?.pages.flatMap((p) => p.messages) ?? []),
     [recent.data],
   );
-  const body = (
-    <QueryState
-      query={recent}
-      loadingLabel="Loading recent conversations…"
-      errorTitle="Could not load recent conversations"
-    >
-      {() =>
-        conversations.length === 0 ? (
-          <EmptyState title="No conversations yet">
-            Once people start talking, their conversations show up here.
-          </EmptyState>
-        ) : (
-          <ul className="recent-list">
-            {conversations.map((conversation) => (
-              <RecentRow key={conversation.key} conversation={conversation} />
-            ))}
-          </ul>
-        )
-      }
-    </QueryState>
+  const shown = useMemo(
+    () =>
+      filterConversations(
+        conversations,
+        { text, unreadOnly, includeMuted, participated },
+        {
+          ownUserId,
+          name: ({ latest }) =>
+            latest.type === 'stream'
+              ? `${latest.display_recipient} ${latest.subject}`
+              : dmConversationName(dmMessageParticipants(latest, ownUserId) ?? [], users, muted),
+          senderName: (id) => users[id]?.full_name ?? '',
+          unreadCount: (conversation) => unreadCountOf(unreads, conversation, ownUserId),
+          isMuted: ({ latest }) => {
+            if (latest.type === 'stream') return isTopicMuted(latest.stream_id, latest.subject);
+            const others = (dmMessageParticipants(latest, ownUserId) ?? []).filter(
+              (id) => id !== ownUserId,
+            );
+            return others.length === 1 && others[0]! in muted;
+          },
+        },
+      ),
+    [
+      conversations,
+      text,
+      unreadOnly,
+      includeMuted,
+      participated,
+      ownUserId,
+      users,
+      muted,
+      unreads,
+      isTopicMuted,
+    ],
   );
+  const entries = useRecentEntries(shown);
 
   return (
     <section className="view-page" aria-labelledby="recent-title">
@@ -81,37 +170,119 @@ export function RecentView() {
           <h1 id="recent-title">Recent conversations</h1>
         </div>
       </header>
-      <div className="view-scroll">{body}</div>
+      <div className="view-filters" role="group" aria-label="Recent conversation filters">
+        <input
+          type="search"
+          className="text-input view-filter-text"
+          aria-label="Filter conversations"
+          placeholder="Filter conversations"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          autoComplete="off"
+        />
+        <FilterToggle label="Unread only" checked={unreadOnly} onChange={setUnreadOnly} />
+        <FilterToggle label="Participated" checked={participated} onChange={setParticipated} />
+        <FilterToggle label="Include muted" checked={includeMuted} onChange={setIncludeMuted} />
+      </div>
+      <QueryState
+        query={recent}
+        loadingLabel="Loading recent conversations…"
+        errorTitle="Could not load recent conversations"
+      >
+        {() =>
+          conversations.length === 0 ? (
+            <div className="view-scroll">
+              <EmptyState title="No conversations yet">
+                Once people start talking, their conversations show up here.
+              </EmptyState>
+            </div>
+          ) : (
+            <RecentList entries={entries} filters={filters} />
+          )
+        }
+      </QueryState>
     </section>
   );
 }
 
-function RecentRow({ conversation }: { conversation: Conversation }) {
+function FilterToggle({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <label className="view-filter-toggle">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+function RecentList({ entries, filters }: { entries: RecentEntry[]; filters: RecentFilters }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => entries[index]!.conversation.key,
+    overscan: 12,
+  });
+  const { onKeyDown } = useRowKeys(virtualizer, list, entries.length);
+  const filtered =
+    filters.text.trim() || filters.unreadOnly || filters.participated || !filters.includeMuted;
+
+  return (
+    <div className="view-scroll" ref={scroller}>
+      {entries.length === 0 ? (
+        <p className="view-filter-empty">
+          {filtered ? 'No recent conversations match these filters.' : 'No conversations yet.'}
+        </p>
+      ) : (
+        <div
+          ref={list}
+          role="list"
+          aria-label="Recent conversations"
+          className="recent-canvas"
+          style={{ height: virtualizer.getTotalSize() }}
+          onKeyDown={onKeyDown}
+        >
+          {virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              role="listitem"
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="recent-slot"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <RecentRow entry={entries[item.index]!} />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function RecentRow({ entry }: { entry: RecentEntry }) {
+  const { conversation, name, url, unreadIds, color } = entry;
   const { latest } = conversation;
   const users = useUsersById();
-  const muted = useMutedUsers();
-  const ownUserId = useOwnUserId();
-  const unreads = useUnreads();
-  const subscriptions = useSubscriptionsById();
   const twentyFourHour = useUserSetting('twenty_four_hour_time');
-
-  let name: string;
-  let url: string;
-  let count: number;
-  if (latest.type === 'stream') {
-    name = `${latest.display_recipient} › ${latest.subject || '(no topic)'}`;
-    url = narrowToUrl(topicNarrow(latest.stream_id, latest.subject), latest.display_recipient);
-    count = topicUnreadCount(unreads, latest.stream_id, latest.subject);
-  } else {
-    const participants = dmMessageParticipants(latest, ownUserId) ?? [];
-    name = dmConversationName(participants, users, muted);
-    url = narrowToUrl(dmNarrow(participants));
-    count = dmUnreadCount(unreads, participants);
-  }
-  const color = latest.type === 'stream' ? subscriptions[latest.stream_id]?.color : undefined;
+  const count = unreadIds.length;
   return (
-    <li>
-      <Link className="recent-row" to={url} aria-label={withUnreadLabel(name, count)}>
+    <div className="recent-item">
+      <Link
+        className="recent-row"
+        data-row-focus
+        to={url}
+        aria-label={withUnreadLabel(name, count)}
+      >
         <span
           className="stream-swatch"
           style={{ background: color ?? 'var(--color-recipient-dm)' }}
@@ -131,8 +302,15 @@ function RecentRow({ conversation }: { conversation: Conversation }) {
         <span className="recent-time">
           {formatDay(latest.timestamp)} {formatTime(latest.timestamp, twentyFourHour)}
         </span>
-        <UnreadBadge count={count} />
+        <span className="recent-count">
+          <UnreadBadge count={count} />
+        </span>
       </Link>
-    </li>
+      {count > 0 ? (
+        <MarkReadButton narrow={entry.narrow} ids={unreadIds} name={entry.shortName} />
+      ) : (
+        <span className="row-action-placeholder" aria-hidden="true" />
+      )}
+    </div>
   );
 }

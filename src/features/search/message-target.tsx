@@ -72,14 +72,3 @@ export function TargetNotice({
     </p>
   );
 }
-
-/** The browser tab says which narrow is open; the previous title comes back when it closes. */
-export function useDocumentTitle(title: string) {
-  useEffect(() => {
-    const before = document.title;
-    document.title = title;
-    return () => {
-      document.title = before;
-    };
-  }, [title]);
-}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { Subscription } from '../../api/model';
 import { LockIcon } from '../../components/icons';
@@ -27,7 +27,15 @@ const TOPICS_SHOWN = 8;
 const MUTED_TEXT = { color: 'var(--color-text-muted)' };
 
 export function StreamList({ place }: { place: Place | null }) {
-  const subscriptions = useSortedSubscriptions();
+  const allSubscriptions = useSortedSubscriptions();
+  // "Filter channels" (the q shortcut focuses it).
+  const [filter, setFilter] = useState('');
+  const subscriptions = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return needle
+      ? allSubscriptions.filter((s) => s.name.toLowerCase().includes(needle))
+      : allSubscriptions;
+  }, [allSubscriptions, filter]);
   const spectator = useIsSpectator();
   const openStreamId =
     place?.kind === 'narrow' && (place.narrow.kind === 'stream' || place.narrow.kind === 'topic')
@@ -48,8 +56,26 @@ export function StreamList({ place }: { place: Place | null }) {
           </Link>
         )}
       </div>
-      {subscriptions.length === 0 ? (
+      {allSubscriptions.length > 0 && (
+        <>
+          <label htmlFor="channel-filter" className="visually-hidden">
+            Filter channels
+          </label>
+          <input
+            id="channel-filter"
+            className="text-input channel-filter"
+            type="search"
+            placeholder="Filter channels"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            autoComplete="off"
+          />
+        </>
+      )}
+      {allSubscriptions.length === 0 ? (
         <p className="sidebar-empty">You are not subscribed to any channel yet.</p>
+      ) : subscriptions.length === 0 ? (
+        <p className="sidebar-empty">No channel matches “{filter}”.</p>
       ) : (
         <ul className="sidebar-list">
           {subscriptions.map((sub) => (

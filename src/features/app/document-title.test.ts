@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { COUNT_DISPLAY, documentTitle, placeTitle, titleCount } from './document-title';
+import { badgeText } from './favicon-badge';
+
+const names = (id: number) => ({ 1: 'general' })[id];
+const dmName = (ids: number[]) => ids.map((id) => `User ${id}`).join(', ');
+
+describe('the document title', () => {
+  it('puts the count first and the organization last', () => {
+    const topic = placeTitle(
+      { kind: 'narrow', narrow: { kind: 'topic', streamId: 1, topic: 'lunch' } },
+      names,
+      dmName,
+    );
+    expect(documentTitle(5, topic, 'Parley Demo')).toBe('(5) #general > lunch - Parley Demo');
+    expect(documentTitle(0, 'Inbox', 'Parley Demo')).toBe('Inbox - Parley Demo');
+  });
+
+  it('names views, channels and conversations', () => {
+    expect(placeTitle({ kind: 'view', view: 'inbox' }, names, dmName)).toBe('Inbox');
+    expect(placeTitle({ kind: 'view', view: 'recent' }, names, dmName)).toBe(
+      'Recent conversations',
+    );
+    expect(
+      placeTitle({ kind: 'narrow', narrow: { kind: 'stream', streamId: 1 } }, names, dmName),
+    ).toBe('#general');
+    expect(
+      placeTitle({ kind: 'narrow', narrow: { kind: 'dm', userIds: [7, 8] } }, names, dmName),
+    ).toBe('User 7, User 8');
+  });
+
+  it('counts what the unread count setting asks for', () => {
+    const counts = { unmuted: 12, directMessages: 2, mentions: 3 };
+    expect(titleCount(COUNT_DISPLAY.ALL, counts)).toBe(12);
+    expect(titleCount(undefined, counts)).toBe(12);
+    expect(titleCount(COUNT_DISPLAY.DMS_AND_MENTIONS, counts)).toBe(5);
+    expect(titleCount(COUNT_DISPLAY.NONE, counts)).toBe(0);
+  });
+
+  it('caps the favicon badge', () => {
+    expect(badgeText(7)).toBe('7');
+    expect(badgeText(150)).toBe('99+');
+  });
+});

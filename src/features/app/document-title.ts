@@ -1,0 +1,128 @@
+/**
+ * The browser tab says where you are and how much is waiting, as in the reference app:
+ * "(5) #general > lunch - Parley Demo". Which count shows follows the personal setting
+ * `desktop_icon_count_display` (all unread messages; direct messages and mentions; none), and the
+ * favicon carries the same count as a badge.
+ */
+import { narrowTitle } from '../search/narrow-title';
+import { useSearchDirectory } from '../search/use-search-directory';
+import { useEffect, useMemo } from 'react';
+import {
+  useMentionCount,
+  useMutedUsers,
+  useRealmName,
+  useStreamsById,
+  useUnmutedUnreadTotal,
+  useUnreads,
+  useUserSetting,
+  useUsersById,
+} from '../../model/hooks';
+import type { Narrow, Place } from '../../narrow';
+import { dmConversationName } from '../sidebar/conversation-names';
+import { setFaviconCount } from './favicon-badge';
+
+export const COUNT_DISPLAY = { ALL: 1, DMS_AND_MENTIONS: 2, NONE: 3 } as const;
+
+export interface TitleCounts {
+  /** unread messages, muted conversations excepted */
+  unmuted: number;
+  directMessages: number;
+  mentions: number;
+}
+
+/** The count the title and favicon show under the setting; 0 shows none. */
+export function titleCount(setting: number | undefined, counts: TitleCounts): number {
+  switch (setting) {
+    case COUNT_DISPLAY.NONE:
+      return 0;
+    case COUNT_DISPLAY.DMS_AND_MENTIONS:
+      return counts.directMessages + counts.mentions;
+    default:
+      return counts.unmuted;
+  }
+}
+
+export function documentTitle(count: number, placeTitle: string, realmName: string): string {
+  const prefix = count > 0 ? `(${count}) ` : '';
+  const suffix = realmName ? ` - ${realmName}` : '';
+  return `${prefix}${placeTitle}${suffix}`;
+}
+
+const VIEW_TITLES = {
+  inbox: 'Inbox',
+  recent: 'Recent conversations',
+  drafts: 'Drafts',
+  settings: 'Settings',
+  channels: 'Channels',
+} as const;
+
+/** "#general > lunch", "Inbox", "Iago, Othello": the place as the title names it. */
+export function placeTitle(
+  place: Place | null,
+  streamName: (streamId: number) => string | undefined,
+  dmName: (userIds: number[]) => string,
+  /** searches and filters in words ("Messages from Othello in #general") */
+  searchName: (narrow: Narrow) => string = () => 'Search results',
+): string {
+  if (!place) return 'Nothing here';
+  if (place.kind === 'view') return VIEW_TITLES[place.view];
+  const { narrow } = place;
+  switch (narrow.kind) {
+    case 'feed':
+      return 'Combined feed';
+    case 'starred':
+      return 'Starred messages';
+    case 'mentions':
+      return 'Mentions';
+    case 'search':
+    case 'filter':
+      return searchName(narrow);
+    case 'dm':
+      return dmName(narrow.userIds);
+    case 'stream':
+      return `#${streamName(narrow.streamId) ?? 'unknown channel'}`;
+    case 'topic':
+      return `#${streamName(narrow.streamId) ?? 'unknown channel'} > ${narrow.topic || '(no topic)'}`;
+  }
+}
+
+export function useDocumentTitle(place: Place | null, spectator: boolean): void {
+  const realmName = useRealmName();
+  const directory = useSearchDirectory();
+  const streams = useStreamsById();
+  const users = useUsersById();
+  const muted = useMutedUsers();
+  const setting = useUserSetting('desktop_icon_count_display');
+  const unmuted = useUnmutedUnreadTotal();
+  const mentions = useMentionCount();
+  const unreads = useUnreads();
+  const directMessages = useMemo(
+    () => Object.values(unreads.dms).reduce((sum, ids) => sum + ids.length, 0),
+    [unreads.dms],
+  );
+  const count = spectator ? 0 : titleCount(setting, { unmuted, directMessages, mentions });
+  const title = documentTitle(
+    count,
+    placeTitle(
+      place,
+      (id) => streams[id]?.name,
+      (ids) => dmConversationName(ids, users, muted),
+      (narrow) => narrowTitle(narrow, directory),
+    ),
+    realmName,
+  );
+
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  useEffect(() => {
+    setFaviconCount(count);
+  }, [count]);
+  useEffect(
+    () => () => {
+      document.title = 'Parley';
+      setFaviconCount(0);
+    },
+    [],
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * The app-wide single-key shortcuts of the reference app (mounted once, in the shell): compose,
+ * search, the sidebar filters, next unread topic or direct message, channel cycling, the views,
+ * Escape, and "?" for the help. Keys that act on the selected message live with the message list.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import type { Message } from '../../api/model';
+import {
+  useMutedUsers,
+  useOwnUserId,
+  useRecentDms,
+  useSortedSubscriptions,
+  useTopicMutedPredicate,
+  useUnreads,
+  useUserSetting,
+} from '../../model/hooks';
+import { useComposeRequests } from '../../model/compose-request';
+import { useMessageCursor } from '../../model/message-cursor';
+import {
+  dmMessageParticipants,
+  dmNarrow,
+  feedNarrow,
+  narrowFromKey,
+  narrowKey,
+  narrowToUrl,
+  streamNarrow,
+  topicNarrow,
+  viewToUrl,
+  type Narrow,
+  type Place,
+} from '../../narrow';
+import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
+import { useIsSpectator } from '../app/session-context';
+import { useShortcutHelp } from './help-store';
+import { isInOverlay, isTypingTarget, useShortcutKeys } from './keys';
+import { cycleChannel, nextUnreadDm, nextUnreadTopic } from './next-unread';
+import { ShortcutHelp } from './ShortcutHelp';
+
+const HOME_URLS: Record<string, string> = {
+  inbox: '/inbox',
+  recent_topics: '/recent',
+  all_messages: '/feed',
+};
+
+interface GlobalShortcutsProps {
+  place: Place | null;
+  /** a phone drawer is open: Escape closes it, and nothing more */
+  drawerOpen: boolean;
+  /** shows the left sidebar (a drawer on a phone) */
+  showChannels(): void;
+  /** shows the people sidebar */
+  showPeople(): void;
+}
+
+export function GlobalShortcuts({
+  place,
+  drawerOpen,
+  showChannels,
+  showPeople,
+}: GlobalShortcutsProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const spectator = useIsSpectator();
+  const subscriptions = useSortedSubscriptions();
+  const unreads = useUnreads();
+  const isMuted = useTopicMutedPredicate();
+  const recentDms = useRecentDms();
+  const muted = useMutedUsers();
+  const ownUserId = useOwnUserId();
+  const homeView = useUserSetting('web_home_view');
+  const escapeGoesHome = useUserSetting('web_escape_navigates_to_home_view') ?? true;
+  const toggleHelp = useShortcutHelp((state) => state.toggle);
+  const narrow = place?.kind === 'narrow' ? place.narrow : null;
+
+  const streamName = useCallback(
+    (streamId: number) => subscriptions.find((s) => s.stream_id === streamId)?.name,
+    [subscriptions],
+  );
+
+  /** The selected message of the list on screen, from the loaded history. */
+  const selectedMessage = (): Message | null => {
+    const cursor = useMessageCursor.getState();
+    if (!narrow || cursor.narrow !== narrowKey(narrow) || cursor.messageId === null) return null;
+    const data = queryClient.getQueryData<MessageListData>(messageKeys.list(narrow));
+    return allMessages(data).find((m) => m.id === cursor.messageId) ?? null;
+  };
+
+  const focusLater = (id: string) =>
+    requestAnimationFrame(() => {
+      const field = document.getElementById(id) as HTMLInputElement | null;
+      field?.focus();
+      field?.select?.();
+    });
+
+  const composeChannelMessage = () => {
+    const request = useComposeRequests.getState().request;
+    if (narrow && (narrow.kind === 'stream' || narrow.kind === 'topic')) {
+      request({ to: null, insert: null, focus: 'topic' });
+      return;
+    }
+    const selected = selectedMessage();
+    if (narrow && selected?.type === 'stream') {
+      const to = { type: 'stream', streamId: selected.stream_id, topic: selected.subject } as const;
+      request({ to, insert: null, focus: 'topic' });
+      return;
+    }
+    const first = subscriptions[0];
+    if (!first) return;
+    // A view without a compose box: go to the first channel, whose compose box takes the request.
+    if (!narrow) navigate(narrowToUrl(streamNarrow(first.stream_id), first.name));
+    request({
+      to: { type: 'stream', streamId: first.stream_id, topic: '' },
+      insert: null,
+      focus: 'topic',
+    });
+  };
+
+  const composeDirectMessage = () => {
+    if (!narrow) navigate(narrowToUrl(feedNarrow));
+    useComposeRequests
+      .getState()
+      .request({ to: { type: 'direct', userIds: [] }, insert: null, focus: 'recipients' });
+  };
+
+  const goToNextUnreadTopic = () => {
+    const current =
+      narrow?.kind === 'topic'
+        ? { streamId: narrow.streamId, topic: narrow.topic }
+        : narrow?.kind === 'stream'
+          ? { streamId: narrow.streamId, topic: null }
+          : null;
+    const next = nextUnreadTopic(
+      unreads,
+      subscriptions.map((s) => s.stream_id),
+      isMuted,
+      current,
+    );
+    if (next)
+      navigate(narrowToUrl(topicNarrow(next.streamId, next.topic), streamName(next.streamId)));
+  };
+
+  const goToNextUnreadDm = () => {
+    const currentKey = narrow?.kind === 'dm' ? narrow.userIds.join(',') : null;
+    const next = nextUnreadDm(
+      unreads,
+      recentDms.map((c) => c.user_ids.join(',')),
+      currentKey,
+      // One-on-one conversations with someone you muted are hidden everywhere.
+      (key) => !key.includes(',') && Number(key) in muted,
+    );
+    const target = next === null ? null : narrowFromKey(`dm:${next}`);
+    if (target) navigate(narrowToUrl(target));
+  };
+
+  const cycle = (direction: 1 | -1) => {
+    const current = narrow?.kind === 'stream' || narrow?.kind === 'topic' ? narrow.streamId : null;
+    const next = cycleChannel(
+      subscriptions.map((s) => s.stream_id),
+      current,
+      direction,
+    );
+    if (next !== null) navigate(narrowToUrl(streamNarrow(next), streamName(next)));
+  };
+
+  /** S: the selected message's topic or conversation; from a topic view, its channel. */
+  const goToConversation = () => {
+    if (narrow?.kind === 'topic') {
+      navigate(narrowToUrl(streamNarrow(narrow.streamId), streamName(narrow.streamId)));
+      return;
+    }
+    const selected = selectedMessage();
+    if (!selected) return;
+    let target: Narrow;
+    if (selected.type === 'stream') target = topicNarrow(selected.stream_id, selected.subject);
+    else target = dmNarrow(dmMessageParticipants(selected, ownUserId) ?? [], ownUserId);
+    navigate(
+      narrowToUrl(target, selected.type === 'stream' ? selected.display_recipient : undefined),
+    );
+  };
+
+  const goHome = () => {
+    // A visitor has no home view of their own (the personal views need an account).
+    if (drawerOpen || !escapeGoesHome || spectator || popupOpenAtEscape.current) return false;
+    const home = HOME_URLS[homeView] ?? '/inbox';
+    if (location.pathname === home) return false;
+    navigate(home);
+    return true;
+  };
+
+  useShortcutKeys((event) => {
+    switch (event.key) {
+      case '?':
+        toggleHelp();
+        return true;
+      case '/':
+        if (spectator) return false;
+        focusLater('search-input');
+        return true;
+      case 'q':
+        showChannels();
+        focusLater('channel-filter');
+        return true;
+      case 'w':
+        if (spectator) return false;
+        showPeople();
+        focusLater('people-filter');
+        return true;
+      case 'c':
+        if (spectator) return false;
+        composeChannelMessage();
+        return true;
+      case 'x':
+        if (spectator) return false;
+        composeDirectMessage();
+        return true;
+      case 'n':
+        goToNextUnreadTopic();
+        return true;
+      case 'p':
+        if (spectator) return false;
+        goToNextUnreadDm();
+        return true;
+      case 'A':
+        cycle(-1);
+        return true;
+      case 'D':
+        cycle(1);
+        return true;
+      case 's':
+      case 'S':
+        goToConversation();
+        return true;
+      case 'I':
+        if (spectator) return false;
+        navigate(viewToUrl('inbox'));
+        return true;
+      case 't':
+        if (spectator) return false;
+        navigate(viewToUrl('recent'));
+        return true;
+      case 'a':
+        if (spectator) return false;
+        navigate(narrowToUrl(feedNarrow));
+        return true;
+      case 'd':
+        if (spectator) return false;
+        navigate(viewToUrl('drafts'));
+        return true;
+      case 'Escape':
+        return goHome();
+      default:
+        return false;
+    }
+  });
+
+  useEscapeLeavesField();
+  const popupOpenAtEscape = usePopupOpenAtEscape();
+
+  return <ShortcutHelp />;
+}
+
+/**
+ * Whether a popup is open (a picker, a menu, a suggestion list, a dialog): Escape then closes it
+ * and does not also leave the view. Section toggles (sidebars, Inbox channels) do not count.
+ */
+function somethingOpen(): boolean {
+  return (
+    document.querySelector(
+      [
+        '[aria-expanded="true"]:not([aria-controls$="-sidebar"]):not(.inbox-collapse)',
+        'dialog[open]',
+        '[role="dialog"]',
+        '[role="alertdialog"]',
+        '[role="menu"]',
+      ].join(', '),
+    ) !== null
+  );
+}
+
+/**
+ * Whether a popup was open when the current Escape keydown began. Read in the capture phase,
+ * before the popup's own listener closes it (and React re-renders) on the way up.
+ */
+function usePopupOpenAtEscape() {
+  const open = useRef(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') open.current = somethingOpen();
+    };
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
+  }, []);
+  return open;
+}
+
+/**
+ * Escape in a text field leaves it (the reference app's "Esc" closes compose and search), unless
+ * the field uses Escape itself: an open suggestion list, or a field inside a dialog or menu.
+ */
+function useEscapeLeavesField() {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const target = event.target;
+      if (!isTypingTarget(target) || isInOverlay(target)) return;
+      const field = target as HTMLElement;
+      if (field.getAttribute('aria-expanded') === 'true') return;
+      field.blur();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
