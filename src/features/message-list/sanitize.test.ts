@@ -63,6 +63,13 @@ describe('sanitizeMessageHtml', () => {
       '<div class="codehilite"><pre><span></span><code>x = 1</code></pre></div><blockquote><p>q</p></blockquote>',
     );
     expect(div.querySelector('div.codehilite pre code')?.textContent).toBe('x = 1');
+    const highlighted = render(
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span></code></pre></div>',
+    );
+    expect(highlighted.querySelector('.codehilite')?.getAttribute('data-code-language')).toBe(
+      'Python',
+    );
+    expect(highlighted.querySelector('code span.k')?.textContent).toBe('def');
     expect(div.querySelector('blockquote')).not.toBeNull();
   });
 });
