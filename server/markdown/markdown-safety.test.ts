@@ -140,6 +140,12 @@ describe('names and topics cannot inject markup', () => {
     );
   });
 
+  it('escapes the text of global times', () => {
+    expect(html('<time:2024-01-01 " onmouseover="x>')).not.toMatch(/onmouseover="/);
+    expect(html('<time:"><img src=x onerror=alert(1)>')).not.toMatch(/<img/);
+    assertWellFormedSafe(html('<time:&quot;2024-01-01>'));
+  });
+
   it('escapes every token of highlighted code', () => {
     for (const lang of ['html', 'js', 'python', 'markdown', 'php', 'xml', 'css', 'bash']) {
       const out = html(

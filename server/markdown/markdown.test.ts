@@ -364,3 +364,30 @@ describe('stream and topic links', () => {
     );
   });
 });
+
+describe('global times', () => {
+  it('renders <time:...> as a <time> with the UTC instant, keeping the text as typed', () => {
+    expect(html('At <time:2024-05-01T15:00:00+02:00>!')).toBe(
+      '<p>At <time datetime="2024-05-01T13:00:00Z">2024-05-01T15:00:00+02:00</time>!</p>',
+    );
+    expect(html('<time:2024-05-01 09:30 -0500>')).toBe(
+      '<p><time datetime="2024-05-01T14:30:00Z">2024-05-01 09:30 -0500</time></p>',
+    );
+  });
+
+  it('reads times without a zone as UTC, and Unix timestamps', () => {
+    expect(html('<time:2024-05-01T09:30>')).toContain('datetime="2024-05-01T09:30:00Z"');
+    expect(html('<time:1700000000>')).toContain('datetime="2023-11-14T22:13:20Z"');
+  });
+
+  it('says so when the text names no time', () => {
+    expect(html('<time:next tuesday>')).toBe(
+      '<p><span class="timestamp-error">Invalid time format: next tuesday</span></p>',
+    );
+    expect(html('<time:2024-02-31>')).toContain('timestamp-error');
+  });
+
+  it('leaves <time:...> in code alone', () => {
+    expect(html('`<time:2024-01-01>`')).toBe('<p><code>&lt;time:2024-01-01&gt;</code></p>');
+  });
+});
