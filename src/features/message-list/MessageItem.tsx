@@ -7,6 +7,9 @@ import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
+import { messageUrl } from '../../narrow/url';
+import { useOwnUserGroupIds } from '../../model/hooks';
+import { onMessageContentClick } from './content-clicks';
 import { formatDay, formatFullDateTime, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
@@ -50,7 +53,12 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
-  const html = sanitizeMessageHtml(message.content, ownUserId);
+  const ownGroupIds = useOwnUserGroupIds();
+  const html = sanitizeMessageHtml(message.content, ownUserId, {
+    groupIds: ownGroupIds,
+    twentyFourHour,
+  });
+  const permalink = messageUrl(message, ownUserId);
   useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
@@ -71,25 +79,36 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         {showSender ? (
           <Avatar url={props.mutedSender ? null : message.avatar_url} name={senderName} size={36} />
         ) : (
-          <time
-            className="message-hover-time"
-            dateTime={new Date(message.timestamp * 1000).toISOString()}
-            title={formatFullDateTime(message.timestamp)}
+          <Link
+            to={permalink}
+            className="message-hover-time message-time-link"
+            aria-label={`Permalink to message, ${time}`}
           >
-            {time}
-          </time>
-        )}
-      </div>
-      <div className="message-main">
-        {showSender && (
-          <div className="message-header">
-            <span className="message-sender">{senderName}</span>
             <time
               dateTime={new Date(message.timestamp * 1000).toISOString()}
               title={formatFullDateTime(message.timestamp)}
             >
               {time}
             </time>
+          </Link>
+        )}
+      </div>
+      <div className="message-main">
+        {showSender && (
+          <div className="message-header">
+            <span className="message-sender">{senderName}</span>
+            <Link
+              to={permalink}
+              className="message-time-link"
+              aria-label={`Permalink to message, ${time}`}
+            >
+              <time
+                dateTime={new Date(message.timestamp * 1000).toISOString()}
+                title={formatFullDateTime(message.timestamp)}
+              >
+                {time}
+              </time>
+            </Link>
           </div>
         )}
         {hidden ? (
@@ -106,6 +125,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             ref={content}
             className="message-content rendered-markdown"
             dangerouslySetInnerHTML={{ __html: html }}
+            onClick={(event) => onMessageContentClick(event, message.id)}
           />
         )}
         {!echo && !hidden && (

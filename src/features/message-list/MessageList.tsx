@@ -32,6 +32,7 @@ import { useSession } from '../app/session-context';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
+import { ImageViewer } from '../lightbox/ImageViewer';
 import { openUpload } from './uploads';
 import { useFeedRows } from './use-feed-items';
 import { useFeedScroll } from './use-feed-scroll';
@@ -142,6 +143,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
   function openInternalLink(event: React.MouseEvent) {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    if (event.defaultPrevented) return; // handled inside the message (spoilers, image viewer)
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
       event.preventDefault();
@@ -190,6 +192,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         ))}
       </div>
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
+      <ImageViewer rows={rows} />
     </div>
   );
 }
