@@ -73,6 +73,29 @@ function ViewerDialog({
   const url = useImageUrl(image);
   const hasPrevious = index > 0;
   const hasNext = index < images.length - 1;
+  const previousButton = useRef<HTMLButtonElement>(null);
+  const nextButton = useRef<HTMLButtonElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+
+  /** The button to focus once the step is drawn (one that was focused became disabled). */
+  const focusNext = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    focusNext.current?.focus();
+    focusNext.current = null;
+  }, [index]);
+
+  /** Moves through the images; a button that becomes disabled hands its focus on, not to the page. */
+  const step = (delta: -1 | 1) => {
+    const to = index + delta;
+    if (to < 0 || to >= images.length) return;
+    setIndex(to);
+    const atEdge = to === 0 || to === images.length - 1;
+    const leaving = delta < 0 ? previousButton.current : nextButton.current;
+    if (atEdge && document.activeElement === leaving) {
+      const other = delta < 0 ? nextButton.current : previousButton.current;
+      focusNext.current = images.length > 1 ? other : closeButton.current;
+    }
+  };
 
   useLayoutEffect(() => {
     const element = dialog.current;
@@ -84,8 +107,8 @@ function ViewerDialog({
     // The viewer is modal: no shortcut of the page behind it sees its keys.
     event.stopPropagation();
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.key === 'ArrowLeft' && hasPrevious) setIndex(index - 1);
-    else if (event.key === 'ArrowRight' && hasNext) setIndex(index + 1);
+    if (event.key === 'ArrowLeft') step(-1);
+    else if (event.key === 'ArrowRight') step(1);
     else return;
     event.preventDefault();
   };
@@ -135,6 +158,7 @@ function ViewerDialog({
             type="button"
             className="icon-button image-viewer-close"
             aria-label="Close image viewer"
+            ref={closeButton}
             autoFocus
             onClick={onClose}
           >
@@ -147,8 +171,9 @@ function ViewerDialog({
           type="button"
           className="image-viewer-step"
           aria-label="Previous image"
+          ref={previousButton}
           disabled={!hasPrevious}
-          onClick={() => setIndex(index - 1)}
+          onClick={() => step(-1)}
         >
           ‹
         </button>
@@ -165,8 +190,9 @@ function ViewerDialog({
           type="button"
           className="image-viewer-step"
           aria-label="Next image"
+          ref={nextButton}
           disabled={!hasNext}
-          onClick={() => setIndex(index + 1)}
+          onClick={() => step(1)}
         >
           ›
         </button>
