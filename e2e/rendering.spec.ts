@@ -105,6 +105,14 @@ test('code blocks are highlighted, in light and dark themes', async ({ browser }
       .first()
       .evaluate((el) => getComputedStyle(el).color);
   expect(await colour('span.k')).not.toBe(await colour('span.n'));
+  // The copy button puts the code, as typed, on the clipboard.
+  await hamlet.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await block.hover();
+  await block.getByRole('button', { name: 'Copy code' }).click();
+  await expect(block.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await hamlet.evaluate(() => navigator.clipboard.readText())).toContain(
+    'def greet(name: str) -> str:',
+  );
   if (SHOTS) {
     await block.screenshot({ path: `${SHOTS}/code-light.png` });
     await hamlet.emulateMedia({ colorScheme: 'dark' });

@@ -21,11 +21,14 @@ export function previewLinks(
 ): { href: string; uploadPath: string | null; name: string }[] {
   const template = document.createElement('template');
   template.innerHTML = html;
-  return [...template.content.querySelectorAll('.message_inline_image > a[href]')].map((link) => ({
-    href: link.getAttribute('href')!,
-    uploadPath: link.getAttribute('data-upload'),
-    name: link.querySelector('img')?.getAttribute('alt') || link.getAttribute('title') || 'image',
-  }));
+  const links = template.content.querySelectorAll('.message_inline_image > a[href]');
+  return [...links]
+    .filter((link) => link.querySelector('img'))
+    .map((link) => ({
+      href: link.getAttribute('href')!,
+      uploadPath: link.getAttribute('data-upload'),
+      name: link.querySelector('img')?.getAttribute('alt') || link.getAttribute('title') || 'image',
+    }));
 }
 
 export function viewerImages(

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useImageViewer } from '../lightbox/store';
-import { onMessageContentClick, toggleSpoilerAt } from './content-clicks';
+import { copyCodeAt, onMessageContentClick, toggleSpoilerAt } from './content-clicks';
 import { sanitizeMessageHtml } from './sanitize';
 
 const SPOILER =
@@ -56,5 +56,30 @@ describe('image previews', () => {
       href: '/user_uploads/2/ab/a.png',
       opener: div.querySelector('a'),
     });
+  });
+});
+
+describe('code blocks', () => {
+  it('copy their code, without the button, and say so', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { clipboard: { writeText } });
+    const div = mount(
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> f\n</code></pre></div>',
+    );
+    const button = div.querySelector('button.copy-code')!;
+    expect(copyCodeAt(button)).toBe(true);
+    expect(writeText).toHaveBeenCalledWith('def f\n');
+    await vi.waitFor(() => expect(button.textContent).toBe('Copied'));
+    expect(copyCodeAt(div.querySelector('code')!)).toBe(false);
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('video previews', () => {
+  it('are not image previews', () => {
+    const div = mount(
+      '<div class="message_inline_image message_inline_video"><a href="/user_uploads/2/v.mp4"><video src="/user_uploads/2/v.mp4"></video></a></div>',
+    );
+    expect(div.querySelector('a')?.hasAttribute('data-image-preview')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Clicks inside a rendered message body, handled by delegation (the body is server HTML, so it
- * carries no handlers of its own): spoiler headers open and close their spoiler, image previews
- * open the image viewer. A handled click is marked with preventDefault for the feed's handler.
+ * carries no handlers of its own): spoiler headers open and close their spoiler, code blocks copy
+ * their code, image previews open the image viewer. A handled click is marked with preventDefault for the feed's handler.
  */
 import type { MouseEvent } from 'react';
 import { useImageViewer } from '../lightbox/store';
@@ -22,10 +22,33 @@ export function toggleSpoilerAt(target: Element): boolean {
   return true;
 }
 
+/** Copies the code of the block whose copy button is `target`; false when it is not one. */
+export function copyCodeAt(target: Element): boolean {
+  const button = target.closest('button.copy-code');
+  const code = button?.parentElement?.querySelector('pre code');
+  if (!button || !code) return false;
+  const text = code.textContent ?? '';
+  const say = (label: string) => {
+    button.textContent = label;
+    button.setAttribute('aria-label', label);
+    setTimeout(() => {
+      button.textContent = 'Copy';
+      button.setAttribute('aria-label', 'Copy code');
+    }, 1500);
+  };
+  if (!navigator.clipboard) say('Not copied');
+  else
+    navigator.clipboard.writeText(text).then(
+      () => say('Copied'),
+      () => say('Not copied'),
+    );
+  return true;
+}
+
 export function onMessageContentClick(event: MouseEvent<HTMLElement>, messageId: number) {
   if (event.defaultPrevented || event.button !== 0) return;
   const target = event.target as Element;
-  if (toggleSpoilerAt(target)) {
+  if (copyCodeAt(target) || toggleSpoilerAt(target)) {
     event.preventDefault();
     return;
   }

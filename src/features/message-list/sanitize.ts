@@ -162,16 +162,29 @@ function prepareSpoilers(root: Element) {
   }
 }
 
+/** Code blocks get a button that copies their text (handled by content-clicks.ts). */
+function addCopyButtons(root: Element) {
+  for (const block of root.querySelectorAll('div.codehilite')) {
+    const button = root.ownerDocument.createElement('button');
+    button.type = 'button';
+    button.className = 'copy-code';
+    button.textContent = 'Copy';
+    button.setAttribute('aria-label', 'Copy code');
+    block.prepend(button);
+  }
+}
+
 /** Image previews open the image viewer: their links say so, their images have a name. */
 function labelImagePreviews(root: Element) {
   for (const link of root.querySelectorAll('.message_inline_image > a')) {
     const image = link.querySelector('img');
+    if (!image) continue; // a video preview: it plays in place
     const href = link.getAttribute('href') ?? '';
     const name =
       link.getAttribute('title') ||
       decodeURIComponentSafe(href.split(/[?#]/, 1)[0]!.split('/').pop() ?? '') ||
       'image';
-    if (image) image.setAttribute('alt', name);
+    image.setAttribute('alt', name);
     link.setAttribute('aria-label', `View image ${name}`);
     link.setAttribute('data-image-preview', 'true');
   }
@@ -213,6 +226,7 @@ export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Rea
   markOwnMentions(body, ownUserId, groupIds);
   localizeTimes(body, twentyFourHour);
   prepareSpoilers(body);
+  addCopyButtons(body);
   labelImagePreviews(body);
   const safe = body.innerHTML;
 
