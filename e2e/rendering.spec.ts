@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ServerProcess } from './server';
-import { apiClient, PASSWORD, PNG } from './helpers';
+import { apiClient, PASSWORD } from './helpers';
 
 /** A server of its own, on a free port. */
 const server = new ServerProcess();
@@ -236,12 +236,16 @@ test("a global time shows in the reader's time zone", async ({ browser }) => {
 test("clicking a message's time opens the conversation at that message", async ({ browser }) => {
   const topic = await generalTopic('e2e permalink');
   const id = await topic.send('Link to me');
+  const next = await topic.send('And a follow-up');
   const hamlet = await logIn(browser, 'hamlet@example.com');
+  await hamlet.goto(topic.url);
+  // A follow-up shows its time on hover, in the gutter, and links the same way.
+  const followUp = hamlet.locator(`[data-message-id="${next}"]`);
+  await followUp.hover();
+  await followUp.getByRole('link', { name: /^Permalink to message, / }).click();
+  await expect(hamlet).toHaveURL(new RegExp(`/near/${next}$`));
   await hamlet.goto(topic.url);
   const message = hamlet.locator(`[data-message-id="${id}"]`);
   await message.getByRole('link', { name: /^Permalink to message, / }).click();
   await expect(hamlet).toHaveURL(new RegExp(`/near/${id}$`));
 });
-
-// Keeps the shared 2x2 picture referenced (helpers.ts documents it for uploads).
-void PNG;

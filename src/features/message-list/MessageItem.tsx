@@ -10,7 +10,8 @@ import { isMentioned } from '../../narrow';
 import { messageUrl } from '../../narrow/url';
 import { useOwnUserGroupIds } from '../../model/hooks';
 import { onMessageContentClick } from './content-clicks';
-import { formatDay, formatFullDateTime, formatTime } from './format';
+import { MessageTime } from './MessageTime';
+import { formatDay, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
@@ -58,7 +59,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     groupIds: ownGroupIds,
     twentyFourHour,
   });
-  const permalink = messageUrl(message, ownUserId);
+  const permalink = echo ? null : messageUrl(message, ownUserId);
   useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
@@ -79,36 +80,19 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         {showSender ? (
           <Avatar url={props.mutedSender ? null : message.avatar_url} name={senderName} size={36} />
         ) : (
-          <Link
-            to={permalink}
-            className="message-hover-time message-time-link"
-            aria-label={`Permalink to message, ${time}`}
-          >
-            <time
-              dateTime={new Date(message.timestamp * 1000).toISOString()}
-              title={formatFullDateTime(message.timestamp)}
-            >
-              {time}
-            </time>
-          </Link>
+          <MessageTime
+            className="message-hover-time"
+            timestamp={message.timestamp}
+            time={time}
+            permalink={permalink}
+          />
         )}
       </div>
       <div className="message-main">
         {showSender && (
           <div className="message-header">
             <span className="message-sender">{senderName}</span>
-            <Link
-              to={permalink}
-              className="message-time-link"
-              aria-label={`Permalink to message, ${time}`}
-            >
-              <time
-                dateTime={new Date(message.timestamp * 1000).toISOString()}
-                title={formatFullDateTime(message.timestamp)}
-              >
-                {time}
-              </time>
-            </Link>
+            <MessageTime timestamp={message.timestamp} time={time} permalink={permalink} />
           </div>
         )}
         {hidden ? (
