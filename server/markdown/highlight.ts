@@ -258,22 +258,32 @@ function leadingText(node: ElementContent, limit: number): string {
 
 /** Flat, escaped spans; a token spanning lines is closed at each line end, as Pygments does. */
 function spans(segments: readonly [string, string][]): string {
-  const merged: [string, string][] = [];
-  for (const [cls, text] of segments) {
-    const last = merged[merged.length - 1];
-    if (last && last[0] === cls) last[1] += text;
-    else merged.push([cls, text]);
+  const out: string[] = [];
+  let cls = '';
+  let text = '';
+  const flush = () => {
+    if (!text) return;
+    if (!cls) out.push(escapeHtml(text));
+    else if (!text.includes('\n')) out.push(`<span class="${cls}">${escapeHtml(text)}</span>`);
+    else
+      out.push(
+        text
+          .split('\n')
+          .map((line) => (line ? `<span class="${cls}">${escapeHtml(line)}</span>` : ''))
+          .join('\n'),
+      );
+  };
+  for (const [segmentClass, segmentText] of segments) {
+    if (segmentClass === cls) {
+      text += segmentText;
+    } else {
+      flush();
+      cls = segmentClass;
+      text = segmentText;
+    }
   }
-  return merged
-    .map(([cls, text]) =>
-      cls
-        ? text
-            .split('\n')
-            .map((line) => (line ? `<span class="${cls}">${escapeHtml(line)}</span>` : ''))
-            .join('\n')
-        : escapeHtml(text),
-    )
-    .join('');
+  flush();
+  return out.join('');
 }
 
 /** The inside of `<code>`: highlighted spans, or the escaped text when not highlighted. */

@@ -21,6 +21,8 @@ export function ImageViewer({ rows }: { rows: readonly FeedRow[] }) {
   const close = useImageViewer((s) => s.close);
   const ownUserId = useOwnUserId();
   const muted = useMutedUsers();
+  // Leaving the view (another narrow) closes the viewer, rather than reopening it on return.
+  useEffect(() => close, [close]);
 
   // The list is taken when the viewer opens; messages arriving meanwhile do not move it.
   const images = useMemo(() => {
