@@ -10,6 +10,7 @@ import './styles/shell.css';
 import './styles/sidebar.css';
 import './styles/messages.css';
 import './styles/rendered-markdown.css';
+import './styles/rendered-content.css';
 import './styles/compose.css';
 import './styles/views.css';
 import './styles/search.css';

@@ -1,14 +1,21 @@
 import type { MarkdownIt } from 'markdown-it';
 import { renderMath } from './inline.js';
+import { codeLanguage, highlightCode } from './highlight.js';
 import { escapeHtml } from './links.js';
 import { renderEnv } from './types.js';
 
 /** ```quote / ```spoiler blocks may nest; past this depth they render as plain code. */
 const MAX_FENCE_DEPTH = 8;
 
-function codeBlock(code: string, lang: string): string {
-  const attr = lang ? ` data-code-language="${escapeHtml(lang)}"` : '';
-  return `<div class="codehilite"${attr}><pre><span></span><code>${escapeHtml(code)}</code></pre></div>\n`;
+/** Zulip's shape: the lexer's name in data-code-language, Pygments spans inside <code>. */
+function codeBlock(code: string, typed: string): string {
+  if (!typed)
+    return `<div class="codehilite"><pre><span></span><code>${escapeHtml(code)}</code></pre></div>\n`;
+  const { label, grammar } = codeLanguage(typed);
+  return (
+    `<div class="codehilite" data-code-language="${escapeHtml(label)}"><pre><span></span>` +
+    `<code>${highlightCode(code, grammar)}</code></pre></div>\n`
+  );
 }
 
 /** Display math: each blank-line separated chunk becomes its own paragraph, as Zulip does. */

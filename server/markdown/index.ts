@@ -6,6 +6,7 @@ import { inlinePlugin } from './inline.js';
 import { escapeHtml, isSafeUrl } from './links.js';
 import { linkifierPlugin } from './linkifiers.js';
 import { mentionsPlugin } from './mentions.js';
+import { globalTimesPlugin } from './times.js';
 import type { MarkdownContext, RenderEnv, RenderResult } from './types.js';
 
 export type {
@@ -40,6 +41,7 @@ md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
 
 mentionsPlugin(md);
 inlinePlugin(md);
+globalTimesPlugin(md);
 fencesPlugin(md);
 linkifierPlugin(md);
 inlineImagesPlugin(md);

@@ -139,6 +139,51 @@ describe('names and topics cannot inject markup', () => {
       '<div class="codehilite" data-code-language="js&quot;"><pre><span></span><code>x\n</code></pre></div>',
     );
   });
+
+  it('escapes the text of global times', () => {
+    expect(html('<time:2024-01-01 " onmouseover="x>')).not.toMatch(/onmouseover="/);
+    expect(html('<time:"><img src=x onerror=alert(1)>')).not.toMatch(/<img/);
+    assertWellFormedSafe(html('<time:&quot;2024-01-01>'));
+  });
+
+  it('escapes every token of highlighted code', () => {
+    for (const lang of ['html', 'js', 'python', 'markdown', 'php', 'xml', 'css', 'bash']) {
+      const out = html(
+        '```' + lang + '\n<script>alert(1)</script><img src=x onerror="alert(1)">\n&amp; \'"\n```',
+      );
+      assertWellFormedSafe(out);
+      expect(out).not.toMatch(/<script|<img/);
+      // Only our spans are markup: the text, unescaped, is the code exactly as written.
+      const code = /<code>([^]*)<\/code>/.exec(out)![1]!;
+      expect(code.replace(/<\/?span[^>]*>/g, '').match(/[<>]/)).toBeNull();
+      const text = code
+        .replace(/<\/?span[^>]*>/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
+      expect(text).toBe('<script>alert(1)</script><img src=x onerror="alert(1)">\n&amp; \'"\n');
+    }
+  });
+
+  it('highlights hostile code in bounded time', () => {
+    const inputs = [
+      '`${'.repeat(4000),
+      '/*'.repeat(5000),
+      '"\\'.repeat(4000),
+      '<a '.repeat(3000),
+      '(('.repeat(5000),
+    ];
+    for (const lang of ['js', 'python', 'html', 'css', 'ruby', 'perl', 'cpp', 'sql', 'markdown']) {
+      for (const input of inputs) {
+        const started = performance.now();
+        const out = html('~~~' + lang + '\n' + input + '\n~~~');
+        expect(performance.now() - started).toBeLessThan(2000);
+        expect(out).not.toMatch(/<(?!\/?(?:span|code|pre|div)\b)/);
+      }
+    }
+  });
 });
 
 describe('robustness', () => {

@@ -67,13 +67,47 @@ describe('basic formatting', () => {
 });
 
 describe('code blocks', () => {
-  it('renders fenced code with its language as typed', () => {
+  it('highlights fenced code with Pygments classes and names the lexer, as Zulip does', () => {
     expect(html('```Python\nprint("<hi>")\n```')).toBe(
-      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>print(&quot;&lt;hi&gt;&quot;)\n</code></pre></div>',
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+        '<span class="nb">print</span><span class="p">(</span><span class="s2">&quot;&lt;hi&gt;&quot;</span><span class="p">)</span>\n' +
+        '</code></pre></div>',
     );
     expect(html('~~~js\na && b\n~~~')).toBe(
-      '<div class="codehilite" data-code-language="js"><pre><span></span><code>a &amp;&amp; b\n</code></pre></div>',
+      '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>' +
+        '<span class="n">a</span> <span class="o">&amp;&amp;</span> <span class="n">b</span>\n' +
+        '</code></pre></div>',
     );
+  });
+
+  it('marks keywords, names, functions, numbers and comments', () => {
+    const out = html('```py\nimport os\ndef add(a, b):\n    return a + 1  # sum\n```');
+    expect(out).toContain('<span class="kn">import</span> <span class="n">os</span>');
+    expect(out).toContain('<span class="k">def</span> <span class="nf">add</span>');
+    expect(out).toContain('<span class="mi">1</span>');
+    expect(out).toContain('<span class="c1"># sum</span>');
+  });
+
+  it('closes a token at each line end, as Pygments does', () => {
+    expect(html('```js\n/* a\nb */\n```')).toContain(
+      '<code><span class="cm">/* a</span>\n<span class="cm">b */</span>\n</code>',
+    );
+  });
+
+  it('keeps unknown languages as typed, without token spans', () => {
+    expect(html('```nosuchlang\nif x < y\n```')).toBe(
+      '<div class="codehilite" data-code-language="nosuchlang"><pre><span></span><code>if x &lt; y\n</code></pre></div>',
+    );
+    expect(html('```text\nplain words\n```')).toBe(
+      '<div class="codehilite" data-code-language="Text only"><pre><span></span><code>plain words\n</code></pre></div>',
+    );
+  });
+
+  it('shows a very large block plain, without highlighting it', () => {
+    const big = 'x = 1\n'.repeat(9000);
+    const out = html('```python\n' + big + '```');
+    expect(out.startsWith('<div class="codehilite" data-code-language="Python">')).toBe(true);
+    expect(out).not.toContain('<span class="n">');
   });
 
   it('renders fences without a language, and indented code, without the attribute', () => {
@@ -118,6 +152,7 @@ describe('code blocks', () => {
     const out = html(deep);
     expect((out.match(/<blockquote>/g) ?? []).length).toBe(8);
     expect(out).toContain('<div class="codehilite" data-code-language="quote">');
+    expect(out).not.toContain('<span class=');
   });
 });
 
@@ -327,5 +362,32 @@ describe('stream and topic links', () => {
     expect(topicNarrowUrl(7, 'social club', 'lunch.today')).toBe(
       '/#narrow/channel/7-social-club/topic/lunch.2Etoday',
     );
+  });
+});
+
+describe('global times', () => {
+  it('renders <time:...> as a <time> with the UTC instant, keeping the text as typed', () => {
+    expect(html('At <time:2024-05-01T15:00:00+02:00>!')).toBe(
+      '<p>At <time datetime="2024-05-01T13:00:00Z">2024-05-01T15:00:00+02:00</time>!</p>',
+    );
+    expect(html('<time:2024-05-01 09:30 -0500>')).toBe(
+      '<p><time datetime="2024-05-01T14:30:00Z">2024-05-01 09:30 -0500</time></p>',
+    );
+  });
+
+  it('reads times without a zone as UTC, and Unix timestamps', () => {
+    expect(html('<time:2024-05-01T09:30>')).toContain('datetime="2024-05-01T09:30:00Z"');
+    expect(html('<time:1700000000>')).toContain('datetime="2023-11-14T22:13:20Z"');
+  });
+
+  it('says so when the text names no time', () => {
+    expect(html('<time:next tuesday>')).toBe(
+      '<p><span class="timestamp-error">Invalid time format: next tuesday</span></p>',
+    );
+    expect(html('<time:2024-02-31>')).toContain('timestamp-error');
+  });
+
+  it('leaves <time:...> in code alone', () => {
+    expect(html('`<time:2024-01-01>`')).toBe('<p><code>&lt;time:2024-01-01&gt;</code></p>');
   });
 });

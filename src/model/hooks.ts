@@ -14,6 +14,7 @@ import { presenceStatus, type PresenceStatus } from './presence';
 import { topicVisibility } from './user-topics';
 import { realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
+import { groupsContainingUser } from './user-groups';
 import {
   isTopicMutedFor,
   unmutedStreamUnreadCount,
@@ -53,6 +54,10 @@ export const useRealmSetting = (name: string) => useAccount((s) => s.realm.setti
 /** One personal setting, typed by its name; a name not in the shared list does not compile. */
 export const useUserSetting = <K extends keyof UserSettings>(name: K): UserSettings[K] =>
   useAccount((s) => s.settings[name]);
+
+/** The groups the current user is in, through subgroups too (for highlighting group mentions). */
+export const useOwnUserGroupIds = (): readonly number[] =>
+  useAccount((s) => groupsContainingUser(s.userGroups, s.ownUserId));
 
 export function useUsersById(): Readonly<Record<number, User>> {
   return useAccount((s) => s.users.byId);

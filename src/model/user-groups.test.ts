@@ -3,6 +3,7 @@ import type { UserGroup, UserGroupEvent } from '../api/model';
 import { eg } from '../test/eg';
 import {
   groupMembersDeep,
+  groupsContainingUser,
   namedUserGroups,
   reduceUserGroups,
   userGroupsFromSnapshot,
@@ -92,5 +93,17 @@ describe('user groups', () => {
 
   it('lists the groups people made, by name', () => {
     expect(namedUserGroups(initial()).map((g) => g.name)).toEqual(['actors', 'crew']);
+  });
+
+  it('finds the groups holding a user through subgroups, again after a change', () => {
+    const state = initial();
+    expect(groupsContainingUser(state, 4)).toEqual([2, 3]);
+    expect(groupsContainingUser(state, 1)).toEqual([1]);
+    expect(groupsContainingUser(state, 9)).toEqual([]);
+    const removed = reduceUserGroups(
+      state,
+      event({ op: 'remove_subgroups', group_id: 2, direct_subgroup_ids: [3] }),
+    );
+    expect(groupsContainingUser(removed, 4)).toEqual([3]);
   });
 });

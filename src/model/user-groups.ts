@@ -100,3 +100,19 @@ export function namedUserGroups(state: UserGroupsState): UserGroup[] {
     .filter((group) => !group.is_system_group && !group.deactivated)
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+const containingCache = new WeakMap<UserGroupsState, Map<number, readonly number[]>>();
+
+/** The ids of the groups that hold the user, directly or through subgroups, ascending. */
+export function groupsContainingUser(state: UserGroupsState, userId: number): readonly number[] {
+  let byUser = containingCache.get(state);
+  if (!byUser) containingCache.set(state, (byUser = new Map()));
+  const known = byUser.get(userId);
+  if (known) return known;
+  const ids = Object.values(state.byId)
+    .filter((group) => groupMembersDeep(state, group.id).has(userId))
+    .map((group) => group.id)
+    .sort((a, b) => a - b);
+  byUser.set(userId, ids);
+  return ids;
+}

@@ -7,7 +7,11 @@ import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
-import { formatDay, formatFullDateTime, formatTime } from './format';
+import { messageUrl } from '../../narrow/url';
+import { useOwnUserGroupIds } from '../../model/hooks';
+import { onMessageContentClick } from './content-clicks';
+import { MessageTime } from './MessageTime';
+import { formatDay, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
@@ -51,7 +55,12 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
-  const html = sanitizeMessageHtml(message.content, ownUserId);
+  const ownGroupIds = useOwnUserGroupIds();
+  const html = sanitizeMessageHtml(message.content, ownUserId, {
+    groupIds: ownGroupIds,
+    twentyFourHour,
+  });
+  const permalink = echo ? null : messageUrl(message, ownUserId);
   useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
   const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
@@ -72,25 +81,19 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         {showSender ? (
           <Avatar url={props.mutedSender ? null : message.avatar_url} name={senderName} size={36} />
         ) : (
-          <time
+          <MessageTime
             className="message-hover-time"
-            dateTime={new Date(message.timestamp * 1000).toISOString()}
-            title={formatFullDateTime(message.timestamp)}
-          >
-            {time}
-          </time>
+            timestamp={message.timestamp}
+            time={time}
+            permalink={permalink}
+          />
         )}
       </div>
       <div className="message-main">
         {showSender && (
           <div className="message-header">
             <span className="message-sender">{senderName}</span>
-            <time
-              dateTime={new Date(message.timestamp * 1000).toISOString()}
-              title={formatFullDateTime(message.timestamp)}
-            >
-              {time}
-            </time>
+            <MessageTime timestamp={message.timestamp} time={time} permalink={permalink} />
           </div>
         )}
         {hidden ? (
@@ -107,6 +110,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             ref={content}
             className="message-content rendered-markdown"
             dangerouslySetInnerHTML={{ __html: html }}
+            onClick={(event) => onMessageContentClick(event, message.id)}
           />
         )}
         {!echo && !hidden && (

@@ -36,6 +36,7 @@ import { useMessageCursorKeys } from '../keyboard/use-message-cursor-keys';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
+import { ImageViewer } from '../lightbox/ImageViewer';
 import { openUpload } from './uploads';
 import { useFeedRows } from './use-feed-items';
 import { useFeedScroll } from './use-feed-scroll';
@@ -173,6 +174,7 @@ export function MessageList({
   function openInternalLink(event: React.MouseEvent) {
     selectByClick(event.target);
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    if (event.defaultPrevented) return; // handled inside the message (spoilers, image viewer)
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
       event.preventDefault();
@@ -227,6 +229,7 @@ export function MessageList({
         ))}
       </div>
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
+      <ImageViewer rows={rows} />
     </div>
   );
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { emojiFromClassName, sanitizeMessageHtml } from './sanitize';
+import { emojiFromClassName, sanitizeMessageHtml, type Reader } from './sanitize';
 
-const render = (html: string, ownUserId = 4) => {
+const render = (html: string, ownUserId = 4, reader: Reader = {}) => {
   const div = document.createElement('div');
-  div.innerHTML = sanitizeMessageHtml(html, ownUserId);
+  div.innerHTML = sanitizeMessageHtml(html, ownUserId, reader);
   return div;
 };
+const highlighted = (div: Element) =>
+  [...div.querySelectorAll('span')].map((m) => m.classList.contains('user-mention-me'));
 
 describe('sanitizeMessageHtml', () => {
   it('removes scripts, event handlers and javascript: links', () => {
@@ -63,6 +65,82 @@ describe('sanitizeMessageHtml', () => {
       '<div class="codehilite"><pre><span></span><code>x = 1</code></pre></div><blockquote><p>q</p></blockquote>',
     );
     expect(div.querySelector('div.codehilite pre code')?.textContent).toBe('x = 1');
+    const highlighted = render(
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span> <span class="nf">f</span></code></pre></div>',
+    );
+    expect(highlighted.querySelector('.codehilite')?.getAttribute('data-code-language')).toBe(
+      'Python',
+    );
+    expect(highlighted.querySelector('code span.k')?.textContent).toBe('def');
     expect(div.querySelector('blockquote')).not.toBeNull();
+  });
+
+  it('does not highlight silent mentions, even of the reader', () => {
+    const div = render(
+      '<span class="user-mention silent" data-user-id="4">Hamlet</span><span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span>',
+    );
+    expect(highlighted(div)).toEqual([false, false]);
+  });
+
+  it('highlights topic wildcard mentions', () => {
+    expect(highlighted(render('<span class="topic-mention">@topic</span>'))).toEqual([true]);
+  });
+
+  it('highlights mentions of groups the reader is in, and no others', () => {
+    const html =
+      '<span class="user-group-mention" data-user-group-id="7">@support</span>' +
+      '<span class="user-group-mention" data-user-group-id="8">@design</span>' +
+      '<span class="user-group-mention silent" data-user-group-id="7">support</span>';
+    expect(highlighted(render(html, 4, { groupIds: [7, 9] }))).toEqual([true, false, false]);
+    expect(highlighted(render(html, 4, { groupIds: [] }))).toEqual([false, false, false]);
+  });
+
+  it("shows global times in the reader's zone and clock, keeping the typed text in the title", () => {
+    const html = '<p><time datetime="2024-05-01T13:00:00Z">2024-05-01T15:00:00+02:00</time></p>';
+    const time = render(html, 4, { twentyFourHour: true }).querySelector('time')!;
+    const instant = new Date('2024-05-01T13:00:00Z');
+    expect(time.textContent).toContain(
+      instant.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', hour12: false }),
+    );
+    expect(time.textContent).toContain('2024');
+    expect(time.getAttribute('title')).toContain('Original text: 2024-05-01T15:00:00+02:00');
+    const twelve = render(html, 4, { twentyFourHour: false }).querySelector('time')!;
+    expect(twelve.textContent).toMatch(/AM|PM/);
+  });
+
+  it('closes spoilers behind a disclosure button named after the header', () => {
+    const div = render(
+      '<div class="spoiler-block"><div class="spoiler-header"><p>Plot <em>twist</em></p></div>' +
+        '<div class="spoiler-content" aria-hidden="true"><p>the butler</p></div></div>',
+    );
+    const button = div.querySelector('.spoiler-header > button.spoiler-toggle')!;
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(button.getAttribute('aria-label')).toBe('Spoiler: Plot twist');
+    expect(div.querySelector('.spoiler-content > .spoiler-inner > p')?.textContent).toBe(
+      'the butler',
+    );
+    const bare = render(
+      '<div class="spoiler-block"><div class="spoiler-header"></div><div class="spoiler-content"><p>x</p></div></div>',
+    );
+    expect(bare.querySelector('button')?.getAttribute('aria-label')).toBe('Spoiler');
+  });
+
+  it('names image previews after their file and marks them for the viewer', () => {
+    const div = render(
+      '<div class="message_inline_image"><a href="/user_uploads/2/ab/cat%20photo.png"><img src="/user_uploads/2/ab/cat%20photo.png"></a></div>',
+    );
+    const link = div.querySelector('a')!;
+    expect(link.getAttribute('aria-label')).toBe('View image cat photo.png');
+    expect(link.dataset.imagePreview).toBe('true');
+    expect(link.dataset.upload).toBe('/user_uploads/2/ab/cat%20photo.png');
+    expect(div.querySelector('img')?.getAttribute('alt')).toBe('cat photo.png');
+  });
+
+  it('lets no injected markup pass the new transforms', () => {
+    const div = render(
+      '<div class="spoiler-block"><div class="spoiler-header"><p>"><img src=x onerror=alert(1)></p></div><div class="spoiler-content"></div></div>' +
+        '<time datetime="2024-01-01T00:00:00Z"><img src=x onerror=alert(1)></time>',
+    );
+    expect(div.innerHTML).not.toMatch(/onerror/);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Every HTML string from the server goes through here before it reaches the DOM. DOMPurify
  * removes anything executable; then links open in a new tab without an opener, emoji spans get
- * their Unicode character from the codepoints in their class name, and mentions of the reader
- * are marked so CSS can highlight them.
+ * their Unicode character from the codepoints in their class name, mentions of the reader (or of
+ * a group they are in) are marked so CSS can highlight them, global times show in the reader's
+ * time zone, spoilers get their disclosure button and image previews their name.
  */
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { uploadPathOf } from './uploads';
@@ -75,19 +76,143 @@ function deferUploads(root: Element) {
   }
 }
 
-function markOwnMentions(root: Element, ownUserId: number) {
-  for (const mention of root.querySelectorAll('.user-mention')) {
-    const target = mention.getAttribute('data-user-id');
-    if (target === '*' || target === String(ownUserId)) mention.classList.add('user-mention-me');
+/**
+ * Mentions that concern the reader, highlighted as the reference app does: of them, of everyone
+ * (channel and topic wildcards), or of a group they are in through any subgroup. Silent mentions
+ * notify nobody, so they are not highlighted.
+ */
+function markOwnMentions(root: Element, ownUserId: number, groupIds: readonly number[]) {
+  const groups = new Set(groupIds.map(String));
+  for (const mention of root.querySelectorAll(
+    '.user-mention, .topic-mention, .user-group-mention',
+  )) {
+    if (mention.classList.contains('silent')) continue;
+    const user = mention.getAttribute('data-user-id');
+    const group = mention.getAttribute('data-user-group-id');
+    const mine = mention.classList.contains('topic-mention')
+      ? true
+      : mention.classList.contains('user-group-mention')
+        ? group !== null && groups.has(group)
+        : user === '*' || user === String(ownUserId);
+    if (mine) mention.classList.add('user-mention-me');
   }
+}
+
+/** `<time datetime>` (global times) in the reader's zone and clock; the typed text in the title. */
+function localizeTimes(root: Element, twentyFourHour: boolean) {
+  for (const time of root.querySelectorAll('time[datetime]')) {
+    const instant = new Date(time.getAttribute('datetime') ?? '');
+    if (Number.isNaN(instant.getTime())) continue;
+    const typed = (time.textContent ?? '').trim();
+    time.textContent = instant.toLocaleString(undefined, {
+      weekday: 'short',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: !twentyFourHour,
+    });
+    const full = instant.toLocaleString(undefined, {
+      dateStyle: 'full',
+      timeStyle: 'long',
+      hour12: !twentyFourHour,
+    });
+    time.setAttribute(
+      'title',
+      `${full}. This time is in your time zone.${typed ? ` Original text: ${typed}` : ''}`,
+    );
+    time.classList.add('rendered-time');
+  }
+}
+
+/**
+ * Spoilers start closed: the header gets a disclosure button (clicks on it are handled by
+ * spoilers.ts), and the content a wrapper that lets it open with an animation.
+ */
+function prepareSpoilers(root: Element) {
+  const doc = root.ownerDocument;
+  for (const block of root.querySelectorAll('div.spoiler-block')) {
+    const header = block.querySelector(':scope > .spoiler-header');
+    const content = block.querySelector(':scope > .spoiler-content');
+    if (!header || !content) continue;
+    const label = (header.textContent ?? '').trim();
+    const button = doc.createElement('button');
+    button.type = 'button';
+    button.className = 'spoiler-toggle';
+    button.setAttribute('aria-expanded', 'false');
+    button.setAttribute('aria-label', label ? `Spoiler: ${label}` : 'Spoiler');
+    const arrow = doc.createElement('span');
+    arrow.className = 'spoiler-arrow';
+    arrow.setAttribute('aria-hidden', 'true');
+    button.append(arrow);
+    header.prepend(button);
+    if (!label) {
+      const placeholder = doc.createElement('span');
+      placeholder.className = 'spoiler-placeholder';
+      placeholder.textContent = 'Spoiler';
+      placeholder.setAttribute('aria-hidden', 'true');
+      header.append(placeholder);
+    }
+    const inner = doc.createElement('div');
+    inner.className = 'spoiler-inner';
+    inner.append(...content.childNodes);
+    content.append(inner);
+    content.setAttribute('aria-hidden', 'true');
+  }
+}
+
+/** Code blocks get a button that copies their text (handled by content-clicks.ts). */
+function addCopyButtons(root: Element) {
+  for (const block of root.querySelectorAll('div.codehilite')) {
+    const button = root.ownerDocument.createElement('button');
+    button.type = 'button';
+    button.className = 'copy-code';
+    button.textContent = 'Copy';
+    button.setAttribute('aria-label', 'Copy code');
+    block.prepend(button);
+  }
+}
+
+/** Image previews open the image viewer: their links say so, their images have a name. */
+function labelImagePreviews(root: Element) {
+  for (const link of root.querySelectorAll('.message_inline_image > a')) {
+    const image = link.querySelector('img');
+    if (!image) continue; // a video preview: it plays in place
+    const href = link.getAttribute('href') ?? '';
+    const name =
+      link.getAttribute('title') ||
+      decodeURIComponentSafe(href.split(/[?#]/, 1)[0]!.split('/').pop() ?? '') ||
+      'image';
+    image.setAttribute('alt', name);
+    link.setAttribute('aria-label', `View image ${name}`);
+    link.setAttribute('data-image-preview', 'true');
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface Reader {
+  /** the groups the reader is in, through subgroups too */
+  groupIds?: readonly number[];
+  /** the reader's clock (twenty_four_hour_time) */
+  twentyFourHour?: boolean;
 }
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
 
 /** Safe HTML for a message body, for one reader. */
-export function sanitizeMessageHtml(html: string, ownUserId: number): string {
-  const cacheKey = `${ownUserId}\u0000${html}`;
+export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Reader = {}): string {
+  const groupIds = reader.groupIds ?? [];
+  const twentyFourHour = reader.twentyFourHour ?? false;
+  const cacheKey = `${ownUserId}\u0000${groupIds.join(',')}\u0000${twentyFourHour}\u0000${html}`;
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
 
@@ -98,7 +223,11 @@ export function sanitizeMessageHtml(html: string, ownUserId: number): string {
   }) as HTMLElement;
   renderEmoji(body);
   deferUploads(body);
-  markOwnMentions(body, ownUserId);
+  markOwnMentions(body, ownUserId, groupIds);
+  localizeTimes(body, twentyFourHour);
+  prepareSpoilers(body);
+  addCopyButtons(body);
+  labelImagePreviews(body);
   const safe = body.innerHTML;
 
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);

@@ -1,0 +1,39 @@
+import { Link } from 'react-router';
+import { formatFullDateTime } from './format';
+
+/**
+ * A message's time, linking to the message itself (its permalink, as in the reference app); a
+ * message still being sent has no permalink yet, so its time is plain.
+ */
+export function MessageTime({
+  timestamp,
+  time,
+  permalink,
+  className,
+}: {
+  timestamp: number;
+  /** the time as shown (the reader's clock) */
+  time: string;
+  permalink: string | null;
+  className?: string;
+}) {
+  const element = (
+    <time
+      className={permalink ? undefined : className}
+      dateTime={new Date(timestamp * 1000).toISOString()}
+      title={formatFullDateTime(timestamp)}
+    >
+      {time}
+    </time>
+  );
+  if (!permalink) return element;
+  return (
+    <Link
+      to={permalink}
+      className={className ? `${className} message-time-link` : 'message-time-link'}
+      aria-label={`Permalink to message, ${time}`}
+    >
+      {element}
+    </Link>
+  );
+}
