@@ -9,7 +9,7 @@ import { isModeratorOrAbove } from '../domain/roles.js';
 import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
-import { renderMarkdown } from '../markdown/index.js';
+import { renderMarkdown, topicNarrowUrl } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
@@ -294,45 +294,103 @@ export async function editMessage(
       perUser,
     });
 
-    if (moving && !pureResolve && oldStream) {
+    if (moving && oldStream) {
       const bot = await notificationBot(ctx, trx, realm, events);
+      const notice = (streamId: number, topic: string, content: string) =>
+        insertMessage(
+          ctx,
+          trx,
+          events,
+          realm,
+          bot,
+          {
+            recipient: { type: 'stream', streamId, topic },
+            content,
+            client: 'Internal',
+            readFor: user.id,
+          },
+          true,
+        );
+      const who = `@_**${user.full_name}|${user.id}**`;
       const topic = newTopic ?? row.topic;
-      const dest = newStream ?? oldStream;
-      const count = targets.length;
-      const what = count === 1 ? 'A message was' : `${count} messages were`;
-      if (req.notifyNew) {
-        await insertMessage(
-          ctx,
-          trx,
-          events,
-          realm,
-          bot,
-          {
-            recipient: { type: 'stream', streamId: dest.id, topic },
-            content: `This topic was moved here from #**${oldStream.name}>${row.topic}** by @_**${user.full_name}|${user.id}**.`,
-            client: 'Internal',
-          },
-          true,
-        );
-      }
-      if (req.notifyOld) {
-        await insertMessage(
-          ctx,
-          trx,
-          events,
-          realm,
-          bot,
-          {
-            recipient: { type: 'stream', streamId: oldStream.id, topic: row.topic },
-            content: `${what} moved from this topic to #**${dest.name}>${topic}** by @_**${user.full_name}|${user.id}**.`,
-            client: 'Internal',
-          },
-          true,
-        );
+      if (pureResolve) {
+        // As the reference server: a resolve or unresolve is announced in the topic itself, and
+        // that notice stands in for the "moved here" one.
+        const done = topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved';
+        await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
+      } else {
+        const dest = newStream ?? oldStream;
+        const count = targets.length;
+        const ids = targets.map((m) => m.id);
+        const movedAll =
+          req.propagateMode === 'change_all' &&
+          !(await topicHasOtherMessages(trx, user, oldStream, row.topic_key, ids));
+        const oldPlace = `#**${oldStream.name}>${row.topic}**`;
+        const newPlace = `#**${dest.name}>${topic}**`;
+        if (req.notifyNew) {
+          const joinsOthers = await topicHasOtherMessages(
+            trx,
+            user,
+            dest,
+            topic.toLowerCase(),
+            ids,
+          );
+          const link = `${topicNarrowUrl(dest.id, dest.name, topic)}/near/${row.id}`;
+          const text =
+            movedAll && !joinsOthers
+              ? `This topic was moved here from ${oldPlace} by ${who}.`
+              : count === 1
+                ? `[A message](${link}) was moved here from ${oldPlace} by ${who}.`
+                : `${count} messages were moved here from ${oldPlace} by ${who}.`;
+          await notice(dest.id, topic, text);
+        }
+        if (req.notifyOld) {
+          const text = movedAll
+            ? `This topic was moved to ${newPlace} by ${who}.`
+            : count === 1
+              ? `A message was moved from this topic to ${newPlace} by ${who}.`
+              : `${count} messages were moved from this topic to ${newPlace} by ${who}.`;
+          await notice(oldStream.id, row.topic, text);
+        }
       }
     }
     return {};
   });
+}
+
+/**
+ * Whether a topic holds messages other than `except` that the user can see: deciding whether a
+ * whole topic moved, by the mover's own access, so that a notice leaks nothing they cannot read.
+ */
+async function topicHasOtherMessages(
+  trx: Database,
+  user: User,
+  stream: Stream,
+  topicKey: string,
+  except: number[],
+) {
+  const subscribed = !!(await trx
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('stream_id', '=', stream.id)
+    .where('active', '=', 1)
+    .executeTakeFirst());
+  let q = trx
+    .selectFrom('messages')
+    .select('id')
+    .where('stream_id', '=', stream.id)
+    .where('topic_key', '=', topicKey);
+  if (except.length <= 500) q = q.where('id', 'not in', except.length ? except : [0]);
+  if (!canReadStreamHistory(user, stream, subscribed))
+    q = q.where(
+      'id',
+      'in',
+      trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
+    );
+  const rows = await q.limit(except.length <= 500 ? 1 : except.length + 1).execute();
+  const moved = new Set(except);
+  return rows.some((r) => !moved.has(r.id));
 }
 
 /** The messages of the target's topic that the user can see, by propagate mode. */
