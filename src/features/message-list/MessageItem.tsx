@@ -11,6 +11,8 @@ import { formatDay, formatFullDateTime, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
+import { MoveMessageButton } from '../topics/MoveMessageButton';
+import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 interface MessageItemProps {
   message: Message;
@@ -177,6 +179,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
               <EditIcon />
             </button>
           )}
+          <MoveMessageButton message={message} />
           {props.canDelete && (
             <button
               type="button"
@@ -265,6 +268,11 @@ export function RecipientBar({
           ›
         </span>
         <BarLink to={topicUrl}>{message.subject || '(no topic)'}</BarLink>
+        <TopicActionsMenu
+          streamId={message.stream_id}
+          topic={message.subject}
+          messageId={message.id}
+        />
       </div>
     );
   }

@@ -22,6 +22,7 @@ import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
 import { stopSpectating } from '../login/credentials';
+import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 export function MessageView({ narrow }: { narrow: Narrow }) {
   const key = narrowKey(narrow);
@@ -130,6 +131,13 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
       <MarkAsReadButton narrow={narrow} />
       {!spectator && narrow.kind === 'topic' && (
         <TopicVisibilityControl streamId={narrow.streamId} topic={narrow.topic} />
+      )}
+      {!spectator && narrow.kind === 'topic' && (
+        <TopicActionsMenu
+          streamId={narrow.streamId}
+          topic={narrow.topic}
+          className="narrow-topic-actions"
+        />
       )}
       {!spectator && narrow.kind === 'stream' && <ChannelMuteButton streamId={narrow.streamId} />}
     </header>
