@@ -225,3 +225,39 @@ test('a member limited by the time limit learns why and moves the part allowed',
   ]);
   await hamlet.close();
 });
+
+test('one message moves to another topic from its hover actions', async ({ browser }) => {
+  const general = await streamId('general');
+  await seedTopic('e2e mixed', ['About the menu.']);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  const api = await apiClient(server.url, 'hamlet@example.com');
+  const stray = (
+    await api.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'e2e mixed',
+      content: 'A stray thought about the party.',
+    })
+  ).id as number;
+  await hamlet.goto(topicPath(general, 'general', 'e2e mixed'));
+  const message = hamlet.getByRole('article').filter({ hasText: 'A stray thought' });
+  await message.hover();
+  await message.getByRole('button', { name: 'Move message' }).click();
+  const dialog = hamlet.getByRole('dialog', { name: 'Move messages' });
+  await expect(dialog.getByRole('combobox', { name: 'Which messages' })).toHaveValue('change_one');
+  // Escape closes the dialog and gives the focus back to what opened it.
+  await hamlet.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(message.getByRole('button', { name: 'Move message' })).toBeFocused();
+
+  await message.getByRole('button', { name: 'Move message' }).click();
+  await dialog.getByRole('combobox', { name: 'Topic' }).fill('e2e party');
+  await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(hamlet.getByText('A stray thought about the party.')).toBeHidden();
+  await expect(hamlet.getByText('About the menu.')).toBeVisible();
+  await expect
+    .poll(async () => (await api.get(`/messages/${stray}`)).message.subject)
+    .toBe('e2e party');
+  await hamlet.close();
+});
