@@ -88,7 +88,12 @@ export async function editMessage(
   }
   const newTopic =
     req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
+  if (newTopic === RESOLVED_PREFIX.trim() || newTopic === `${RESOLVED_PREFIX}(no topic)`)
+    throw badRequest('General chat cannot be marked as resolved');
   const topicChanges = newTopic !== undefined && newTopic !== row.topic;
+  // As upstream, the same topic again is no change: without another change there is nothing to do.
+  if (!topicChanges && req.content === undefined && req.streamId === undefined)
+    throw badRequest('Nothing to change');
   const pureResolve =
     topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
   if (topicChanges && !mayEditTopics(realm, user))

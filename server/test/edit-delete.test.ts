@@ -90,6 +90,12 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       (await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: general })).status,
     ).toBe(400);
     expect((await hamlet.patch(`/messages/${id}`, {})).status).toBe(400);
+    const topic = (await fetchOne(hamlet, id)).subject;
+    expect((await hamlet.patch(`/messages/${id}`, { topic })).body.msg).toBe('Nothing to change');
+    const untitled = await send(hamlet, '');
+    expect((await hamlet.patch(`/messages/${untitled}`, { topic: '✔ ' })).body.msg).toBe(
+      'General chat cannot be marked as resolved',
+    );
     expect(
       (await hamlet.patch(`/messages/${id}`, { content: 'x', propagate_mode: 'change_all' }))
         .status,

@@ -11,6 +11,9 @@ import { MoreIcon } from './icons';
 import { isResolved, resolvedName, unresolvedName } from './resolved';
 import { useTopicPermissions } from './use-topic-permissions';
 
+/** The topic without a name, which the reference server refuses to mark as resolved. */
+const UNTITLED = ['', '(no topic)'];
+
 interface TopicActionsMenuProps {
   streamId: number;
   topic: string;
@@ -127,7 +130,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
           aria-label={label}
           onKeyDown={onMenuKey}
         >
-          {allowed.resolve && (
+          {allowed.resolve && !UNTITLED.includes(topic) && (
             <button
               type="button"
               role="menuitem"

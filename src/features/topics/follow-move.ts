@@ -4,7 +4,7 @@
  * holds the message they are looking at (a /near/ link's message, or the selected one).
  */
 import type { UpdateMessageEvent } from '../../api/model';
-import { narrowToUrl, parsePlaceUrl, sameTopic, topicNarrow } from '../../narrow';
+import { narrowToUrl, parsePlaceUrl, sameTopic, topicNarrow, type Narrow } from '../../narrow';
 
 const NEAR = /\/near\/(\d+)$/;
 
@@ -12,7 +12,8 @@ const NEAR = /\/near\/(\d+)$/;
 export function urlAfterMove(
   pathname: string,
   event: UpdateMessageEvent,
-  selectedId: number | null,
+  /** the message selected in a narrow's list, if any */
+  selectedIn: (narrow: Narrow) => number | null,
   streamName: (streamId: number) => string | undefined,
 ): string | null {
   if (event.subject === undefined && event.new_stream_id === undefined) return null;
@@ -25,7 +26,7 @@ export function urlAfterMove(
   if (event.stream_id !== undefined && event.stream_id !== streamId) return null;
   if (event.orig_subject !== undefined && !sameTopic(event.orig_subject, topic)) return null;
   const moved = new Set(event.message_ids);
-  const focus = nearId ?? selectedId;
+  const focus = nearId ?? selectedIn(place.narrow);
   const follows =
     event.propagate_mode === 'change_all' ||
     (focus !== null && moved.has(focus) && event.propagate_mode !== undefined);

@@ -154,6 +154,7 @@ describe('describeMoveFailure', () => {
 });
 
 describe('urlAfterMove', () => {
+  const none = () => null;
   const names = (id: number) => ({ 5: 'general', 6: 'design team' })[id];
   const event = (extra: Partial<UpdateMessageEvent>): UpdateMessageEvent => ({
     type: 'update_message',
@@ -172,44 +173,46 @@ describe('urlAfterMove', () => {
 
   it('follows a whole topic renamed or moved to another channel', () => {
     const path = '/narrow/channel/5-general/topic/lunch';
-    expect(urlAfterMove(path, event({}), null, names)).toBe('/narrow/channel/5-general/topic/food');
-    expect(urlAfterMove(path, event({ subject: undefined, new_stream_id: 6 }), null, names)).toBe(
+    expect(urlAfterMove(path, event({}), none, names)).toBe('/narrow/channel/5-general/topic/food');
+    expect(urlAfterMove(path, event({ subject: undefined, new_stream_id: 6 }), none, names)).toBe(
       '/narrow/channel/6-design-team/topic/lunch',
     );
   });
 
   it('keeps a near link on its message', () => {
     expect(
-      urlAfterMove('/narrow/channel/5-general/topic/lunch/near/42', event({}), null, names),
+      urlAfterMove('/narrow/channel/5-general/topic/lunch/near/42', event({}), none, names),
     ).toBe('/narrow/channel/5-general/topic/food/near/42');
   });
 
   it('follows a partial move only when it takes the message being looked at', () => {
     const path = '/narrow/channel/5-general/topic/lunch';
     const later = event({ propagate_mode: 'change_later' });
-    expect(urlAfterMove(path, later, null, names)).toBeNull();
-    expect(urlAfterMove(path, later, 7, names)).toBeNull();
-    expect(urlAfterMove(path, later, 41, names)).toBe('/narrow/channel/5-general/topic/food');
+    expect(urlAfterMove(path, later, none, names)).toBeNull();
+    expect(urlAfterMove(path, later, () => 7, names)).toBeNull();
+    expect(urlAfterMove(path, later, (n) => (n.kind === 'topic' ? 41 : null), names)).toBe(
+      '/narrow/channel/5-general/topic/food',
+    );
   });
 
   it('stays for other topics, other views, and content edits', () => {
     expect(
-      urlAfterMove('/narrow/channel/5-general/topic/dinner', event({}), null, names),
+      urlAfterMove('/narrow/channel/5-general/topic/dinner', event({}), none, names),
     ).toBeNull();
-    expect(urlAfterMove('/narrow/channel/6-x/topic/lunch', event({}), null, names)).toBeNull();
-    expect(urlAfterMove('/inbox', event({}), null, names)).toBeNull();
+    expect(urlAfterMove('/narrow/channel/6-x/topic/lunch', event({}), none, names)).toBeNull();
+    expect(urlAfterMove('/inbox', event({}), none, names)).toBeNull();
     expect(
       urlAfterMove(
         '/narrow/channel/5-general/topic/lunch',
         event({ subject: undefined, orig_subject: undefined, propagate_mode: undefined }),
-        null,
+        none,
         names,
       ),
     ).toBeNull();
   });
 
   it('matches topics case-insensitively, as the server does', () => {
-    expect(urlAfterMove('/narrow/channel/5-general/topic/Lunch', event({}), null, names)).toBe(
+    expect(urlAfterMove('/narrow/channel/5-general/topic/Lunch', event({}), none, names)).toBe(
       '/narrow/channel/5-general/topic/food',
     );
   });

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useMessageCursor } from '../../model/message-cursor';
+import { selectedMessageIn, useMessageCursor } from '../../model/message-cursor';
+import { narrowKey } from '../../narrow';
 import { useStreamsById } from '../../model/hooks';
 import { useSession } from '../app/session-context';
 import { urlAfterMove } from './follow-move';
@@ -23,8 +24,13 @@ export function useFollowMovedTopics() {
       for (const event of events) {
         if (event.type !== 'update_message') continue;
         const { pathname, streams } = latest.current;
-        const selected = useMessageCursor.getState().messageId;
-        const next = urlAfterMove(pathname, event, selected, (id) => streams[id]?.name);
+        const cursor = useMessageCursor.getState();
+        const next = urlAfterMove(
+          pathname,
+          event,
+          (narrow) => selectedMessageIn(cursor, narrowKey(narrow)),
+          (id) => streams[id]?.name,
+        );
         if (next) {
           latest.current = { ...latest.current, pathname: next };
           navigate(next, { replace: true });
