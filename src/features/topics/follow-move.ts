@@ -1,7 +1,9 @@
 /**
  * Where a reader goes when the topic they are reading moves. As in the reference app, a topic
- * narrow follows its messages when the whole topic moves (change_all), or when the part that moved
- * holds the message they are looking at (a /near/ link's message, or the selected one).
+ * narrow follows its messages when the whole topic moves (change_all), and when its later part
+ * moves (change_later) unless the message they are looking at (a /near/ link's message, or the
+ * selected one) stayed behind. A single message moved away (change_one) leaves the reader where
+ * they are.
  */
 import type { UpdateMessageEvent } from '../../api/model';
 import { narrowToUrl, parsePlaceUrl, sameTopic, topicNarrow, type Narrow } from '../../narrow';
@@ -23,16 +25,15 @@ export function urlAfterMove(
   const place = parsePlaceUrl(near ? trimmed.slice(0, near.index) : trimmed);
   if (place?.kind !== 'narrow' || place.narrow.kind !== 'topic') return null;
   const { streamId, topic } = place.narrow;
-  if (event.stream_id !== undefined && event.stream_id !== streamId) return null;
-  if (event.orig_subject !== undefined && !sameTopic(event.orig_subject, topic)) return null;
-  const moved = new Set(event.message_ids);
+  // Moves always name the messages' old place; an event without it moved nothing.
+  if (event.stream_id !== streamId || event.orig_subject === undefined) return null;
+  if (!sameTopic(event.orig_subject, topic)) return null;
   const focus = nearId ?? selectedIn(place.narrow);
   const follows =
     event.propagate_mode === 'change_all' ||
-    (focus !== null && moved.has(focus) && event.propagate_mode !== undefined);
-  // Without orig_subject the event must name a message we know was in this topic.
-  if (!follows || (event.orig_subject === undefined && (focus === null || !moved.has(focus))))
-    return null;
+    (event.propagate_mode === 'change_later' &&
+      (focus === null || event.message_ids.includes(focus)));
+  if (!follows) return null;
   const newStreamId = event.new_stream_id ?? streamId;
   const newTopic = event.subject ?? topic;
   if (newStreamId === streamId && newTopic === topic) return null;

@@ -185,14 +185,16 @@ describe('urlAfterMove', () => {
     ).toBe('/narrow/channel/5-general/topic/food/near/42');
   });
 
-  it('follows a partial move only when it takes the message being looked at', () => {
+  it('follows the later part of a topic unless the message being looked at stayed behind', () => {
     const path = '/narrow/channel/5-general/topic/lunch';
     const later = event({ propagate_mode: 'change_later' });
-    expect(urlAfterMove(path, later, none, names)).toBeNull();
+    expect(urlAfterMove(path, later, none, names)).toBe('/narrow/channel/5-general/topic/food');
     expect(urlAfterMove(path, later, () => 7, names)).toBeNull();
+    expect(urlAfterMove(`${path}/near/7`, later, none, names)).toBeNull();
     expect(urlAfterMove(path, later, (n) => (n.kind === 'topic' ? 41 : null), names)).toBe(
       '/narrow/channel/5-general/topic/food',
     );
+    expect(urlAfterMove(path, event({ propagate_mode: 'change_one' }), none, names)).toBeNull();
   });
 
   it('stays for other topics, other views, and content edits', () => {
