@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { ROLE } from '../../api/model/user';
 import { useOwnUserId, useRealmLimits, useUserGroups, useUsersById } from '../../model/hooks';
-import { useIsSpectator } from '../app/session-context';
+import { useSessionCore } from '../../model/session-core';
 import { topicPermissions, type TopicActor, type TopicPermissions } from './permissions';
 
 const NONE: TopicPermissions = { editTopic: false, resolve: false, moveBetweenChannels: false };
@@ -12,7 +12,7 @@ export function useTopicPermissions(): {
   actor: TopicActor;
   settings: Readonly<Record<string, unknown>>;
 } {
-  const spectator = useIsSpectator();
+  const spectator = useSessionCore().spectator;
   const ownUserId = useOwnUserId();
   const role = useUsersById()[ownUserId]?.role ?? ROLE.MEMBER;
   const groups = useUserGroups();
