@@ -125,7 +125,9 @@ test('resolving and unresolving a topic shows the check mark to everyone', async
   await hamlet.getByRole('menuitem', { name: 'Mark as unresolved' }).click();
   await expect(conversation(othello, 'general › e2e resolve')).toBeVisible();
   await expect(sidebar.getByRole('link', { name: /^e2e resolve/ })).toBeVisible();
-  await expect(othello.getByText(/has marked this topic as unresolved\./)).toBeVisible();
+  // Undone within the minute, as upstream: the resolve notice goes away rather than a second one.
+  await expect(othello.getByText(/has marked this topic as resolved\./)).toBeHidden();
+  await expect(othello.getByText('Is the build green?')).toBeVisible();
   await hamlet.close();
   await othello.close();
 });

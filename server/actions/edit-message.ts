@@ -22,6 +22,7 @@ import {
 } from './send-message.js';
 import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
+import { removeMessages } from './delete-message.js';
 import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';
 
 export const RESOLVED_PREFIX = '✔ ';
@@ -109,9 +110,12 @@ export async function editMessage(
     newStream = found.stream;
   }
   const moving = topicChanges || newStream !== null;
-  const moveLimit = newStream
-    ? settings.move_messages_between_streams_limit_seconds
-    : settings.move_messages_within_stream_limit_seconds;
+  // A move that changes both channel and topic is held to the stricter of the two limits.
+  const limits = [
+    newStream ? settings.move_messages_between_streams_limit_seconds : null,
+    topicChanges ? settings.move_messages_within_stream_limit_seconds : null,
+  ].filter((l): l is number => l !== null);
+  const moveLimit = limits.length ? Math.min(...limits) : null;
 
   return transact(ctx, async (trx, events) => {
     const oldStream =
@@ -322,7 +326,8 @@ export async function editMessage(
         // As the reference server: a resolve or unresolve is announced in the topic itself, and
         // that notice stands in for the "moved here" one.
         const done = topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved';
-        await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
+        if (!(await undoRecentResolveNotice(trx, realm, bot, oldStream.id, topic, events)))
+          await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
       } else {
         const dest = newStream ?? oldStream;
         const count = targets.length;
@@ -361,6 +366,52 @@ export async function editMessage(
     }
     return {};
   });
+}
+
+/** As upstream: a resolve undone within this time takes its notice away instead of adding one. */
+export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+const RESOLVE_NOTICE = /^@_\*\*[^\n]*\*\* has marked this topic as (un)?resolved\.$/;
+
+/**
+ * Deletes the topic's last message when it is a resolve or unresolve notice from the last
+ * minute: someone who resolves by mistake and undoes it leaves no pair of notices behind.
+ */
+async function undoRecentResolveNotice(
+  trx: Database,
+  realm: Realm,
+  bot: User,
+  streamId: number,
+  topic: string,
+  events: Delivery[],
+) {
+  const last = await trx
+    .selectFrom('messages')
+    .select(['id', 'sender_id', 'content', 'date_sent', 'topic'])
+    .where('stream_id', '=', streamId)
+    .where('topic_key', '=', topic.toLowerCase())
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!last || last.sender_id !== bot.id || !RESOLVE_NOTICE.test(last.content)) return false;
+  if (now() - last.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
+  const holders = await trx
+    .selectFrom('user_messages')
+    .select('user_id')
+    .where('message_id', '=', last.id)
+    .execute();
+  await removeMessages(trx, [last.id]);
+  events.push({
+    realmId: realm.id,
+    userIds: holders.map((h) => h.user_id),
+    event: {
+      type: 'delete_message',
+      message_type: 'stream',
+      message_ids: [last.id],
+      stream_id: streamId,
+      topic: last.topic,
+    },
+  });
+  return true;
 }
 
 /**

@@ -44,6 +44,8 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     setRealm({
       edit_topic_policy: 5,
       move_messages_within_stream_limit_seconds: 604800,
+      move_messages_between_streams_policy: 2,
+      move_messages_between_streams_limit_seconds: 604800,
       message_content_edit_limit_seconds: 600,
     }),
   );
@@ -159,12 +161,29 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     expect(resolved[1].flags).not.toContain('read');
     const own = (await othello.get(`/messages/${resolved[1].id}`)).body.message;
     expect(own.flags).toContain('read');
+    // A minute later, unresolving is news of its own.
+    await age(resolved[1].id, 61);
     expect(
       (await othello.patch(`/messages/${a}`, { topic, propagate_mode: 'change_all' })).status,
     ).toBe(200);
     const reopened = await topicMessages(topic);
     expect(reopened).toHaveLength(3);
     expect(reopened[2].content).toMatch(/has marked this topic as unresolved\./);
+  });
+
+  it('undoes a resolve within the minute by taking its notice away', async () => {
+    const topic = `undo ${topicSeq++}`;
+    const a = await send(hamlet, topic);
+    const move = (to: string) =>
+      othello.patch(`/messages/${a}`, { topic: to, propagate_mode: 'change_all' });
+    expect((await move(`✔ ${topic}`)).status).toBe(200);
+    const [, notice] = await topicMessages(`✔ ${topic}`);
+    const q = await hamlet.post('/register', { event_types: ['delete_message'] });
+    expect((await move(topic)).status).toBe(200);
+    expect((await topicMessages(topic)).map((m) => m.id)).toEqual([a]);
+    const [event] = await drain(hamlet, q.body.queue_id);
+    expect(event.type).toBe('delete_message');
+    expect(event.message_ids ?? [event.message_id]).toEqual([notice.id]);
   });
 
   it('words move notices as the reference server does: a whole topic, one message, several', async () => {
@@ -243,6 +262,22 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
       first_message_id_allowed_to_move: recent,
     });
+  });
+
+  it('holds a move of both channel and topic to the stricter time limit', async () => {
+    await setRealm({
+      move_messages_between_streams_policy: 1,
+      move_messages_between_streams_limit_seconds: null,
+      move_messages_within_stream_limit_seconds: 3600,
+    });
+    const id = await send(hamlet, `both ${topicSeq++}`);
+    await age(id, 7200);
+    expect((await othello.patch(`/messages/${id}`, { stream_id: general })).status).toBe(200);
+    const back = await othello.patch(`/messages/${id}`, {
+      stream_id: engineering,
+      topic: 'elsewhere',
+    });
+    expect(back.body.msg).toMatch(/time limit/);
   });
 
   it('follows the topic edit policy', async () => {
