@@ -10,6 +10,7 @@ import { useRealmLimits, useSortedSubscriptions } from '../../model/hooks';
 import { sameTopic } from '../../narrow';
 import { useMoveMessages, useStreamTopics, type PropagateMode } from '../../queries/topics';
 import { useTopicDialog, type MoveDialogRequest } from './dialog-store';
+import { ChannelField, FailureNotice, NoticeChoices, PropagateField } from './dialog-fields';
 import { describeMoveFailure, type MoveFailure } from './move-error';
 import { messageMovePermissions } from './permissions';
 import { mayPostTo } from './posting';
@@ -27,12 +28,6 @@ export function TopicDialogHost() {
   if (!request) return null;
   return <MoveDialog key={JSON.stringify(request)} request={request} onClose={close} />;
 }
-
-const MODES: [PropagateMode, string][] = [
-  ['change_one', 'Move only this message'],
-  ['change_later', 'Move this and all following messages'],
-  ['change_all', 'Move all messages in this topic'],
-];
 
 function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(): void }) {
   const source =
@@ -69,7 +64,7 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
 
   const dialog = useRef<HTMLDialogElement>(null);
   useModal(dialog, onClose);
-  const ids = { channel: useId(), topic: useId(), mode: useId() };
+  const topicId = useId();
 
   if (!source) return null;
   const newTopic = topic.trim();
@@ -103,34 +98,16 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
           <strong>{source.topic || '(no topic)'}</strong>
         </p>
         {request.kind !== 'rename' && (
-          <div className="topic-dialog-field">
-            <label htmlFor={ids.channel} className="compose-label">
-              Channel
-            </label>
-            <select
-              id={ids.channel}
-              className="text-input"
-              value={streamId}
-              disabled={!mayChangeChannel}
-              aria-describedby={mayChangeChannel ? undefined : `${ids.channel}-why`}
-              onChange={(e) => setStreamId(Number(e.target.value))}
-            >
-              {channels.choices.map((c) => (
-                <option key={c.id} value={c.id}>
-                  #{c.name}
-                </option>
-              ))}
-            </select>
-            {!mayChangeChannel && (
-              <span id={`${ids.channel}-why`} className="topic-dialog-hint">
-                You may change the topic here, not the channel.
-              </span>
-            )}
-          </div>
+          <ChannelField
+            value={streamId}
+            onChange={setStreamId}
+            choices={channels.choices}
+            disabled={!mayChangeChannel}
+          />
         )}
         {mayChangeTopic ? (
           <Combobox
-            id={ids.topic}
+            id={topicId}
             label={request.kind === 'rename' ? 'New topic name' : 'Topic'}
             className="topic-dialog-field"
             value={topic}
@@ -141,69 +118,30 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
           />
         ) : (
           <div className="topic-dialog-field">
-            <label htmlFor={ids.topic} className="compose-label">
+            <label htmlFor={topicId} className="compose-label">
               Topic
             </label>
-            <input id={ids.topic} className="text-input" value={topic} readOnly />
+            <input id={topicId} className="text-input" value={topic} readOnly />
             <span className="topic-dialog-hint">
               You may change the channel here, not the topic.
             </span>
           </div>
         )}
-        {request.kind === 'message' && (
-          <div className="topic-dialog-field">
-            <label htmlFor={ids.mode} className="compose-label">
-              Which messages
-            </label>
-            <select
-              id={ids.mode}
-              className="text-input"
-              value={mode}
-              onChange={(e) => setMode(e.target.value as PropagateMode)}
-            >
-              {MODES.map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        <fieldset className="topic-dialog-notices">
-          <legend className="visually-hidden">Notifications</legend>
-          <label>
-            <input
-              type="checkbox"
-              checked={notifyNew}
-              onChange={(e) => setNotifyNew(e.target.checked)}
-            />{' '}
-            Send automated notice to new topic
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={notifyOld}
-              onChange={(e) => setNotifyOld(e.target.checked)}
-            />{' '}
-            Send automated notice to old topic
-          </label>
-        </fieldset>
+        {request.kind === 'message' && <PropagateField value={mode} onChange={setMode} />}
+        <NoticeChoices
+          notifyNew={notifyNew}
+          notifyOld={notifyOld}
+          onChange={(choice) => {
+            setNotifyNew(choice.notifyNew);
+            setNotifyOld(choice.notifyOld);
+          }}
+        />
         {failure && (
-          <div className="topic-dialog-error" role="alert">
-            <p>{failure.text}</p>
-            {failure.kind === 'time-limit' && failure.firstAllowedId !== null && (
-              <button
-                type="button"
-                className="button button-small"
-                disabled={move.isPending}
-                onClick={() => submit(failure.firstAllowedId!, 'change_later')}
-              >
-                {failure.allowed === 1
-                  ? 'Move only the most recent message'
-                  : `Move only the ${failure.allowed} most recent messages`}
-              </button>
-            )}
-          </div>
+          <FailureNotice
+            failure={failure}
+            pending={move.isPending}
+            onMoveAllowed={(firstId) => submit(firstId, 'change_later')}
+          />
         )}
         <div className="topic-dialog-buttons">
           <button type="button" className="button button-quiet" onClick={onClose}>
