@@ -9,7 +9,7 @@
  * BENCH_DATABASE_URL is set (in a schema of its own, dropped at the end). Prints a table and one
  * JSON line per figure. Every step is bounded in count; traffic goes only to 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -26,7 +26,6 @@ import { TestClient } from '../server/test/client.js';
 import { renderMarkdown } from '../server/markdown/index.js';
 import { bareInsert, barePublish, bareRoute } from './floors.js';
 import { stats, timeEach, type Stats } from './stats.js';
-import { clientFigures } from './client.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -422,6 +421,19 @@ function markdownThroughput() {
   return Math.round(((performance.now() - start) / rounds) * 1000 * 10) / 10;
 }
 
+/** The client's figures, from bench/client.ts in a process of its own. */
+function clientFigures(users: number, channels: number) {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/client.ts', String(users), String(channels)],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  const line = run.stdout.trim().split('\n').pop();
+  return run.status === 0 && line
+    ? (JSON.parse(line) as { applyMs: number; typeaheadMs: number })
+    : null;
+}
+
 function printTable() {
   console.log('\n| database | figure | value | floor | goal | met |');
   console.log('|---|---|---|---|---|---|');
@@ -472,6 +484,7 @@ async function main() {
       floor: null, goal: null, detail: { files: page.files, encoding: page.encoding } }); // prettier-ignore
   }
   const client = clientFigures(scale.users, scale.channels);
+  if (!client) throw new Error('the client figures could not be taken');
   record({ db: '-', name: 'client_apply_100k_events_ms', value: client.applyMs, unit: 'ms',
     floor: null, goal: { max: 1000 } }); // prettier-ignore
   record({ db: '-', name: 'client_typeahead_keystroke_ms', value: client.typeaheadMs, unit: 'ms',

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -8,6 +7,12 @@ import { Mutex } from './events/lock.js';
 import type { QueueManager } from './events/manager.js';
 import type { Delivery } from './events/types.js';
 
+/** Where actions report trouble: Fastify's logger in the server, the console elsewhere. */
+export interface Logger {
+  warn(...args: any[]): void;
+  error(...args: any[]): void;
+}
+
 /** Everything an action needs; no HTTP in it. */
 export interface AppContext {
   db: Database;
@@ -15,7 +20,7 @@ export interface AppContext {
   config: Config;
   queues: QueueManager;
   lock: Mutex;
-  log: FastifyBaseLogger | Console;
+  log: Logger;
   /** failed password attempts per account, shared by every process when there are several */
   loginAttempts: LoginAttempts;
 }

@@ -15,6 +15,7 @@ import './styles/compose.css';
 import './styles/views.css';
 import './styles/search.css';
 import './styles/keyboard.css';
+import './styles/topics.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

@@ -128,7 +128,7 @@ function deletionDeliveries(
   }));
 }
 
-async function removeMessages(trx: Database, ids: number[]) {
+export async function removeMessages(trx: Database, ids: number[]) {
   await releaseClaims(trx, ids);
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);

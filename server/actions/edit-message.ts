@@ -9,7 +9,7 @@ import { isModeratorOrAbove } from '../domain/roles.js';
 import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
-import { renderMarkdown } from '../markdown/index.js';
+import { renderMarkdown, topicNarrowUrl } from '../markdown/index.js';
 import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
@@ -22,6 +22,7 @@ import {
 } from './send-message.js';
 import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
+import { removeMessages } from './delete-message.js';
 import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';
 
 export const RESOLVED_PREFIX = '✔ ';
@@ -88,7 +89,12 @@ export async function editMessage(
   }
   const newTopic =
     req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
+  if (newTopic === RESOLVED_PREFIX.trim() || newTopic === `${RESOLVED_PREFIX}(no topic)`)
+    throw badRequest('General chat cannot be marked as resolved');
   const topicChanges = newTopic !== undefined && newTopic !== row.topic;
+  // As upstream, the same topic again is no change: without another change there is nothing to do.
+  if (!topicChanges && req.content === undefined && req.streamId === undefined)
+    throw badRequest('Nothing to change');
   const pureResolve =
     topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
   if (topicChanges && !mayEditTopics(realm, user))
@@ -104,9 +110,12 @@ export async function editMessage(
     newStream = found.stream;
   }
   const moving = topicChanges || newStream !== null;
-  const moveLimit = newStream
-    ? settings.move_messages_between_streams_limit_seconds
-    : settings.move_messages_within_stream_limit_seconds;
+  // A move that changes both channel and topic is held to the stricter of the two limits.
+  const limits = [
+    newStream ? settings.move_messages_between_streams_limit_seconds : null,
+    topicChanges ? settings.move_messages_within_stream_limit_seconds : null,
+  ].filter((l): l is number => l !== null);
+  const moveLimit = limits.length ? Math.min(...limits) : null;
 
   return transact(ctx, async (trx, events) => {
     const oldStream =
@@ -294,45 +303,150 @@ export async function editMessage(
       perUser,
     });
 
-    if (moving && !pureResolve && oldStream) {
+    if (moving && oldStream) {
       const bot = await notificationBot(ctx, trx, realm, events);
+      const notice = (streamId: number, topic: string, content: string) =>
+        insertMessage(
+          ctx,
+          trx,
+          events,
+          realm,
+          bot,
+          {
+            recipient: { type: 'stream', streamId, topic },
+            content,
+            client: 'Internal',
+            readFor: user.id,
+          },
+          true,
+        );
+      const who = `@_**${user.full_name}|${user.id}**`;
       const topic = newTopic ?? row.topic;
-      const dest = newStream ?? oldStream;
-      const count = targets.length;
-      const what = count === 1 ? 'A message was' : `${count} messages were`;
-      if (req.notifyNew) {
-        await insertMessage(
-          ctx,
-          trx,
-          events,
-          realm,
-          bot,
-          {
-            recipient: { type: 'stream', streamId: dest.id, topic },
-            content: `This topic was moved here from #**${oldStream.name}>${row.topic}** by @_**${user.full_name}|${user.id}**.`,
-            client: 'Internal',
-          },
-          true,
-        );
-      }
-      if (req.notifyOld) {
-        await insertMessage(
-          ctx,
-          trx,
-          events,
-          realm,
-          bot,
-          {
-            recipient: { type: 'stream', streamId: oldStream.id, topic: row.topic },
-            content: `${what} moved from this topic to #**${dest.name}>${topic}** by @_**${user.full_name}|${user.id}**.`,
-            client: 'Internal',
-          },
-          true,
-        );
+      if (pureResolve) {
+        // As the reference server: a resolve or unresolve is announced in the topic itself, and
+        // that notice stands in for the "moved here" one.
+        const done = topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved';
+        if (!(await undoRecentResolveNotice(trx, realm, bot, oldStream.id, topic, events)))
+          await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
+      } else {
+        const dest = newStream ?? oldStream;
+        const count = targets.length;
+        const ids = targets.map((m) => m.id);
+        const movedAll =
+          req.propagateMode === 'change_all' &&
+          !(await topicHasOtherMessages(trx, user, oldStream, row.topic_key, ids));
+        const oldPlace = `#**${oldStream.name}>${row.topic}**`;
+        const newPlace = `#**${dest.name}>${topic}**`;
+        if (req.notifyNew) {
+          const joinsOthers = await topicHasOtherMessages(
+            trx,
+            user,
+            dest,
+            topic.toLowerCase(),
+            ids,
+          );
+          const link = `${topicNarrowUrl(dest.id, dest.name, topic)}/near/${row.id}`;
+          const text =
+            movedAll && !joinsOthers
+              ? `This topic was moved here from ${oldPlace} by ${who}.`
+              : count === 1
+                ? `[A message](${link}) was moved here from ${oldPlace} by ${who}.`
+                : `${count} messages were moved here from ${oldPlace} by ${who}.`;
+          await notice(dest.id, topic, text);
+        }
+        if (req.notifyOld) {
+          const text = movedAll
+            ? `This topic was moved to ${newPlace} by ${who}.`
+            : count === 1
+              ? `A message was moved from this topic to ${newPlace} by ${who}.`
+              : `${count} messages were moved from this topic to ${newPlace} by ${who}.`;
+          await notice(oldStream.id, row.topic, text);
+        }
       }
     }
     return {};
   });
+}
+
+/** As upstream: a resolve undone within this time takes its notice away instead of adding one. */
+export const RESOLVE_UNDO_GRACE_SECONDS = 60;
+const RESOLVE_NOTICE = /^@_\*\*[^\n]*\*\* has marked this topic as (un)?resolved\.$/;
+
+/**
+ * Deletes the topic's last message when it is a resolve or unresolve notice from the last
+ * minute: someone who resolves by mistake and undoes it leaves no pair of notices behind.
+ */
+async function undoRecentResolveNotice(
+  trx: Database,
+  realm: Realm,
+  bot: User,
+  streamId: number,
+  topic: string,
+  events: Delivery[],
+) {
+  const last = await trx
+    .selectFrom('messages')
+    .select(['id', 'sender_id', 'content', 'date_sent', 'topic'])
+    .where('stream_id', '=', streamId)
+    .where('topic_key', '=', topic.toLowerCase())
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!last || last.sender_id !== bot.id || !RESOLVE_NOTICE.test(last.content)) return false;
+  if (now() - last.date_sent > RESOLVE_UNDO_GRACE_SECONDS) return false;
+  const holders = await trx
+    .selectFrom('user_messages')
+    .select('user_id')
+    .where('message_id', '=', last.id)
+    .execute();
+  await removeMessages(trx, [last.id]);
+  events.push({
+    realmId: realm.id,
+    userIds: holders.map((h) => h.user_id),
+    event: {
+      type: 'delete_message',
+      message_type: 'stream',
+      message_ids: [last.id],
+      stream_id: streamId,
+      topic: last.topic,
+    },
+  });
+  return true;
+}
+
+/**
+ * Whether a topic holds messages other than `except` that the user can see: deciding whether a
+ * whole topic moved, by the mover's own access, so that a notice leaks nothing they cannot read.
+ */
+async function topicHasOtherMessages(
+  trx: Database,
+  user: User,
+  stream: Stream,
+  topicKey: string,
+  except: number[],
+) {
+  const subscribed = !!(await trx
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('stream_id', '=', stream.id)
+    .where('active', '=', 1)
+    .executeTakeFirst());
+  let q = trx
+    .selectFrom('messages')
+    .select('id')
+    .where('stream_id', '=', stream.id)
+    .where('topic_key', '=', topicKey);
+  if (except.length <= 500) q = q.where('id', 'not in', except.length ? except : [0]);
+  if (!canReadStreamHistory(user, stream, subscribed))
+    q = q.where(
+      'id',
+      'in',
+      trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
+    );
+  const rows = await q.limit(except.length <= 500 ? 1 : except.length + 1).execute();
+  const moved = new Set(except);
+  return rows.some((r) => !moved.has(r.id));
 }
 
 /** The messages of the target's topic that the user can see, by propagate mode. */

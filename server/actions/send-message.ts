@@ -30,6 +30,8 @@ export interface SendOptions {
   client: string;
   queueId?: string;
   localId?: string;
+  /** a user for whom the message starts out read: whoever caused a system notice */
+  readFor?: number;
 }
 
 /** Zulip truncates over-long content and topics rather than refusing them. */
@@ -264,7 +266,8 @@ export async function insertMessage(
   const lowered = content.toLowerCase();
   const flagsFor = (userId: number) => {
     let flags = 0;
-    if (userId === sender.id || mutedBy.has(userId)) flags |= FLAG_BITS.read;
+    if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))
+      flags |= FLAG_BITS.read;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
     if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (md.topicWildcard && topicParticipants.has(userId))

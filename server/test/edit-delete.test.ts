@@ -44,6 +44,8 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     setRealm({
       edit_topic_policy: 5,
       move_messages_within_stream_limit_seconds: 604800,
+      move_messages_between_streams_policy: 2,
+      move_messages_between_streams_limit_seconds: 604800,
       message_content_edit_limit_seconds: 600,
     }),
   );
@@ -90,6 +92,12 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       (await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: general })).status,
     ).toBe(400);
     expect((await hamlet.patch(`/messages/${id}`, {})).status).toBe(400);
+    const topic = (await fetchOne(hamlet, id)).subject;
+    expect((await hamlet.patch(`/messages/${id}`, { topic })).body.msg).toBe('Nothing to change');
+    const untitled = await send(hamlet, '');
+    expect((await hamlet.patch(`/messages/${untitled}`, { topic: '✔ ' })).body.msg).toBe(
+      'General chat cannot be marked as resolved',
+    );
     expect(
       (await hamlet.patch(`/messages/${id}`, { content: 'x', propagate_mode: 'change_all' }))
         .status,
@@ -124,7 +132,20 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     expect(last.content).toContain('moved here from');
   });
 
-  it('resolves a topic with the ✔ prefix and sends no notification', async () => {
+  const topicMessages = async (topic: string) =>
+    (
+      await hamlet.get('/messages', {
+        anchor: 'newest',
+        num_before: 20,
+        num_after: 0,
+        narrow: [
+          ['channel', String(engineering)],
+          ['topic', topic],
+        ],
+      })
+    ).body.messages as { id: number; content: string; sender_full_name: string; flags: string[] }[];
+
+  it('resolves a topic with the ✔ prefix, announcing it in the topic only (no move notice)', async () => {
     const topic = `resolve ${topicSeq++}`;
     const a = await send(hamlet, topic);
     await age(a, 10 * 86400);
@@ -132,16 +153,75 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       (await othello.patch(`/messages/${a}`, { topic: `✔ ${topic}`, propagate_mode: 'change_all' }))
         .status,
     ).toBe(200);
-    const thread = await hamlet.get('/messages', {
-      anchor: 'newest',
-      num_before: 10,
-      num_after: 0,
-      narrow: [
-        ['channel', String(engineering)],
-        ['topic', `✔ ${topic}`],
-      ],
-    });
-    expect(thread.body.messages).toHaveLength(1);
+    const resolved = await topicMessages(`✔ ${topic}`);
+    expect(resolved).toHaveLength(2);
+    expect(resolved[1].sender_full_name).toBe('Notification Bot');
+    expect(resolved[1].content).toMatch(/Othello.*has marked this topic as resolved\./);
+    // The notice is news to the others, not to whoever resolved the topic.
+    expect(resolved[1].flags).not.toContain('read');
+    const own = (await othello.get(`/messages/${resolved[1].id}`)).body.message;
+    expect(own.flags).toContain('read');
+    // A minute later, unresolving is news of its own.
+    await age(resolved[1].id, 61);
+    expect(
+      (await othello.patch(`/messages/${a}`, { topic, propagate_mode: 'change_all' })).status,
+    ).toBe(200);
+    const reopened = await topicMessages(topic);
+    expect(reopened).toHaveLength(3);
+    expect(reopened[2].content).toMatch(/has marked this topic as unresolved\./);
+  });
+
+  it('undoes a resolve within the minute by taking its notice away', async () => {
+    const topic = `undo ${topicSeq++}`;
+    const a = await send(hamlet, topic);
+    const move = (to: string) =>
+      othello.patch(`/messages/${a}`, { topic: to, propagate_mode: 'change_all' });
+    expect((await move(`✔ ${topic}`)).status).toBe(200);
+    const [, notice] = await topicMessages(`✔ ${topic}`);
+    const q = await hamlet.post('/register', { event_types: ['delete_message'] });
+    expect((await move(topic)).status).toBe(200);
+    expect((await topicMessages(topic)).map((m) => m.id)).toEqual([a]);
+    const [event] = await drain(hamlet, q.body.queue_id);
+    expect(event.type).toBe('delete_message');
+    expect(event.message_ids ?? [event.message_id]).toEqual([notice.id]);
+  });
+
+  it('words move notices as the reference server does: a whole topic, one message, several', async () => {
+    const topic = `notices ${topicSeq++}`;
+    const [a, b, c] = [
+      await send(hamlet, topic),
+      await send(hamlet, topic),
+      await send(hamlet, topic),
+    ];
+    const move = (id: number, to: string, mode: string) =>
+      othello.patch(`/messages/${id}`, {
+        topic: to,
+        propagate_mode: mode,
+        send_notification_to_old_thread: true,
+        send_notification_to_new_thread: true,
+      });
+    expect((await move(c, `${topic} one`, 'change_one')).status).toBe(200);
+    expect((await topicMessages(`${topic} one`)).at(-1)!.content).toMatch(
+      /<a href="[^"]*\/near\/\d+">A message<\/a> was moved here from .*by .*Othello/,
+    );
+    expect((await topicMessages(topic)).at(-1)!.content).toMatch(
+      /A message was moved from this topic to .*by .*Othello/,
+    );
+    expect((await move(b, `${topic} two`, 'change_later')).status).toBe(200);
+    // b and the notice sent after it moved together
+    expect((await topicMessages(`${topic} two`)).at(-1)!.content).toMatch(
+      /2 messages were moved here from/,
+    );
+    expect((await topicMessages(topic)).at(-1)!.content).toMatch(
+      /2 messages were moved from this topic to/,
+    );
+    expect((await move(a, `${topic} all`, 'change_all')).status).toBe(200);
+    expect((await topicMessages(`${topic} all`)).at(-1)!.content).toMatch(
+      /This topic was moved here from .*by .*Othello/,
+    );
+    expect((await topicMessages(topic)).at(-1)!.content).toMatch(
+      /This topic was moved to .*by .*Othello/,
+    );
   });
 
   it('answers MOVE_MESSAGES_TIME_LIMIT_EXCEEDED and allows the partial move it suggests', async () => {
@@ -182,6 +262,22 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       code: 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
       first_message_id_allowed_to_move: recent,
     });
+  });
+
+  it('holds a move of both channel and topic to the stricter time limit', async () => {
+    await setRealm({
+      move_messages_between_streams_policy: 1,
+      move_messages_between_streams_limit_seconds: null,
+      move_messages_within_stream_limit_seconds: 3600,
+    });
+    const id = await send(hamlet, `both ${topicSeq++}`);
+    await age(id, 7200);
+    expect((await othello.patch(`/messages/${id}`, { stream_id: general })).status).toBe(200);
+    const back = await othello.patch(`/messages/${id}`, {
+      stream_id: engineering,
+      topic: 'elsewhere',
+    });
+    expect(back.body.msg).toMatch(/time limit/);
   });
 
   it('follows the topic edit policy', async () => {

@@ -13,9 +13,13 @@ function addEmoji(
 ) {
   const params: Record<string, unknown> = {};
   if (file)
-    params.filename = new File([file.data], file.name ?? 'emoji.png', {
-      type: file.type ?? 'image/png',
-    });
+    params.filename = new File(
+      [typeof file.data === 'string' ? file.data : new Uint8Array(file.data)],
+      file.name ?? 'emoji.png',
+      {
+        type: file.type ?? 'image/png',
+      },
+    );
   return client.post(`/realm/emoji/${encodeURIComponent(name)}`, file ? params : {});
 }
 

@@ -1279,7 +1279,7 @@ describe.each(DATABASES)('api-spec.md endpoint rules on %s', (db) => {
     ).body.messages;
     expect(old).toHaveLength(1);
     expect(old[0]).toMatchObject({ sender_full_name: 'Notification Bot' });
-    expect(old[0].content).toContain('moved from this topic');
+    expect(old[0].content).toContain('This topic was moved to');
     // By default the new thread is told and the old one is not.
     const again = await send(c.hamlet, engineering, 'notify default');
     expect(

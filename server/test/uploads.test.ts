@@ -23,7 +23,12 @@ async function upload(
 ): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [i, p] of parts.entries())
-    form.append(`file-${i}`, new File([p.data], p.name, { type: p.type ?? '' }));
+    form.append(
+      `file-${i}`,
+      new File([typeof p.data === 'string' ? p.data : new Uint8Array(p.data)], p.name, {
+        type: p.type ?? '',
+      }),
+    );
   const res = await fetch(`${server.url}/api/v1/user_uploads`, {
     method: 'POST',
     body: form,

@@ -168,3 +168,6 @@ export function usePresenceStatuses(): (userId: number) => PresenceStatus {
 /** The user's own visibility policy for a topic (0 when none). */
 export const useTopicVisibility = (streamId: number, topic: string) =>
   useAccount((s) => topicVisibility(s.userTopics, streamId, topic));
+
+/** The organization's user groups, for deciding group-based permissions. */
+export const useUserGroups = () => useAccount((s) => s.userGroups);

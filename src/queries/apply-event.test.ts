@@ -234,6 +234,56 @@ describe('applyEventToTopics', () => {
   });
 });
 
+describe('applyEventToTopics on moves', () => {
+  const topics = [
+    { name: 'dinner', maxId: 20 },
+    { name: 'lunch', maxId: 10 },
+  ];
+  const move = (extra: Record<string, unknown>) =>
+    parseEvent({
+      id: 1,
+      type: 'update_message',
+      user_id: 9,
+      message_id: 10,
+      message_ids: [8, 10],
+      edit_timestamp: 1,
+      rendering_only: false,
+      stream_id: 5,
+      orig_subject: 'lunch',
+      propagate_mode: 'change_all',
+      ...extra,
+    });
+
+  it('renames a whole topic in place, keeping the order by newest message', () => {
+    expect(applyEventToTopics(topics, 5, move({ subject: '✔ lunch' }))).toEqual([
+      { name: 'dinner', maxId: 20 },
+      { name: '✔ lunch', maxId: 10 },
+    ]);
+  });
+
+  it('merges into an existing topic and takes the newer of the two', () => {
+    expect(applyEventToTopics(topics, 5, move({ subject: 'Dinner' }))).toEqual([
+      { name: 'Dinner', maxId: 20 },
+    ]);
+  });
+
+  it('leaves the old channel and joins the new one when the channel changes', () => {
+    const moved = move({ new_stream_id: 6 });
+    expect(applyEventToTopics(topics, 5, moved)).toEqual([{ name: 'dinner', maxId: 20 }]);
+    expect(applyEventToTopics([{ name: 'x', maxId: 3 }], 6, moved)).toEqual([
+      { name: 'lunch', maxId: 10 },
+      { name: 'x', maxId: 3 },
+    ]);
+    expect(applyEventToTopics(topics, 7, moved)).toBe(topics);
+  });
+
+  it('waits for the refetch after a partial move', () => {
+    expect(
+      applyEventToTopics(topics, 5, move({ subject: 'food', propagate_mode: 'change_later' })),
+    ).toBe(topics);
+  });
+});
+
 describe('applyEventsToQueryCache', () => {
   it('updates every loaded list and topic list, leaving others alone', () => {
     const client = new QueryClient();

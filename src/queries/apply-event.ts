@@ -145,6 +145,7 @@ export function applyEventToTopics(
   streamId: number,
   event: ParsedEvent,
 ): TopicSummary[] {
+  if (event.type === 'update_message') return withTopicMoved(topics, streamId, event);
   if (
     event.type !== 'message' ||
     event.message.type !== 'stream' ||
@@ -155,6 +156,33 @@ export function applyEventToTopics(
   const existing = topics.find((t) => sameTopic(t.name, subject));
   if (existing && existing.maxId >= id) return topics;
   return [{ name: existing?.name ?? subject, maxId: id }, ...topics.filter((t) => t !== existing)];
+}
+
+/**
+ * A whole topic that moved is renamed in its channel's list (or leaves it, and joins the
+ * destination's) at once, so that sidebars show the new name before the lists are fetched again.
+ * Partial moves wait for that refetch: only the server knows what remains in the old topic.
+ */
+function withTopicMoved(
+  topics: TopicSummary[],
+  streamId: number,
+  event: UpdateMessageEvent,
+): TopicSummary[] {
+  const from = event.stream_id;
+  if (event.propagate_mode !== 'change_all' || from === undefined) return topics;
+  if (event.orig_subject === undefined || event.message_ids.length === 0) return topics;
+  const to = event.new_stream_id ?? from;
+  const toTopic = event.subject ?? event.orig_subject;
+  if (streamId !== from && streamId !== to) return topics;
+  const moving = topics.find((t) => sameTopic(t.name, event.orig_subject!));
+  const movedMax = Math.max(moving?.maxId ?? 0, ...event.message_ids);
+  let next = streamId === from ? topics.filter((t) => t !== moving) : topics;
+  if (streamId === to) {
+    const joined = next.find((t) => sameTopic(t.name, toTopic));
+    const entry = { name: toTopic, maxId: Math.max(joined?.maxId ?? 0, movedMax) };
+    next = [...next.filter((t) => t !== joined), entry].sort((a, b) => b.maxId - a.maxId);
+  }
+  return next.length === topics.length && next.every((t, i) => t === topics[i]) ? topics : next;
 }
 
 function isMove(event: ParsedEvent): boolean {

@@ -105,6 +105,8 @@ export function updateMessage(
     topic?: string;
     stream_id?: number;
     propagate_mode?: 'change_one' | 'change_later' | 'change_all';
+    send_notification_to_old_thread?: boolean;
+    send_notification_to_new_thread?: boolean;
   },
 ) {
   return connection.request<object>('PATCH', `/messages/${messageId}`, options);

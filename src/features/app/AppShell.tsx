@@ -20,6 +20,7 @@ import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
 import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from './session-context';
+import { TopicManagement } from '../topics/TopicManagement';
 import { TopBar } from './TopBar';
 import { useDesktopNotifications } from './desktop-notifications';
 import { useDocumentTitle } from './document-title';
@@ -121,6 +122,7 @@ export function AppShell() {
         <PlaceView place={place} />
       </main>
       {!spectator && <RightSidebar hidden={!rightOpen} />}
+      {!spectator && <TopicManagement />}
       {drawerOpen && <div className="drawer-backdrop" onClick={closeDrawers} aria-hidden="true" />}
     </div>
   );

@@ -16,6 +16,8 @@ import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
 import { TopicText } from '../search/TopicText';
+import { MoveMessageButton } from '../topics/MoveMessageButton';
+import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 interface MessageItemProps {
   message: Message;
@@ -182,6 +184,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
               <EditIcon />
             </button>
           )}
+          <MoveMessageButton message={message} />
           {props.canDelete && (
             <button
               type="button"
@@ -272,6 +275,11 @@ export function RecipientBar({
         <BarLink to={topicUrl}>
           <TopicText message={message} />
         </BarLink>
+        <TopicActionsMenu
+          streamId={message.stream_id}
+          topic={message.subject}
+          messageId={message.id}
+        />
       </div>
     );
   }

@@ -24,6 +24,7 @@ import { dmConversationName } from '../sidebar/conversation-names';
 import { MessageList } from './MessageList';
 import { sanitizeHtml } from './sanitize';
 import { stopSpectating } from '../login/credentials';
+import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 export function MessageView({ narrow, target }: { narrow: Narrow; target?: MessageTarget }) {
   const key = narrowKey(narrow);
@@ -135,6 +136,13 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
       <MarkAsReadButton narrow={narrow} />
       {!spectator && narrow.kind === 'topic' && (
         <TopicVisibilityControl streamId={narrow.streamId} topic={narrow.topic} />
+      )}
+      {!spectator && narrow.kind === 'topic' && (
+        <TopicActionsMenu
+          streamId={narrow.streamId}
+          topic={narrow.topic}
+          className="narrow-topic-actions"
+        />
       )}
       {!spectator && narrow.kind === 'stream' && <ChannelMuteButton streamId={narrow.streamId} />}
     </header>

@@ -21,6 +21,7 @@ import {
 } from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection, useIsSpectator } from '../app/session-context';
+import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 const TOPICS_SHOWN = 8;
 /** Muted topics stay listed, greyed; their unread messages do not count for the stream. */
@@ -175,7 +176,7 @@ function TopicList({
         const count = unreadTopics?.[topic]?.length ?? 0;
         const muted = isMuted(subscription.stream_id, topic);
         return (
-          <li key={topic} className={muted ? 'topic-muted' : undefined}>
+          <li key={topic} className={muted ? 'topic-row-item topic-muted' : 'topic-row-item'}>
             <Link
               to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
               className="sidebar-row topic-row"
@@ -187,6 +188,11 @@ function TopicList({
               </span>
               <UnreadBadge count={count} />
             </Link>
+            <TopicActionsMenu
+              streamId={subscription.stream_id}
+              topic={topic}
+              className="sidebar-topic-actions"
+            />
           </li>
         );
       })}

@@ -1,0 +1,192 @@
+/**
+ * The topic actions menu: mark as resolved or unresolved, rename, move. Offered on recipient
+ * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { errorText } from '../../api/errors';
+import { sameTopic } from '../../narrow';
+import { useMoveMessages, useStreamTopics } from '../../queries/topics';
+import { useTopicDialog } from './dialog-store';
+import { MoreIcon } from './icons';
+import { isResolved, resolvedName, unresolvedName } from './resolved';
+import { useTopicPermissions } from './use-topic-permissions';
+
+/** The topic without a name, which the reference server refuses to mark as resolved. */
+const UNTITLED = ['', '(no topic)'];
+
+interface TopicActionsMenuProps {
+  streamId: number;
+  topic: string;
+  /** a message known to be in the topic, used until the topic list says which is the newest */
+  messageId?: number;
+  className?: string;
+}
+
+export function TopicActionsMenu({ streamId, topic, messageId, className }: TopicActionsMenuProps) {
+  const { allowed } = useTopicPermissions();
+  const [open, setOpen] = useState(false);
+  // Opens upwards in the lower part of the window, so the feed's edge does not cut it off.
+  const [upwards, setUpwards] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const anyAllowed = allowed.editTopic || allowed.resolve || allowed.moveBetweenChannels;
+  // The newest message is the target of topic-wide changes, as in the reference app: the time
+  // limits are checked against it, and a long-gone first message would refuse the whole topic.
+  const topics = useStreamTopics(streamId, anyAllowed && open);
+  const newestId = topics.data?.find((t) => sameTopic(t.name, topic))?.maxId ?? messageId;
+  const move = useMoveMessages();
+  const openDialog = useTopicDialog((s) => s.open);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+
+  if (!anyAllowed) return null;
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  const toggleResolved = () => {
+    close();
+    if (newestId === undefined) return;
+    setError(null);
+    move.mutate(
+      {
+        messageId: newestId,
+        topic: isResolved(topic) ? unresolvedName(topic) : resolvedName(topic),
+        propagateMode: 'change_all',
+        notifyOld: false,
+        notifyNew: true,
+      },
+      { onError: (e) => setError(errorText(e, 'The topic could not be changed.')) },
+    );
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (step !== undefined) {
+      event.preventDefault();
+      items[(index + step + items.length) % items.length]?.focus();
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      items[event.key === 'Home' ? 0 : items.length - 1]?.focus();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    }
+  };
+
+  const dialogTarget = newestId ?? 0;
+  const label = `Topic actions for ${topic || '(no topic)'}`;
+  return (
+    <div className={`topic-actions ${className ?? ''}`} ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button topic-actions-button"
+        aria-label={label}
+        title="Topic actions"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        disabled={move.isPending}
+        onClick={(event) => {
+          // A row link around the button must not navigate.
+          event.preventDefault();
+          event.stopPropagation();
+          const box = root.current?.getBoundingClientRect();
+          setUpwards(!!box && box.top > window.innerHeight * 0.6);
+          setOpen((o) => !o);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' && !open) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <MoreIcon />
+      </button>
+      {open && (
+        <div
+          id={menuId}
+          className={upwards ? 'topic-actions-menu topic-actions-menu-up' : 'topic-actions-menu'}
+          role="menu"
+          aria-label={label}
+          onKeyDown={onMenuKey}
+        >
+          {allowed.resolve && !UNTITLED.includes(topic) && (
+            <button
+              type="button"
+              role="menuitem"
+              className="topic-actions-item"
+              tabIndex={-1}
+              disabled={newestId === undefined}
+              onClick={toggleResolved}
+            >
+              {isResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
+            </button>
+          )}
+          {allowed.editTopic && (
+            <button
+              type="button"
+              role="menuitem"
+              className="topic-actions-item"
+              tabIndex={-1}
+              disabled={newestId === undefined}
+              onClick={() => {
+                setOpen(false);
+                openDialog({ kind: 'rename', streamId, topic, targetId: dialogTarget });
+              }}
+            >
+              Rename topic
+            </button>
+          )}
+          {(allowed.editTopic || allowed.moveBetweenChannels) && (
+            <button
+              type="button"
+              role="menuitem"
+              className="topic-actions-item"
+              tabIndex={-1}
+              disabled={newestId === undefined}
+              onClick={() => {
+                setOpen(false);
+                openDialog({ kind: 'topic', streamId, topic, targetId: dialogTarget });
+              }}
+            >
+              Move topic
+            </button>
+          )}
+        </div>
+      )}
+      {error && (
+        <span className="topic-actions-error" role="alert">
+          {error}
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Dismiss"
+            onClick={() => setError(null)}
+          >
+            ×
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
