@@ -2,7 +2,7 @@
  * A message's emoji reactions: one chip per emoji with its count, pressed when it is yours, and a
  * small picker to add one. Changes go to the server; the reaction events update every copy.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import type { Message, Reaction, RealmEmoji, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { SmileIcon } from '../../components/icons';
@@ -100,6 +100,7 @@ export function Reactions({
 }: ReactionsProps) {
   const groups = groupReactions(message.reactions ?? [], ownUserId);
   const realmEmoji = useRealmEmojiById();
+  const tooltipPrefix = useId();
   if (groups.length === 0) return null;
   return (
     <div className="reactions" role="group" aria-label="Reactions">
@@ -115,14 +116,14 @@ export function Reactions({
             aria-pressed={group.mine}
             disabled={readOnly}
             aria-label={`${group.ref.emoji_name}: ${who}`}
-            aria-description={sentence}
+            aria-describedby={`${tooltipPrefix}-${group.key}`}
             onClick={() => onToggle(message, group.ref, !group.mine)}
           >
             <span className="reaction-emoji" aria-hidden="true">
               <ReactionEmoji reference={group.ref} realmEmoji={realmEmoji} />
             </span>
             <span className="reaction-count">{showNames && count <= 3 ? who : count}</span>
-            <span className="reaction-tooltip" role="tooltip" aria-hidden="true">
+            <span className="reaction-tooltip" role="tooltip" id={`${tooltipPrefix}-${group.key}`}>
               {sentence}
             </span>
           </button>
