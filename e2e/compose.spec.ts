@@ -137,6 +137,7 @@ test('the emoji picker inserts into compose, by mouse and by keyboard', async ({
   await expect(picker.getByRole('button', { name: 'Smileys & Emotion' })).toBeVisible();
   await expect(picker.getByRole('button', { name: 'grinning', exact: true })).toBeVisible();
   await shoot(hamlet, picker, 'emoji-picker');
+  await shoot(hamlet, hamlet, 'emoji-picker-compose-page');
   await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('heart');
   await shoot(hamlet, picker, 'emoji-picker-search');
   await picker.getByRole('button', { name: 'heart', exact: true }).click();
@@ -218,6 +219,7 @@ test('reactions from the picker, custom emoji as images, names on hover, live', 
   await onOthello.hover();
   await onOthello.getByRole('button', { name: 'Add reaction' }).click();
   const othelloPicker = othello.getByRole('dialog', { name: 'Add reaction' });
+  await shoot(othello, othello, 'reaction-picker-page');
   await othelloPicker
     .getByRole('navigation', { name: 'Emoji categories' })
     .getByRole('button', { name: 'Custom' })

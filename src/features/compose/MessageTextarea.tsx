@@ -110,6 +110,10 @@ export function MessageTextarea({
         pick(suggestions[activeIndex].key);
         return;
       }
+      if (['ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) {
+        // The caret leaves the word being completed.
+        setToken(null);
+      }
       if (event.key === 'Escape') {
         // Closes the list only: not the compose box, not the view.
         event.preventDefault();
@@ -158,6 +162,7 @@ export function MessageTextarea({
         }}
         onKeyDown={onKeyDown}
         onBlur={() => setToken(null)}
+        onClick={() => setToken(null)}
       />
       {nearLimit && (
         <span className="compose-limit" aria-live="polite">

@@ -111,3 +111,19 @@ describe('mention suggestions', () => {
     });
   });
 });
+
+describe('wildcards in the list', () => {
+  it('offers at most the two shortest that match', () => {
+    const sources = {
+      people: new PeopleIndex([]),
+      context: { recentSenderIds: [], subscriberIds: null },
+      groups: [],
+      wildcards: ['all', 'everyone', 'channel', 'topic'],
+      ambiguous: new Set<string>(),
+    };
+    const labels = (query: string) => mentionSuggestions(sources, query, false).map((s) => s.label);
+    expect(labels('')).toEqual(['all', 'topic']);
+    expect(labels('ch')).toEqual(['channel']);
+    expect(labels('e')).toEqual(['everyone']);
+  });
+});

@@ -128,7 +128,13 @@ export function mentionSuggestions(
   });
   const groups = rankByName(sources.groups, query, (g) => g.name);
   // Silent mentions notify nobody, so a silent wildcard would mean nothing.
-  const wildcards = silent ? [] : sources.wildcards.filter((w) => w.startsWith(needle));
+  // Like the reference app, at most the two shortest matching wildcards.
+  const wildcards = silent
+    ? []
+    : sources.wildcards
+        .filter((w) => w.startsWith(needle))
+        .sort((a, b) => a.length - b.length)
+        .slice(0, 2);
   const isStrong = (u: User) => {
     const name = u.full_name.toLowerCase();
     return (

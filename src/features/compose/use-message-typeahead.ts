@@ -1,7 +1,6 @@
 /** The suggestions for the token being typed in the message field, from the live model. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
-import type { Message } from '../../api/model';
 import {
   useMutedUsers,
   useOwnUserId,
@@ -13,7 +12,6 @@ import {
   useUsersById,
 } from '../../model/hooks';
 import { namedUserGroups } from '../../model/user-groups';
-import type { Narrow } from '../../narrow';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection } from '../app/session-context';
@@ -32,34 +30,11 @@ import {
 } from './mention-suggestions';
 import { ambiguousNames, PeopleIndex, rankByName } from './people-ranking';
 import type { TypeaheadToken } from './typeahead';
+import { recentSenders, type ComposePlace } from './compose-place';
 
-export interface ComposePlace {
-  /** the narrow on screen, whose loaded messages tell who spoke recently */
-  narrow: Narrow;
-  mode: 'stream' | 'direct';
-  streamId: number | null;
-  topic: string;
-  recipients: readonly number[];
-}
+export type { ComposePlace };
 
 const LIMIT = 8;
-
-/** Senders of the latest loaded messages of the conversation being written to, latest first. */
-export function recentSenders(messages: readonly Message[], place: ComposePlace): number[] {
-  const ids: number[] = [];
-  const topic = place.topic.toLowerCase();
-  const inConversation = (m: Message) =>
-    place.mode === 'stream'
-      ? m.type === 'stream' &&
-        m.stream_id === place.streamId &&
-        (!topic || m.subject.toLowerCase() === topic)
-      : m.type === 'private';
-  for (let i = messages.length - 1; i >= 0 && ids.length < 50; i--) {
-    const m = messages[i];
-    if (inConversation(m) && !ids.includes(m.sender_id)) ids.push(m.sender_id);
-  }
-  return ids;
-}
 
 export function useMessageTypeahead(token: TypeaheadToken | null, place: ComposePlace) {
   const connection = useConnection();

@@ -3,7 +3,15 @@
  * to the categories, recently used emoji and the organization's custom emoji. Arrow keys move in
  * the grid, Enter picks, Escape closes; focus returns to where it came from.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+} from 'react';
 import { useRealmEmojiById } from '../../model/hooks';
 import {
   buildEmojiSet,
@@ -25,6 +33,7 @@ interface EmojiPickerProps {
   /** names shown as pressed, e.g. your own reactions */
   chosen?: ReadonlySet<string>;
   className?: string;
+  style?: CSSProperties;
 }
 
 /** A representative glyph for each category's jump link. */
@@ -52,7 +61,14 @@ export function EmojiGlyph({ emoji }: { emoji: Emoji }) {
   );
 }
 
-export function EmojiPicker({ label, onPick, onClose, chosen, className }: EmojiPickerProps) {
+export function EmojiPicker({
+  label,
+  onPick,
+  onClose,
+  chosen,
+  className,
+  style,
+}: EmojiPickerProps) {
   const root = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
@@ -182,6 +198,7 @@ export function EmojiPicker({ label, onPick, onClose, chosen, className }: Emoji
       role="dialog"
       aria-label={label}
       className={`emoji-picker ${className ?? ''}`}
+      style={style}
       onKeyDown={onKeyDown}
     >
       <div className="emoji-picker-search">

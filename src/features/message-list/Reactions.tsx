@@ -2,7 +2,8 @@
  * A message's emoji reactions: one chip per emoji with its count, pressed when it is yours, and a
  * small picker to add one. Changes go to the server; the reaction events update every copy.
  */
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
 import type { Message, Reaction, RealmEmoji, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { SmileIcon } from '../../components/icons';
@@ -133,19 +134,50 @@ export function Reactions({
   );
 }
 
-/** The "add a reaction" button and its emoji picker. */
+const PICKER_HEIGHT = 390;
+
+/**
+ * The "add a reaction" button and its emoji picker. The picker is fixed to the window, over the
+ * feed (whose scrolling box would cut it off), above or below the button where there is room.
+ */
 export function ReactionPicker({
   message,
   onToggle,
   ownUserId,
 }: Pick<ReactionsProps, 'message' | 'onToggle' | 'ownUserId'>) {
-  const [open, setOpen] = useState(false);
-  // Opens upwards in the lower half of the window, so the feed's edge never cuts it off.
-  const [upwards, setUpwards] = useState(false);
+  const [place, setPlace] = useState<CSSProperties | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const mine = groupReactions(message.reactions ?? [], ownUserId).filter((g) => g.mine);
   const chosen = new Set(mine.map((g) => g.ref.emoji_name));
-  const close = useCallback(() => setOpen(false), []);
+  const close = useCallback(() => setPlace(null), []);
+
+  // The feed moving under a fixed picker would detach it from its message: close instead.
+  useEffect(() => {
+    if (!place) return;
+    const onScroll = (event: Event) => {
+      const target = event.target;
+      if (target instanceof Element && target.closest('.emoji-picker')) return;
+      setPlace(null);
+    };
+    window.addEventListener('scroll', onScroll, true);
+    window.addEventListener('resize', close);
+    return () => {
+      window.removeEventListener('scroll', onScroll, true);
+      window.removeEventListener('resize', close);
+    };
+  }, [place, close]);
+
+  const open = () => {
+    const box = root.current?.getBoundingClientRect();
+    if (!box) return;
+    const below = window.innerHeight - box.bottom;
+    const right = Math.max(8, window.innerWidth - box.right);
+    setPlace(
+      below >= PICKER_HEIGHT || below >= box.top
+        ? { position: 'fixed', top: box.bottom + 4, right }
+        : { position: 'fixed', bottom: window.innerHeight - box.top + 4, right },
+    );
+  };
 
   return (
     <div className="reaction-picker-anchor" ref={root}>
@@ -155,32 +187,31 @@ export function ReactionPicker({
         aria-label="Add reaction"
         title="Add reaction"
         aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => {
-          const box = root.current?.getBoundingClientRect();
-          setUpwards(!!box && box.top > window.innerHeight / 2);
-          setOpen((o) => !o);
-        }}
+        aria-expanded={place !== null}
+        onClick={() => (place ? close() : open())}
       >
         <SmileIcon />
       </button>
-      {open && (
-        <EmojiPicker
-          label="Add reaction"
-          className={upwards ? 'reaction-picker reaction-picker-up' : 'reaction-picker'}
-          chosen={chosen}
-          onClose={close}
-          onPick={(emoji) => {
-            const ref = reactionRefFor(emoji);
-            const already = mine.some(
-              (g) =>
-                g.ref.reaction_type === ref.reaction_type && g.ref.emoji_code === ref.emoji_code,
-            );
-            onToggle(message, ref, !already);
-            setOpen(false);
-          }}
-        />
-      )}
+      {place &&
+        createPortal(
+          <EmojiPicker
+            label="Add reaction"
+            className="reaction-emoji-picker"
+            style={place}
+            chosen={chosen}
+            onClose={close}
+            onPick={(emoji) => {
+              const ref = reactionRefFor(emoji);
+              const already = mine.some(
+                (g) =>
+                  g.ref.reaction_type === ref.reaction_type && g.ref.emoji_code === ref.emoji_code,
+              );
+              onToggle(message, ref, !already);
+              close();
+            }}
+          />,
+          document.body,
+        )}
     </div>
   );
 }
