@@ -181,6 +181,8 @@ test('reactions from the picker, custom emoji as images, names on hover, live', 
     body: form,
   });
   expect(((await upload.json()) as { result: string }).result).toBe('success');
+  const listed = await (await apiClient(server.url, 'hamlet@example.com')).get('/realm/emoji');
+  expect(Object.values(listed.emoji).map((e: any) => e.name)).toContain('e2e_parrot');
 
   const hamletApi = await apiClient(server.url, 'hamlet@example.com');
   await hamletApi.post('/messages', {
@@ -250,4 +252,12 @@ test('reactions from the picker, custom emoji as images, names on hover, live', 
   await expect(
     onOthello.getByRole('button', { name: 'e2e_parrot: You and King Hamlet' }).locator('img'),
   ).toBeVisible();
+
+  // The custom emoji is offered in the message field too, with its image.
+  await messageBox(othello).pressSequentially('nice :e2e_pa');
+  const offered = options(othello).first();
+  await expect(offered).toContainText(':e2e_parrot:');
+  await expect(offered.locator('img')).toHaveAttribute('src', /\/user_avatars\/.*emoji/);
+  await messageBox(othello).press('Tab');
+  await expect(messageBox(othello)).toHaveValue('nice :e2e_parrot: ');
 });

@@ -1,4 +1,12 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import {
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
 import { Avatar } from '../../components/Avatar';
 import { SuggestionList, type Suggestion } from '../../components/Combobox';
 import { applyCompletion, typeaheadTokenAt, type TypeaheadToken } from './typeahead';
@@ -66,6 +74,7 @@ export function MessageTextarea({
   const textarea = useRef<HTMLTextAreaElement | null>(null);
   const [token, setToken] = useState<TypeaheadToken | null>(null);
   const [active, setActive] = useState(0);
+  const pendingCaret = useRef<{ text: string; caret: number } | null>(null);
   const items = useMessageTypeahead(token, place);
   const suggestions = useMemo(
     (): Suggestion[] =>
@@ -89,11 +98,20 @@ export function MessageTextarea({
     const item = items.find((i) => i.key === key);
     if (!element || !token || !item) return;
     const result = applyCompletion(value, token, element.selectionStart, item.completion);
+    pendingCaret.current = result;
     onChange(result.text);
-    // A picked channel can go on with `>` to a topic; anything else is done.
     setToken(null);
-    requestAnimationFrame(() => element.setSelectionRange(result.caret, result.caret));
   };
+
+  // The caret goes after the completion as soon as the new text is on screen, before the next
+  // key is handled (a frame later, fast typing would land before it).
+  useLayoutEffect(() => {
+    const pending = pendingCaret.current;
+    const element = textarea.current;
+    if (!pending || !element || element.value !== pending.text) return;
+    pendingCaret.current = null;
+    element.setSelectionRange(pending.caret, pending.caret);
+  }, [value]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (suggestions.length > 0) {

@@ -36,9 +36,14 @@ interface EmojiPickerProps {
   style?: CSSProperties;
 }
 
+const POPULAR_CATEGORY = 'Popular';
+/** The reference app's popular emoji, offered first. */
+const POPULAR = ['thumbs_up', 'tada', 'smile', 'heart', 'working_on_it', 'octopus'];
+
 /** A representative glyph for each category's jump link. */
 const CATEGORY_ICONS: Record<string, string> = {
   [RECENT_CATEGORY]: '🕘',
+  [POPULAR_CATEGORY]: '⭐',
   'Smileys & Emotion': '😀',
   'People & Body': '👋',
   'Animals & Nature': '🐻',
@@ -84,10 +89,14 @@ export function EmojiPicker({
   );
   const sections = useMemo((): EmojiCategory[] => {
     if (query.trim()) return [{ name: 'Search results', emoji: searchEmoji(set, query, 200) }];
-    const recentEmoji = recent.flatMap((name) => set.byName.get(name) ?? []);
-    return recentEmoji.length
-      ? [{ name: RECENT_CATEGORY, emoji: recentEmoji }, ...set.categories]
-      : set.categories;
+    const named = (names: readonly string[]) => names.flatMap((name) => set.byName.get(name) ?? []);
+    const recentEmoji = named(recent);
+    const popular = { name: POPULAR_CATEGORY, emoji: named(POPULAR) };
+    return [
+      ...(recentEmoji.length ? [{ name: RECENT_CATEGORY, emoji: recentEmoji }] : []),
+      ...(popular.emoji.length ? [popular] : []),
+      ...set.categories,
+    ];
   }, [set, query, recent]);
   const flat = useMemo(() => sections.flatMap((s) => s.emoji), [sections]);
   const activeIndex = Math.min(active, Math.max(0, flat.length - 1));
