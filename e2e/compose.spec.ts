@@ -216,6 +216,7 @@ test('reactions from the picker, custom emoji as images, names on hover, live', 
   await tada.hover();
   await expect(onOthello.getByRole('tooltip')).toHaveText('King Hamlet reacted with :tada:');
   await expect(onOthello.getByRole('tooltip')).toBeVisible();
+  await shoot(othello, onOthello, 'reaction-tooltip');
 
   // The custom emoji is in Othello's picker (its category and by search); its reaction is an image.
   await onOthello.hover();

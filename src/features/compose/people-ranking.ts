@@ -35,8 +35,8 @@ function matchTier(entry: Entry, needle: string): 0 | 1 | null {
 
 function wordStarts(name: string): number[] {
   const starts = [0];
-  for (let i = 1; i < name.length; i++)
-    if (/\s/.test(name[i - 1]) && !/\s/.test(name[i])) starts.push(i);
+  for (let i = name.indexOf(' '); i !== -1; i = name.indexOf(' ', i + 1))
+    if (i + 1 < name.length && name[i + 1] !== ' ') starts.push(i + 1);
   return starts;
 }
 
@@ -63,39 +63,40 @@ export class PeopleIndex {
     const pool =
       this.last && needle.startsWith(this.last.needle) ? this.last.matches : this.entries;
     const matches: Entry[] = [];
-    const best: { entry: Entry; key: SortKey }[] = [];
+    const best: Ranked[] = [];
     const recentRank = new Map(context.recentSenderIds.map((id, i) => [id, i] as const));
     for (const entry of pool) {
       const tier = needle ? matchTier(entry, needle) : 0;
       if (tier === null) continue;
       matches.push(entry);
-      const key: SortKey = [
-        entry.user.is_bot ? 1 : 0,
-        tier,
-        recentRank.get(entry.user.user_id) ?? Infinity,
-        context.subscriberIds?.has(entry.user.user_id) ? 0 : 1,
-        entry.name,
-      ];
-      insertBounded(best, { entry, key }, limit);
+      const id = entry.user.user_id;
+      // One number, most significant first: bot, match quality, recency, subscription.
+      const score =
+        (entry.user.is_bot ? 1e6 : 0) +
+        tier * 1e5 +
+        Math.min(recentRank.get(id) ?? 9999, 9999) * 10 +
+        (context.subscriberIds?.has(id) ? 0 : 1);
+      insertBounded(best, entry, score, limit);
     }
     this.last = { needle, matches };
     return best.map((b) => b.entry.user);
   }
 }
 
-type SortKey = [bot: number, tier: number, recent: number, subscriber: number, name: string];
-
-function compareKeys(a: SortKey, b: SortKey): number {
-  for (let i = 0; i < 4; i++) if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
-  return a[4] < b[4] ? -1 : a[4] > b[4] ? 1 : 0;
+interface Ranked {
+  entry: Entry;
+  score: number;
 }
 
+const before = (score: number, name: string, other: Ranked) =>
+  score < other.score || (score === other.score && name < other.entry.name);
+
 /** Keeps `list` sorted and at most `limit` long: a partial sort of everything seen. */
-function insertBounded<T extends { key: SortKey }>(list: T[], item: T, limit: number) {
-  if (list.length >= limit && compareKeys(item.key, list[list.length - 1].key) >= 0) return;
+function insertBounded(list: Ranked[], entry: Entry, score: number, limit: number) {
+  if (list.length >= limit && !before(score, entry.name, list[list.length - 1])) return;
   let i = list.length;
-  while (i > 0 && compareKeys(item.key, list[i - 1].key) < 0) i--;
-  list.splice(i, 0, item);
+  while (i > 0 && before(score, entry.name, list[i - 1])) i--;
+  list.splice(i, 0, { entry, score });
   if (list.length > limit) list.pop();
 }
 

@@ -64,6 +64,8 @@ function ReactionEmoji({
   reference: ReactionRef;
   realmEmoji: Readonly<Record<string, RealmEmoji>>;
 }) {
+  // A server without the image (e.g. no :zulip: emoji) gets the name instead of a broken picture.
+  const [broken, setBroken] = useState(false);
   const type = reference.reaction_type ?? 'unicode_emoji';
   const image =
     type === 'realm_emoji'
@@ -71,7 +73,8 @@ function ReactionEmoji({
       : type === 'zulip_extra_emoji'
         ? ZULIP_EMOJI_URL
         : undefined;
-  if (image) return <img className="reaction-image" src={image} alt="" />;
+  if (image && !broken)
+    return <img className="reaction-image" src={image} alt="" onError={() => setBroken(true)} />;
   const glyph =
     type === 'unicode_emoji' && reference.emoji_code ? emojiGlyph(reference.emoji_code) : '';
   return <>{glyph || `:${reference.emoji_name}:`}</>;
