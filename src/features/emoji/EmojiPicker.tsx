@@ -221,7 +221,7 @@ export function EmojiPicker({
           onChange={(e) => {
             setQuery(e.target.value);
             setActive(0);
-            body.current?.scrollTo({ top: 0 });
+            if (body.current) body.current.scrollTop = 0;
           }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown' && flat.length) {
