@@ -60,6 +60,10 @@ test('the message field completes mentions, groups, channels, topics and emoji',
     labels.findIndex((l) => l.includes('Elsinore Bot')),
   );
   await shoot(othello, othello.locator('form.compose'), 'autocomplete-people');
+  await box.press('ArrowDown');
+  await expect(options(othello).nth(1)).toHaveAttribute('aria-selected', 'true');
+  await box.press('ArrowUp');
+  await expect(options(othello).first()).toHaveAttribute('aria-selected', 'true');
   await box.press('Enter');
   await expect(box).toHaveValue('Hi @**King Hamlet** ');
 
