@@ -16,6 +16,7 @@ import './styles/views.css';
 import './styles/search.css';
 import './styles/keyboard.css';
 import './styles/topics.css';
+import './styles/emoji.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

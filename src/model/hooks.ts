@@ -151,6 +151,11 @@ export const useSubscriptionsById = () => useAccount((s) => s.subscriptions.subs
 /** Users the own user muted (id → when), for screens that hide them. */
 export const useMutedUsers = () => useAccount((s) => s.mutedUsers.byId);
 
+/** The organization's custom emoji by id, deactivated ones included. */
+export const useRealmEmojiById = () => useAccount((s) => s.realmEmoji.byId);
+/** User groups (system ones included), by id. */
+export const useUserGroupsState = () => useAccount((s) => s.userGroups);
+
 /**
  * Everyone's presence as shown now: recomputed when presence changes and, so that people fade to
  * idle and offline without an event, every half minute.

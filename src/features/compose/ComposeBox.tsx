@@ -10,7 +10,11 @@ import {
 import { useStore } from 'zustand';
 import { errorText } from '../../api/errors';
 import { useUploadFile } from '../../queries/uploads';
-import { PaperclipIcon, SendIcon } from '../../components/icons';
+import { EditIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../components/icons';
+import { useRenderMessage } from '../../queries/compose';
+import { EmojiPicker } from '../emoji/EmojiPicker';
+import { sanitizeMessageHtml } from '../message-list/sanitize';
+import { insertAtCaret } from './typeahead';
 import {
   useActiveUsers,
   useMutedUsers,
@@ -66,6 +70,10 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  const messageField = useRef<HTMLTextAreaElement>(null);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+  const render = useRenderMessage();
   const contentRef = useRef(content);
   contentRef.current = content;
 
@@ -94,6 +102,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
       setRecipients(request.to.userIds);
     }
     let caret: number | null = null;
+    setPreview(null);
     if (request.insert !== null) {
       const field = document.getElementById('compose-content') as HTMLTextAreaElement | null;
       const current = contentRef.current;
@@ -142,6 +151,32 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     }
   };
 
+  /** Puts `:name:` at the caret (or the end), spaced from the words around it. */
+  const insertEmoji = (name: string) => {
+    const field = messageField.current;
+    const current = contentRef.current;
+    const at = field ? field.selectionEnd : current.length;
+    const result = insertAtCaret(current, at, `:${name}:`);
+    setContent(result.text);
+    saveDraft({ content: result.text });
+    requestAnimationFrame(() => {
+      messageField.current?.focus();
+      messageField.current?.setSelectionRange(result.caret, result.caret);
+    });
+  };
+
+  const togglePreview = () => {
+    if (preview !== null) {
+      setPreview(null);
+      requestAnimationFrame(() => messageField.current?.focus());
+      return;
+    }
+    render.mutate(content, {
+      onSuccess: (html) => setPreview(sanitizeMessageHtml(html, ownUserId)),
+      onError: (error) => setProblem(`Could not preview: ${errorText(error, String(error))}`),
+    });
+  };
+
   const onDrop = (event: DragEvent) => {
     if (!event.dataTransfer.files.length) return;
     event.preventDefault();
@@ -172,6 +207,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     typing.stopped();
     sendFromCompose(session, target, content);
     setContent('');
+    setPreview(null);
     session.composeDrafts.getState().draftSent(draftKey);
   };
 
@@ -226,24 +262,35 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         />
       )}
       <div className="compose-row">
-        <MessageTextarea
-          value={content}
-          onChange={(value) => {
-            setContent(value);
-            saveDraft({ content: value });
-            if (value.trim()) typing.typed();
-            else typing.stopped();
-          }}
-          onSubmit={submit}
-          users={users}
-          maxLength={limits.maxMessageLength}
-          placeholder={placeholderFor(
-            mode,
-            stream?.name,
-            topic,
-            recipients.map((id) => usersById[id]?.full_name ?? '').join(', '),
-          )}
-        />
+        {preview !== null ? (
+          <div
+            className="compose-preview rendered-markdown"
+            role="region"
+            aria-label="Message preview"
+            // Sanitised: the server's HTML goes through DOMPurify like every message.
+            dangerouslySetInnerHTML={{ __html: preview || '<p><em>Nothing to preview</em></p>' }}
+          />
+        ) : (
+          <MessageTextarea
+            value={content}
+            onChange={(value) => {
+              setContent(value);
+              saveDraft({ content: value });
+              if (value.trim()) typing.typed();
+              else typing.stopped();
+            }}
+            onSubmit={submit}
+            place={{ narrow, mode, streamId: stream?.stream_id ?? null, topic, recipients }}
+            textareaRef={messageField}
+            maxLength={limits.maxMessageLength}
+            placeholder={placeholderFor(
+              mode,
+              stream?.name,
+              topic,
+              recipients.map((id) => usersById[id]?.full_name ?? '').join(', '),
+            )}
+          />
+        )}
         <input
           ref={fileInput}
           type="file"
@@ -264,6 +311,42 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           onClick={() => fileInput.current?.click()}
         >
           <PaperclipIcon />
+        </button>
+        <div className="compose-emoji-anchor">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Add emoji"
+            title="Add emoji"
+            aria-haspopup="dialog"
+            aria-expanded={emojiOpen}
+            disabled={preview !== null}
+            onClick={() => setEmojiOpen((open) => !open)}
+          >
+            <SmileIcon />
+          </button>
+          {emojiOpen && (
+            <EmojiPicker
+              label="Add emoji"
+              className="compose-emoji-picker"
+              onClose={() => setEmojiOpen(false)}
+              onPick={(emoji) => {
+                setEmojiOpen(false);
+                insertEmoji(emoji.name);
+              }}
+            />
+          )}
+        </div>
+        <button
+          type="button"
+          className="icon-button compose-preview-toggle"
+          aria-pressed={preview !== null}
+          aria-label={preview !== null ? 'Edit' : 'Preview'}
+          title={preview !== null ? 'Back to editing' : 'Preview the message'}
+          disabled={render.isPending || (preview === null && !content.trim())}
+          onClick={togglePreview}
+        >
+          {preview !== null ? <EditIcon /> : <PreviewIcon />}
         </button>
         <button
           type="submit"
@@ -317,3 +400,18 @@ interface Upload {
 export function markdownLinkText(name: string): string {
   return name.replace(/[[\]\\]/g, (c) => `\\${c}`);
 }
+
+const PreviewIcon = () => (
+  <svg
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    aria-hidden="true"
+  >
+    <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </svg>
+);

@@ -1,59 +1,117 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { User } from '../../api/model';
+import {
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
 import { Avatar } from '../../components/Avatar';
-import { SuggestionList } from '../../components/Combobox';
-import { insertMention, matchUsers, mentionQueryAt, type MentionQuery } from './autocomplete';
+import { SuggestionList, type Suggestion } from '../../components/Combobox';
+import { applyCompletion, typeaheadTokenAt, type TypeaheadToken } from './typeahead';
+import { useMessageTypeahead, type ComposePlace } from './use-message-typeahead';
+import type { TypeaheadItem } from './mention-suggestions';
 
 interface MessageTextareaProps {
   value: string;
   onChange(value: string): void;
   onSubmit(): void;
-  users: User[];
+  place: ComposePlace;
   maxLength: number;
   placeholder: string;
+  textareaRef?: Ref<HTMLTextAreaElement>;
 }
 
-/** The message field: Enter sends, Shift+Enter breaks the line, `@` suggests people. */
+function decoration(item: TypeaheadItem) {
+  switch (item.completion.kind) {
+    case 'user':
+      return <Avatar url={item.avatarUrl ?? null} name={item.label} size={20} />;
+    case 'emoji':
+      return item.imageUrl ? (
+        <img className="typeahead-emoji-image" src={item.imageUrl} alt="" />
+      ) : (
+        <span className="typeahead-emoji" aria-hidden="true">
+          {item.glyph}
+        </span>
+      );
+    case 'group':
+      return (
+        <span className="typeahead-icon" aria-hidden="true">
+          @
+        </span>
+      );
+    case 'wildcard':
+      return (
+        <span className="typeahead-icon" aria-hidden="true">
+          @
+        </span>
+      );
+    case 'channel':
+    case 'topic':
+      return (
+        <span className="typeahead-icon" aria-hidden="true">
+          #
+        </span>
+      );
+  }
+}
+
+/**
+ * The message field: Enter sends, Shift+Enter breaks the line; `@` suggests people, groups and
+ * wildcards, `#` channels (then `>` topics), `:` emoji.
+ */
 export function MessageTextarea({
   value,
   onChange,
   onSubmit,
-  users,
+  place,
   maxLength,
   placeholder,
+  textareaRef,
 }: MessageTextareaProps) {
   const listId = useId();
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const [mention, setMention] = useState<MentionQuery | null>(null);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const [token, setToken] = useState<TypeaheadToken | null>(null);
   const [active, setActive] = useState(0);
+  const pendingCaret = useRef<{ text: string; caret: number } | null>(null);
+  const items = useMessageTypeahead(token, place);
   const suggestions = useMemo(
-    () =>
-      mention
-        ? matchUsers(users, mention.query, 6).map((u) => ({
-            key: String(u.user_id),
-            label: u.full_name,
-            detail: u.email,
-            decoration: <Avatar url={u.avatar_url} name={u.full_name} size={20} />,
-          }))
-        : [],
-    [users, mention],
+    (): Suggestion[] =>
+      items.map((item) => ({
+        key: item.key,
+        label: item.label,
+        detail: item.detail,
+        decoration: decoration(item),
+      })),
+    [items],
   );
   const activeIndex = Math.min(active, Math.max(0, suggestions.length - 1));
 
-  const updateMention = (text: string, caret: number) => {
-    setMention(mentionQueryAt(text, caret));
+  const updateToken = (text: string, caret: number) => {
+    setToken(typeaheadTokenAt(text, caret));
     setActive(0);
   };
 
-  const pick = (userId: string) => {
+  const pick = (key: string) => {
     const element = textarea.current;
-    const user = users.find((u) => String(u.user_id) === userId);
-    if (!element || !mention || !user) return;
-    const result = insertMention(value, mention, element.selectionStart, user);
+    const item = items.find((i) => i.key === key);
+    if (!element || !token || !item) return;
+    const result = applyCompletion(value, token, element.selectionStart, item.completion);
+    pendingCaret.current = result;
     onChange(result.text);
-    setMention(null);
-    requestAnimationFrame(() => element.setSelectionRange(result.caret, result.caret));
+    setToken(null);
   };
+
+  // The caret goes after the completion as soon as the new text is on screen, before the next
+  // key is handled (a frame later, fast typing would land before it).
+  useLayoutEffect(() => {
+    const pending = pendingCaret.current;
+    const element = textarea.current;
+    if (!pending || !element || element.value !== pending.text) return;
+    pendingCaret.current = null;
+    element.setSelectionRange(pending.caret, pending.caret);
+  }, [value]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (suggestions.length > 0) {
@@ -65,14 +123,20 @@ export function MessageTextarea({
         );
         return;
       }
-      if (event.key === 'Enter' || event.key === 'Tab') {
+      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
         event.preventDefault();
         pick(suggestions[activeIndex].key);
         return;
       }
+      if (['ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) {
+        // The caret leaves the word being completed.
+        setToken(null);
+      }
       if (event.key === 'Escape') {
+        // Closes the list only: not the compose box, not the view.
+        event.preventDefault();
         event.stopPropagation();
-        setMention(null);
+        setToken(null);
         return;
       }
     }
@@ -83,6 +147,7 @@ export function MessageTextarea({
   };
 
   const nearLimit = value.length > maxLength * 0.9;
+  const open = suggestions.length > 0;
   return (
     <div className="compose-message">
       <label htmlFor="compose-content" className="visually-hidden">
@@ -96,7 +161,11 @@ export function MessageTextarea({
       />
       <textarea
         id="compose-content"
-        ref={textarea}
+        ref={(element) => {
+          textarea.current = element;
+          if (typeof textareaRef === 'function') textareaRef(element);
+          else if (textareaRef) textareaRef.current = element;
+        }}
         className="text-input compose-textarea"
         value={value}
         placeholder={placeholder}
@@ -104,13 +173,14 @@ export function MessageTextarea({
         rows={2}
         aria-autocomplete="list"
         aria-controls={listId}
-        aria-activedescendant={suggestions.length > 0 ? `${listId}-${activeIndex}` : undefined}
+        aria-activedescendant={open ? `${listId}-${activeIndex}` : undefined}
         onChange={(e) => {
           onChange(e.target.value);
-          updateMention(e.target.value, e.target.selectionStart);
+          updateToken(e.target.value, e.target.selectionStart);
         }}
         onKeyDown={onKeyDown}
-        onBlur={() => setMention(null)}
+        onBlur={() => setToken(null)}
+        onClick={() => setToken(null)}
       />
       {nearLimit && (
         <span className="compose-limit" aria-live="polite">

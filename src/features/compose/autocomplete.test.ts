@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eg } from '../../test/eg';
-import {
-  insertMention,
-  matchStreams,
-  matchTopics,
-  matchUsers,
-  mentionQueryAt,
-} from './autocomplete';
+import { matchStreams, matchTopics, matchUsers } from './autocomplete';
 
 describe('autocomplete matching', () => {
   it('ranks prefix matches before substring matches', () => {
@@ -23,22 +17,5 @@ describe('autocomplete matching', () => {
     expect(matchUsers([iago, hamlet], 'ham')).toEqual([hamlet]);
     expect(matchUsers([iago, hamlet], 'iago@')).toEqual([iago]);
     expect(matchUsers([iago, hamlet], '')).toHaveLength(2);
-  });
-});
-
-describe('mentions', () => {
-  it('finds the @query before the caret', () => {
-    expect(mentionQueryAt('hi @ha', 6)).toEqual({ start: 3, query: 'ha' });
-    expect(mentionQueryAt('@', 1)).toEqual({ start: 0, query: '' });
-    expect(mentionQueryAt('hi @King Ha', 11)).toEqual({ start: 3, query: 'King Ha' });
-    expect(mentionQueryAt('mail me@example', 15)).toBeNull();
-    expect(mentionQueryAt('no mention', 10)).toBeNull();
-  });
-
-  it('inserts @**Full Name** and moves the caret after it', () => {
-    const text = 'hi @ha and more';
-    const result = insertMention(text, { start: 3, query: 'ha' }, 6, { full_name: 'King Hamlet' });
-    expect(result.text).toBe('hi @**King Hamlet**  and more');
-    expect(result.caret).toBe('hi @**King Hamlet** '.length);
   });
 });

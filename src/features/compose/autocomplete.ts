@@ -1,4 +1,4 @@
-/** Matching and insertion for compose autocomplete. Pure, so it is tested without a DOM. */
+/** Matching for the recipient fields (channel, topic, people). Pure, so it is tested without a DOM. */
 import type { Subscription, User } from '../../api/model';
 
 const LIMIT = 8;
@@ -33,32 +33,3 @@ export const matchTopics = (topics: readonly string[], query: string) =>
   rank(topics, query, (t) => [t]);
 export const matchUsers = (users: readonly User[], query: string, limit = LIMIT) =>
   rank(users, query, (u) => [u.full_name, u.email], limit);
-
-export interface MentionQuery {
-  /** index of the `@` */
-  start: number;
-  query: string;
-}
-
-/** The `@name` being typed just before the caret, if any. */
-export function mentionQueryAt(text: string, caret: number): MentionQuery | null {
-  const before = text.slice(0, caret);
-  const match = /(^|[\s(])@(\*\*)?([^\s@*][^@*\n]{0,30})?$/.exec(before);
-  if (!match) return null;
-  const query = match[3] ?? '';
-  // A space ends a mention unless it continues a name ("@King Ha").
-  if (/\s{2,}$/.test(query)) return null;
-  return { start: before.length - query.length - 1 - (match[2]?.length ?? 0), query };
-}
-
-/** Replaces the typed `@query` with `@**Full Name** ` and returns the new text and caret. */
-export function insertMention(
-  text: string,
-  mention: MentionQuery,
-  caret: number,
-  user: Pick<User, 'full_name'>,
-) {
-  const inserted = `@**${user.full_name}** `;
-  const next = text.slice(0, mention.start) + inserted + text.slice(caret);
-  return { text: next, caret: mention.start + inserted.length };
-}

@@ -2,11 +2,14 @@
  * A message's emoji reactions: one chip per emoji with its count, pressed when it is yours, and a
  * small picker to add one. Changes go to the server; the reaction events update every copy.
  */
-import { useEffect, useRef, useState } from 'react';
-import type { Message, Reaction, User } from '../../api/model';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { createPortal } from 'react-dom';
+import type { Message, Reaction, RealmEmoji, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { SmileIcon } from '../../components/icons';
-import { emojiFromClassName } from './sanitize';
+import { useRealmEmojiById } from '../../model/hooks';
+import { emojiGlyph, type Emoji } from '../emoji/emoji-data';
+import { EmojiPicker } from '../emoji/EmojiPicker';
 
 export interface ReactionGroup {
   key: string;
@@ -50,34 +53,37 @@ export function reactorNames(
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-const emojiGlyph = (ref: ReactionRef) =>
-  (ref.reaction_type ?? 'unicode_emoji') === 'unicode_emoji' && ref.emoji_code
-    ? emojiFromClassName(`emoji-${ref.emoji_code}`)
-    : null;
+/** Where the `:zulip:` emoji lives on Zulip servers. */
+const ZULIP_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/zulip.png';
 
-/** Common reactions offered by the picker, with the server's names and codepoints. */
-export const QUICK_REACTIONS: readonly ReactionRef[] = [
-  ['thumbs_up', '1f44d'],
-  ['heart', '2764'],
-  ['joy', '1f602'],
-  ['tada', '1f389'],
-  ['eyes', '1f440'],
-  ['white_check_mark', '2705'],
-  ['pray', '1f64f'],
-  ['open_mouth', '1f62e'],
-  ['rocket', '1f680'],
-  ['fire', '1f525'],
-  ['clap', '1f44f'],
-  ['100', '1f4af'],
-  ['cry', '1f622'],
-  ['thumbs_down', '1f44e'],
-  ['wave', '1f44b'],
-  ['muscle', '1f4aa'],
-].map(([emoji_name, emoji_code]) => ({
-  emoji_name,
-  emoji_code,
-  reaction_type: 'unicode_emoji' as const,
-}));
+/** What a reaction shows: the glyph of a Unicode emoji, the image of a custom one. */
+function ReactionEmoji({
+  reference,
+  realmEmoji,
+}: {
+  reference: ReactionRef;
+  realmEmoji: Readonly<Record<string, RealmEmoji>>;
+}) {
+  // A server without the image (e.g. no :zulip: emoji) gets the name instead of a broken picture.
+  const [broken, setBroken] = useState(false);
+  const type = reference.reaction_type ?? 'unicode_emoji';
+  const image =
+    type === 'realm_emoji'
+      ? realmEmoji[reference.emoji_code ?? '']?.source_url
+      : type === 'zulip_extra_emoji'
+        ? ZULIP_EMOJI_URL
+        : undefined;
+  if (image && !broken)
+    return <img className="reaction-image" src={image} alt="" onError={() => setBroken(true)} />;
+  const glyph =
+    type === 'unicode_emoji' && reference.emoji_code ? emojiGlyph(reference.emoji_code) : '';
+  return <>{glyph || `:${reference.emoji_name}:`}</>;
+}
+
+/** The reference picked in the emoji picker, as a reaction. */
+export function reactionRefFor(emoji: Emoji): ReactionRef {
+  return { emoji_name: emoji.name, emoji_code: emoji.code, reaction_type: emoji.kind };
+}
 
 interface ReactionsProps {
   message: Message;
@@ -97,13 +103,15 @@ export function Reactions({
   onToggle,
 }: ReactionsProps) {
   const groups = groupReactions(message.reactions ?? [], ownUserId);
+  const realmEmoji = useRealmEmojiById();
+  const tooltipPrefix = useId();
   if (groups.length === 0) return null;
   return (
     <div className="reactions" role="group" aria-label="Reactions">
       {groups.map((group) => {
         const who = reactorNames(group, ownUserId, users);
-        const glyph = emojiGlyph(group.ref);
         const count = group.userIds.length;
+        const sentence = `${who} reacted with :${group.ref.emoji_name}:`;
         return (
           <button
             key={group.key}
@@ -112,13 +120,16 @@ export function Reactions({
             aria-pressed={group.mine}
             disabled={readOnly}
             aria-label={`${group.ref.emoji_name}: ${who}`}
-            title={`${who} reacted with :${group.ref.emoji_name}:`}
+            aria-describedby={`${tooltipPrefix}-${group.key}`}
             onClick={() => onToggle(message, group.ref, !group.mine)}
           >
             <span className="reaction-emoji" aria-hidden="true">
-              {glyph ?? `:${group.ref.emoji_name}:`}
+              <ReactionEmoji reference={group.ref} realmEmoji={realmEmoji} />
             </span>
             <span className="reaction-count">{showNames && count <= 3 ? who : count}</span>
+            <span className="reaction-tooltip" role="tooltip" id={`${tooltipPrefix}-${group.key}`}>
+              {sentence}
+            </span>
           </button>
         );
       })}
@@ -126,39 +137,50 @@ export function Reactions({
   );
 }
 
-/** The "add a reaction" button and its popover of common emoji. */
+const PICKER_HEIGHT = 390;
+
+/**
+ * The "add a reaction" button and its emoji picker. The picker is fixed to the window, over the
+ * feed (whose scrolling box would cut it off), above or below the button where there is room.
+ */
 export function ReactionPicker({
   message,
   onToggle,
   ownUserId,
 }: Pick<ReactionsProps, 'message' | 'onToggle' | 'ownUserId'>) {
-  const [open, setOpen] = useState(false);
-  // Opens upwards in the lower half of the window, so the feed's edge never cuts it off.
-  const [upwards, setUpwards] = useState(false);
+  const [place, setPlace] = useState<CSSProperties | null>(null);
   const root = useRef<HTMLDivElement>(null);
-  const mine = new Set(
-    groupReactions(message.reactions ?? [], ownUserId)
-      .filter((g) => g.mine)
-      .map((g) => g.ref.emoji_code),
-  );
+  const mine = groupReactions(message.reactions ?? [], ownUserId).filter((g) => g.mine);
+  const chosen = new Set(mine.map((g) => g.ref.emoji_name));
+  const close = useCallback(() => setPlace(null), []);
 
+  // The feed moving under a fixed picker would detach it from its message: close instead.
   useEffect(() => {
-    if (!open) return;
-    const close = (event: Event) => {
-      if (
-        event instanceof KeyboardEvent
-          ? event.key === 'Escape'
-          : !root.current?.contains(event.target as Node)
-      )
-        setOpen(false);
+    if (!place) return;
+    const onScroll = (event: Event) => {
+      const target = event.target;
+      if (target instanceof Element && target.closest('.emoji-picker')) return;
+      setPlace(null);
     };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
+    window.addEventListener('scroll', onScroll, true);
+    window.addEventListener('resize', close);
     return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
+      window.removeEventListener('scroll', onScroll, true);
+      window.removeEventListener('resize', close);
     };
-  }, [open]);
+  }, [place, close]);
+
+  const open = () => {
+    const box = root.current?.getBoundingClientRect();
+    if (!box) return;
+    const below = window.innerHeight - box.bottom;
+    const right = Math.max(8, window.innerWidth - box.right);
+    setPlace(
+      below >= PICKER_HEIGHT || below >= box.top
+        ? { position: 'fixed', top: box.bottom + 4, right }
+        : { position: 'fixed', bottom: window.innerHeight - box.top + 4, right },
+    );
+  };
 
   return (
     <div className="reaction-picker-anchor" ref={root}>
@@ -167,41 +189,32 @@ export function ReactionPicker({
         className="icon-button"
         aria-label="Add reaction"
         title="Add reaction"
-        aria-expanded={open}
-        onClick={() => {
-          const box = root.current?.getBoundingClientRect();
-          setUpwards(!!box && box.top > window.innerHeight / 2);
-          setOpen((o) => !o);
-        }}
+        aria-haspopup="dialog"
+        aria-expanded={place !== null}
+        onClick={() => (place ? close() : open())}
       >
         <SmileIcon />
       </button>
-      {open && (
-        <div
-          className={upwards ? 'reaction-picker reaction-picker-up' : 'reaction-picker'}
-          role="menu"
-          aria-label="Choose a reaction"
-        >
-          {QUICK_REACTIONS.map((ref) => (
-            <button
-              key={ref.emoji_code}
-              type="button"
-              role="menuitem"
-              className={
-                mine.has(ref.emoji_code) ? 'reaction-choice reaction-mine' : 'reaction-choice'
-              }
-              aria-label={ref.emoji_name}
-              title={`:${ref.emoji_name}:`}
-              onClick={() => {
-                onToggle(message, ref, !mine.has(ref.emoji_code));
-                setOpen(false);
-              }}
-            >
-              {emojiGlyph(ref)}
-            </button>
-          ))}
-        </div>
-      )}
+      {place &&
+        createPortal(
+          <EmojiPicker
+            label="Add reaction"
+            className="reaction-emoji-picker"
+            style={place}
+            chosen={chosen}
+            onClose={close}
+            onPick={(emoji) => {
+              const ref = reactionRefFor(emoji);
+              const already = mine.some(
+                (g) =>
+                  g.ref.reaction_type === ref.reaction_type && g.ref.emoji_code === ref.emoji_code,
+              );
+              onToggle(message, ref, !already);
+              close();
+            }}
+          />,
+          document.body,
+        )}
     </div>
   );
 }

@@ -1,0 +1,268 @@
+import fs from 'node:fs';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ServerProcess } from './server';
+import { apiClient, logIn, PASSWORD, PNG } from './helpers';
+
+/** A server of its own, on a free port. */
+const server = new ServerProcess();
+const SHOTS = process.env.PARLEY_SHOTS_DIR;
+
+test.beforeAll(async () => {
+  await server.start();
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+/** Saves a screenshot in light and dark themes when PARLEY_SHOTS_DIR is set. */
+async function shoot(page: Page, target: Page | Locator, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await target.screenshot({ path: `${SHOTS}/${name}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function topicUrl(topic: string) {
+  const general = (
+    await (await apiClient(server.url, 'hamlet@example.com')).get('/get_stream_id?stream=general')
+  ).stream_id;
+  return `/narrow/channel/${general}-general/topic/${encodeURIComponent(topic).replace(/%20/g, '.20')}`;
+}
+
+const messageBox = (page: Page) => page.getByLabel('Message', { exact: true });
+const options = (page: Page) => page.getByRole('listbox').getByRole('option');
+
+test('the message field completes mentions, groups, channels, topics and emoji', async ({
+  browser,
+}) => {
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const hamletApi = await apiClient(server.url, 'hamlet@example.com');
+  await hamletApi.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e compose',
+    content: 'Where shall we meet?',
+  });
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  await othello.goto(await topicUrl('e2e compose'));
+  await expect(othello.getByText('Where shall we meet?')).toBeVisible();
+  const box = messageBox(othello);
+
+  // People: the person before any bot (the demo bot's address starts with "hamlet").
+  await box.pressSequentially('Hi @Ham');
+  await expect(options(othello).first()).toContainText('King Hamlet');
+  await expect(options(othello).filter({ hasText: 'Elsinore Bot' })).toHaveCount(1);
+  const labels = await options(othello).allInnerTexts();
+  expect(labels.findIndex((l) => l.includes('King Hamlet'))).toBeLessThan(
+    labels.findIndex((l) => l.includes('Elsinore Bot')),
+  );
+  await shoot(othello, othello.locator('form.compose'), 'autocomplete-people');
+  await box.press('ArrowDown');
+  await expect(options(othello).nth(1)).toHaveAttribute('aria-selected', 'true');
+  await box.press('ArrowUp');
+  await expect(options(othello).first()).toHaveAttribute('aria-selected', 'true');
+  await box.press('Enter');
+  await expect(box).toHaveValue('Hi @**King Hamlet** ');
+
+  // Escape closes the list, and only the list.
+  await box.pressSequentially('@_Cord');
+  await expect(options(othello).first()).toContainText("Cordelia, Lear's daughter");
+  await box.press('Escape');
+  await expect(othello.getByRole('listbox')).toBeHidden();
+  await expect(box).toBeFocused();
+  await box.pressSequentially('e');
+  await box.press('Tab');
+  await expect(box).toHaveValue("Hi @**King Hamlet** @_**Cordelia, Lear's daughter** ");
+
+  // A user group made through the API arrives live and is offered.
+  const created = await iago.post('/user_groups/create', {
+    name: 'e2e players',
+    description: 'The players',
+    members: JSON.stringify([hamletApi.userId]),
+  });
+  expect(created.result).toBe('success');
+  await box.pressSequentially('@e2e pl');
+  await expect(options(othello).first()).toContainText('e2e players');
+  await box.press('Enter');
+  await expect(box).toHaveValue(/@\*e2e players\* $/);
+
+  // Channels, then a topic after ">".
+  await box.pressSequentially('see #gen');
+  await expect(options(othello).first()).toContainText('general');
+  await box.press('Enter');
+  await expect(box).toHaveValue(/see #\*\*general\*\*$/);
+  await box.pressSequentially('>e2e');
+  await expect(options(othello).first()).toContainText('e2e compose');
+  await shoot(othello, othello.locator('form.compose'), 'autocomplete-topics');
+  await box.press('Enter');
+  await expect(box).toHaveValue(/see #\*\*general>e2e compose\*\* $/);
+
+  // Emoji, from the second character on, with Down to move.
+  await box.pressSequentially(':t');
+  await expect(othello.getByRole('listbox')).toBeHidden();
+  await box.pressSequentially('ada');
+  await expect(options(othello).first()).toContainText(':tada:');
+  await shoot(othello, othello.locator('form.compose'), 'autocomplete-emoji');
+  await box.press('Enter');
+  await expect(box).toHaveValue(/see #\*\*general>e2e compose\*\* :tada: $/);
+
+  await box.press('Enter');
+  const sent = othello.locator('article.message', { hasText: 'Hi' }).last();
+  await expect(sent.locator('.user-group-mention', { hasText: 'e2e players' })).toBeVisible();
+  await expect(sent.locator('.user-mention', { hasText: 'King Hamlet' })).toBeVisible();
+  await expect(sent.getByRole('img', { name: 'tada' })).toBeVisible();
+});
+
+test('Preview shows the rendered message and Edit goes back', async ({ browser }) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto(await topicUrl('e2e preview'));
+  const box = messageBox(hamlet);
+  await box.fill('A **bold** plan');
+  await hamlet.getByRole('button', { name: 'Preview' }).click();
+  const preview = hamlet.getByRole('region', { name: 'Message preview' });
+  await expect(preview.locator('strong')).toHaveText('bold');
+  await expect(box).toHaveCount(0);
+  await hamlet.getByRole('button', { name: 'Edit' }).click();
+  await expect(box).toHaveValue('A **bold** plan');
+  await expect(box).toBeFocused();
+});
+
+test('the emoji picker inserts into compose, by mouse and by keyboard', async ({ browser }) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await hamlet.goto(await topicUrl('e2e picker'));
+  const box = messageBox(hamlet);
+  await box.fill('I');
+
+  await hamlet.getByRole('button', { name: 'Add emoji' }).click();
+  const picker = hamlet.getByRole('dialog', { name: 'Add emoji' });
+  await expect(picker.getByRole('button', { name: 'Smileys & Emotion' })).toBeVisible();
+  await expect(picker.getByRole('button', { name: 'grinning', exact: true })).toBeVisible();
+  await shoot(hamlet, picker, 'emoji-picker');
+  await shoot(hamlet, hamlet, 'emoji-picker-compose-page');
+  await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('heart');
+  await shoot(hamlet, picker, 'emoji-picker-search');
+  await picker.getByRole('button', { name: 'heart', exact: true }).click();
+  await expect(picker).toBeHidden();
+  await expect(box).toHaveValue('I :heart: ');
+  await expect(box).toBeFocused();
+
+  // Keyboard: search, Down into the grid, Right, Enter; Escape closes and gives focus back.
+  await hamlet.getByRole('button', { name: 'Add emoji' }).click();
+  await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('tada');
+  await hamlet.keyboard.press('ArrowDown');
+  await expect(picker.getByRole('button', { name: 'tada', exact: true })).toBeFocused();
+  await hamlet.keyboard.press('Enter');
+  await expect(box).toHaveValue('I :heart: :tada: ');
+  await hamlet.getByRole('button', { name: 'Add emoji' }).click();
+  // Recently used come first.
+  await expect(picker.getByRole('region', { name: 'Recently used' })).toContainText('🎉');
+  await hamlet.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await expect(hamlet.getByRole('button', { name: 'Add emoji' })).toBeFocused();
+  await expect(box).toHaveValue('I :heart: :tada: ');
+});
+
+test('reactions from the picker, custom emoji as images, names on hover, live', async ({
+  browser,
+}) => {
+  // A custom emoji, uploaded by an administrator as another client would.
+  const login = await fetch(`${server.url}/api/v1/fetch_api_key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'iago@example.com', password: PASSWORD }),
+  });
+  const { api_key: apiKey } = (await login.json()) as { api_key: string };
+  const form = new FormData();
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'parrot.png');
+  const upload = await fetch(`${server.url}/api/v1/realm/emoji/e2e_parrot`, {
+    method: 'POST',
+    headers: {
+      Authorization: 'Basic ' + Buffer.from(`iago@example.com:${apiKey}`).toString('base64'),
+    },
+    body: form,
+  });
+  expect(((await upload.json()) as { result: string }).result).toBe('success');
+  const listed = await (await apiClient(server.url, 'hamlet@example.com')).get('/realm/emoji');
+  expect(Object.values(listed.emoji).map((e: any) => e.name)).toContain('e2e_parrot');
+
+  const hamletApi = await apiClient(server.url, 'hamlet@example.com');
+  await hamletApi.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e custom reactions',
+    content: 'A party tonight!',
+  });
+  const url = await topicUrl('e2e custom reactions');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  const othello = await logIn(browser, server.url, 'othello@example.com');
+  await hamlet.goto(url);
+  await othello.goto(url);
+
+  const onHamlet = hamlet.locator('article.message', { hasText: 'A party tonight!' });
+  await onHamlet.hover();
+  await onHamlet.getByRole('button', { name: 'Add reaction' }).click();
+  const picker = hamlet.getByRole('dialog', { name: 'Add reaction' });
+  await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('tada');
+  await picker.getByRole('button', { name: 'tada', exact: true }).click();
+  await expect(onHamlet.getByRole('button', { name: /^tada: / })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+
+  // Othello sees it live, with who reacted on hover.
+  const onOthello = othello.locator('article.message', { hasText: 'A party tonight!' });
+  const tada = onOthello.getByRole('button', { name: 'tada: King Hamlet' });
+  await expect(tada).toBeVisible();
+  await expect(tada).toHaveAccessibleDescription('King Hamlet reacted with :tada:');
+  await tada.hover();
+  await expect(onOthello.getByRole('tooltip')).toHaveText('King Hamlet reacted with :tada:');
+  await expect(onOthello.getByRole('tooltip')).toBeVisible();
+  await shoot(othello, onOthello, 'reaction-tooltip');
+
+  // The custom emoji is in Othello's picker (its category and by search); its reaction is an image.
+  await onOthello.hover();
+  await onOthello.getByRole('button', { name: 'Add reaction' }).click();
+  const othelloPicker = othello.getByRole('dialog', { name: 'Add reaction' });
+  await shoot(othello, othello, 'reaction-picker-page');
+  await othelloPicker
+    .getByRole('navigation', { name: 'Emoji categories' })
+    .getByRole('button', { name: 'Custom' })
+    .click();
+  await expect(
+    othelloPicker
+      .getByRole('region', { name: 'Custom' })
+      .getByRole('button', { name: 'e2e parrot' }),
+  ).toBeInViewport();
+  await othelloPicker.getByRole('searchbox', { name: 'Search emoji' }).fill('parrot');
+  const parrot = othelloPicker.getByRole('button', { name: 'e2e parrot' });
+  await expect(parrot.locator('img')).toHaveAttribute('src', /\/user_avatars\/.*emoji/);
+  await parrot.click();
+  const chipOnHamlet = onHamlet.getByRole('button', {
+    name: 'e2e_parrot: Othello, the Moor of Venice',
+  });
+  await expect(chipOnHamlet.locator('img')).toHaveAttribute('src', /\/user_avatars\/.*emoji/);
+  await expect
+    .poll(() => chipOnHamlet.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+  await shoot(hamlet, onHamlet, 'reactions');
+
+  // Clicking the chip toggles it, as before, and Othello sees the change.
+  await chipOnHamlet.click();
+  await expect(
+    onOthello.getByRole('button', { name: 'e2e_parrot: You and King Hamlet' }),
+  ).toHaveAttribute('aria-pressed', 'true');
+  await expect(
+    onOthello.getByRole('button', { name: 'e2e_parrot: You and King Hamlet' }).locator('img'),
+  ).toBeVisible();
+
+  // The custom emoji is offered in the message field too, with its image.
+  await messageBox(othello).pressSequentially('nice :e2e_pa');
+  const offered = options(othello).first();
+  await expect(offered).toContainText(':e2e_parrot:');
+  await expect(offered.locator('img')).toHaveAttribute('src', /\/user_avatars\/.*emoji/);
+  await messageBox(othello).press('Tab');
+  await expect(messageBox(othello)).toHaveValue('nice :e2e_parrot: ');
+});

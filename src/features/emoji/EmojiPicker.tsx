@@ -1,0 +1,295 @@
+/**
+ * The emoji picker, for compose and for reactions: a search box (names and aliases), jump links
+ * to the categories, recently used emoji and the organization's custom emoji. Arrow keys move in
+ * the grid, Enter picks, Escape closes; focus returns to where it came from.
+ */
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+} from 'react';
+import { useRealmEmojiById } from '../../model/hooks';
+import {
+  buildEmojiSet,
+  customEmoji,
+  emojiGlyph,
+  RECENT_CATEGORY,
+  recentEmojiNames,
+  rememberEmoji,
+  searchEmoji,
+  useUnicodeEmoji,
+  type Emoji,
+  type EmojiCategory,
+} from './emoji-data';
+
+interface EmojiPickerProps {
+  label: string;
+  onPick(emoji: Emoji): void;
+  onClose(): void;
+  /** names shown as pressed, e.g. your own reactions */
+  chosen?: ReadonlySet<string>;
+  className?: string;
+  style?: CSSProperties;
+}
+
+const POPULAR_CATEGORY = 'Popular';
+/** The reference app's popular emoji, offered first. */
+const POPULAR = ['thumbs_up', 'tada', 'smile', 'heart', 'working_on_it', 'octopus'];
+
+/** A representative glyph for each category's jump link. */
+const CATEGORY_ICONS: Record<string, string> = {
+  [RECENT_CATEGORY]: '🕘',
+  [POPULAR_CATEGORY]: '⭐',
+  'Smileys & Emotion': '😀',
+  'People & Body': '👋',
+  'Animals & Nature': '🐻',
+  'Food & Drink': '🍔',
+  Activities: '⚽',
+  'Travel & Places': '🚗',
+  Objects: '💡',
+  Symbols: '❤️',
+  Flags: '🏁',
+  Custom: '✨',
+};
+
+export const emojiLabel = (name: string) => name.replace(/_/g, ' ');
+
+export function EmojiGlyph({ emoji }: { emoji: Emoji }) {
+  return emoji.imageUrl ? (
+    <img className="emoji-image" src={emoji.imageUrl} alt="" loading="lazy" />
+  ) : (
+    <span className="emoji-glyph">{emojiGlyph(emoji.code)}</span>
+  );
+}
+
+export function EmojiPicker({
+  label,
+  onPick,
+  onClose,
+  chosen,
+  className,
+  style,
+}: EmojiPickerProps) {
+  const root = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const unicode = useUnicodeEmoji(true);
+  const realmEmoji = useRealmEmojiById();
+  const [recent] = useState(recentEmojiNames);
+
+  const set = useMemo(
+    () => buildEmojiSet(unicode ?? [], customEmoji(realmEmoji)),
+    [unicode, realmEmoji],
+  );
+  const sections = useMemo((): EmojiCategory[] => {
+    if (query.trim()) return [{ name: 'Search results', emoji: searchEmoji(set, query, 200) }];
+    const named = (names: readonly string[]) => names.flatMap((name) => set.byName.get(name) ?? []);
+    const recentEmoji = named(recent);
+    const popular = { name: POPULAR_CATEGORY, emoji: named(POPULAR) };
+    return [
+      ...(recentEmoji.length ? [{ name: RECENT_CATEGORY, emoji: recentEmoji }] : []),
+      ...(popular.emoji.length ? [popular] : []),
+      ...set.categories,
+    ];
+  }, [set, query, recent]);
+  const flat = useMemo(() => sections.flatMap((s) => s.emoji), [sections]);
+  const activeIndex = Math.min(active, Math.max(0, flat.length - 1));
+
+  // Focus the search box on open; give focus back to the opener on close.
+  const openerRef = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    openerRef.current = opener;
+    search.current?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  useEffect(() => {
+    const outside = (event: MouseEvent) => {
+      const target = event.target as Node;
+      // The opener's own click toggles the picker; closing here would reopen it.
+      if (root.current?.contains(target) || openerRef.current?.contains(target)) return;
+      onClose();
+    };
+    document.addEventListener('mousedown', outside);
+    return () => document.removeEventListener('mousedown', outside);
+  }, [onClose]);
+
+  const pick = (emoji: Emoji) => {
+    rememberEmoji(emoji.name);
+    onPick(emoji);
+  };
+
+  const focusEmoji = (index: number) => {
+    const clamped = Math.max(0, Math.min(flat.length - 1, index));
+    setActive(clamped);
+    requestAnimationFrame(() =>
+      body.current?.querySelector<HTMLElement>(`[data-emoji-index="${clamped}"]`)?.focus(),
+    );
+  };
+
+  /** The emoji in the row above or below, nearest in column: rows differ between sections. */
+  const verticalNeighbour = (index: number, down: boolean): number => {
+    const buttons = [...(body.current?.querySelectorAll<HTMLElement>('[data-emoji-index]') ?? [])];
+    const current = buttons[index]?.getBoundingClientRect();
+    if (!current) return index;
+    const step = down ? 1 : -1;
+    let rowTop: number | null = null;
+    let best = index;
+    let bestDistance = Infinity;
+    for (let i = index + step; i >= 0 && i < buttons.length; i += step) {
+      const box = buttons[i].getBoundingClientRect();
+      if (Math.abs(box.top - current.top) < 2) continue;
+      rowTop ??= box.top;
+      if (Math.abs(box.top - rowTop) >= 2) break;
+      const distance = Math.abs(box.left - current.left);
+      if (distance < bestDistance) [best, bestDistance] = [i, distance];
+    }
+    return best;
+  };
+
+  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, () => number> = {
+      ArrowRight: () => activeIndex + 1,
+      ArrowLeft: () => activeIndex - 1,
+      ArrowDown: () => verticalNeighbour(activeIndex, true),
+      ArrowUp: () => verticalNeighbour(activeIndex, false),
+      Home: () => 0,
+      End: () => flat.length - 1,
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    if (event.key === 'ArrowUp' && verticalNeighbour(activeIndex, false) === activeIndex) {
+      search.current?.focus();
+      return;
+    }
+    focusEmoji(move());
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key === 'Tab') {
+      // Keep focus inside the dialog.
+      const focusable = [
+        ...(root.current?.querySelectorAll<HTMLElement>('input, button:not([tabindex="-1"])') ??
+          []),
+      ];
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last?.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first?.focus();
+      }
+    }
+  };
+
+  let index = 0;
+  return (
+    <div
+      ref={root}
+      role="dialog"
+      aria-label={label}
+      className={`emoji-picker ${className ?? ''}`}
+      style={style}
+      onKeyDown={onKeyDown}
+    >
+      <div className="emoji-picker-search">
+        <input
+          ref={search}
+          type="search"
+          className="text-input"
+          placeholder="Search emoji"
+          aria-label="Search emoji"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+            if (body.current) body.current.scrollTop = 0;
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' && flat.length) {
+              e.preventDefault();
+              focusEmoji(activeIndex);
+            } else if (e.key === 'Enter') {
+              e.preventDefault();
+              if (query.trim() && flat[0]) pick(flat[0]);
+            }
+          }}
+        />
+      </div>
+      {!query.trim() && (
+        <nav className="emoji-picker-categories" aria-label="Emoji categories">
+          {sections.map((section) => (
+            <button
+              key={section.name}
+              type="button"
+              className="emoji-picker-category"
+              aria-label={section.name}
+              title={section.name}
+              onClick={() =>
+                body.current
+                  ?.querySelector(`[data-category="${CSS.escape(section.name)}"]`)
+                  ?.scrollIntoView({ block: 'start' })
+              }
+            >
+              {CATEGORY_ICONS[section.name] ?? '•'}
+            </button>
+          ))}
+        </nav>
+      )}
+      <div className="emoji-picker-body" ref={body} onKeyDown={onGridKey}>
+        {!unicode && <p className="emoji-picker-note">Loading emoji…</p>}
+        {unicode && flat.length === 0 && <p className="emoji-picker-note">No emoji match.</p>}
+        {sections.map((section) => (
+          <section
+            key={section.name}
+            data-category={section.name}
+            aria-label={section.name}
+            className="emoji-picker-section"
+          >
+            {section.emoji.length > 0 && <h3 className="emoji-picker-heading">{section.name}</h3>}
+            <div className="emoji-picker-grid">
+              {section.emoji.map((emoji) => {
+                const i = index++;
+                const pressed = chosen?.has(emoji.name);
+                return (
+                  <button
+                    key={`${emoji.kind}-${emoji.code}`}
+                    type="button"
+                    data-emoji-index={i}
+                    tabIndex={i === activeIndex ? 0 : -1}
+                    className={pressed ? 'emoji-choice emoji-choice-chosen' : 'emoji-choice'}
+                    aria-label={emojiLabel(emoji.name)}
+                    aria-pressed={chosen ? Boolean(pressed) : undefined}
+                    title={`:${emoji.name}:`}
+                    onFocus={() => setActive(i)}
+                    onClick={() => pick(emoji)}
+                  >
+                    <EmojiGlyph emoji={emoji} />
+                  </button>
+                );
+              })}
+            </div>
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}
