@@ -12,6 +12,7 @@ import './styles/messages.css';
 import './styles/rendered-markdown.css';
 import './styles/compose.css';
 import './styles/views.css';
+import './styles/message-actions.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

@@ -7,6 +7,8 @@ import { Avatar } from '../../components/Avatar';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
+import { CollapsedNotice } from '../message-actions/CollapsedNotice';
+import { MessageActionsMenu } from '../message-actions/MessageActionsMenu';
 import { formatDay, formatFullDateTime, formatTime } from './format';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
@@ -101,6 +103,8 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           </p>
         ) : props.editing ? (
           <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
+        ) : message.flags.includes('collapsed') ? (
+          <CollapsedNotice message={message} />
         ) : (
           <div
             ref={content}
@@ -188,6 +192,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
               <TrashIcon />
             </button>
           )}
+          <MessageActionsMenu
+            message={message}
+            canEdit={props.canEdit && !props.editing}
+            canDelete={props.canDelete}
+            onEdit={() => props.onEdit(message.id)}
+            onDelete={() => setConfirmingDelete(true)}
+          />
         </div>
       )}
     </article>

@@ -17,6 +17,7 @@ import {
 import {
   dmMessageParticipants,
   dmNarrow,
+  narrowKey,
   narrowToUrl,
   streamNarrow,
   topicNarrow,
@@ -29,6 +30,9 @@ import {
   type ReactionRef,
 } from '../../queries/message-actions';
 import { useSession } from '../app/session-context';
+import { MessageActionsLayer } from '../message-actions/MessageActionsLayer';
+import { isReadingPaused } from '../message-actions/store';
+import { useMessageCursor } from '../../model/message-cursor';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
@@ -71,6 +75,8 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   const markVisibleRead = useCallback(() => {
     const element = scroller.current;
     if (!element || !document.hasFocus()) return;
+    // After "Mark as unread from here" the messages stay unread until the person scrolls.
+    if (isReadingPaused(narrowKey(narrow))) return;
     const top = element.scrollTop;
     const bottom = top + element.clientHeight;
     const seen: Message[] = [];
@@ -82,7 +88,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         seen.push(row.message);
     }
     session.readBatcher.seen(seen);
-  }, [rows, virtualizer, session]);
+  }, [rows, virtualizer, session, narrow]);
 
   // A refused star is rolled back in place: the message shows its old state again.
   const { mutate: toggleStar } = useStarMessage();
@@ -141,6 +147,12 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
   function openInternalLink(event: React.MouseEvent) {
+    // A click on a message selects it for the keyboard's message actions.
+    const clicked = (event.target as Element).closest?.('article[data-message-id]');
+    if (clicked)
+      useMessageCursor
+        .getState()
+        .select(narrowKey(narrow), Number(clicked.getAttribute('data-message-id')));
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
     const upload = (event.target as Element).closest?.('a[data-upload]');
     if (upload) {
@@ -190,6 +202,7 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         ))}
       </div>
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
+      <MessageActionsLayer narrow={narrow} onEdit={setEditingId} />
     </div>
   );
 }
