@@ -106,7 +106,11 @@ function parseUserIds(list: string): number[] | null {
 
 /** The place a pathname names, or null for an unknown path. `ownUserId` canonicalises DM lists. */
 export function parsePlaceUrl(pathname: string, ownUserId?: number): Place | null {
-  const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
+  // A message's permalink (`…/near/42`, or upstream's `…/with/42`) opens its conversation.
+  const conversation = pathname
+    .replace(/\/+$/, '')
+    .replace(/^(\/narrow\/.+)\/(near|with)\/\d+$/, '$1');
+  const segments = conversation.split('/').slice(1);
   const [first, second, third, fourth, fifth] = segments;
   if (segments.length === 1 && (VIEWS as readonly string[]).includes(first))
     return { kind: 'view', view: first as ViewName };

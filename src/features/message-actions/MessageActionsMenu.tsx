@@ -89,8 +89,13 @@ function MenuPopover({
       window.innerWidth - box.width - margin,
     );
     setPosition({ top, left });
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [button]);
+
+  // The first item takes the focus once placed (a hidden element cannot take it).
+  const placed = position !== null;
+  useLayoutEffect(() => {
+    if (placed) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [placed]);
 
   // A click elsewhere or a scroll of the feed closes it; the focus stays where the person put it.
   useLayoutEffect(() => {
