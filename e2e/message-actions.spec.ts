@@ -232,7 +232,8 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
   await post('othello@example.com', 'e2e keys', 'Select me with a click');
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
   await openTopic(hamlet, 'e2e keys');
-  const message = messageWith(hamlet, 'Select me with a click');
+  // The topic's only message, by its sender (its text goes away while it is collapsed).
+  const message = hamlet.getByRole('article', { name: /^Othello, the Moor of Venice, / });
 
   await message.getByText('Select me with a click').click();
   await hamlet.keyboard.press('*');
@@ -240,6 +241,15 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
     'aria-pressed',
     'true',
   );
+
+  // + gives the 👍 reaction; - collapses the message to one line, and Show more expands it.
+  await hamlet.keyboard.press('+');
+  await expect(message.getByRole('button', { name: /^thumbs_up: You/ })).toBeVisible();
+  await hamlet.keyboard.press('-');
+  await expect(message.getByText('[Collapsed]')).toBeVisible();
+  await expect(message.getByText('Select me with a click')).toBeHidden();
+  await message.getByRole('button', { name: 'Show more' }).click();
+  await expect(message.getByText('Select me with a click')).toBeVisible();
 
   await hamlet.goto('/inbox');
   await openTopic(hamlet, 'e2e keys');

@@ -1,4 +1,7 @@
-/** A collapsed message: one line in place of its content, with a way to expand it. */
+/**
+ * A collapsed message: its content is out of view, as in the reference web app, leaving one line
+ * with a "Show more" button that expands it (for everyone of the person's devices: it is a flag).
+ */
 import type { Message } from '../../api/model';
 import { useToggleCollapsed } from '../../queries/message-menu';
 
@@ -6,9 +9,13 @@ export function CollapsedNotice({ message }: { message: Message }) {
   const { mutate: toggleCollapsed } = useToggleCollapsed();
   return (
     <p className="message-collapsed">
-      <span>[Collapsed]</span>{' '}
-      <button type="button" className="link-button" onClick={() => toggleCollapsed(message)}>
-        Expand
+      <span>[Collapsed]</span>
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        onClick={() => toggleCollapsed(message)}
+      >
+        Show more
       </button>
     </p>
   );
