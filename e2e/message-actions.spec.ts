@@ -197,6 +197,9 @@ test('edit history lists every version of a message edited twice', async ({ brow
   await expect(versions.nth(1)).toContainText('Edited by King Hamlet');
   await expect(versions.nth(1)).toContainText('second');
   await expect(versions.nth(2)).toContainText('final');
+  // Each edit shows what changed: the words that went struck through, the new ones marked.
+  await expect(versions.nth(1).locator('.highlight_text_deleted')).toHaveText('first');
+  await expect(versions.nth(1).locator('.highlight_text_inserted')).toHaveText('second');
   await shoot(hamlet, 'edit-history-light');
 
   await hamlet.emulateMedia({ colorScheme: 'dark' });
@@ -250,6 +253,12 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
   await expect(message.getByText('Select me with a click')).toBeHidden();
   await message.getByRole('button', { name: 'Show more' }).click();
   await expect(message.getByText('Select me with a click')).toBeVisible();
+  // : opens the reaction picker of the selected message.
+  await message.getByText('Select me with a click').click();
+  await hamlet.keyboard.press(':');
+  await expect(message.getByRole('menu', { name: 'Choose a reaction' })).toBeVisible();
+  await hamlet.keyboard.press('Escape');
+  await expect(message.getByRole('menu', { name: 'Choose a reaction' })).toBeHidden();
 
   await hamlet.goto('/inbox');
   await openTopic(hamlet, 'e2e keys');

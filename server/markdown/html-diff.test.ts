@@ -22,6 +22,15 @@ describe('htmlDiff', () => {
     expect(diff).not.toContain('<em>');
   });
 
+  it('compares punctuation apart from words, and never splits a character reference', () => {
+    expect(htmlDiff('<p>words</p>', '<p>words, final</p>')).toBe(
+      '<div><p>words<span class="highlight_text_inserted">, final</span></p></div>',
+    );
+    const diff = htmlDiff('<p>a &amp; b</p>', '<p>a &lt; b</p>');
+    expect(diff).toContain('<span class="highlight_text_deleted">&amp;</span>');
+    expect(diff).toContain('<span class="highlight_text_inserted">&lt;</span>');
+  });
+
   it('is the new rendering, wrapped, when nothing changed', () => {
     expect(htmlDiff('<p>same</p>', '<p>same</p>')).toBe('<div><p>same</p></div>');
   });

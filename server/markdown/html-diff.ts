@@ -8,7 +8,8 @@
  * any message HTML, which also closes anything an unusual edit leaves open.
  */
 
-const TOKEN = /<[^>]*>|\s+|[^<\s]+/g;
+/** Tags, character references (never split), whitespace, words, and single other characters. */
+const TOKEN = /<[^>]*>|&#?\w+;|\s+|[\p{L}\p{N}_]+|[^<\s]/gu;
 
 /** Above this many cells the comparison is not worth its time: the whole middle is replaced. */
 const MAX_TABLE = 4_000_000;
