@@ -5,10 +5,10 @@
 import { useEffect } from 'react';
 import { ROLE } from '../../api/model/user';
 import { useOwnUserId, useRealmSetting, useUsersById } from '../../model/hooks';
+import { useSessionCore } from '../../model/session-core';
 import { selectedMessageIn, useMessageCursor } from '../../model/message-cursor';
 import { narrowKey, type Narrow } from '../../narrow';
 import { useLoadedMessageLookup } from '../../queries/message-menu';
-import { useIsSpectator } from '../app/session-context';
 import { useShortcutKeys } from '../keyboard/keys';
 import { canEditContent } from '../message-list/permissions';
 import { MessageDialogs } from './MessageDialogs';
@@ -52,7 +52,7 @@ export function MessageActionsLayer({
   onEdit(messageId: number): void;
 }) {
   const key = narrowKey(narrow);
-  const spectator = useIsSpectator();
+  const { spectator } = useSessionCore();
   const ownUserId = useOwnUserId();
   const users = useUsersById();
   const editSettings = {
