@@ -175,6 +175,7 @@ test('view message source shows the raw Markdown', async ({ browser }) => {
   await expect(dialog.getByRole('textbox', { name: 'Markdown source' })).toHaveValue(
     'Some **bold** and a [link](https://example.com)',
   );
+  await shoot(hamlet, 'source-light');
   await hamlet.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
@@ -229,6 +230,7 @@ test('read receipts list a person once they have read the message', async ({ bro
   await expect(
     dialog.getByRole('list', { name: 'People who read this message' }).getByRole('listitem'),
   ).toContainText(["Cordelia, Lear's daughter"]);
+  await shoot(hamlet, 'read-receipts-light');
 });
 
 test('keys act on the selected message: star, reply, and the actions menu', async ({ browser }) => {
