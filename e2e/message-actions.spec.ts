@@ -286,3 +286,34 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
     messageWith(hamlet, 'Select me with a click').getByRole('button', { name: 'Message actions' }),
   ).toBeFocused();
 });
+
+test('edit and delete from the menu, and reply privately to the sender', async ({ browser }) => {
+  await post('hamlet@example.com', 'e2e menu edit', 'A message with a tpyo');
+  await post('othello@example.com', 'e2e menu edit', 'Othello asks something');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
+  await openTopic(hamlet, 'e2e menu edit');
+
+  let menu = await openMenu(hamlet, 'A message with a tpyo');
+  // Hamlet's own message: no private reply to himself.
+  await expect(menu.getByRole('menuitem', { name: 'Reply privately' })).toHaveCount(0);
+  await menu.getByRole('menuitem', { name: 'Edit message' }).click();
+  const editor = hamlet.getByRole('textbox', { name: 'Edit message' });
+  await expect(editor).toHaveValue('A message with a tpyo');
+  await editor.fill('A message with a typo fixed');
+  await hamlet.getByRole('button', { name: 'Save' }).click();
+  await expect(messageWith(hamlet, 'A message with a typo fixed')).toContainText('(edited)');
+
+  menu = await openMenu(hamlet, 'A message with a typo fixed');
+  await menu.getByRole('menuitem', { name: 'Delete message' }).click();
+  const confirm = hamlet.getByRole('group', { name: 'Delete this message?' });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(hamlet.getByText('A message with a typo fixed')).toHaveCount(0);
+
+  menu = await openMenu(hamlet, 'Othello asks something');
+  await menu.getByRole('menuitem', { name: 'Reply privately' }).click();
+  await expect(hamlet.getByLabel('Message', { exact: true })).toBeFocused();
+  await expect(hamlet.getByRole('button', { name: 'Direct message', pressed: true })).toBeVisible();
+  await expect(hamlet.getByRole('list', { name: 'Recipients' })).toContainText(
+    'Othello, the Moor of Venice',
+  );
+});
