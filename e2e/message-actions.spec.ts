@@ -145,9 +145,10 @@ test('mark as unread from here raises the unread counts, in every window', async
 
   await openTopic(hamlet, 'e2e unread here');
   // Reading the topic clears its three messages.
-  await expect(messageWith(hamlet, 'Third of three')).not.toHaveClass(/message-unread/);
-  await expect.poll(() => unreadCount(other, 'general')).toBeGreaterThanOrEqual(0);
+  for (const text of ['First of three', 'Second of three', 'Third of three'])
+    await expect(messageWith(hamlet, text)).not.toHaveClass(/message-unread/);
   const before = await unreadCount(hamlet, 'general');
+  await expect.poll(() => unreadCount(other, 'general')).toBe(before);
 
   const menu = await openMenu(hamlet, 'Second of three');
   await menu.getByRole('menuitem', { name: 'Mark as unread from here' }).click();
@@ -158,6 +159,12 @@ test('mark as unread from here raises the unread counts, in every window', async
   await expect(messageWith(hamlet, 'Second of three')).toHaveClass(/message-unread/);
   await expect(messageWith(hamlet, 'Third of three')).toHaveClass(/message-unread/);
   await expect(messageWith(hamlet, 'First of three')).not.toHaveClass(/message-unread/);
+
+  // Scrolling on (here the wheel over a list too short to move) reads them again.
+  await messageWith(hamlet, 'Third of three').hover();
+  await hamlet.mouse.wheel(0, 200);
+  await expect(messageWith(hamlet, 'Third of three')).not.toHaveClass(/message-unread/);
+  await expect.poll(() => unreadCount(other, 'general')).toBe(before);
 });
 
 test('view message source shows the raw Markdown', async ({ browser }) => {
@@ -264,7 +271,6 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
 
   await hamlet.goto('/inbox');
   await openTopic(hamlet, 'e2e keys');
-  await hamlet.getByRole('link', { name: 'Inbox' }).first().focus();
   await messageWith(hamlet, 'Select me with a click').getByText('Select me').click();
   await hamlet.keyboard.press('r');
   const box = hamlet.getByLabel('Message', { exact: true });

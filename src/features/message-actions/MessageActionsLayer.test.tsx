@@ -31,9 +31,12 @@ function setUp({ sender = OTHER, select = true } = {}) {
   };
   session.queryClient.setQueryData(messageKeys.list(LUNCH), data);
   const onEdit = vi.fn();
-  render(<MessageActionsLayer narrow={LUNCH} onEdit={onEdit} />, { wrapper: session.wrapper });
+  const onResumed = vi.fn();
+  render(<MessageActionsLayer narrow={LUNCH} onEdit={onEdit} onReadingResumed={onResumed} />, {
+    wrapper: session.wrapper,
+  });
   if (select) act(() => useMessageCursor.getState().select(narrowKey(LUNCH), 42));
-  return { ...session, message, onEdit };
+  return { ...session, message, onEdit, onResumed };
 }
 
 const press = (key: string) => fireEvent.keyDown(document.body, { key });
@@ -80,7 +83,7 @@ describe('message keys on the selected message', () => {
   });
 
   it('U marks unread from here and pauses reading until the person scrolls', async () => {
-    const { fake } = setUp();
+    const { fake, onResumed } = setUp();
     fake.respond({
       processed_count: 1,
       updated_count: 1,
@@ -95,6 +98,7 @@ describe('message keys on the selected message', () => {
     expect(fake.last.body.get('anchor')).toBe('42');
     fireEvent.wheel(window);
     expect(isReadingPaused(narrowKey(LUNCH))).toBe(false);
+    await waitFor(() => expect(onResumed).toHaveBeenCalled());
   });
 
   it('i opens the actions menu; e edits only one’s own message', () => {

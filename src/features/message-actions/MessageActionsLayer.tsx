@@ -2,7 +2,7 @@
  * What message actions add to a message list once: the shortcut keys on the selected message,
  * the dialogs, the brief status line, and resuming reading after "Mark as unread from here".
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { ROLE } from '../../api/model/user';
 import { useOwnUserId, useRealmSetting, useUsersById } from '../../model/hooks';
 import { useSessionCore } from '../../model/session-core';
@@ -47,9 +47,12 @@ const READING_KEYS = new Set([
 export function MessageActionsLayer({
   narrow,
   onEdit,
+  onReadingResumed,
 }: {
   narrow: Narrow;
   onEdit(messageId: number): void;
+  /** reading goes on: the list marks what is on screen (a short list may not scroll at all) */
+  onReadingResumed(): void;
 }) {
   const key = narrowKey(narrow);
   const { spectator } = useSessionCore();
@@ -62,6 +65,8 @@ export function MessageActionsLayer({
   const run = useRunMessageAction();
   const lookup = useLoadedMessageLookup();
   const pausedHere = useMessageActionsUi((s) => s.readingPausedIn === key);
+  const resumed = useRef(onReadingResumed);
+  resumed.current = onReadingResumed;
 
   useEffect(() => {
     const ui = useMessageActionsUi.getState();
@@ -77,7 +82,10 @@ export function MessageActionsLayer({
   // Reading resumes once the person scrolls by hand (wheel, touch or keys), as upstream does.
   useEffect(() => {
     if (!pausedHere) return;
-    const resume = () => useMessageActionsUi.getState().readingResumed();
+    const resume = () => {
+      useMessageActionsUi.getState().readingResumed();
+      requestAnimationFrame(() => resumed.current());
+    };
     const onKey = (event: KeyboardEvent) => {
       if (READING_KEYS.has(event.key)) resume();
     };

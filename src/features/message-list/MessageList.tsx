@@ -202,7 +202,11 @@ export function MessageList({ narrow, emptyText }: { narrow: Narrow; emptyText: 
         ))}
       </div>
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
-      <MessageActionsLayer narrow={narrow} onEdit={setEditingId} />
+      <MessageActionsLayer
+        narrow={narrow}
+        onEdit={setEditingId}
+        onReadingResumed={markVisibleRead}
+      />
     </div>
   );
 }
