@@ -74,6 +74,7 @@ export function MessageActionsLayer({
     return () => {
       ui.listShown(null);
       ui.menuClosed();
+      ui.dialogClosed();
       ui.readingResumed();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the narrow is identified by its key
