@@ -17,6 +17,7 @@ import './styles/search.css';
 import './styles/keyboard.css';
 import './styles/topics.css';
 import './styles/emoji.css';
+import './styles/message-actions.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

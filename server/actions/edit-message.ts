@@ -10,6 +10,7 @@ import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
 import { renderMarkdown, topicNarrowUrl } from '../markdown/index.js';
+import { htmlDiff } from '../markdown/html-diff.js';
 import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
@@ -607,7 +608,7 @@ export async function messageHistory(ctx: AppContext, realm: Realm, user: User, 
     if (e.prev_content !== null) {
       v.prev_content = e.prev_content;
       v.prev_rendered_content = e.prev_rendered_content;
-      v.content_html_diff = rendered;
+      v.content_html_diff = htmlDiff(e.prev_rendered_content ?? '', rendered);
       content = e.prev_content;
       rendered = e.prev_rendered_content ?? rendered;
     }

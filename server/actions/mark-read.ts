@@ -100,8 +100,10 @@ export async function updateFlagsForNarrow(
   if (opts.op !== 'add' && opts.op !== 'remove')
     throw badRequest(`Invalid message flag operation: '${opts.op}'`);
   const flag = checkChangeableFlag(opts.flag);
-  if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
-    throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  // As upstream: a larger window is narrowed (the client continues from last_processed_id, as
+  // found_newest and found_oldest tell it), not refused.
+  const numBefore = Math.min(opts.numBefore, MAX_MESSAGES_PER_FETCH);
+  const numAfter = Math.min(opts.numAfter, MAX_MESSAGES_PER_FETCH - numBefore);
   const op = opts.op;
   const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
   const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user));
@@ -132,14 +134,10 @@ export async function updateFlagsForNarrow(
             .limit(limit)
             .execute()
         ).map((r: any) => Number(r.id));
-  const before = await ids('<', 'desc', opts.numBefore + 1);
+  const before = await ids('<', 'desc', numBefore + 1);
   const at = opts.includeAnchor ? await ids('=', 'asc', 1) : [];
-  const after = await ids('>', 'asc', opts.numAfter + 1);
-  const processed = [
-    ...before.slice(0, opts.numBefore).reverse(),
-    ...at,
-    ...after.slice(0, opts.numAfter),
-  ];
+  const after = await ids('>', 'asc', numAfter + 1);
+  const processed = [...before.slice(0, numBefore).reverse(), ...at, ...after.slice(0, numAfter)];
   return transact(ctx, async (trx, events) => {
     const updated = await changeFlags(trx, realm, user, processed, op, flag, events);
     return {
@@ -147,8 +145,8 @@ export async function updateFlagsForNarrow(
       updated_count: updated.length,
       first_processed_id: processed[0] ?? null,
       last_processed_id: processed[processed.length - 1] ?? null,
-      found_oldest: before.length <= opts.numBefore,
-      found_newest: after.length <= opts.numAfter,
+      found_oldest: before.length <= numBefore,
+      found_newest: after.length <= numAfter,
     };
   });
 }

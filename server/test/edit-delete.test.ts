@@ -75,6 +75,12 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       'first draft',
       'second **draft** @**Othello, the Moor of Venice**',
     ]);
+    // The edit carries a real diff: the new words marked inserted, the rest as it was.
+    const edit = history.body.message_history[1];
+    expect(edit.prev_rendered_content).toBe('<p>first draft</p>');
+    expect(edit.content_html_diff).toMatch(/^<div><p>/);
+    expect(edit.content_html_diff).toContain('<span class="highlight_text_deleted">first</span>');
+    expect(edit.content_html_diff).toContain('<span class="highlight_text_inserted">second</span>');
   });
 
   it('lets only the sender edit content, within the time limit', async () => {

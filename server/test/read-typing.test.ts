@@ -131,6 +131,20 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       ],
     });
     expect(again.body).toMatchObject({ processed_count: 1, updated_count: 0 });
+    // A window past the server's bound is narrowed to it, not refused (upstream's behaviour).
+    const wide = await hamlet.post('/messages/flags/narrow', {
+      anchor: String(ids[0]),
+      num_before: 0,
+      num_after: 100_000,
+      op: 'remove',
+      flag: 'starred',
+      narrow: [
+        { operator: 'channel', operand: streamId },
+        { operator: 'topic', operand: 'gamma' },
+      ],
+    });
+    expect(wide.status).toBe(200);
+    expect(wide.body).toMatchObject({ processed_count: 3, updated_count: 3, found_newest: true });
     const bad = await hamlet.post('/messages/flags/narrow', {
       anchor: 'newest',
       num_before: 1,

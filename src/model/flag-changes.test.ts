@@ -44,4 +44,22 @@ describe('ReadBatcher', () => {
     expect(fake.requests).toHaveLength(2);
     batcher.dispose();
   });
+
+  it('marks a message again once it was made unread after being read ("Mark as unread")', async () => {
+    vi.useFakeTimers();
+    const { fake, session } = fakeSession(withUnread([61]));
+    fake.respond({ messages: [61] }).respond({ messages: [61] });
+    const batcher = new ReadBatcher(session, 400);
+    const unread = eg.streamMessage({ id: 61, stream_id: STREAM, subject: 'lunch', flags: [] });
+
+    batcher.seen([unread]);
+    vi.advanceTimersByTime(400);
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(0);
+    // Unread again (the server's event), and seen again: a second request.
+    batcher.seen([unread]);
+    vi.advanceTimersByTime(400);
+    expect(fake.requests).toHaveLength(2);
+    batcher.dispose();
+  });
 });

@@ -139,10 +139,12 @@ export class ReadBatcher {
     this.pending.clear();
     if (batch.length === 0) return;
     for (const message of batch) this.sent.add(message.id);
-    changeFlag(this.session, batch, 'add', 'read').catch(() => {
-      // Rolled back already; let the messages be marked again when seen again.
+    // Once answered, the messages may be marked again when seen again: rolled back after a
+    // refusal, or made unread since ("Mark as unread from here").
+    const forget = () => {
       for (const message of batch) this.sent.delete(message.id);
-    });
+    };
+    changeFlag(this.session, batch, 'add', 'read').then(forget, forget);
   }
 
   dispose(): void {

@@ -12,6 +12,8 @@ import { useOwnUserGroupIds } from '../../model/hooks';
 import { onMessageContentClick } from './content-clicks';
 import { MessageTime } from './MessageTime';
 import { formatDay, formatTime } from './format';
+import { CollapsedNotice } from '../message-actions/CollapsedNotice';
+import { MessageActionsMenu } from '../message-actions/MessageActionsMenu';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
@@ -107,6 +109,8 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           </p>
         ) : props.editing ? (
           <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
+        ) : message.flags.includes('collapsed') ? (
+          <CollapsedNotice message={message} />
         ) : (
           <div
             ref={content}
@@ -196,6 +200,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
               <TrashIcon />
             </button>
           )}
+          <MessageActionsMenu
+            message={message}
+            canEdit={props.canEdit && !props.editing}
+            canDelete={props.canDelete}
+            onEdit={() => props.onEdit(message.id)}
+            onDelete={() => setConfirmingDelete(true)}
+          />
         </div>
       )}
     </article>

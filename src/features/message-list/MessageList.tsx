@@ -17,6 +17,7 @@ import {
 import {
   dmMessageParticipants,
   dmNarrow,
+  narrowKey,
   narrowToUrl,
   streamNarrow,
   topicNarrow,
@@ -33,6 +34,8 @@ import { useJumpToNewest } from '../../queries/messages';
 import { useSession } from '../app/session-context';
 import { TargetNotice, useFollowMovedTarget, useTargetMark } from '../search/message-target';
 import { useMessageCursorKeys } from '../keyboard/use-message-cursor-keys';
+import { MessageActionsLayer } from '../message-actions/MessageActionsLayer';
+import { isReadingPaused } from '../message-actions/store';
 import type { FeedRow } from './build-rows';
 import { DateSeparator, MessageItem, RecipientBar } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
@@ -87,6 +90,8 @@ export function MessageList({
   const markVisibleRead = useCallback(() => {
     const element = scroller.current;
     if (!element || !document.hasFocus()) return;
+    // After "Mark as unread from here" the messages stay unread until the person scrolls.
+    if (isReadingPaused(narrowKey(narrow))) return;
     const top = element.scrollTop;
     const bottom = top + element.clientHeight;
     const seen: Message[] = [];
@@ -98,7 +103,7 @@ export function MessageList({
         seen.push(row.message);
     }
     session.readBatcher.seen(seen);
-  }, [rows, virtualizer, session]);
+  }, [rows, virtualizer, session, narrow]);
 
   // A refused star is rolled back in place: the message shows its old state again.
   const { mutate: toggleStar } = useStarMessage();
@@ -230,6 +235,11 @@ export function MessageList({
       </div>
       {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
       <ImageViewer rows={rows} />
+      <MessageActionsLayer
+        narrow={narrow}
+        onEdit={setEditingId}
+        onReadingResumed={markVisibleRead}
+      />
     </div>
   );
 }

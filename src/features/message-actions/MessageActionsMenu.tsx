@@ -1,0 +1,200 @@
+/**
+ * The "Message actions" (⋮) button of a message and its menu: a role=menu popover, placed in
+ * the window (the feed's rows are transformed, which would trap a fixed popover), moved through
+ * with the arrow keys, closed with Escape, which gives the focus back to the button.
+ */
+import { messageMovePermissions } from '../topics/permissions';
+import { useTopicPermissions } from '../topics/use-topic-permissions';
+import { Fragment, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
+import type { Message } from '../../api/model';
+import { useOwnUserId, useRealmSetting } from '../../model/hooks';
+import { menuItems, type MessageActionId } from './menu-items';
+import { useMessageActionsUi } from './store';
+import { useRunMessageAction } from './use-message-action';
+
+interface MessageActionsMenuProps {
+  message: Message;
+  canEdit: boolean;
+  canDelete: boolean;
+  onEdit(): void;
+  onDelete(): void;
+}
+
+export function MessageActionsMenu(props: MessageActionsMenuProps) {
+  const { message } = props;
+  const open = useMessageActionsUi((s) => s.menu?.messageId === message.id);
+  const button = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button message-menu-button"
+        aria-label="Message actions"
+        title="Message actions"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => {
+          const ui = useMessageActionsUi.getState();
+          if (open) ui.menuClosed();
+          else ui.menuOpened(message.id, false);
+        }}
+      >
+        <MoreIcon />
+      </button>
+      {open && <MenuPopover {...props} button={button} />}
+    </>
+  );
+}
+
+function MenuPopover({
+  message,
+  canEdit,
+  canDelete,
+  onEdit,
+  onDelete,
+  button,
+}: MessageActionsMenuProps & { button: React.RefObject<HTMLButtonElement | null> }) {
+  const ownUserId = useOwnUserId();
+  const allowEditHistory = useRealmSetting('allow_edit_history') !== false;
+  const readReceipts = useRealmSetting('enable_read_receipts') === true;
+  const run = useRunMessageAction();
+  const menu = useRef<HTMLDivElement>(null);
+  const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
+  const { actor, settings } = useTopicPermissions();
+  const movable = messageMovePermissions(message, settings, actor, Date.now() / 1000);
+  const groups = menuItems(message, {
+    ownUserId,
+    canEdit,
+    canDelete,
+    canMove: movable.topic || movable.channel,
+    allowEditHistory,
+    readReceipts,
+  });
+
+  const close = (refocus: boolean) => {
+    useMessageActionsUi.getState().menuClosed();
+    if (refocus) button.current?.focus();
+  };
+
+  // Placed beside the button: below it when it fits, else above; always inside the window.
+  useLayoutEffect(() => {
+    const anchor = button.current?.getBoundingClientRect();
+    const box = menu.current?.getBoundingClientRect();
+    if (!anchor || !box) return;
+    const margin = 8;
+    const below = anchor.bottom + 4;
+    const top =
+      below + box.height <= window.innerHeight - margin
+        ? below
+        : Math.max(margin, anchor.top - 4 - box.height);
+    const left = Math.min(
+      Math.max(margin, anchor.right - box.width),
+      window.innerWidth - box.width - margin,
+    );
+    setPosition({ top, left });
+  }, [button]);
+
+  // The first item takes the focus once placed (a hidden element cannot take it).
+  const placed = position !== null;
+  useLayoutEffect(() => {
+    if (placed) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [placed]);
+
+  // A click elsewhere or a scroll of the feed closes it; the focus stays where the person put it.
+  useLayoutEffect(() => {
+    const onPointer = (event: Event) => {
+      const target = event.target as Node;
+      if (menu.current?.contains(target) || button.current?.contains(target)) return;
+      close(false);
+    };
+    const onScroll = (event: Event) => {
+      if (!menu.current?.contains(event.target as Node)) close(false);
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('scroll', onScroll, true);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('scroll', onScroll, true);
+    };
+  });
+
+  const choose = (id: MessageActionId) => {
+    close(true);
+    if (id === 'edit') onEdit();
+    else if (id === 'delete') onDelete();
+    else run(id, message);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // The menu owns the keyboard while open: no shortcut of the page reacts.
+    event.stopPropagation();
+    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const focusAt = (i: number) => items[(i + items.length) % items.length]?.focus();
+    switch (event.key) {
+      case 'ArrowDown':
+        focusAt(index + 1);
+        break;
+      case 'ArrowUp':
+        focusAt(index < 0 ? -1 : index - 1);
+        break;
+      case 'Home':
+        focusAt(0);
+        break;
+      case 'End':
+        focusAt(-1);
+        break;
+      case 'Escape':
+        close(true);
+        break;
+      case 'Tab':
+        close(true);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  return createPortal(
+    <div
+      ref={menu}
+      role="menu"
+      aria-label="Message actions"
+      className="message-menu"
+      style={position ?? { top: 0, left: 0, visibility: 'hidden' }}
+      onKeyDown={onKeyDown}
+    >
+      {groups.map((group, groupIndex) => (
+        <Fragment key={group[0].id}>
+          {groupIndex > 0 && <div role="separator" className="message-menu-separator" />}
+          {group.map((item) => (
+            <button
+              key={item.id}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className={item.id === 'delete' ? 'message-menu-item danger' : 'message-menu-item'}
+              onClick={() => choose(item.id)}
+            >
+              {item.label}
+            </button>
+          ))}
+        </Fragment>
+      ))}
+    </div>,
+    document.body,
+  );
+}
+
+function MoreIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="currentColor">
+      <circle cx="12" cy="5" r="1.8" />
+      <circle cx="12" cy="12" r="1.8" />
+      <circle cx="12" cy="19" r="1.8" />
+    </svg>
+  );
+}

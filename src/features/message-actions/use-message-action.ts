@@ -1,0 +1,137 @@
+/**
+ * Carries out one action of a message's menu or shortcut keys. Editing and deleting belong to the
+ * message list (the editor and the confirmation sit in the row), so the caller passes them in.
+ */
+import { openMoveMessageDialog } from '../topics/dialog-store';
+import { useCallback } from 'react';
+import type { Message } from '../../api/model';
+import { useOwnUserId } from '../../model/hooks';
+import { useComposeRequests, type ComposeTo } from '../../model/compose-request';
+import { dmMessageParticipants, messageUrl, narrowKey } from '../../narrow';
+import { useStarMessage } from '../../queries/flags';
+import { useToggleReaction, type ReactionRef } from '../../queries/message-actions';
+import {
+  useFetchMessageSource,
+  useMarkUnreadFromHere,
+  useToggleCollapsed,
+} from '../../queries/message-menu';
+import type { MessageActionId } from './menu-items';
+import { absoluteUrl, mentionOf, quoteBlock } from './quote';
+import { useMessageActionsUi } from './store';
+
+export type RunnableAction = Exclude<MessageActionId, 'edit' | 'delete'> | 'mention' | 'thumbs-up';
+
+const THUMBS_UP: ReactionRef = {
+  emoji_name: 'thumbs_up',
+  emoji_code: '1f44d',
+  reaction_type: 'unicode_emoji',
+};
+
+/** Where a reply to `message` goes: its topic, or its direct-message conversation. */
+export function conversationOf(message: Message, ownUserId: number): ComposeTo {
+  if (message.type === 'stream')
+    return { type: 'stream', streamId: message.stream_id, topic: message.subject };
+  return { type: 'direct', userIds: dmMessageParticipants(message, ownUserId) ?? [ownUserId] };
+}
+
+/** The reaction picker of a row is its own component: opening it is pressing its button. */
+export function openReactionPicker(messageId: number): void {
+  const button = document.querySelector<HTMLButtonElement>(
+    `[data-message-id="${messageId}"] button[aria-label="Add reaction"]`,
+  );
+  button?.click();
+}
+
+export function useRunMessageAction(): (action: RunnableAction, message: Message) => void {
+  const ownUserId = useOwnUserId();
+  const fetchSource = useFetchMessageSource();
+  const { mutate: toggleStar } = useStarMessage();
+  const { mutate: toggleReaction } = useToggleReaction();
+  const { mutate: toggleCollapsed } = useToggleCollapsed();
+  const { mutate: markUnread } = useMarkUnreadFromHere();
+
+  return useCallback(
+    (action: RunnableAction, message: Message) => {
+      const ui = useMessageActionsUi.getState();
+      const compose = useComposeRequests.getState();
+      const sender = { name: message.sender_full_name, id: message.sender_id };
+      const permalink = () => absoluteUrl(messageUrl(message, ownUserId));
+      switch (action) {
+        case 'reply':
+          compose.request({
+            to: conversationOf(message, ownUserId),
+            insert: null,
+            focus: 'content',
+          });
+          return;
+        case 'reply-privately':
+          compose.request({
+            to: { type: 'direct', userIds: [message.sender_id] },
+            insert: null,
+            focus: 'content',
+          });
+          return;
+        case 'mention':
+          compose.request({
+            to: conversationOf(message, ownUserId),
+            insert: mentionOf(sender),
+            focus: 'content',
+          });
+          return;
+        case 'quote':
+          fetchSource(message.id).then(
+            (raw) =>
+              compose.request({
+                to: conversationOf(message, ownUserId),
+                insert: quoteBlock(sender, permalink(), raw),
+                focus: 'content',
+              }),
+            () => ui.statusShown('Could not load the message to quote it.'),
+          );
+          return;
+        case 'star':
+          toggleStar(message);
+          return;
+        case 'thumbs-up': {
+          const mine = (message.reactions ?? []).some(
+            (r) => r.user_id === ownUserId && r.emoji_code === THUMBS_UP.emoji_code,
+          );
+          toggleReaction({ message, reaction: THUMBS_UP, add: !mine });
+          return;
+        }
+        case 'react':
+          // After the menu has closed and given the focus back.
+          setTimeout(() => openReactionPicker(message.id), 0);
+          return;
+        case 'collapse':
+          toggleCollapsed(message);
+          return;
+        case 'mark-unread': {
+          const narrow = ui.narrow;
+          if (!narrow) return;
+          ui.readingPaused(narrowKey(narrow));
+          markUnread(
+            { narrow, messageId: message.id },
+            { onError: () => ui.statusShown('Could not mark the messages as unread.') },
+          );
+          return;
+        }
+        case 'copy-link':
+          navigator.clipboard.writeText(permalink()).then(
+            () => ui.statusShown('Link copied'),
+            () => ui.statusShown('Could not copy the link.'),
+          );
+          return;
+        case 'edit-history':
+        case 'read-receipts':
+        case 'source':
+          ui.dialogOpened(action, message.id);
+          return;
+        case 'move':
+          openMoveMessageDialog(message);
+          return;
+      }
+    },
+    [ownUserId, fetchSource, toggleStar, toggleReaction, toggleCollapsed, markUnread],
+  );
+}
