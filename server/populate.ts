@@ -18,6 +18,7 @@ import { createRealm } from './actions/realm.js';
 import { STREAM_COLORS } from './actions/subscriptions.js';
 import { hashPassword } from './domain/password.js';
 import { FLAG_BITS } from './domain/flags.js';
+import { PRIVATE_MESSAGE_BIT } from './db/flag-conditions.js';
 import { ROLE } from './domain/roles.js';
 import { emojiCodeForName } from './markdown/emoji.js';
 
@@ -252,8 +253,13 @@ async function postgresWriter(url: string): Promise<Writer> {
       if (!rows) buffers.set(table, (rows = []));
       rows.push(row);
       if (rows.length >= BATCH) {
-        buffers.set(table, []);
-        await flush(table, rows);
+        // Parents first: the buffers of the tables written before this one (a channel's row
+        // before its subscriptions), then this one.
+        for (const [t, buffered] of buffers) {
+          buffers.set(t, []);
+          await flush(t, buffered);
+          if (t === table) break;
+        }
       }
     },
     async commit() {
@@ -510,8 +516,12 @@ async function fill(
         rendered, time, 'populate',
       ]); // prettier-ignore
     }
+    const flags =
+      roll < DM_SHARE || channels.length === 0
+        ? FLAG_BITS.read | PRIVATE_MESSAGE_BIT
+        : FLAG_BITS.read;
     for (const member of members) {
-      await w.add(TABLES.userMessages, [member, id, FLAG_BITS.read]);
+      await w.add(TABLES.userMessages, [member, id, flags]);
       rows++;
     }
     if (unreadUser !== null && members.includes(unreadUser) && sender !== unreadUser)

@@ -102,7 +102,7 @@ export async function updateFlagsForNarrow(
   if (opts.numBefore > MAX_MESSAGES_PER_FETCH || opts.numAfter > MAX_MESSAGES_PER_FETCH)
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const op = opts.op;
-  const plan = planNarrow(opts.narrow, await narrowLookup(ctx.db, realm, user));
+  const plan = planNarrow(opts.narrow, await narrowLookup(ctx.db, realm, user, opts.narrow));
   // Only the user's own message rows can carry flags.
   plan.historyStream = null;
   plan.publicStreamIds = null;
