@@ -97,6 +97,8 @@ export async function getMessages(
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
+  // The window's bound is stated on the message too (twice, when reading the reader's rows):
+  // PostgreSQL does not carry a range across the join, and would otherwise walk every message.
 
   let anchor: number;
   let anchorIsNewest = false;
@@ -108,14 +110,27 @@ export async function getMessages(
   } else if (opts.anchor === 'first_unread') {
     // Unread messages all have the reader's row: read from the index of unread rows, even when
     // the narrow reads a channel's history.
+    // The first in id order rather than min(): both databases then walk that index in order and
+    // stop at the first row the narrow keeps. With no narrow, the index alone answers.
     const first =
       user === null
         ? undefined
-        : await baseQuery(ctx, user, { ...plan, historyStream: null, publicStreamIds: null })
-            .clearSelect()
-            .select(sql<number>`min(um.message_id)`.as('first'))
-            .where(rowsWith('unread', 'um'))
-            .executeTakeFirst();
+        : plan.conditions.length === 0
+          ? await ctx.db
+              .selectFrom('user_messages as um')
+              .select('um.message_id as first')
+              .where('um.user_id', '=', user.id)
+              .where(rowsWith('unread', 'um'))
+              .orderBy('um.message_id')
+              .limit(1)
+              .executeTakeFirst()
+          : await baseQuery(ctx, user, { ...plan, historyStream: null, publicStreamIds: null })
+              .clearSelect()
+              .select('um.message_id as first')
+              .where(rowsWith('unread', 'um'))
+              .orderBy('um.message_id')
+              .limit(1)
+              .executeTakeFirst();
     if (first?.first != null) anchor = Number(first.first);
     else {
       anchorIsNewest = true;
@@ -128,6 +143,7 @@ export async function getMessages(
   // One row more than asked tells whether the window reaches the end, also for an empty side.
   const before = await baseQuery(ctx, user, plan)
     .where(idCol as any, '<', anchor)
+    .where('m.id', '<', anchor)
     .orderBy(idCol as any, 'desc')
     .limit(opts.numBefore + 1)
     .execute();
@@ -140,6 +156,7 @@ export async function getMessages(
   const after = !anchorIsNewest
     ? await baseQuery(ctx, user, plan)
         .where(idCol as any, '>', anchor)
+        .where('m.id', '>', anchor)
         .orderBy(idCol as any, 'asc')
         .limit(opts.numAfter + 1)
         .execute()

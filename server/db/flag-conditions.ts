@@ -20,6 +20,14 @@ export const FLAG_INDEXES = {
   user_messages_private: `flags & ${PRIVATE_MESSAGE_BIT} != 0`,
 } as const;
 
+/** PostgreSQL statistics of each flag per person (migration 0009): name and bits. */
+export const FLAG_STATISTICS = {
+  user_messages_read_stats: FLAG_BITS.read,
+  user_messages_starred_stats: FLAG_BITS.starred,
+  user_messages_mentioned_stats: ANY_MENTION_BITS,
+  user_messages_private_stats: PRIVATE_MESSAGE_BIT,
+} as const;
+
 /** The condition of the index on unread rows, user_messages_unread_flags. */
 export const UNREAD_CONDITION = `flags & ${FLAG_BITS.read} = 0`;
 

@@ -1,5 +1,10 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { FLAG_INDEXES, PRIVATE_MESSAGE_BIT, UNREAD_CONDITION } from './flag-conditions.js';
+import {
+  FLAG_INDEXES,
+  FLAG_STATISTICS,
+  PRIVATE_MESSAGE_BIT,
+  UNREAD_CONDITION,
+} from './flag-conditions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -496,6 +501,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           await sql`CREATE INDEX ${sql.id(name)} ON user_messages (user_id, message_id) WHERE ${sql.raw(condition)}`.execute(
             db,
           );
+        // PostgreSQL guesses how many of a person's rows have a flag from the whole table, and
+        // then prefers to walk every message: statistics per person and flag correct the guess
+        // (SQLite's planner takes the partial indexes as they are).
+        if (dialect === 'postgres') {
+          const version = await sql<{
+            v: string;
+          }>`SELECT current_setting('server_version_num') AS v`.execute(db);
+          if (Number(version.rows[0]?.v) >= 140000) {
+            for (const [name, bits] of Object.entries(FLAG_STATISTICS))
+              await sql`CREATE STATISTICS ${sql.id(name)} (mcv) ON user_id, (flags & ${sql.lit(bits)}) FROM user_messages`.execute(
+                db,
+              );
+            await sql`ANALYZE user_messages`.execute(db);
+          }
+        }
       },
     },
   };
