@@ -18,6 +18,7 @@ import { createRealm } from './actions/realm.js';
 import { STREAM_COLORS } from './actions/subscriptions.js';
 import { hashPassword } from './domain/password.js';
 import { FLAG_BITS } from './domain/flags.js';
+import { PRIVATE_MESSAGE_BIT } from './db/flag-conditions.js';
 import { ROLE } from './domain/roles.js';
 import { emojiCodeForName } from './markdown/emoji.js';
 
@@ -512,8 +513,12 @@ async function fill(
         rendered, time, 'populate',
       ]); // prettier-ignore
     }
+    const flags =
+      roll < DM_SHARE || channels.length === 0
+        ? FLAG_BITS.read | PRIVATE_MESSAGE_BIT
+        : FLAG_BITS.read;
     for (const member of members) {
-      await w.add(TABLES.userMessages, [member, id, FLAG_BITS.read]);
+      await w.add(TABLES.userMessages, [member, id, flags]);
       rows++;
     }
     if (unreadUser !== null && members.includes(unreadUser) && sender !== unreadUser)

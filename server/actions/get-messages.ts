@@ -2,7 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, User } from '../db/schema.js';
 import { badRequest, notLoggedIn } from '../domain/errors.js';
-import { FLAG_BITS } from '../domain/flags.js';
+import { rowsWith, type FlagIndex } from '../db/flag-conditions.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';
 import { expandWithOperator } from './narrow-with.js';
@@ -56,6 +56,31 @@ export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan):
   return q;
 }
 
+/** `is` operands whose messages are exactly the reader's rows of one partial index. */
+const INDEXED_IS: Record<string, FlagIndex> = {
+  unread: 'unread',
+  starred: 'starred',
+  mentioned: 'mentioned',
+  dm: 'private',
+  private: 'private',
+};
+
+/**
+ * The narrow's conditions, plus the condition of the partial index on user_messages that an `is`
+ * term selects (unread, starred, mentioned, direct messages): the same rows, stated so that the
+ * database can read them from that index rather than test every message of the reader.
+ */
+function withIndexedFlags(plan: NarrowPlan, terms: NarrowTerm[]): NarrowPlan {
+  const extra = terms.flatMap((t) =>
+    t.operator === 'is' && !t.negated && typeof t.operand === 'string' && INDEXED_IS[t.operand]
+      ? [rowsWith(INDEXED_IS[t.operand]!, 'um')]
+      : [],
+  );
+  return extra.length
+    ? { ...plan, conditions: [...plan.conditions, ...extra.map((c) => () => c)] }
+    : plan;
+}
+
 /** GET /messages */
 export async function getMessages(
   ctx: AppContext,
@@ -67,14 +92,18 @@ export async function getMessages(
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   if (opts.numBefore < 0 || opts.numAfter < 0)
     throw badRequest('num_before and num_after must not be negative');
-  const lookup = await narrowLookup(ctx.db, realm, user);
+  let lookup = await narrowLookup(ctx.db, realm, user, opts.narrow);
   // (Spectator access itself is checked for every anonymous request in the request layer.)
   if (user === null) checkSpectatorNarrow(opts.narrow, lookup);
   const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
-  const plan = planNarrow(narrow, lookup);
+  // A `with` term became the message's conversation, which may name other people.
+  if (narrow !== opts.narrow) lookup = await narrowLookup(ctx.db, realm, user, narrow);
+  const plan = withIndexedFlags(planNarrow(narrow, lookup), narrow);
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
+  // The window's bound is stated on the message too (twice, when reading the reader's rows):
+  // PostgreSQL does not carry a range across the join, and would otherwise walk every message.
 
   let anchor: number;
   let anchorIsNewest = false;
@@ -84,11 +113,29 @@ export async function getMessages(
   } else if (opts.anchor === 'oldest') {
     anchor = 0;
   } else if (opts.anchor === 'first_unread') {
-    const first = await baseQuery(ctx, user, plan)
-      .clearSelect()
-      .select(sql<number>`min(m.id)`.as('first'))
-      .where(sql<number>`coalesce(um.flags, ${FLAG_BITS.read}) & ${FLAG_BITS.read}`, '=', 0)
-      .executeTakeFirst();
+    // Unread messages all have the reader's row: read from the index of unread rows, even when
+    // the narrow reads a channel's history.
+    // The first in id order rather than min(): both databases then walk that index in order and
+    // stop at the first row the narrow keeps. With no narrow, the index alone answers.
+    const first =
+      user === null
+        ? undefined
+        : plan.conditions.length === 0
+          ? await ctx.db
+              .selectFrom('user_messages as um')
+              .select('um.message_id as first')
+              .where('um.user_id', '=', user.id)
+              .where(rowsWith('unread', 'um'))
+              .orderBy('um.message_id')
+              .limit(1)
+              .executeTakeFirst()
+          : await baseQuery(ctx, user, { ...plan, historyStream: null, publicStreamIds: null })
+              .clearSelect()
+              .select('um.message_id as first')
+              .where(rowsWith('unread', 'um'))
+              .orderBy('um.message_id')
+              .limit(1)
+              .executeTakeFirst();
     if (first?.first != null) anchor = Number(first.first);
     else {
       anchorIsNewest = true;
@@ -101,6 +148,7 @@ export async function getMessages(
   // One row more than asked tells whether the window reaches the end, also for an empty side.
   const before = await baseQuery(ctx, user, plan)
     .where(idCol as any, '<', anchor)
+    .where('m.id', '<', anchor)
     .orderBy(idCol as any, 'desc')
     .limit(opts.numBefore + 1)
     .execute();
@@ -113,6 +161,7 @@ export async function getMessages(
   const after = !anchorIsNewest
     ? await baseQuery(ctx, user, plan)
         .where(idCol as any, '>', anchor)
+        .where('m.id', '>', anchor)
         .orderBy(idCol as any, 'asc')
         .limit(opts.numAfter + 1)
         .execute()

@@ -48,7 +48,16 @@ export interface Lookup {
   userIds: Set<number>;
 }
 
-export async function narrowLookup(db: Database, realm: Realm, user: User | null): Promise<Lookup> {
+/**
+ * With `terms`, only the people the operands may name are read (ids and addresses found in them),
+ * not every person of the organization: findUser answers the same for those operands.
+ */
+export async function narrowLookup(
+  db: Database,
+  realm: Realm,
+  user: User | null,
+  terms?: NarrowTerm[],
+): Promise<Lookup> {
   const streams = await db
     .selectFrom('streams')
     .selectAll()
@@ -66,11 +75,23 @@ export async function narrowLookup(db: Database, realm: Realm, user: User | null
         ).map((r) => r.stream_id),
       )
     : new Set<number>();
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where('realm_id', '=', realm.id)
-    .execute();
+  const named = terms ? namedUsers(terms) : null;
+  const users =
+    named && !named.ids.length && !named.emails.length
+      ? []
+      : await db
+          .selectFrom('users')
+          .select(['id', 'email'])
+          .where('realm_id', '=', realm.id)
+          .$if(named !== null, (q) =>
+            q.where((eb) =>
+              eb.or([
+                eb('id', 'in', named!.ids.length ? named!.ids : [-1]),
+                eb('email', 'in', named!.emails.length ? named!.emails : ['']),
+              ]),
+            ),
+          )
+          .execute();
   return {
     realm,
     user,
@@ -79,6 +100,25 @@ export async function narrowLookup(db: Database, realm: Realm, user: User | null
     usersByEmail: new Map(users.map((u) => [u.email, u.id])),
     userIds: new Set(users.map((u) => u.id)),
   };
+}
+
+/** Every id and address an operand could name a person by, as findUser reads them. */
+function namedUsers(terms: NarrowTerm[]) {
+  const ids = new Set<number>();
+  const emails = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'number') {
+      if (Number.isSafeInteger(value) && Math.abs(value) <= 2147483647) ids.add(value);
+    } else if (typeof value === 'string') {
+      for (const part of [value, ...value.split(',')]) {
+        const s = part.trim().toLowerCase();
+        if (/^\d{1,10}$/.test(s) && Number(s) <= 2147483647) ids.add(Number(s));
+        if (s) emails.add(s);
+      }
+    }
+  };
+  for (const t of terms) (Array.isArray(t.operand) ? t.operand : [t.operand]).forEach(add);
+  return { ids: [...ids], emails: [...emails] };
 }
 
 /** A user named by id, by email or as "me"; undefined when the realm has no such user. */

@@ -5,6 +5,7 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import { type Delivery, untypedEvent } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
+import { PRIVATE_MESSAGE_BIT } from '../db/flag-conditions.js';
 import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';
 import { claimLinkedUploads } from './upload-access.js';
@@ -265,7 +266,7 @@ export async function insertMessage(
     .execute();
   const lowered = content.toLowerCase();
   const flagsFor = (userId: number) => {
-    let flags = 0;
+    let flags = message.type === 'private' ? PRIVATE_MESSAGE_BIT : 0;
     if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))
       flags |= FLAG_BITS.read;
     if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;

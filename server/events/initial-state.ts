@@ -3,7 +3,7 @@ import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
-import { botToApi, roleFlags, streamToApi, userToApi, avatarUrl } from '../domain/serialize.js';
+import { botToApi, roleFlags, streamToApi, avatarUrl } from '../domain/serialize.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
   EMOJISETS,
@@ -20,7 +20,6 @@ import { canSeeStream } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
 import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
 import { subscribersByStream, subscriptionObjects } from '../actions/subscriptions.js';
-import { profileDataFor, realmUsers } from '../actions/users.js';
 import { dmIds } from '../actions/message-records.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
 import type { ClientCapabilities } from './queue.js';
@@ -34,6 +33,8 @@ import { presenceSnapshot } from '../actions/presence.js';
 import { userGroupObjects } from '../actions/user-groups.js';
 import { realmEmojiDict } from '../actions/realm-emoji.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
+import { rowsWith } from '../db/flag-conditions.js';
+import { realmUsersFor } from './realm-users.js';
 
 export const FEATURE_LEVEL = 222;
 export const SERVICE_VERSION = '8.0-parley-0.1';
@@ -154,11 +155,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     state.realm_create_multiuse_invite_group = await multiuseInviteGroupId(db, realm);
   }
   if (wants(opts, 'realm_user')) {
-    const users = await realmUsers(db, realm.id);
-    const profiles = await profileDataFor(db, realm.id);
-    const visible = users.map((u) => userToApi(ctx, u, user, profiles.get(u.id) ?? {}));
-    state.realm_users = visible.filter((u) => u.is_active);
-    state.realm_non_active_users = visible.filter((u) => !u.is_active);
+    Object.assign(state, await realmUsersFor(ctx, realm, user));
     state.cross_realm_bots = [];
     Object.assign(state, {
       avatar_source: 'G',
@@ -216,7 +213,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
         .selectFrom('user_messages')
         .select('message_id')
         .where('user_id', '=', user.id)
-        .where((eb) => eb(eb('flags', '&', FLAG_BITS.starred), '!=', 0))
+        .where(rowsWith('starred'))
         .orderBy('message_id')
         .execute()
     ).map((r) => r.message_id);
@@ -470,16 +467,30 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
   };
 }
 
+/** Direct messages read for recent_private_conversations: upstream's "the 1000 most recent". */
+export const RECENT_PRIVATE_MESSAGES = 1000;
+
+/**
+ * The conversations of the person's newest direct messages, newest first, as upstream builds
+ * them: from the most recent 1000 direct messages (found through the index of their rows).
+ */
 async function recentConversations(ctx: AppContext, user: User) {
   const rows = await ctx.db
-    .selectFrom('user_messages as um')
-    .innerJoin('messages as m', 'm.id', 'um.message_id')
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('user_messages')
+        .select('message_id')
+        .where('user_id', '=', user.id)
+        .where(rowsWith('private'))
+        .orderBy('message_id', 'desc')
+        .limit(RECENT_PRIVATE_MESSAGES)
+        .as('recent'),
+    )
+    .innerJoin('messages as m', 'm.id', 'recent.message_id')
     .select(['m.dm_key', (eb) => eb.fn.max('m.id').as('max_id')])
-    .where('um.user_id', '=', user.id)
     .where('m.type', '=', 'private')
     .groupBy('m.dm_key')
     .orderBy('max_id', 'desc')
-    .limit(1000)
     .execute();
   return rows.map((r) => ({
     max_message_id: Number(r.max_id),
@@ -487,28 +498,21 @@ async function recentConversations(ctx: AppContext, user: User) {
   }));
 }
 
-/** The unread summary, over the newest 50000 unread messages. */
-export async function unreadMessages(ctx: AppContext, user: User) {
+/** The unread summary, over the newest 50000 (`limit`) unread messages. */
+export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UNREAD_MESSAGES) {
   const rows = await ctx.db
     .selectFrom('user_messages as um')
     .innerJoin('messages as m', 'm.id', 'um.message_id')
-    .select([
-      'm.id',
-      'm.type',
-      'm.stream_id',
-      'm.topic',
-      'm.topic_key',
-      'm.dm_key',
-      'm.sender_id',
-      'um.flags',
-    ])
+    // As few columns as will do: this reads up to 50,000 rows (a channel message has a
+    // stream_id, a direct message none).
+    .select(['m.id', 'm.stream_id', 'm.topic', 'm.topic_key', 'm.dm_key', 'um.flags'])
     .where('um.user_id', '=', user.id)
-    .where((eb) => eb(eb('um.flags', '&', FLAG_BITS.read), '=', 0))
+    .where(rowsWith('unread', 'um'))
     .orderBy('um.message_id', 'desc')
-    .limit(MAX_UNREAD_MESSAGES + 1)
+    .limit(limit + 1)
     .execute();
-  const oldMissing = rows.length > MAX_UNREAD_MESSAGES;
-  const recent = rows.slice(0, MAX_UNREAD_MESSAGES).reverse();
+  const oldMissing = rows.length > limit;
+  const recent = rows.slice(0, limit).reverse();
   const mutedStreams = new Set(
     (
       await ctx.db
@@ -538,32 +542,42 @@ export async function unreadMessages(ctx: AppContext, user: User) {
     string,
     { stream_id: number; topic: string; unread_message_ids: number[] }
   >();
+  const streamMuted = new Map<string, boolean>();
   const huddles = new Map<string, number[]>();
+  /** each conversation's list, found once per conversation rather than once per message */
+  const conversations = new Map<string, number[]>();
   const mentions: number[] = [];
   let count = 0;
   for (const r of recent) {
-    if (r.type === 'stream') {
+    if (r.stream_id !== null) {
       const key = `${r.stream_id}\u0000${r.topic_key}`;
       let entry = streams.get(key);
-      if (!entry)
-        streams.set(
-          key,
-          (entry = { stream_id: r.stream_id!, topic: r.topic, unread_message_ids: [] }),
-        );
+      if (!entry) {
+        entry = { stream_id: r.stream_id, topic: r.topic, unread_message_ids: [] };
+        streams.set(key, entry);
+        streamMuted.set(key, isMuted(r.stream_id, r.topic_key));
+      }
       entry.unread_message_ids.push(r.id);
-      const muted = isMuted(r.stream_id!, r.topic_key);
+      const muted = streamMuted.get(key)!;
       if (!muted) count++;
       if (r.flags & FLAG_BITS.mentioned || (r.flags & WILDCARD_BITS && !muted)) mentions.push(r.id);
     } else {
       count++;
       if (r.flags & ANY_MENTION_BITS) mentions.push(r.id);
-      const ids = dmIds(r.dm_key);
-      if (ids.length <= 2) {
-        const other = ids.find((id) => id !== user.id) ?? user.id;
-        pms.set(other, [...(pms.get(other) ?? []), r.id]);
-      } else {
-        huddles.set(r.dm_key!, [...(huddles.get(r.dm_key!) ?? []), r.id]);
+      const dmKey = r.dm_key ?? '';
+      let list = conversations.get(dmKey);
+      if (!list) {
+        const members = dmIds(dmKey);
+        list = [];
+        if (members.length <= 2) {
+          const other = members.find((id) => id !== user.id) ?? user.id;
+          const existing = pms.get(other);
+          if (existing) list = existing;
+          else pms.set(other, list);
+        } else huddles.set(dmKey, list);
+        conversations.set(dmKey, list);
       }
+      list.push(r.id);
     }
   }
   return {

@@ -60,7 +60,7 @@ async function registerNarrow(
   raw: unknown,
 ): Promise<QueueNarrow> {
   const terms = parseNarrow(raw);
-  return terms.length ? queueNarrow(terms, await narrowLookup(ctx.db, realm, user)) : [];
+  return terms.length ? queueNarrow(terms, await narrowLookup(ctx.db, realm, user, terms)) : [];
 }
 
 /** POST /register */

@@ -8,6 +8,7 @@ import { isGuest } from '../domain/roles.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
+import { RawJson } from '../domain/raw-json.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -137,7 +138,22 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         })) ?? {};
       const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
       if (ignored.length) body.ignored_parameters_unsupported = ignored;
-      return body;
+      return withRawJson(body, reply);
     },
   });
+}
+
+/**
+ * A body with parts already serialized (RawJson: the people of a large organization at
+ * /register) is written as text with those parts spliced in; any other body is left to Fastify.
+ */
+function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
+  if (!Object.values(body).some((v) => v instanceof RawJson)) return body;
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const json = value instanceof RawJson ? value.json : JSON.stringify(value);
+    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  reply.type('application/json; charset=utf-8');
+  return `{${parts.join(',')}}`;
 }

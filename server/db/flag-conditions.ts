@@ -1,0 +1,52 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
+
+/**
+ * Not a flag of the API (flagsToList never lists it): set on every user_messages row of a direct
+ * message, as upstream's `is_private`, so that a person's direct messages have an index of their
+ * own (recent_private_conversations reads the newest of them at every /register).
+ */
+export const PRIVATE_MESSAGE_BIT = 2048;
+
+/**
+ * The partial indexes on user_messages (user_id, message_id) and their conditions. A database
+ * uses a partial index only when the query states the index's condition itself, with the same
+ * constants written out (a bound parameter does not count on SQLite): queries build their
+ * conditions with rowsWith(), from this same text.
+ */
+export const FLAG_INDEXES = {
+  user_messages_starred: `flags & ${FLAG_BITS.starred} != 0`,
+  user_messages_mentioned: `flags & ${ANY_MENTION_BITS} != 0`,
+  user_messages_private: `flags & ${PRIVATE_MESSAGE_BIT} != 0`,
+} as const;
+
+/** PostgreSQL statistics of each flag per person (migration 0009): name and bits. */
+export const FLAG_STATISTICS = {
+  user_messages_read_stats: FLAG_BITS.read,
+  user_messages_starred_stats: FLAG_BITS.starred,
+  user_messages_mentioned_stats: ANY_MENTION_BITS,
+  user_messages_private_stats: PRIVATE_MESSAGE_BIT,
+} as const;
+
+/** The condition of the index on unread rows, user_messages_unread_flags. */
+export const UNREAD_CONDITION = `flags & ${FLAG_BITS.read} = 0`;
+
+export type FlagIndex = 'unread' | 'starred' | 'mentioned' | 'private';
+
+const CONDITIONS: Record<FlagIndex, string> = {
+  unread: UNREAD_CONDITION,
+  starred: FLAG_INDEXES.user_messages_starred,
+  mentioned: FLAG_INDEXES.user_messages_mentioned,
+  private: FLAG_INDEXES.user_messages_private,
+};
+
+/**
+ * `alias.flags & BITS != 0` (or `= 0` for unread) with the constants inline, matching the
+ * partial index of that kind. `alias` is the user_messages table's name or alias in the query.
+ */
+export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
+  const condition = CONDITIONS[kind];
+  return alias
+    ? sql<SqlBool>`${sql.ref(alias)}.${sql.raw(condition)}`
+    : sql<SqlBool>`${sql.raw(condition)}`;
+}

@@ -1,0 +1,188 @@
+import type { AppContext } from '../context.js';
+import type { Realm, User } from '../db/schema.js';
+import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
+import { userToApi } from '../domain/serialize.js';
+import { profileDataFor, realmUsers } from '../actions/users.js';
+import { RawJson } from '../domain/raw-json.js';
+import { MemoryBus, type Delivery } from './types.js';
+
+/**
+ * `realm_users` and `realm_non_active_users` of /register as JSON text, kept per organization
+ * between registrations: at ten thousand people, reading, shaping and serializing them is most
+ * of a registration's work, and they change rarely.
+ *
+ * One user's JSON is the same for every reader but for `delivery_email`, so each is kept in two
+ * pieces around it and joined per reader with the address or null.
+ *
+ * Kept correct by two checks. Every change to people is announced by an event (realm_user,
+ * realm_bot, custom_profile_fields, user_settings...), and every event but the frequent ones that
+ * cannot concern people (messages, flags, typing, presence...) drops the organization's copy; a
+ * copy being built when such an event passes is not kept. Those events pass synchronously,
+ * under the write lock that /register takes, only with the in-memory bus of a single process:
+ * with several processes (the Redis bus) nothing is kept. And people added by another process
+ * (`manage create-user` beside a running server) change the count or the highest id, which are
+ * read at each use.
+ */
+
+/** Events that never change what realm_users shows; every other event drops the copy. */
+const UNRELATED_EVENTS = new Set([
+  'message',
+  'update_message',
+  'delete_message',
+  'update_message_flags',
+  'reaction',
+  'typing',
+  'presence',
+  'heartbeat',
+  'user_topic',
+  'drafts',
+  'scheduled_messages',
+  'subscription',
+  'stream',
+  'alert_words',
+  'muted_users',
+  'attachment',
+  'submessage',
+]);
+
+interface UserPieces {
+  user: User;
+  /** JSON up to and including `"delivery_email":` */
+  head: string;
+  /** the address as JSON */
+  address: string;
+  /** JSON after the address, closing brace included */
+  tail: string;
+}
+
+interface Entry {
+  count: number;
+  maxId: number;
+  active: UserPieces[];
+  inactive: UserPieces[];
+  /** the lists as JSON per reader role ("active:400"), made at first use */
+  joined: Map<string, Joined>;
+}
+
+interface State {
+  entries: Map<number, Entry>;
+  /** bumped by every event that may concern people of the organization */
+  generations: Map<number, number>;
+}
+
+const states = new WeakMap<AppContext['queues'], State>();
+
+function stateOf(ctx: AppContext): State | null {
+  if (!(ctx.queues.bus instanceof MemoryBus)) return null;
+  let state = states.get(ctx.queues);
+  if (!state) {
+    const created: State = { entries: new Map(), generations: new Map() };
+    ctx.queues.bus.subscribe((deliveries: Delivery[]) => {
+      for (const d of deliveries) {
+        if (UNRELATED_EVENTS.has(d.event.type)) continue;
+        created.entries.delete(d.realmId);
+        created.generations.set(d.realmId, (created.generations.get(d.realmId) ?? 0) + 1);
+      }
+    });
+    states.set(ctx.queues, (state = created));
+  }
+  return state;
+}
+
+const KEY = '"delivery_email":null';
+
+function piecesOf(ctx: AppContext, user: User, profile: Parameters<typeof userToApi>[3]) {
+  const json = JSON.stringify(userToApi(ctx, user, null, profile));
+  const at = json.indexOf(KEY) + KEY.length - 'null'.length;
+  return {
+    user,
+    head: json.slice(0, at),
+    address: JSON.stringify(user.delivery_email),
+    tail: json.slice(at + 'null'.length),
+  };
+}
+
+async function build(ctx: AppContext, realm: Realm): Promise<Entry> {
+  const users = await realmUsers(ctx.db, realm.id);
+  const profiles = await profileDataFor(ctx.db, realm.id);
+  const entry: Entry = {
+    count: users.length,
+    maxId: 0,
+    active: [],
+    inactive: [],
+    joined: new Map(),
+  };
+  for (const u of users) {
+    entry.maxId = Math.max(entry.maxId, u.id);
+    (u.is_active ? entry.active : entry.inactive).push(piecesOf(ctx, u, profiles.get(u.id) ?? {}));
+  }
+  return entry;
+}
+
+async function fingerprint(ctx: AppContext, realmId: number) {
+  const row = await ctx.db
+    .selectFrom('users')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('max')])
+    .where('realm_id', '=', realmId)
+    .executeTakeFirst();
+  return { count: Number(row?.n ?? 0), maxId: Number(row?.max ?? 0) };
+}
+
+async function entryFor(ctx: AppContext, realm: Realm): Promise<Entry> {
+  const state = stateOf(ctx);
+  if (!state) return build(ctx, realm);
+  const cached = state.entries.get(realm.id);
+  if (cached) {
+    const now = await fingerprint(ctx, realm.id);
+    if (now.count === cached.count && now.maxId === cached.maxId) return cached;
+    state.entries.delete(realm.id);
+  }
+  const generation = state.generations.get(realm.id) ?? 0;
+  const entry = await build(ctx, realm);
+  if ((state.generations.get(realm.id) ?? 0) === generation) state.entries.set(realm.id, entry);
+  return entry;
+}
+
+/** One list joined for readers of one role, with where each address (or null) stands in it. */
+interface Joined {
+  json: string;
+  slots: Map<number, { at: number; shown: boolean; address: string }>;
+}
+
+function join(pieces: UserPieces[], role: number): Joined {
+  // A reader of this role who is none of these people: each reader's own entry is fixed after.
+  const reader = { id: -1, role };
+  const parts: string[] = ['['];
+  const slots: Joined['slots'] = new Map();
+  let length = 1;
+  pieces.forEach((p, i) => {
+    const shown = mayReadDeliveryEmail(reader, p.user);
+    const value = shown ? p.address : 'null';
+    const head = i ? `,${p.head}` : p.head;
+    slots.set(p.user.id, { at: length + head.length, shown, address: p.address });
+    parts.push(head, value, p.tail);
+    length += head.length + value.length + p.tail.length;
+  });
+  parts.push(']');
+  return { json: parts.join(''), slots };
+}
+
+function listFor(entry: Entry, which: 'active' | 'inactive', viewer: User): RawJson {
+  const key = `${which}:${viewer.role}`;
+  let joined = entry.joined.get(key);
+  if (!joined) entry.joined.set(key, (joined = join(entry[which], viewer.role)));
+  const own = joined.slots.get(viewer.id);
+  if (!own || own.shown) return new RawJson(joined.json);
+  return new RawJson(
+    joined.json.slice(0, own.at) + own.address + joined.json.slice(own.at + 'null'.length),
+  );
+}
+
+/** realm_users and realm_non_active_users as `viewer` sees them. */
+export async function realmUsersFor(ctx: AppContext, realm: Realm, viewer: User) {
+  const entry = await entryFor(ctx, realm);
+  return {
+    realm_users: listFor(entry, 'active', viewer),
+    realm_non_active_users: listFor(entry, 'inactive', viewer),
+  };
+}
