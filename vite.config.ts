@@ -8,8 +8,11 @@ import react from '@vitejs/plugin-react';
 
 const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';
 
-/** Files worth compressing: text. Fonts in woff/woff2 and images are compressed already. */
-const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|ttf|ico)$/;
+/**
+ * Files worth compressing: text. Fonts in woff/woff2 and images are compressed already, and the
+ * .ttf fallbacks of KaTeX's fonts are never fetched by a browser that reads woff2.
+ */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|ico)$/;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
