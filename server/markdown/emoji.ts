@@ -32,8 +32,8 @@ interface EmojiTables {
 let tables: EmojiTables | undefined;
 
 /**
- * The name and code tables, read from the emoji data set (1.3 MB of JSON) at the first use rather
- * than when the server starts: most starts render no message before the first request needs one.
+ * The name and code tables, built from the emoji data set (1.3 MB of JSON) when a message is
+ * first rendered rather than while the server starts.
  */
 function emojiTables(): EmojiTables {
   if (tables) return tables;
