@@ -1,10 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';
 
+/**
+ * Files worth compressing: text. Fonts in woff/woff2 and images are compressed already, and the
+ * .ttf fallbacks of KaTeX's fonts are never fetched by a browser that reads woff2.
+ */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|ico)$/;
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every compressible file of the build, at the
+ * highest levels since it happens once; the server sends the one the browser accepts
+ * (server/http/static.ts). Source maps are left out: only developer tools fetch them.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'parley-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = fs
+        .readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => COMPRESSIBLE.test(f))
+        .map((f) => path.join(outDir, f));
+      await Promise.all(
+        files.map(async (file) => {
+          const data = await fs.promises.readFile(file);
+          if (data.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(data, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
+            gzip(data, { level: zlib.constants.Z_BEST_COMPRESSION }),
+          ]);
+          // A copy that saves little is not worth a second file to look up.
+          if (br.length < data.length * 0.9) await fs.promises.writeFile(file + '.br', br);
+          if (gz.length < data.length * 0.9) await fs.promises.writeFile(file + '.gz', gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: {

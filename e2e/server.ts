@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * A real Parley server in its own process for end-to-end tests, on a fresh demo database, that
- * a test can stop and start again on the same data (the app must recover without a reload).
+ * a test can stop and start again on the same data (the app must recover without a reload). It
+ * runs the compiled server of dist-server/, built by the global setup.
  */
 export class ServerProcess {
   private child: ChildProcess | null = null;
@@ -31,7 +32,8 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     this.chosenPort ??= await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    // The compiled server, as `npm start` runs it (built by global-setup.ts).
+    const child = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.js'], {
       cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
       env: {
         ...process.env,
@@ -52,8 +54,10 @@ export class ServerProcess {
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
       try {
+        // main.ts prints its address after seeding the demo organization on a new database; the
+        // API answers before that, while the demo people are still being created.
         const r = await fetch(`${this.url}/api/v1/server_settings`);
-        if (r.ok) return;
+        if (r.ok && output.includes('Parley is running at')) return;
       } catch {
         /* not listening yet */
       }

@@ -1,29 +1,31 @@
-// npm start: build the web client when it is missing or older than its sources, then serve.
-import { spawnSync, spawn } from 'node:child_process';
+// npm start: build the web client and the server when they are missing or older than their
+// sources, then run the compiled server (plain JavaScript, in this same process).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = path.join(root, 'dist', 'index.html');
 
-function newestMtime(dir) {
+function newestMtime(p) {
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  for (const entry of fs.readdirSync(p, { withFileTypes: true })) {
+    newest = Math.max(newest, newestMtime(path.join(p, entry.name)));
   }
   return newest;
 }
 
-const sources = ['src', 'public', 'index.html']
-  .map((p) => path.join(root, p))
-  .filter((p) => fs.existsSync(p));
-const sourceTime = Math.max(
-  ...sources.map((p) => (fs.statSync(p).isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs)),
-);
-const builtTime = fs.existsSync(dist) ? fs.statSync(dist).mtimeMs : 0;
-if (fs.existsSync(path.join(root, 'index.html')) && builtTime < sourceTime) {
+const newestOf = (paths) => Math.max(0, ...paths.map((p) => newestMtime(path.join(root, p))));
+const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+
+const clientIndex = path.join(root, 'dist', 'index.html');
+if (
+  fs.existsSync(path.join(root, 'index.html')) &&
+  builtAt(clientIndex) < newestOf(['src', 'public', 'index.html', 'vite.config.ts'])
+) {
   console.log('Building the web client...');
   const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
     cwd: root,
@@ -31,9 +33,22 @@ if (fs.existsSync(path.join(root, 'index.html')) && builtTime < sourceTime) {
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+// The bundle holds the packages the server uses too, so a changed lock file rebuilds it.
+const serverMain = path.join(root, 'dist-server', 'main.js');
+const serverSources = [
+  'server',
+  'src', // the server shares the API model and event parsing with the client
+  'package.json',
+  'package-lock.json',
+  'scripts/build-server.mjs',
+];
+if (builtAt(serverMain) < newestOf(serverSources)) {
+  console.log('Building the server...');
+  const { buildServer } = await import('./build-server.mjs');
+  await buildServer({ quiet: true });
+}
+
+// Stack traces of the bundle point into the TypeScript sources.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(serverMain).href);

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
@@ -6,6 +7,14 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
 import { knownRoutes } from './http/route.js';
 import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
+
+/**
+ * API answers from this size on are compressed when the client accepts it (brotli at quality 4,
+ * else gzip): `POST /register` or a page of messages shrink several times over. Smaller ones, such
+ * as the single event most long-polls return, are not worth the time, which a message delivered
+ * to a thousand waiting long-polls would pay a thousand times.
+ */
+export const COMPRESS_THRESHOLD = 8 * 1024;
 
 /** The HTTP application: API under /api/v1 and the web client at /. */
 export async function buildApp(
@@ -24,6 +33,15 @@ export async function buildApp(
     frameworkErrors: frameworkErrorHandler,
   });
   if (opts.logger) ctx.log = app.log;
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESS_THRESHOLD,
+    // JSON answers only: the web client's files come compressed from the build (http/static.ts),
+    // and uploaded files are sent as stored.
+    customTypes: /^application\/json(?:;|$)/,
+    // Request bodies are read as sent, as before; no client of the Zulip API compresses them.
+    globalDecompression: false,
+  });
   registerBodyParsers(app);
   securityHeaders(app);
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { InCodeMigrations, type Dialect } from './migrations.js';
@@ -67,6 +66,8 @@ export async function openDatabase(opts: {
 }): Promise<DatabaseHandle> {
   let handle: DatabaseHandle;
   if (opts.databaseUrl) {
+    // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
@@ -107,9 +108,11 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db))
           .rows[0]?.schema
       : undefined;
+  const provider = new InCodeMigrations(handle.dialect);
+  if (await allApplied(handle, Object.keys(await provider.getMigrations()), schema)) return;
   const migrator = new Migrator({
     db: handle.db,
-    provider: new InCodeMigrations(handle.dialect),
+    provider,
     // Migrations written on parallel branches may land out of order; each runs once.
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
@@ -119,4 +122,23 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
     if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
   }
   if (error) throw error;
+}
+
+/**
+ * Whether every migration is already recorded, read straight from Kysely's bookkeeping table: the
+ * usual case at a start, answered with one query instead of the migrator's look at every table.
+ */
+async function allApplied(
+  handle: DatabaseHandle,
+  names: string[],
+  schema: string | undefined,
+): Promise<boolean> {
+  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(handle.db);
+    const applied = new Set(rows.map((r) => r.name));
+    return names.every((name) => applied.has(name));
+  } catch {
+    return false; // a new database: no bookkeeping table yet
+  }
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { rateLimited, type DomainError } from './errors.js';
 
 /** A password check in progress: it counts as a failure unless it is taken back on success. */
@@ -114,6 +114,7 @@ export class RedisLoginAttempts implements LoginAttempts {
     limit: number,
     windowSeconds: number,
   ): Promise<RedisLoginAttempts> {
+    const { Redis } = await import('ioredis'); // only when Redis is configured
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await redis.connect();
     return new RedisLoginAttempts(redis, limit, windowSeconds);

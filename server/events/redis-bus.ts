@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Bus, Delivery } from './types.js';
 
 const CHANNEL = 'parley:events';
@@ -28,6 +28,8 @@ export class RedisBus implements Bus {
   }
 
   static async connect(url: string): Promise<RedisBus> {
+    // Loaded only when Redis is configured: a single process never pays for the client at start.
+    const { Redis } = await import('ioredis');
     const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const sub = new Redis(url, { lazyConnect: true });
     await pub.connect();

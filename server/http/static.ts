@@ -15,24 +15,72 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serves the built web client; unknown paths get index.html so client-side routes work. */
+/** Precompressed copies the build writes beside each file (vite.config.ts), best first. */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * The content codings an Accept-Encoding header allows: named ones with a weight above zero, and
+ * `*` for any not named. The weights only exclude: the server prefers brotli, then gzip.
+ */
+export function acceptedEncodings(header: string | undefined): (encoding: string) => boolean {
+  const weights = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [token = '', ...params] = part.toLowerCase().split(';');
+    const name = token.trim();
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    weights.set(name, q ? Number(q[1]) : 1);
+  }
+  return (encoding) => {
+    const q = weights.get(encoding) ?? weights.get('*');
+    return q !== undefined && q > 0;
+  };
+}
+
+/**
+ * Serves the built web client; unknown paths get index.html so client-side routes work. Hashed
+ * files under /assets/ never change, so browsers keep them for a year without asking again;
+ * index.html (which names the current ones) is checked at every load. Where the build left a
+ * brotli or gzip copy, a browser that accepts it gets that copy.
+ */
 export function sendClientFile(clientDir: string, urlPath: string, reply: FastifyReply) {
   const decoded = safeDecode(urlPath.split('?')[0]);
   const resolved = path.resolve(clientDir, '.' + decoded);
   const inside = resolved.startsWith(clientDir + path.sep);
-  let file = inside && isFile(resolved) ? resolved : path.join(clientDir, 'index.html');
+  const found = inside && isFile(resolved);
+  const asset = decoded.startsWith('/assets/');
+  if (asset && !found) {
+    // An old page asking for a file a newer build replaced: index.html in its place would be run
+    // as a script or style and then kept for a year.
+    reply.code(404).header('Cache-Control', 'no-cache').type('text/plain; charset=utf-8');
+    return reply.send('Not Found');
+  }
+  const file = found ? resolved : path.join(clientDir, 'index.html');
   if (!isFile(file)) {
     reply.code(503).type('text/html; charset=utf-8');
     return reply.send(
       '<!doctype html><title>Parley</title><p>The web client has not been built. Run <code>npm run build</code> (npm start does it for you).</p>',
     );
   }
-  const ext = path.extname(file);
-  const immutable = decoded.startsWith('/assets/');
-  reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  reply.type(TYPES[ext] ?? 'application/octet-stream');
-  if (file.endsWith('index.html')) file = path.join(clientDir, 'index.html');
-  return reply.send(fs.createReadStream(file));
+  reply.header('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+  reply.type(TYPES[path.extname(file)] ?? 'application/octet-stream');
+  const variants = PRECOMPRESSED.filter((v) => isFile(file + v.suffix));
+  let sent = file;
+  if (variants.length) {
+    // Caches must keep the copies apart: the answer depends on the request's Accept-Encoding.
+    reply.header('Vary', 'Accept-Encoding');
+    const accepts = acceptedEncodings(reply.request.headers['accept-encoding']);
+    const chosen = variants.find((v) => accepts(v.encoding));
+    if (chosen) {
+      sent = file + chosen.suffix;
+      reply.header('Content-Encoding', chosen.encoding);
+    }
+  }
+  reply.header('Content-Length', String(fs.statSync(sent).size));
+  return reply.send(fs.createReadStream(sent));
 }
 
 function safeDecode(p: string): string {

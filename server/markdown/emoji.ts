@@ -7,9 +7,6 @@ interface EmojiEntry {
   short_names: string[];
 }
 
-const require = createRequire(import.meta.url);
-const data = require('emoji-datasource/emoji.json') as EmojiEntry[];
-
 /** Zulip's emoji codes: the code points in lowercase hex joined by '-', without FE0F selectors. */
 function zulipCode(unified: string): string {
   return unified
@@ -19,14 +16,6 @@ function zulipCode(unified: string): string {
     .join('-');
 }
 
-const codeByName = new Map<string, string>();
-const nameByCode = new Map<string, string>();
-for (const entry of data) {
-  const code = zulipCode(entry.unified);
-  if (!nameByCode.has(code)) nameByCode.set(code, entry.short_name);
-  for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
-}
-
 /** Names Zulip uses in addition to the data set's; `canonical` ones also name the emoji. */
 const ZULIP_NAMES: { name: string; code: string; canonical?: boolean }[] = [
   { name: 'thumbs_up', code: '1f44d' },
@@ -34,20 +23,46 @@ const ZULIP_NAMES: { name: string; code: string; canonical?: boolean }[] = [
   { name: 'working_on_it', code: '1f6e0', canonical: true },
   { name: 'slight_smile', code: '1f642', canonical: true },
 ];
-for (const { name, code, canonical } of ZULIP_NAMES) {
-  if (!nameByCode.has(code)) continue;
-  if (!codeByName.has(name)) codeByName.set(name, code);
-  if (canonical) nameByCode.set(code, name);
+
+interface EmojiTables {
+  codeByName: Map<string, string>;
+  nameByCode: Map<string, string>;
+}
+
+let tables: EmojiTables | undefined;
+
+/**
+ * The name and code tables, built from the emoji data set (1.3 MB of JSON) when a message is
+ * first rendered rather than while the server starts.
+ */
+function emojiTables(): EmojiTables {
+  if (tables) return tables;
+  const require = createRequire(import.meta.url);
+  const data = require('emoji-datasource/emoji.json') as EmojiEntry[];
+  const codeByName = new Map<string, string>();
+  const nameByCode = new Map<string, string>();
+  for (const entry of data) {
+    const code = zulipCode(entry.unified);
+    if (!nameByCode.has(code)) nameByCode.set(code, entry.short_name);
+    for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
+  }
+  for (const { name, code, canonical } of ZULIP_NAMES) {
+    if (!nameByCode.has(code)) continue;
+    if (!codeByName.has(name)) codeByName.set(name, code);
+    if (canonical) nameByCode.set(code, name);
+  }
+  tables = { codeByName, nameByCode };
+  return tables;
 }
 
 /** 'smile' -> '1f604'; multi-codepoint emoji join their code points with '-' ('us' -> '1f1fa-1f1f8'). */
 export function emojiCodeForName(name: string): string | undefined {
-  return codeByName.get(name);
+  return emojiTables().codeByName.get(name);
 }
 
 /** The primary name of an emoji code ('1f604' -> 'smile'); FE0F selectors are ignored. */
 export function emojiNameForCode(code: string): string | undefined {
-  return nameByCode.get(zulipCode(code));
+  return emojiTables().nameByCode.get(zulipCode(code));
 }
 
 /** Zulip's markup for an emoji; names are [a-z0-9_+-] only, so they need no escaping. */
@@ -77,7 +92,7 @@ export function wrapUnicodeEmoji(html: string): string {
     const code = zulipCode(
       [...seq].map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0')).join('-'),
     );
-    const name = nameByCode.get(code);
+    const name = emojiTables().nameByCode.get(code);
     return name ? emojiSpan(name, code) : seq;
   });
 }

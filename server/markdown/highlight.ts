@@ -7,9 +7,15 @@
 import { all, createLowlight } from 'lowlight';
 import { escapeHtml } from './links.js';
 
-const lowlight = createLowlight(all);
+type Lowlight = ReturnType<typeof createLowlight>;
+let grammars: Lowlight | undefined;
 
-type Root = ReturnType<typeof lowlight.highlight>;
+/** The grammars are registered at the first code block rather than while the server starts. */
+function lowlight(): Lowlight {
+  return (grammars ??= createLowlight(all));
+}
+
+type Root = ReturnType<Lowlight['highlight']>;
 type ElementContent = Root['children'][number];
 type Element = Extract<ElementContent, { type: 'element' }>;
 
@@ -101,8 +107,8 @@ export interface CodeLanguage {
 /** The language of a fence: known names get the lexer's name; others keep what was typed. */
 export function codeLanguage(typed: string): CodeLanguage {
   const known = LANGUAGES[typed.toLowerCase()];
-  if (known) return { label: known[1], grammar: lowlight.registered(known[0]) ? known[0] : null };
-  const grammar = lowlight.registered(typed.toLowerCase()) ? typed.toLowerCase() : null;
+  if (known) return { label: known[1], grammar: lowlight().registered(known[0]) ? known[0] : null };
+  const grammar = lowlight().registered(typed.toLowerCase()) ? typed.toLowerCase() : null;
   return { label: typed, grammar };
 }
 
@@ -292,7 +298,7 @@ export function highlightCode(code: string, grammar: string | null): string {
     return escapeHtml(code);
   let tree: Root;
   try {
-    tree = lowlight.highlight(grammar, code);
+    tree = lowlight().highlight(grammar, code);
   } catch {
     return escapeHtml(code);
   }

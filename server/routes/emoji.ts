@@ -41,20 +41,24 @@ export function emojiRoutes(
     async ({ realm, user, path: p }) => deactivateRealmEmoji(ctx, realm, user, p.emoji_name ?? ''),
   );
 
-  scope.get('/user_avatars/:realm_id/emoji/images/:file', async (request, reply) => {
-    const { realm_id: realmId, file } = request.params as { realm_id: string; file: string };
-    const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
-    const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
-    if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
-    const full = path.join(emojiImagesDir(ctx, Number(realmId)), file);
-    const stat = await fs.promises.stat(full).catch(() => null);
-    if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
-    reply
-      .type(type)
-      .header('Content-Length', String(stat.size))
-      .header('Cache-Control', 'public, max-age=86400')
-      .header('Content-Security-Policy', "default-src 'none'; sandbox")
-      .header('X-Content-Type-Options', 'nosniff');
-    return reply.send(fs.createReadStream(full));
-  });
+  scope.get(
+    '/user_avatars/:realm_id/emoji/images/:file',
+    { compress: false },
+    async (request, reply) => {
+      const { realm_id: realmId, file } = request.params as { realm_id: string; file: string };
+      const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
+      const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
+      if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+      const full = path.join(emojiImagesDir(ctx, Number(realmId)), file);
+      const stat = await fs.promises.stat(full).catch(() => null);
+      if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+      reply
+        .type(type)
+        .header('Content-Length', String(stat.size))
+        .header('Cache-Control', 'public, max-age=86400')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('X-Content-Type-Options', 'nosniff');
+      return reply.send(fs.createReadStream(full));
+    },
+  );
 }

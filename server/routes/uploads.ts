@@ -208,7 +208,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
   );
   knownRoutes[at] = { method: 'GET', pattern: new RegExp('^/api/v1/user_uploads/[^/]+/[^/]+/?$') };
 
-  app.get('/user_uploads/temporary/*', async (request, reply) => {
+  app.get('/user_uploads/temporary/*', { compress: false }, async (request, reply) => {
     const rest = (request.params as Record<string, string>)['*'] ?? '';
     const slash = rest.indexOf('/');
     const attachment = await uploadForToken(
@@ -219,7 +219,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
     return sendUpload(reply, await servedFile(ctx, attachment));
   });
 
-  app.get('/user_uploads/:realm_id/*', async (request, reply) => {
+  app.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
     const params = request.params as Record<string, string>;
     if ((params['*'] ?? '').includes('\u0000'))
       throw new DomainError('File not found', 'BAD_REQUEST', 404);

@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESS_THRESHOLD } from '../app.js';
+import { acceptedEncodings, CONTENT_SECURITY_POLICY } from '../http/static.js';
+import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { TestClient } from './client.js';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** the bytes as they came over the wire, still compressed if they were */
+  body: Buffer;
+}
+
+/** A request without fetch's own Accept-Encoding and decoding, to see what the server sends. */
+function raw(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+function decode(r: RawResponse): string {
+  const encoding = r.headers['content-encoding'];
+  if (encoding === 'br') return zlib.brotliDecompressSync(r.body).toString('utf8');
+  if (encoding === 'gzip') return zlib.gunzipSync(r.body).toString('utf8');
+  return r.body.toString('utf8');
+}
+
+describe('acceptedEncodings', () => {
+  it('reads names and weights, with q=0 excluding and * standing for the rest', () => {
+    const a = acceptedEncodings('gzip, deflate, br;q=0.5');
+    expect([a('br'), a('gzip'), a('zstd')]).toEqual([true, true, false]);
+    const b = acceptedEncodings('br;q=0, *');
+    expect([b('br'), b('gzip')]).toEqual([false, true]);
+    const c = acceptedEncodings(' GZIP ; q=0.001 , identity');
+    expect([c('gzip'), c('br')]).toEqual([true, false]);
+    expect(acceptedEncodings(undefined)('gzip')).toBe(false);
+    expect(acceptedEncodings('*;q=0')('br')).toBe(false);
+  });
+});
+
+describe('the web client files and compressed API answers', () => {
+  let server: TestServer;
+  let clientDir: string;
+  let hamlet: TestClient;
+  const script = `console.log(${JSON.stringify('Parley '.repeat(2000))});\n`;
+  const html = `<!doctype html><title>Parley</title><script src="/assets/app-Ab12Cd34.js"></script>${'<!-- padding -->'.repeat(100)}`;
+
+  beforeAll(async () => {
+    // A small build as Vite leaves it: hashed files under assets/, with .br and .gz copies.
+    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-client-'));
+    fs.mkdirSync(path.join(clientDir, 'assets'));
+    const write = (name: string, text: string) => {
+      const file = path.join(clientDir, name);
+      fs.writeFileSync(file, text);
+      fs.writeFileSync(file + '.br', zlib.brotliCompressSync(text));
+      fs.writeFileSync(file + '.gz', zlib.gzipSync(text));
+    };
+    write('index.html', html);
+    write('assets/app-Ab12Cd34.js', script);
+    fs.writeFileSync(
+      path.join(clientDir, 'favicon.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    );
+    server = await startTestServer({ config: { clientDir } });
+    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (clientDir) fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('sends the brotli copy when accepted, else the gzip one, else the file itself', async () => {
+    const url = `${server.url}/assets/app-Ab12Cd34.js`;
+    const br = await raw(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(script.length / 10);
+    expect(decode(br)).toBe(script);
+
+    const gz = await raw(url, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decode(gz)).toBe(script);
+
+    const refusesBrotli = await raw(url, { headers: { 'Accept-Encoding': 'br;q=0, gzip' } });
+    expect(refusesBrotli.headers['content-encoding']).toBe('gzip');
+
+    const plain = await raw(url);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toBe(script);
+    expect(Number(plain.headers['content-length'])).toBe(script.length);
+
+    for (const r of [br, gz, plain]) {
+      expect(r.headers['vary']).toBe('Accept-Encoding');
+      expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('has index.html checked at every load, for its own path and for client routes', async () => {
+    for (const p of ['/', '/narrow/channel/1-general']) {
+      const r = await raw(server.url + p, { headers: { 'Accept-Encoding': 'br' } });
+      expect(r.status).toBe(200);
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.headers['content-encoding']).toBe('br');
+      expect(r.headers['vary']).toBe('Accept-Encoding');
+      expect(decode(r)).toBe(html);
+      // the security headers are those of every page
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(r.headers['x-frame-options']).toBe('DENY');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+    // a file without copies is sent as it is, with no Vary to split caches for nothing
+    const icon = await raw(`${server.url}/favicon.svg`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(icon.headers['content-encoding']).toBeUndefined();
+    expect(icon.headers['vary']).toBeUndefined();
+    expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a missing hashed file with 404 rather than a page kept for a year', async () => {
+    const r = await raw(`${server.url}/assets/app-Old00000.js`);
+    expect(r.status).toBe(404);
+    expect(r.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('compresses a large API answer when asked, and only then', async () => {
+    const auth = {
+      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
+    };
+    const register = (encoding?: string) =>
+      raw(`${server.url}/api/v1/register`, {
+        method: 'POST',
+        headers: { ...auth, ...(encoding ? { 'Accept-Encoding': encoding } : {}) },
+      });
+    const plain = await register();
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_THRESHOLD);
+    expect(JSON.parse(plain.body.toString('utf8')).result).toBe('success');
+
+    for (const encoding of ['br', 'gzip']) {
+      const r = await register(`${encoding}, identity`);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-encoding']).toBe(encoding);
+      expect(r.headers['vary']).toMatch(/accept-encoding/i);
+      expect(r.body.length).toBeLessThan(plain.body.length / 2);
+      const body = JSON.parse(decode(r));
+      expect(body.result).toBe('success');
+      expect(body.queue_id).toEqual(expect.any(String));
+    }
+
+    // a small answer is not worth compressing
+    const small = await raw(`${server.url}/api/v1/server_settings`, {
+      headers: { 'Accept-Encoding': 'br, gzip' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8')).result).toBe('success');
+  });
+
+  it('sends an uploaded file as stored, with its length, whatever the client accepts', async () => {
+    const data = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ i })) });
+    const form = new FormData();
+    form.append('file', new File([data], 'rows.json', { type: 'application/json' }));
+    const auth = {
+      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
+    };
+    const up = await fetch(`${server.url}/api/v1/user_uploads`, {
+      method: 'POST',
+      body: form,
+      headers: auth,
+    });
+    const { url } = (await up.json()) as { url: string };
+    const r = await raw(new URL(url, server.url).toString(), {
+      headers: { ...auth, 'Accept-Encoding': 'br, gzip' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-encoding']).toBeUndefined();
+    expect(Number(r.headers['content-length'])).toBe(data.length);
+    expect(r.body.toString('utf8')).toBe(data);
+  });
+});
