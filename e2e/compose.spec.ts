@@ -121,7 +121,7 @@ test('Preview shows the rendered message and Edit goes back', async ({ browser }
   await hamlet.goto(await topicUrl('e2e preview'));
   const box = messageBox(hamlet);
   await box.fill('A **bold** plan');
-  await hamlet.getByRole('button', { name: 'Preview' }).click();
+  await hamlet.getByRole('button', { name: 'Preview', exact: true }).click();
   const preview = hamlet.getByRole('region', { name: 'Message preview' });
   await expect(preview.locator('strong')).toHaveText('bold');
   await expect(box).toHaveCount(0);
