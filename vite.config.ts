@@ -88,6 +88,7 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/test/setup-i18n.ts'],
         },
       },
     ],

@@ -45,7 +45,14 @@ test('two people chat in a topic and in direct messages, live', async ({ browser
   });
 
   // A direct message: Othello writes to Hamlet from the people list.
-  await othello.getByRole('link', { name: 'Direct message King Hamlet' }).click();
+  await othello
+    .getByRole('complementary', { name: 'People' })
+    .getByRole('button', { name: /^King Hamlet/ })
+    .click();
+  await othello
+    .getByRole('dialog', { name: 'King Hamlet' })
+    .getByRole('link', { name: 'Send direct message' })
+    .click();
   await expect(othello).toHaveURL(/\/narrow\/dm\//);
   await sendFromCompose(othello, 'A private word, Hamlet.');
   const dmLink = hamlet.getByRole('link', { name: /^Othello, the Moor of Venice, \d+ unread$/ });
@@ -158,7 +165,10 @@ test('settings save at once, apply live in another tab and survive a reload', as
 
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Personal settings', level: 1 })).toBeVisible();
+  const sections = page.getByRole('navigation', { name: 'Personal settings' });
+  await sections.getByRole('link', { name: 'Preferences' }).click();
+  await expect(page).toHaveURL(/\/settings\/preferences$/);
 
   // Theme: the page and the other tab turn dark; a reload keeps it (it is stored on the server).
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
@@ -166,27 +176,29 @@ test('settings save at once, apply live in another tab and survive a reload', as
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(otherTab.locator('html')).toHaveAttribute('data-theme', 'dark', { timeout: 3000 });
 
-  const clock = page.getByLabel('Show times in 24-hour format');
-  const was = await clock.isChecked();
-  await clock.click();
+  const clock = page.getByLabel('Time format');
+  await clock.selectOption({ label: '24-hour clock (17:00)' });
   await expect(page.getByRole('status').filter({ hasText: 'Saved' }).first()).toBeVisible();
-  await expect(clock).toBeChecked({ checked: !was });
+  await expect(clock).toHaveValue('true');
 
-  await page.getByLabel('Name').fill('Cordelia of Britain');
+  await sections.getByRole('link', { name: 'Profile' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill('Cordelia of Britain');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(page.getByRole('button', { name: 'Save name' })).toBeDisabled();
 
   // A wrong current password is refused with the server's words, and nothing else changes.
+  await sections.getByRole('link', { name: 'Account' }).click();
   await page.getByLabel('Current password').fill('not my password');
   await page.getByLabel('New password').fill('a-new-password-1');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
   await page.screenshot({ path: 'test-results/settings-dark.png', fullPage: true });
 
-  await page.reload();
+  await page.goto('/settings/profile');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await expect(page.getByLabel('Show times in 24-hour format')).toBeChecked({ checked: !was });
-  await expect(page.getByLabel('Name')).toHaveValue('Cordelia of Britain');
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Cordelia of Britain');
+  await sections.getByRole('link', { name: 'Preferences' }).click();
+  await expect(page.getByLabel('Time format')).toHaveValue('true');
   const api = await apiClient(server.url, 'cordelia@example.com'); // the password still works
   expect((await api.get('/users/me')).full_name).toBe('Cordelia of Britain');
   await page.getByLabel('Theme').selectOption({ label: 'Same as the system' });
@@ -276,16 +288,17 @@ test('presence dots, and muting someone hides them and their messages until unmu
   const people = shiva.getByRole('complementary', { name: 'People' });
   // Othello's open app reports him present; Shiva's list shows it.
   await expect(
-    people.getByRole('link', { name: 'Direct message Othello, the Moor of Venice (active)' }),
+    people.getByRole('button', { name: 'Othello, the Moor of Venice, active' }),
   ).toBeVisible({ timeout: 5000 });
 
   await shiva.getByRole('link', { name: 'Settings' }).click();
+  await shiva.getByRole('link', { name: 'Privacy' }).click();
   await shiva.getByLabel('Mute someone').selectOption({ label: 'Othello, the Moor of Venice' });
   await shiva.getByRole('button', { name: 'Mute', exact: true }).click();
   await expect(shiva.getByRole('list', { name: 'Muted users' })).toContainText(
     'Othello, the Moor of Venice',
   );
-  await expect(people.getByRole('link', { name: /Othello/ })).toHaveCount(0);
+  await expect(people.getByRole('button', { name: /Othello/ })).toHaveCount(0);
 
   const othelloApi = await apiClient(server.url, 'othello@example.com');
   const general = (await othelloApi.get('/get_stream_id?stream=general')).stream_id;
@@ -319,11 +332,12 @@ test('presence dots, and muting someone hides them and their messages until unmu
   await expect(shiva.getByText('You will not see this at first')).toBeVisible();
 
   await shiva.getByRole('link', { name: 'Settings' }).click();
+  await shiva.getByRole('link', { name: 'Privacy' }).click();
   await shiva
     .getByRole('list', { name: 'Muted users' })
     .getByRole('button', { name: 'Unmute' })
     .click();
-  await expect(people.getByRole('link', { name: /Othello/ })).toBeVisible();
+  await expect(people.getByRole('button', { name: /Othello/ })).toBeVisible();
 });
 
 test('attaching files: a link in the message, an image preview the other side can see', async ({
@@ -412,6 +426,9 @@ test('an administrator invites someone with a link, and deactivates and reactiva
 }) => {
   const iago = await logIn(browser, server.url, 'iago@example.com');
   await iago.getByRole('link', { name: 'Settings' }).click();
+  await iago.getByRole('link', { name: 'Organization' }).click();
+  const adminSections = iago.getByRole('navigation', { name: 'Organization' });
+  await adminSections.getByRole('link', { name: 'Invitations' }).click();
   await iago.getByLabel('Join as').selectOption({ label: 'Member' });
   await iago.getByRole('button', { name: 'Create an invitation link' }).click();
   const link = await iago.getByLabel('Invitation link').inputValue();
@@ -435,17 +452,28 @@ test('an administrator invites someone with a link, and deactivates and reactiva
   await newcomer.getByRole('button', { name: 'Log in' }).click();
   await expect(newcomer.getByRole('link', { name: /^Inbox/ })).toBeVisible();
   // ... and the administrator sees her arrive, live.
-  const people = iago.getByRole('list', { name: 'People in the organization' });
-  await expect(people.getByText('Viola')).toBeVisible({ timeout: 3000 });
+  await adminSections.getByRole('link', { name: 'Users' }).click();
+  const people = iago.getByRole('table', { name: 'People in the organization' });
+  await expect(people.getByText('Viola', { exact: true })).toBeVisible({ timeout: 3000 });
 
   await expect(people.getByRole('button', { name: 'Deactivate Desdemona' })).toHaveCount(0); // an owner
   await people.getByRole('button', { name: 'Deactivate Viola' }).click();
-  await expect(people.getByRole('button', { name: 'Reactivate Viola' })).toBeVisible();
+  await iago
+    .getByRole('dialog', { name: 'Deactivate Viola?' })
+    .getByRole('button', { name: 'Deactivate' })
+    .click();
+  await iago.getByRole('tab', { name: /^Deactivated/ }).click();
+  const deactivated = iago.getByRole('table', { name: 'Deactivated people' });
+  await expect(deactivated.getByRole('button', { name: 'Reactivate Viola' })).toBeVisible();
   // Her open app is told her account is deactivated.
   await expect(newcomer.getByText(/deactivated/i).first()).toBeVisible({ timeout: 10_000 });
-  await iago.getByRole('heading', { name: 'Invite people' }).scrollIntoViewIfNeeded();
   await iago.screenshot({ path: 'test-results/organization.png' });
-  await people.getByRole('button', { name: 'Reactivate Viola' }).click();
+  await deactivated.getByRole('button', { name: 'Reactivate Viola' }).click();
+  await iago
+    .getByRole('dialog', { name: 'Reactivate Viola?' })
+    .getByRole('button', { name: 'Reactivate' })
+    .click();
+  await iago.getByRole('tab', { name: /^Active/ }).click();
   await expect(people.getByRole('button', { name: 'Deactivate Viola' })).toBeVisible();
 });
 
@@ -490,13 +518,13 @@ test('browsing channels: leave one, join it again, create a new one', async ({ b
   const iagosList = iago.getByRole('list', { name: 'All channels' });
   const vault = iagosList
     .getByRole('listitem')
-    .filter({ has: iago.getByRole('link', { name: 'e2e vault' }) });
+    .filter({ has: iago.getByRole('link', { name: 'e2e vault', exact: true }) });
   await expect(vault.getByText('Members add people')).toBeVisible();
   await expect(vault.getByRole('button')).toHaveCount(0);
   await expect(iagosList.getByRole('button', { name: 'Join e2e garden' })).toBeVisible();
   await iago.screenshot({ path: 'test-results/channels-outsider.png' });
   // Opening it says why it is empty, and offers no compose box that would be refused.
-  await vault.getByRole('link', { name: 'e2e vault' }).click();
+  await vault.getByRole('link', { name: 'e2e vault', exact: true }).click();
   await expect(
     iago.getByRole('note').getByText('You are not in this private channel'),
   ).toBeVisible();

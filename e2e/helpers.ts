@@ -35,7 +35,8 @@ export async function logIn(
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+  // The inbox link, in whichever language the account has chosen.
+  await expect(page.getByRole('link', { name: /^(Inbox|Posteingang)/ })).toBeVisible();
   return page;
 }
 

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import './i18n';
 import { App } from './features/app/App';
 import { applyColorScheme } from './features/settings/color-scheme';
 import './styles/tokens.css';
@@ -12,12 +13,19 @@ import './styles/messages.css';
 import './styles/rendered-markdown.css';
 import './styles/rendered-content.css';
 import './styles/compose.css';
+import './styles/drafts.css';
 import './styles/views.css';
 import './styles/search.css';
 import './styles/keyboard.css';
 import './styles/topics.css';
 import './styles/emoji.css';
 import './styles/message-actions.css';
+import './styles/settings.css';
+import './styles/groups.css';
+import './styles/admin-users.css';
+import './styles/admin.css';
+import './styles/channels.css';
+import './styles/people.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

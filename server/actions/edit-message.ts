@@ -15,6 +15,7 @@ import { canReadStreamHistory } from './access.js';
 import { accessibleMessage } from './message-access.js';
 import { reclaimLinkedUploads } from './upload-access.js';
 import { realmSettings } from './realm.js';
+import { mentionedUserIds } from './user-groups.js';
 import {
   insertMessage,
   markdownContext,
@@ -204,7 +205,7 @@ export async function editMessage(
       newFlagsFor = await recomputeMentions(
         trx,
         row.id,
-        md.mentionedUserIds,
+        await mentionedUserIds(trx, realm.id, md),
         md.streamWildcard,
         md.topicWildcard,
       );

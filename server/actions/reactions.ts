@@ -23,7 +23,7 @@ interface ResolvedEmoji {
 }
 
 /** The emoji a name means in this organization: an active custom emoji first, as upstream. */
-async function emojiData(
+export async function emojiData(
   db: Database,
   realm: Realm,
   name: string,
@@ -36,7 +36,7 @@ async function emojiData(
 }
 
 /** Whether (name, code, type) names an emoji that may be used for a new reaction. */
-async function checkEmojiRequest(db: Database, realm: Realm, emoji: ResolvedEmoji) {
+export async function checkEmojiRequest(db: Database, realm: Realm, emoji: ResolvedEmoji) {
   if (emoji.type === 'realm_emoji') {
     const custom = await emojiById(db, realm.id, emoji.code);
     if (!custom) throw badRequest('Invalid custom emoji.');

@@ -134,7 +134,7 @@ export function checkEmojiName(name: string) {
   );
 }
 
-async function imageFormat(file: string) {
+export async function imageFormat(file: string) {
   const handle = await fs.promises.open(file, 'r');
   try {
     const head = Buffer.alloc(16);

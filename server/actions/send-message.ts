@@ -11,6 +11,7 @@ import { activeSubscriberIds, canSeeStream } from './access.js';
 import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
+import { mentionedUserIds } from './user-groups.js';
 import { findStream } from './streams.js';
 import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
@@ -258,7 +259,7 @@ export async function insertMessage(
           ).map((r) => r.sender_id),
         )
       : new Set<number>();
-  const mentioned = new Set(md.mentionedUserIds);
+  const mentioned = new Set(await mentionedUserIds(trx, realm.id, md));
   const alertWords = await trx
     .selectFrom('alert_words')
     .select(['user_id', 'word'])

@@ -249,6 +249,11 @@ export interface SubscribeRequest {
   subscriptions: { name: string; description?: string }[];
   principals?: (string | number)[];
   authorizationErrorsFatal: boolean;
+  /**
+   * Runs in the transaction once channels were created (the announcement, which needs the
+   * message layer: passed in, so that this module does not import it).
+   */
+  onCreated?: (trx: Database, created: readonly Stream[], events: Delivery[]) => Promise<void>;
   streamOptions: Omit<NewStreamOptions, 'name' | 'description' | 'creatorId'>;
 }
 
@@ -319,6 +324,7 @@ export async function subscribe(ctx: AppContext, realm: Realm, actor: User, req:
       streamIds,
       events,
     );
+    if (req.onCreated && created.length) await req.onCreated(trx, created, events);
     const names = new Map(existing.map((s) => [s.id, s.name]));
     const emails = new Map(targets.map((t) => [t.id, t.email]));
     const group = (pairs: [number, number][]) => {

@@ -135,7 +135,7 @@ async function setActive(
  * and reusable link they created (upstream `revoke_invites_generated_by_user`): an invitation
  * must not outlive the authority of the person who made it. Returns everyone deactivated.
  */
-async function deactivateWithBots(
+export async function deactivateWithBots(
   trx: Database,
   realm: Realm,
   target: User,
@@ -158,7 +158,7 @@ async function deactivateWithBots(
   return gone;
 }
 
-function dropQueues(ctx: AppContext, userIds: number[]) {
+export function dropQueues(ctx: AppContext, userIds: number[]) {
   for (const id of userIds) ctx.queues.deleteUserQueues(id);
 }
 
@@ -216,11 +216,22 @@ export async function deactivateUserByAdmin(
   return {};
 }
 
-/** POST /users/{user_id}/reactivate: administrators; bots stay deactivated until reactivated too. */
+/**
+ * POST /users/{user_id}/reactivate: administrators, and a bot's owner for the bot (upstream
+ * `can_admin_user`); bots stay deactivated until reactivated too.
+ */
 export async function reactivateUser(ctx: AppContext, realm: Realm, actor: User, userId: number) {
-  // Administering another account (upstream `access_user_by_id` with `for_admin`).
-  requireUserAdmin(actor);
   return transact(ctx, async (trx, events) => {
+    // Administering another account (upstream `access_user_by_id` with `for_admin`).
+    const owned = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('realm_id', '=', realm.id)
+      .where('id', '=', isDbId(userId) ? userId : 0)
+      .where('is_bot', '=', 1)
+      .where('bot_owner_id', '=', actor.id)
+      .executeTakeFirst();
+    if (!owned) requireUserAdmin(actor);
     const target = await userInRealm(trx, realm, userId);
     if (target.is_active) throw badRequest('User is already active');
     await setActive(trx, realm, target, true, events);

@@ -220,3 +220,21 @@ export async function getUserGroupSubgroups(
     : [...graph.recursiveSubgroups(group.id)];
   return { subgroups: ids.filter((id) => id !== group.id).sort((a, b) => a - b) };
 }
+
+/**
+ * Everyone a rendered message mentions: the people named, and the members of the groups named
+ * (through their subgroups too), as the `mentioned` flag counts them.
+ */
+export async function mentionedUserIds(
+  db: Database,
+  realmId: number,
+  md: { mentionedUserIds: readonly number[]; mentionedGroupIds: readonly number[] },
+): Promise<number[]> {
+  const ids = new Set(md.mentionedUserIds);
+  if (md.mentionedGroupIds.length) {
+    const graph = await GroupGraph.load(db, realmId);
+    for (const groupId of md.mentionedGroupIds)
+      if (graph.byId.has(groupId)) for (const id of graph.recursiveMembers(groupId)) ids.add(id);
+  }
+  return [...ids];
+}

@@ -518,6 +518,26 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0010_user_statuses': {
+      async up(db: Kysely<any>) {
+        // A person's status: away, a short text and an emoji, shown beside their name.
+        await db.schema
+          .createTable('user_statuses')
+          .addColumn('user_id', 'integer', (c) => c.primaryKey())
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('away', bool, (c) => c.notNull().defaultTo(0))
+          .addColumn('status_text', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('emoji_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('emoji_code', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('reaction_type', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema
+          .createIndex('user_statuses_realm')
+          .on('user_statuses')
+          .column('realm_id')
+          .execute();
+      },
+    },
   };
 }
 

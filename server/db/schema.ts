@@ -34,6 +34,18 @@ export interface DB {
   attachment_claims: AttachmentClaimTable;
   realm_emoji: RealmEmojiTable;
   signup_confirmations: SignupConfirmationTable;
+  user_statuses: UserStatusTable;
+}
+
+/** One row per person who set a status; empty strings are unset parts. */
+export interface UserStatusTable {
+  user_id: number;
+  realm_id: number;
+  away: Bool;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
 }
 
 /** Email invitations and reusable invitation links (`is_multiuse`). */

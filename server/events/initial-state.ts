@@ -3,6 +3,7 @@ import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
+import { statusSnapshot } from '../actions/user-status.js';
 import { botToApi, roleFlags, streamToApi, avatarUrl } from '../domain/serialize.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
@@ -261,7 +262,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     if (opts.capabilities.user_settings_object) state.user_settings = userSettings;
     else for (const key of LEGACY_TOP_LEVEL_SETTINGS) state[key] = userSettings[key];
   }
-  if (wants(opts, 'user_status')) state.user_status = {};
+  if (wants(opts, 'user_status')) state.user_status = await statusSnapshot(db, realm.id);
   if (wants(opts, 'user_topic')) {
     const rows = await db
       .selectFrom('user_topics')

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { uploadedAvatar } from '../actions/avatars.js';
 
 const PALETTE = [
   '#4f8de4',
@@ -32,10 +34,19 @@ export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = Number.isSafeInteger(id)
       ? await ctx.db
           .selectFrom('users')
-          .select(['id', 'full_name'])
+          .select(['id', 'realm_id', 'full_name'])
           .where('id', '=', id)
           .executeTakeFirst()
       : undefined;
+    const uploaded = user && (await uploadedAvatar(ctx, user.realm_id, user.id));
+    if (uploaded)
+      return reply
+        .type(uploaded.type)
+        .header('Content-Length', String(uploaded.size))
+        .header('Cache-Control', 'public, max-age=86400')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(fs.createReadStream(uploaded.file));
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400');
     return reply.send(svgBadge(user ? initials(user.full_name) : '?', id || 0, 12));
   });

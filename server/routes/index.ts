@@ -17,6 +17,7 @@ import { realmRoutes } from './realm.js';
 import { streamAdminRoutes } from './stream-admin.js';
 import { linkifierRoutes } from './linkifiers.js';
 import { inviteRoutes } from './invites.js';
+import { botRoutes } from './bots.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { userAdminRoutes } from './user-admin.js';
 import { userGroupRoutes } from './user-groups.js';
@@ -24,6 +25,7 @@ import { profileFieldRoutes } from './profile-fields.js';
 import { presenceRoutes } from './presence.js';
 import { mutingRoutes } from './muting.js';
 import { uploadRoutes } from './uploads.js';
+import { statusRoutes } from './people.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -44,9 +46,11 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   inviteRoutes(app, ctx);
   scheduledMessageRoutes(app, ctx);
   userAdminRoutes(app, ctx);
+  botRoutes(app, ctx);
   userGroupRoutes(app, ctx);
   profileFieldRoutes(app, ctx);
   presenceRoutes(app, ctx);
+  statusRoutes(app, ctx);
   mutingRoutes(app, ctx);
   uploadRoutes(app, ctx);
   assetRoutes(app, ctx);

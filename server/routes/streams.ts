@@ -4,6 +4,7 @@ import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
 import { invalidParam } from '../domain/errors.js';
 import { getStreamById, getStreamId, getStreams } from '../actions/streams.js';
+import { announceNewStreams } from '../actions/announce-stream.js';
 import { subscribe, subscriptionObjects, unsubscribe } from '../actions/subscriptions.js';
 
 const subscriptionList: Checker<{ name: string; description?: string }[]> = (v, name) =>
@@ -100,6 +101,9 @@ export function streamRoutes(app: FastifyInstance, ctx: AppContext) {
         subscriptions: params.subscriptions,
         principals: params.principals,
         authorizationErrorsFatal: params.authorization_errors_fatal,
+        onCreated: params.announce
+          ? (trx, created, events) => announceNewStreams(ctx, trx, realm, user, created, events)
+          : undefined,
         streamOptions: {
           invite_only: params.invite_only,
           is_web_public: params.is_web_public,

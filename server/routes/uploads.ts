@@ -20,6 +20,7 @@ import {
 } from '../actions/uploads.js';
 import { readableUpload, temporaryUploadUrl } from '../actions/upload-access.js';
 import { emojiRoutes } from './emoji.js';
+import { avatarRoutes } from './people.js';
 
 /** Files received with a request, for its handler (and for the cleanup after it). */
 const receivedFiles = new WeakMap<FastifyRequest, IncomingFile[]>();
@@ -194,6 +195,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
       async ({ realm, user, raw }) => uploadFile(ctx, realm, user, filesOf(raw)),
     );
     emojiRoutes(scope, ctx, filesOf);
+    avatarRoutes(scope, ctx, filesOf);
   });
 
   // The path after the realm id has several segments; the route layer records one pattern segment

@@ -1,3 +1,4 @@
+import { BOT_ROWS } from './authz/bots.js';
 import { INVITE_ROWS } from './authz/invites.js';
 import { MESSAGE_ROWS } from './authz/messages.js';
 import { PERSONAL_ROWS } from './authz/personal.js';
@@ -19,5 +20,6 @@ export const MATRIX: Row[] = [
   ...REALM_ROWS,
   ...PERSONAL_ROWS,
   ...INVITE_ROWS,
+  ...BOT_ROWS,
   ...SITE_ROWS,
 ];

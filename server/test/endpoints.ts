@@ -452,6 +452,38 @@ export const STEPS: Step[] = [
     pathValues: (v) => ({ invite_id: v.linkId }),
   },
   {
+    method: 'POST',
+    path: '/bots',
+    as: 'iago',
+    // Not upstream's OpenAPI: the success envelope with the new bot's id and key.
+    component: 'JsonSuccessBase',
+    params: () => ({ full_name: 'Sweep Bot', short_name: 'sweep' }),
+    then: (b, v) => {
+      v.botId = b.user_id;
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/bots/{bot_id}',
+    as: 'iago',
+    component: 'JsonSuccessBase',
+    pathValues: (v) => ({ bot_id: v.botId }),
+    params: () => ({ full_name: 'Swept Bot' }),
+  },
+  {
+    method: 'POST',
+    path: '/bots/{bot_id}/api_key/regenerate',
+    as: 'iago',
+    component: 'JsonSuccessBase',
+    pathValues: (v) => ({ bot_id: v.botId }),
+  },
+  {
+    method: 'DELETE',
+    path: '/bots/{bot_id}',
+    as: 'iago',
+    pathValues: (v) => ({ bot_id: v.botId }),
+  },
+  {
     method: 'PATCH',
     path: '/streams/{stream_id}',
     as: 'iago',
@@ -510,6 +542,16 @@ export const STEPS: Step[] = [
     params: () => ({ status: 'active', new_user_input: true }),
   },
   { method: 'GET', path: '/realm/presence' },
+  {
+    method: 'POST',
+    path: '/users/me/status',
+    params: () => ({ status_text: 'Reading', emoji_name: 'book', away: false }),
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/status',
+    pathValues: (v) => ({ user_id: v.othelloId }),
+  },
   {
     method: 'GET',
     path: '/users/{user_id_or_email}/presence',
@@ -647,6 +689,14 @@ export const STEPS: Step[] = [
     pathValues: () => ({ emoji_name: 'green_tick' }),
     params: () => ({ file: new File([PNG], 'green_tick.png', { type: 'image/png' }) }),
   },
+  {
+    method: 'POST',
+    path: '/users/me/avatar',
+    params: () => ({ file: new File([PNG], 'me.png', { type: 'image/png' }) }),
+    // upstream answers with the new `avatar_url` beside the envelope
+    component: 'JsonSuccessBase',
+  },
+  { method: 'DELETE', path: '/users/me/avatar', component: 'JsonSuccessBase' },
   { method: 'GET', path: '/realm/emoji' },
   {
     method: 'DELETE',

@@ -33,6 +33,7 @@ const NOT_UPSTREAM: Record<string, string> = {
     'not in the OpenAPI file (documented upstream as prose only)',
   'PATCH /users/me/profile_data': "not in the OpenAPI file (the web app's endpoint)",
   'DELETE /users/me/profile_data': "not in the OpenAPI file (the web app's endpoint)",
+  'DELETE /bots/{bot_id}': "not in the OpenAPI file (the web app's endpoint)",
 };
 
 /** The events every queue received, validated one by one after the sweep. */

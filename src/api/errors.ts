@@ -16,6 +16,25 @@ export type ApiFailure =
   | { kind: 'server'; status: number; message: string }
   | { kind: 'malformed'; status: number; message: string };
 
+/** The words for failures; the interface installs its translations (src/i18n) at start. */
+export type FailureWords = {
+  network(detail: string): string;
+  server(status: number): string;
+  malformed(status: number): string;
+  fallback(): string;
+};
+
+let words: FailureWords = {
+  network: (detail) => `Could not reach the server (${detail})`,
+  server: (status) => `The server had a problem (HTTP ${status})`,
+  malformed: (status) => `The server sent an unexpected response (HTTP ${status})`,
+  fallback: () => 'Something went wrong.',
+};
+
+export function setFailureWords(translated: FailureWords): void {
+  words = translated;
+}
+
 /** Thrown by every binding; `failure` says what went wrong. */
 export class ApiRequestError extends Error {
   constructor(readonly failure: ApiFailure) {
@@ -31,19 +50,20 @@ export class ApiRequestError extends Error {
 export function describeFailure(failure: ApiFailure): string {
   switch (failure.kind) {
     case 'network':
-      return `Could not reach the server (${failure.message})`;
+      return words.network(failure.message);
     case 'api':
       return failure.msg || failure.code;
     case 'server':
-      return `The server had a problem (HTTP ${failure.status})`;
+      return words.server(failure.status);
     case 'malformed':
-      return `The server sent an unexpected response (HTTP ${failure.status})`;
+      return words.malformed(failure.status);
   }
 }
 
 /** What went wrong with a request, in words for a person; `fallback` for anything else. */
-export function errorText(error: unknown, fallback = 'Something went wrong.'): string {
-  return error instanceof ApiRequestError ? describeFailure(error.failure) : fallback;
+export function errorText(error: unknown, fallback?: string): string {
+  if (error instanceof ApiRequestError) return describeFailure(error.failure);
+  return fallback ?? words.fallback();
 }
 
 export function isApiError(error: unknown, code?: string): error is ApiRequestError {

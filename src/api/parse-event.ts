@@ -95,6 +95,11 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
   presence: (e) =>
     (isNumber(e.user_id) && everyValue(e.presence, isLegacyPresence)) ||
     everyValue(e.presences, isModernPresence),
+  user_status: (e) =>
+    isNumber(e.user_id) &&
+    (e.away === undefined || typeof e.away === 'boolean') &&
+    (e.status_text === undefined || isString(e.status_text)) &&
+    (e.emoji_name === undefined || isString(e.emoji_name)),
   custom_profile_fields: (e) =>
     isObjectList(e.fields) && e.fields.every((f) => isNumber(f.id) && isString(f.name)),
   alert_words: (e) => isStringList(e.alert_words),

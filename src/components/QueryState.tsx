@@ -4,6 +4,7 @@
  * their own empty state, only once it has arrived.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/errors';
 import { ErrorState, LoadingState } from './StatePanel';
 
@@ -47,13 +48,14 @@ export function LoadError({
   retry: () => void;
   compact?: boolean;
 }) {
+  const { t } = useTranslation('components');
   const message = errorText(error, error instanceof Error ? error.message : String(error));
   if (!compact) return <ErrorState title={title} message={message} onRetry={retry} />;
   return (
     <p className="load-error" role="alert">
       {title}: {message}{' '}
       <button type="button" className="button button-small button-quiet" onClick={retry}>
-        Try again
+        {t('tryAgain')}
       </button>
     </p>
   );

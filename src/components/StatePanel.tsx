@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
-export function LoadingState({ label = 'Loading…' }: { label?: string }) {
+export function LoadingState({ label }: { label?: string }) {
+  const { t } = useTranslation('components');
   return (
     <div className="state-panel" role="status">
       <div className="spinner" aria-hidden="true" />
-      <p>{label}</p>
+      <p>{label ?? t('loading')}</p>
     </div>
   );
 }
@@ -18,13 +20,14 @@ export function ErrorState({
   message: string;
   onRetry?: () => void;
 }) {
+  const { t } = useTranslation('components');
   return (
     <div className="state-panel" role="alert">
       <h2>{title}</h2>
       <p>{message}</p>
       {onRetry && (
         <button type="button" className="button" onClick={onRetry}>
-          Try again
+          {t('tryAgain')}
         </button>
       )}
     </div>

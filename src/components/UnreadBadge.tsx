@@ -1,3 +1,5 @@
+import { i18n } from '../i18n';
+
 /** A count of unread messages; hidden from assistive tech because links carry the count in their name. */
 export function UnreadBadge({ count, mention = false }: { count: number; mention?: boolean }) {
   if (count <= 0) return null;
@@ -13,5 +15,5 @@ export function UnreadBadge({ count, mention = false }: { count: number; mention
 
 /** "general, 3 unread" — the accessible name of a sidebar entry. */
 export function withUnreadLabel(name: string, count: number): string {
-  return count > 0 ? `${name}, ${count} unread` : name;
+  return count > 0 ? i18n.t('components:unreadLabel', { name, count }) : name;
 }

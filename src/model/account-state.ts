@@ -41,6 +41,7 @@ import {
   userTopicsFromSnapshot,
   type UserTopicsState,
 } from './user-topics';
+import { reduceUserStatus, userStatusFromSnapshot, type UserStatusState } from './user-status';
 import { keepProfileFields, reduceUsers, usersFromSnapshot, type UsersState } from './users';
 
 export interface AccountState {
@@ -60,6 +61,7 @@ export interface AccountState {
   defaultStreams: DefaultStreamsState;
   userTopics: UserTopicsState;
   presence: PresenceState;
+  userStatus: UserStatusState;
   profileFields: ProfileFieldsState;
   alertWords: AlertWordsState;
   mutedUsers: MutedUsersState;
@@ -87,6 +89,7 @@ export function accountStateFromSnapshot(register: RegisterResponse): AccountSta
     defaultStreams: defaultStreamsFromSnapshot(register),
     userTopics: userTopicsFromSnapshot(register),
     presence: presenceFromSnapshot(register),
+    userStatus: userStatusFromSnapshot(register),
     profileFields: profileFieldsFromSnapshot(register),
     alertWords: alertWordsFromSnapshot(register),
     mutedUsers: mutedUsersFromSnapshot(register),
@@ -161,6 +164,8 @@ export function reduceAccountEvent(
       return withPart(state, 'userTopics', reduceUserTopics(state.userTopics, event));
     case 'presence':
       return withPart(state, 'presence', reducePresence(state.presence, event));
+    case 'user_status':
+      return withPart(state, 'userStatus', reduceUserStatus(state.userStatus, event));
     case 'custom_profile_fields': {
       const profileFields = reduceProfileFields(state.profileFields, event);
       if (profileFields === state.profileFields) return state;

@@ -7,12 +7,20 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 export interface ComposeDraft {
   topic: string;
   content: string;
+  /** the id of the server's copy, when drafts are synchronised */
+  serverId?: number;
+  /** when last edited, in milliseconds since the epoch */
+  timestamp?: number;
 }
 
 export interface ComposeDraftsState {
   byConversation: Readonly<Record<string, ComposeDraft>>;
   draftEdited(conversationKey: string, draft: ComposeDraft): void;
   draftSent(conversationKey: string): void;
+  /** Records the id of the server's copy of a conversation's draft (null: there is none). */
+  draftLinked(conversationKey: string, serverId: number | null): void;
+  /** Forgets the local copy of a server draft that was deleted. */
+  serverDraftDeleted(serverId: number): void;
 }
 
 export type ComposeDraftsStore = StoreApi<ComposeDraftsState>;
@@ -46,7 +54,29 @@ export function createComposeDraftsStore(
       if (current?.topic === draft.topic && current?.content === draft.content) return;
       const { [conversationKey]: _old, ...rest } = get().byConversation;
       const empty = draft.content.trim() === '' && draft.topic.trim() === '';
-      set({ byConversation: empty ? rest : { ...rest, [conversationKey]: draft } });
+      const next: ComposeDraft = {
+        topic: draft.topic,
+        content: draft.content,
+        timestamp: draft.timestamp ?? Date.now(),
+        ...(current?.serverId !== undefined ? { serverId: current.serverId } : {}),
+      };
+      set({ byConversation: empty ? rest : { ...rest, [conversationKey]: next } });
+    },
+    draftLinked(conversationKey, serverId) {
+      const current = get().byConversation[conversationKey];
+      if (!current || current.serverId === (serverId ?? undefined)) return;
+      const { serverId: _old, ...draft } = current;
+      set({
+        byConversation: {
+          ...get().byConversation,
+          [conversationKey]: serverId === null ? draft : { ...draft, serverId },
+        },
+      });
+    },
+    serverDraftDeleted(serverId) {
+      const entries = Object.entries(get().byConversation);
+      const kept = entries.filter(([, draft]) => draft.serverId !== serverId);
+      if (kept.length !== entries.length) set({ byConversation: Object.fromEntries(kept) });
     },
     draftSent(conversationKey) {
       if (!(conversationKey in get().byConversation)) return;

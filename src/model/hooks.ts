@@ -14,7 +14,8 @@ import { presenceStatus, type PresenceStatus } from './presence';
 import { topicVisibility } from './user-topics';
 import { realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
-import { groupsContainingUser } from './user-groups';
+import { groupsContainingUser, namedUserGroups } from './user-groups';
+import { statusOf } from './user-status';
 import {
   isTopicMutedFor,
   unmutedStreamUnreadCount,
@@ -176,3 +177,59 @@ export const useTopicVisibility = (streamId: number, topic: string) =>
 
 /** The organization's user groups, for deciding group-based permissions. */
 export const useUserGroups = () => useAccount((s) => s.userGroups);
+
+/** The user's alert words, as the server keeps them. */
+export const useAlertWords = () => useAccount((s) => s.alertWords.words);
+
+/** The notification sounds the server offers (the `user_settings` extras of /register). */
+export const useAvailableNotificationSounds = (): readonly string[] =>
+  useAccount(
+    (s) =>
+      (s.settings as { available_notification_sounds?: string[] }).available_notification_sounds,
+  ) ?? EMPTY_CHOICES;
+
+/** The emoji sets the server offers, with their names. */
+export const useEmojisetChoices = (): readonly { key: string; text: string }[] =>
+  useAccount(
+    (s) => (s.settings as { emojiset_choices?: { key: string; text: string }[] }).emojiset_choices,
+  ) ?? EMPTY_CHOICES;
+
+const EMPTY_CHOICES: readonly never[] = [];
+/** Bots the user may manage (`realm_bots`), by id: all of them for administrators. */
+export const useBotsById = () => useAccount((s) => s.bots.byId);
+
+/** When each user was last seen active (seconds since the epoch; absent: never), for lists. */
+export function useLastActiveById(): Readonly<Record<number, number>> {
+  const presence = useAccount((s) => s.presence.byUserId);
+  return useMemo(() => {
+    const out: Record<number, number> = {};
+    for (const [id, p] of Object.entries(presence)) {
+      const seen = Math.max(p.active_timestamp, p.idle_timestamp);
+      if (seen > 0) out[Number(id)] = seen;
+    }
+    return out;
+  }, [presence]);
+}
+/** Custom profile field definitions, in the organization's display order. */
+export const useProfileFields = () => useAccount((s) => s.profileFields.fields);
+/** The organization's linkifiers, in the order the server applies them. */
+export const useLinkifiers = () => useAccount((s) => s.linkifiers.list);
+/** All organization settings (keys without `realm_`), for administration screens. */
+export const useRealmSettings = () => useAccount((s) => s.realm.settings);
+/** Default channels (ids, ascending) and default channel groups, kept current by events. */
+export const useDefaultStreams = () => useAccount((s) => s.defaultStreams);
+/** The user's scheduled messages by id (kept up to date by scheduled_messages events). */
+export const useScheduledMessages = () => useAccount((s) => s.scheduledMessages.byId);
+/** Someone's status (away, text, emoji); an empty object when they set none. */
+export const useUserStatus = (userId: number) => useAccount((s) => statusOf(s.userStatus, userId));
+/** When the user was last active (seconds), 0 when never seen. */
+export const useLastActive = (userId: number) =>
+  useAccount((s) => s.presence.byUserId[userId]?.active_timestamp ?? 0);
+/** The named groups the user is in directly. */
+export function useGroupsOfUser(userId: number) {
+  const groups = useAccount((s) => s.userGroups);
+  return useMemo(
+    () => namedUserGroups(groups).filter((group) => group.members.includes(userId)),
+    [groups, userId],
+  );
+}

@@ -43,7 +43,7 @@ describe('compose drafts', () => {
     const drafts = createComposeDraftsStore('me@example.com', storage);
     drafts.getState().draftEdited('topic:5:lunch', { topic: 'lunch', content: 'half' });
     const reloaded = createComposeDraftsStore('me@example.com', storage);
-    expect(reloaded.getState().byConversation['topic:5:lunch']).toEqual({
+    expect(reloaded.getState().byConversation['topic:5:lunch']).toMatchObject({
       topic: 'lunch',
       content: 'half',
     });
@@ -58,5 +58,19 @@ describe('compose drafts', () => {
     drafts.getState().draftEdited('stream:5', { topic: '', content: 'x' });
     drafts.getState().draftEdited('stream:5', { topic: '', content: '' });
     expect(drafts.getState().byConversation).toEqual({});
+  });
+
+  it('keeps the id of the server copy through edits, and forgets a draft deleted elsewhere', () => {
+    const drafts = createComposeDraftsStore('me@example.com', null);
+    drafts.getState().draftEdited('topic:5:lunch', { topic: 'lunch', content: 'ha' });
+    drafts.getState().draftLinked('topic:5:lunch', 12);
+    drafts.getState().draftEdited('topic:5:lunch', { topic: 'lunch', content: 'half' });
+    expect(drafts.getState().byConversation['topic:5:lunch']).toMatchObject({
+      content: 'half',
+      serverId: 12,
+    });
+    drafts.getState().draftEdited('dm:3', { topic: '', content: 'hi' });
+    drafts.getState().serverDraftDeleted(12);
+    expect(Object.keys(drafts.getState().byConversation)).toEqual(['dm:3']);
   });
 });

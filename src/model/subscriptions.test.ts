@@ -131,4 +131,31 @@ describe('reduceSubscriptions', () => {
     expect(state.subscriptions[9].name).toBe('design-team');
     expect(state.streams[9].name).toBe('design-team');
   });
+
+  it('applies all three privacy flags of an invite_only update', () => {
+    const state = reduceSubscriptions(initial(), {
+      id: 1,
+      type: 'stream',
+      op: 'update',
+      stream_id: 9,
+      property: 'invite_only',
+      value: true,
+      history_public_to_subscribers: false,
+      is_web_public: false,
+    });
+    expect(state.subscriptions[9].invite_only).toBe(true);
+    expect(state.subscriptions[9].history_public_to_subscribers).toBe(false);
+    expect(state.streams[9].history_public_to_subscribers).toBe(false);
+  });
+
+  it('forgets an archived (deleted) stream and its subscription', () => {
+    const state = reduceSubscriptions(initial(), {
+      id: 1,
+      type: 'stream',
+      op: 'delete',
+      streams: [{ stream_id: 9 }],
+    });
+    expect(state.subscriptions[9]).toBeUndefined();
+    expect(state.streams[9]).toBeUndefined();
+  });
 });

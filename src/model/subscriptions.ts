@@ -124,6 +124,10 @@ function reduceStreamEvent(state: SubscriptionsState, event: StreamEvent): Subsc
       const changes: Record<string, unknown> = { [event.property]: event.value };
       if (event.rendered_description !== undefined)
         changes.rendered_description = event.rendered_description;
+      // A privacy change carries all three flags in one event.
+      if (event.history_public_to_subscribers !== undefined)
+        changes.history_public_to_subscribers = event.history_public_to_subscribers;
+      if (event.is_web_public !== undefined) changes.is_web_public = event.is_web_public;
       return {
         streams: stream
           ? { ...state.streams, [event.stream_id]: { ...stream, ...changes } }

@@ -17,14 +17,45 @@ import {
 } from './narrow';
 import type { Message } from '../api/model';
 
-export type ViewName = 'inbox' | 'recent' | 'drafts' | 'settings' | 'channels';
+export type ViewName =
+  | 'inbox'
+  | 'recent'
+  | 'drafts'
+  | 'scheduled'
+  | 'settings'
+  | 'organization'
+  | 'channels'
+  | 'groups'
+  | 'user';
 
 export type Place =
-  | { kind: 'view'; view: ViewName }
+  /**
+   * `path`: what follows the view in the URL, decoded (`/settings/notifications` has
+   * `['notifications']`, `/channels/5/subscribers` has `['5', 'subscribers']`); the view reads it.
+   */
+  | { kind: 'view'; view: ViewName; path?: string[] }
   /** `target`: the list opens at that message (a `near/ID` or `with/ID` link) */
   | { kind: 'narrow'; narrow: Narrow; target?: MessageTarget };
 
-const VIEWS: readonly ViewName[] = ['inbox', 'recent', 'drafts', 'settings', 'channels'];
+const VIEWS: readonly ViewName[] = [
+  'inbox',
+  'recent',
+  'drafts',
+  'scheduled',
+  'settings',
+  'organization',
+  'channels',
+  'groups',
+  'user',
+];
+/** Views whose URL may go on with a section or an id (`/settings/notifications`, `/user/12`). */
+const VIEWS_WITH_PATH: readonly ViewName[] = [
+  'settings',
+  'organization',
+  'channels',
+  'groups',
+  'user',
+];
 
 /**
  * The encoding the reference web app uses in narrow links (encodeURIComponent, with '.' escaping
@@ -106,16 +137,24 @@ export function messageUrl(message: Message, ownUserId?: number): string {
   return `${conversation}/near/${message.id}`;
 }
 
-export function viewToUrl(view: ViewName): string {
-  return `/${view}`;
+export function viewToUrl(view: ViewName, path: readonly (string | number)[] = []): string {
+  return [`/${view}`, ...path.map((segment) => encodeURIComponent(String(segment)))].join('/');
 }
 
 export function placeToUrl(place: Place): string {
-  if (place.kind === 'view') return viewToUrl(place.view);
+  if (place.kind === 'view') return viewToUrl(place.view, place.path);
   return place.target ? narrowUrlAt(place.narrow, place.target) : narrowToUrl(place.narrow);
 }
 
 const decode = hashDecode;
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
 
 /** Operator names older links and other clients use, as the current ones. */
 const OPERATOR_ALIASES: Record<string, FilterOperator> = {
@@ -180,6 +219,15 @@ export function parsePlaceUrl(pathname: string, ownUserId?: number): Place | nul
   const [first, second] = segments;
   if (segments.length === 1 && (VIEWS as readonly string[]).includes(first))
     return { kind: 'view', view: first as ViewName };
+  if (segments.length > 1 && (VIEWS_WITH_PATH as readonly string[]).includes(first)) {
+    const path: string[] = [];
+    for (const segment of segments.slice(1)) {
+      const decoded = decodeSegment(segment);
+      if (decoded === null) return null;
+      path.push(decoded);
+    }
+    return { kind: 'view', view: first as ViewName, path };
+  }
   if (segments.length === 1 && first === 'feed') return { kind: 'narrow', narrow: feedNarrow };
   if (first !== 'narrow') return null;
   if (segments.length === 2 && second === 'starred')

@@ -1,10 +1,39 @@
 /**
- * What administrators do to the organization. The people list reads the live store, which the
- * realm_user events keep current, so nothing here touches a cache.
+ * What administrators do to the organization. People and bots come from the live store (realm_user
+ * and realm_bot events keep it current), so their mutations touch no cache; the pending
+ * invitations are fetched and refetched when an `invites_changed` event says they changed.
  */
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createInviteLink, deactivateUser, reactivateUser } from '../api/routes/admin';
+import {
+  createBot,
+  deactivateBot,
+  getInvites,
+  regenerateBotKey,
+  updateBot,
+  inviteByEmail,
+  resendInvite,
+  revokeInvite,
+  updateUser,
+  type PendingInvite,
+} from '../api/routes/admin-users';
+import type { ApiConnection } from '../api/connection';
 import { useSessionCore } from '../model/session-core';
+
+export const inviteKeys = { all: ['invites'] as const };
+
+export function invitesQuery(connection: ApiConnection) {
+  return queryOptions({
+    queryKey: inviteKeys.all,
+    queryFn: async (): Promise<PendingInvite[]> => (await getInvites(connection)).invites,
+  });
+}
+
+/** The pending invitations (email and links) the reader may manage, soonest to expire first. */
+export function useInvites() {
+  const { connection } = useSessionCore();
+  return useQuery(invitesQuery(connection));
+}
 
 export interface NewInviteLink {
   role: number;
@@ -15,6 +44,7 @@ export interface NewInviteLink {
 /** A reusable sign-up link; new people join the organization's default channels. */
 export function useCreateInviteLink() {
   const { connection } = useSessionCore();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ role, expiresInMinutes }: NewInviteLink) =>
       createInviteLink(connection, {
@@ -22,7 +52,59 @@ export function useCreateInviteLink() {
         invite_expires_in_minutes: expiresInMinutes,
         include_realm_default_subscriptions: true,
       }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
   });
+}
+
+export interface NewEmailInvites {
+  emails: string;
+  role: number;
+  streamIds: number[];
+  /** with no channels chosen, join the organization's default channels */
+  defaultChannels: boolean;
+  expiresInMinutes: number | null;
+}
+
+/** Invitations by email; the server mails each address its own sign-up link. */
+export function useInviteByEmail() {
+  const { connection } = useSessionCore();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (invites: NewEmailInvites) =>
+      inviteByEmail(connection, {
+        invitee_emails: invites.emails,
+        invite_as: invites.role,
+        stream_ids: invites.streamIds,
+        invite_expires_in_minutes: invites.expiresInMinutes,
+        include_realm_default_subscriptions: invites.defaultChannels,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
+  });
+}
+
+/** Revokes an invitation; it leaves the list at once (and returns if the server refuses). */
+export function useRevokeInvite() {
+  const { connection } = useSessionCore();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (invite: PendingInvite) => revokeInvite(connection, invite.id, invite.is_multiuse),
+    onMutate: async (invite) => {
+      await queryClient.cancelQueries({ queryKey: inviteKeys.all });
+      const before = queryClient.getQueryData<PendingInvite[]>(inviteKeys.all);
+      queryClient.setQueryData<PendingInvite[]>(inviteKeys.all, (list) =>
+        list?.filter((i) => !(i.id === invite.id && i.is_multiuse === invite.is_multiuse)),
+      );
+      return { before };
+    },
+    onError: (_error, _invite, context) =>
+      queryClient.setQueryData(inviteKeys.all, context?.before),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
+  });
+}
+
+export function useResendInvite() {
+  const { connection } = useSessionCore();
+  return useMutation({ mutationFn: (id: number) => resendInvite(connection, id) });
 }
 
 export function useDeactivateUser() {
@@ -33,4 +115,57 @@ export function useDeactivateUser() {
 export function useReactivateUser() {
   const { connection } = useSessionCore();
   return useMutation({ mutationFn: (userId: number) => reactivateUser(connection, userId) });
+}
+
+/** A new role or name for someone; the realm_user event brings it into every list. */
+export function useUpdateUser() {
+  const { connection } = useSessionCore();
+  return useMutation({
+    mutationFn: ({ userId, ...changes }: { userId: number; full_name?: string; role?: number }) =>
+      updateUser(connection, userId, changes),
+  });
+}
+
+export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
+
+/** A new bot owned by the reader; the realm_bot event adds it to the lists. */
+export function useCreateBot() {
+  const { connection } = useSessionCore();
+  return useMutation({
+    mutationFn: (bot: { fullName: string; shortName: string; botType: number }) =>
+      createBot(connection, {
+        full_name: bot.fullName,
+        short_name: bot.shortName,
+        bot_type: bot.botType,
+      }),
+  });
+}
+
+export function useUpdateBot() {
+  const { connection } = useSessionCore();
+  return useMutation({
+    mutationFn: ({
+      botId,
+      ...changes
+    }: {
+      botId: number;
+      full_name?: string;
+      bot_owner_id?: number;
+    }) => updateBot(connection, botId, changes),
+  });
+}
+
+export function useRegenerateBotKey() {
+  const { connection } = useSessionCore();
+  return useMutation({ mutationFn: (botId: number) => regenerateBotKey(connection, botId) });
+}
+
+export function useDeactivateBot() {
+  const { connection } = useSessionCore();
+  return useMutation({ mutationFn: (botId: number) => deactivateBot(connection, botId) });
+}
+
+/** The zuliprc file a bot's owner downloads to run it with the API's clients. */
+export function zuliprc(email: string, apiKey: string, site: string): string {
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
 }

@@ -14,6 +14,7 @@ import type { ParsedEvent } from '../api/parse-event';
 import { containsMessage, judgedByServer, sameTopic, type Narrow } from '../narrow';
 import { messageKeys, reachesNewest, type MessageListData } from './messages';
 import { topicKeys, type TopicSummary } from './topics';
+import { inviteKeys } from './admin';
 
 /** Applies one event to one narrow's loaded history; the same object when nothing changed. */
 export function applyEventToMessageList(
@@ -218,6 +219,8 @@ export function applyEventsToQueryCache(
     );
     if (next !== topics) queryClient.setQueryData(query.queryKey, next);
   }
+  if (events.some((event) => event.type === 'invites_changed'))
+    void queryClient.invalidateQueries({ queryKey: inviteKeys.all });
   if (events.some(isMove)) {
     // Moved messages may now belong to lists that never saw them.
     void queryClient.invalidateQueries({ queryKey: messageKeys.lists() });

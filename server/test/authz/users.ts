@@ -1,3 +1,4 @@
+import { PNG } from '../endpoints.js';
 import { TestClient } from '../client.js';
 import { DEMO_PASSWORD } from '../harness.js';
 import {
@@ -113,6 +114,27 @@ export const USER_ROWS: Row[] = [
     route: 'POST /users/me/presence',
     who: { allow: humans, deny: { bot: botsRefused } },
     call: (c) => c.post('/users/me/presence', { status: 'active' }),
+  },
+  {
+    route: 'POST /users/me/status',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.post('/users/me/status', { status_text: 'Reading' }),
+  },
+  {
+    route: 'GET /users/:user/status',
+    who: { allow: ACCOUNTS },
+    call: (c, _t, w) => c.get(`/users/${w.id.cordelia}/status`),
+  },
+  {
+    route: 'POST /users/me/avatar',
+    who: { allow: ACCOUNTS },
+    call: (c) =>
+      c.post('/users/me/avatar', { file: new File([PNG], 'a.png', { type: 'image/png' }) }),
+  },
+  {
+    route: 'DELETE /users/me/avatar',
+    who: { allow: ACCOUNTS },
+    call: (c) => c.delete('/users/me/avatar'),
   },
   {
     route: 'POST /users/me/muted_users/:muted_user_id',

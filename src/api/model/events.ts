@@ -20,7 +20,7 @@ import type {
   RealmEmoji,
 } from './realm-data';
 import type { Stream, Subscription, SubscriptionProperty } from './stream';
-import type { User } from './user';
+import type { User, UserStatusChange } from './user';
 import type { UserGroup } from './user-group';
 import type { UserSettingName, UserSettings } from './user-settings';
 
@@ -127,6 +127,9 @@ export type StreamEvent =
       property: string;
       value: unknown;
       rendered_description?: string;
+      /** with property invite_only: the other two privacy flags */
+      history_public_to_subscribers?: boolean;
+      is_web_public?: boolean;
     });
 
 /** One custom profile field value of a user; a null value clears it. */
@@ -268,6 +271,15 @@ export interface PresenceEvent extends EventBase {
   presences?: Record<string, UserPresence>;
 }
 
+/**
+ * Someone changed their status; only the parts they changed are present, a cleared text or emoji
+ * as an empty string.
+ */
+export interface UserStatusEvent extends EventBase, UserStatusChange {
+  type: 'user_status';
+  user_id: number;
+}
+
 /** Every field definition, in order, after any change. */
 export interface CustomProfileFieldsEvent extends EventBase {
   type: 'custom_profile_fields';
@@ -335,6 +347,7 @@ export type ServerEvent =
   | DefaultStreamGroupsEvent
   | UserTopicEvent
   | PresenceEvent
+  | UserStatusEvent
   | CustomProfileFieldsEvent
   | AlertWordsEvent
   | MutedUsersEvent

@@ -3,7 +3,7 @@ import type { Draft } from './draft';
 import type { Bot, MutedUser, ScheduledMessage, UserPresence, UserTopic } from './personal';
 import type { CustomProfileField, DefaultStreamGroup, Linkifier, RealmEmoji } from './realm-data';
 import type { Stream, Subscription } from './stream';
-import type { User } from './user';
+import type { User, UserStatus } from './user';
 import type { UserGroup } from './user-group';
 import type { RegisterUserSettings } from './user-settings';
 
@@ -93,6 +93,8 @@ export interface RegisterResponse {
   /** with slim_presence: by user id */
   presences?: Record<string, UserPresence>;
   server_presence_offline_threshold_seconds?: number;
+  /** by user id: the statuses people set */
+  user_status?: Record<string, UserStatus>;
   custom_profile_fields?: CustomProfileField[];
   alert_words?: string[];
   muted_users?: MutedUser[];

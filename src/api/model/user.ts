@@ -44,3 +44,15 @@ export interface User {
 export interface OwnUser extends User {
   max_message_id?: number;
 }
+
+/** A status as the register snapshot gives it: only the parts that are set. */
+export interface UserStatus {
+  away?: boolean;
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | '';
+}
+
+/** A change of status (POST /users/me/status and its event): empty strings clear a part. */
+export type UserStatusChange = UserStatus;

@@ -59,6 +59,31 @@ function specOperations(): { method: string; pattern: RegExp; path: string }[] {
   );
 }
 
+/**
+ * Operations the reference server serves (zproject/urls.py) and its own web app uses, which its
+ * OpenAPI description leaves out: the administration and profile-editing endpoints. Each is
+ * listed with the method; a request outside both lists still fails.
+ */
+const SERVED_OUTSIDE_OPENAPI: readonly { method: string; path: RegExp }[] = [
+  { method: 'PATCH', path: /^\/realm$/ },
+  { method: 'PATCH', path: /^\/realm\/profile_fields\/[^/]+$/ },
+  { method: 'DELETE', path: /^\/realm\/profile_fields\/[^/]+$/ },
+  { method: 'PATCH', path: /^\/users\/me\/profile_data$/ },
+  { method: 'DELETE', path: /^\/users\/me\/profile_data$/ },
+  { method: 'POST', path: /^\/users\/me\/avatar$/ },
+  { method: 'DELETE', path: /^\/users\/me\/avatar$/ },
+  { method: 'POST', path: /^\/bots$/ },
+  { method: 'PATCH', path: /^\/bots\/[^/]+$/ },
+  { method: 'DELETE', path: /^\/bots\/[^/]+$/ },
+  { method: 'POST', path: /^\/bots\/[^/]+\/api_key\/regenerate$/ },
+  { method: 'POST', path: /^\/default_stream_groups\/create$/ },
+  { method: 'PATCH', path: /^\/default_stream_groups\/[^/]+$/ },
+  { method: 'PATCH', path: /^\/default_stream_groups\/[^/]+\/streams$/ },
+  { method: 'DELETE', path: /^\/default_stream_groups\/[^/]+$/ },
+  // Servers at the spec's feature level delete a group; newer ones deactivate it instead.
+  { method: 'DELETE', path: /^\/user_groups\/[^/]+$/ },
+];
+
 describe.skipIf(!haveSpec)(
   `the client uses only the public API (needs ${specFile}; skipped without it)`,
   () => {
@@ -78,6 +103,12 @@ describe.skipIf(!haveSpec)(
         .filter(
           (call) =>
             !operations.some((op) => op.method === call.method && op.pattern.test(call.concrete)),
+        )
+        .filter(
+          (call) =>
+            !SERVED_OUTSIDE_OPENAPI.some(
+              (op) => op.method === call.method && op.path.test(call.concrete),
+            ),
         )
         .map((call) => `${call.method} ${call.path} (${path.basename(call.file)})`);
       expect(unknown).toEqual([]);

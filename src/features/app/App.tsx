@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { ErrorState, LoadingState } from '../../components/StatePanel';
 import {
@@ -29,6 +30,7 @@ export function App() {
 
 /** Owns one AccountSession for as long as this account is logged in (or the visitor browses). */
 function SessionRoot({ account }: { account: StoredAccount | null }) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [session, setSession] = useState<AccountSession | null>(null);
 
@@ -44,7 +46,7 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
     };
   }, [account, queryClient]);
 
-  if (!session) return <LoadingState label="Connecting…" />;
+  if (!session) return <LoadingState label={t('connecting')} />;
   return (
     <SessionProvider session={session}>
       <SessionGate session={session} />
@@ -53,6 +55,7 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
 }
 
 function SessionGate({ session }: { session: AccountSession }) {
+  const { t } = useTranslation();
   const store = useStore(session.state, (s) => s.store);
   const status = useStore(session.state, (s) => s.status);
   const stopReason = useStore(session.state, (s) => s.stopReason);
@@ -72,12 +75,12 @@ function SessionGate({ session }: { session: AccountSession }) {
     return (
       <div className="connecting-screen">
         <ErrorState
-          title="Cannot browse without an account"
-          message="This organization does not offer its channels to visitors, or could not be reached."
+          title={t('spectator.unavailableTitle')}
+          message={t('spectator.unavailableMessage')}
           onRetry={() => location.reload()}
         />
         <button type="button" className="button" onClick={stopSpectating}>
-          Log in instead
+          {t('spectator.logInInstead')}
         </button>
       </div>
     );
@@ -85,17 +88,15 @@ function SessionGate({ session }: { session: AccountSession }) {
   if (stopReason === 'no-queue') {
     return (
       <ErrorState
-        title="Cannot connect"
-        message="The server did not open an event queue for this account."
+        title={t('noQueue.title')}
+        message={t('noQueue.message')}
         onRetry={() => location.reload()}
       />
     );
   }
   return (
     <div className="connecting-screen">
-      <LoadingState
-        label={status === 'reconnecting' ? 'Still trying to reach the server…' : 'Connecting…'}
-      />
+      <LoadingState label={status === 'reconnecting' ? t('stillConnecting') : t('connecting')} />
       <button
         type="button"
         className="button button-quiet"
@@ -104,7 +105,7 @@ function SessionGate({ session }: { session: AccountSession }) {
           loggedOut();
         }}
       >
-        Log out
+        {t('logOut')}
       </button>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router';
 import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
@@ -9,15 +10,21 @@ import {
   streamNarrow,
   type Place,
 } from '../../narrow';
+import { AdminView } from '../admin/AdminView';
+import { GroupsView } from '../groups/GroupsView';
+import { ChannelSettings } from '../channels/ChannelSettings';
 import { ChannelsView } from '../channels/ChannelsView';
 import { DraftsView } from '../drafts/DraftsView';
+import { ScheduledView } from '../scheduled/ScheduledView';
 import { InboxView } from '../inbox/InboxView';
 import { MessageView } from '../message-list/MessageView';
 import { RecentView } from '../recent/RecentView';
 import { useColorScheme } from '../settings/color-scheme';
+import { useDisplaySettings } from '../settings/display-settings';
 import { SettingsView } from '../settings/SettingsView';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
+import { ProfileView } from '../people';
 import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from './session-context';
 import { TopicManagement } from '../topics/TopicManagement';
@@ -26,6 +33,7 @@ import { useDesktopNotifications } from './desktop-notifications';
 import { useDocumentTitle } from './document-title';
 import { GlobalShortcuts } from '../keyboard/GlobalShortcuts';
 import { usePresenceReporter } from './use-presence-reporter';
+import { useInterfaceLanguage } from './use-interface-language';
 
 const PHONE_QUERY = '(max-width: 760px)';
 
@@ -52,6 +60,9 @@ export function AppShell() {
   const ownUserId = useOwnUserId();
   const homeView = useUserSetting('web_home_view');
   useColorScheme(useUserSetting('color_scheme'));
+  useInterfaceLanguage(useUserSetting('default_language'));
+  useDisplaySettings();
+  const { t } = useTranslation();
   usePresenceReporter();
   useDesktopNotifications();
   const firstChannel = useSortedSubscriptions()[0];
@@ -100,7 +111,7 @@ export function AppShell() {
       data-right-open={rightOpen}
     >
       <a className="skip-link" href="#main-content">
-        Skip to messages
+        {t('skipToMessages')}
       </a>
       <TopBar
         leftOpen={leftOpen}
@@ -128,15 +139,17 @@ export function AppShell() {
   );
 }
 
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <EmptyState title={t('notFound.title')}>
+      <Trans i18nKey="notFound.message" components={{ inbox: <Link to="/inbox" /> }} />
+    </EmptyState>
+  );
+}
+
 function PlaceView({ place }: { place: Place | null }) {
-  if (!place) {
-    return (
-      <EmptyState title="Nothing here">
-        This address does not match any view or conversation.{' '}
-        <Link to="/inbox">Go to your inbox</Link>.
-      </EmptyState>
-    );
-  }
+  if (!place) return <NotFound />;
   if (place.kind === 'view') {
     switch (place.view) {
       case 'inbox':
@@ -145,10 +158,24 @@ function PlaceView({ place }: { place: Place | null }) {
         return <RecentView />;
       case 'drafts':
         return <DraftsView />;
+      case 'scheduled':
+        return <ScheduledView />;
       case 'settings':
-        return <SettingsView />;
+        return <SettingsView section={place.path?.[0]} />;
+      case 'organization':
+        return <AdminView section={place.path?.[0]} />;
       case 'channels':
-        return <ChannelsView />;
+        return place.path?.[0] ? (
+          <ChannelSettings streamId={Number(place.path[0])} tab={place.path[1]} />
+        ) : (
+          <ChannelsView />
+        );
+      case 'groups':
+        return <GroupsView path={place.path} />;
+      case 'user':
+        return <ProfileView userId={Number(place.path?.[0])} />;
+      default:
+        return <NotFound />;
     }
   }
   return <MessageView narrow={place.narrow} target={place.target} />;

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LogoutIcon, MenuIcon, PeopleIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
@@ -18,6 +19,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
   const iconUrl = useRealmIconUrl();
   const session = useSession();
   const spectator = session.spectator;
+  const { t } = useTranslation();
 
   const logOut = () => {
     session.stop(true);
@@ -29,7 +31,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
       <button
         type="button"
         className="icon-button topbar-menu"
-        aria-label="Channels and views"
+        aria-label={t('topbar.channelsAndViews')}
         aria-expanded={leftOpen}
         aria-controls="left-sidebar"
         onClick={onToggleLeft}
@@ -46,7 +48,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
         <button
           type="button"
           className="icon-button"
-          aria-label={rightOpen ? 'Hide people' : 'Show people'}
+          aria-label={rightOpen ? t('topbar.hidePeople') : t('topbar.showPeople')}
           aria-expanded={rightOpen}
           aria-controls="right-sidebar"
           onClick={onToggleRight}
@@ -60,19 +62,24 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
           className="button button-primary topbar-login"
           onClick={stopSpectating}
         >
-          Log in
+          {t('logIn')}
         </button>
       ) : (
         <>
           <ShortcutsButton />
-          <Link className="icon-button" to="/settings" aria-label="Settings" title="Settings">
+          <Link
+            className="icon-button"
+            to="/settings"
+            aria-label={t('topbar.settings')}
+            title={t('topbar.settings')}
+          >
             <SettingsIcon />
           </Link>
           <button
             type="button"
             className="icon-button"
-            aria-label="Log out"
-            title="Log out"
+            aria-label={t('logOut')}
+            title={t('logOut')}
             onClick={logOut}
           >
             <LogoutIcon />

@@ -3,6 +3,7 @@
  * the app is not in front. Governed by their `enable_desktop_notifications` setting, muting,
  * and the browser's permission.
  */
+import { i18n } from '../../i18n';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
@@ -70,7 +71,9 @@ export function useDesktopNotifications() {
         const showContent =
           message.type === 'stream' || state.settings.pm_content_in_desktop_notifications !== false;
         const note = new Notification(notificationTitle(message), {
-          body: showContent ? notificationBody(message.content) : 'New direct message',
+          body: showContent
+            ? notificationBody(message.content)
+            : i18n.t('navigation:notification.newDm'),
           tag: `parley-message-${message.id}`,
         });
         note.onclick = () => {

@@ -17,7 +17,9 @@ import {
   useUserSetting,
   useUsersById,
 } from '../../model/hooks';
-import type { Narrow, Place } from '../../narrow';
+import type { Narrow, Place, ViewName } from '../../narrow';
+import { i18n } from '../../i18n';
+import { useTranslation } from 'react-i18next';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { setFaviconCount } from './favicon-badge';
 
@@ -48,13 +50,28 @@ export function documentTitle(count: number, placeTitle: string, realmName: stri
   return `${prefix}${placeTitle}${suffix}`;
 }
 
-const VIEW_TITLES = {
-  inbox: 'Inbox',
-  recent: 'Recent conversations',
-  drafts: 'Drafts',
-  settings: 'Settings',
-  channels: 'Channels',
-} as const;
+function viewTitle(view: ViewName): string {
+  switch (view) {
+    case 'inbox':
+      return i18n.t('navigation:views.inbox');
+    case 'recent':
+      return i18n.t('navigation:views.recent');
+    case 'drafts':
+      return i18n.t('navigation:views.drafts');
+    case 'scheduled':
+      return i18n.t('navigation:views.scheduled');
+    case 'settings':
+      return i18n.t('navigation:views.settings');
+    case 'organization':
+      return i18n.t('navigation:views.organization');
+    case 'channels':
+      return i18n.t('navigation:views.channels');
+    case 'groups':
+      return i18n.t('navigation:views.groups');
+    case 'user':
+      return i18n.t('navigation:views.user');
+  }
+}
 
 /** "#general > lunch", "Inbox", "Iago, Othello": the place as the title names it. */
 export function placeTitle(
@@ -62,31 +79,36 @@ export function placeTitle(
   streamName: (streamId: number) => string | undefined,
   dmName: (userIds: number[]) => string,
   /** searches and filters in words ("Messages from Othello in #general") */
-  searchName: (narrow: Narrow) => string = () => 'Search results',
+  searchName: (narrow: Narrow) => string = () => i18n.t('navigation:title.searchResults'),
 ): string {
-  if (!place) return 'Nothing here';
-  if (place.kind === 'view') return VIEW_TITLES[place.view];
+  if (!place) return i18n.t('navigation:title.nothingHere');
+  if (place.kind === 'view') return viewTitle(place.view);
   const { narrow } = place;
+  const channelName = (id: number) => streamName(id) ?? i18n.t('navigation:title.unknownChannel');
   switch (narrow.kind) {
     case 'feed':
-      return 'Combined feed';
+      return i18n.t('navigation:views.feed');
     case 'starred':
-      return 'Starred messages';
+      return i18n.t('navigation:views.starred');
     case 'mentions':
-      return 'Mentions';
+      return i18n.t('navigation:views.mentions');
     case 'search':
     case 'filter':
       return searchName(narrow);
     case 'dm':
       return dmName(narrow.userIds);
     case 'stream':
-      return `#${streamName(narrow.streamId) ?? 'unknown channel'}`;
+      return i18n.t('navigation:title.channel', { channel: channelName(narrow.streamId) });
     case 'topic':
-      return `#${streamName(narrow.streamId) ?? 'unknown channel'} > ${narrow.topic || '(no topic)'}`;
+      return i18n.t('navigation:title.topic', {
+        channel: channelName(narrow.streamId),
+        topic: narrow.topic || i18n.t('navigation:title.noTopic'),
+      });
   }
 }
 
 export function useDocumentTitle(place: Place | null, spectator: boolean): void {
+  useTranslation(); // the title follows the interface language
   const realmName = useRealmName();
   const directory = useSearchDirectory();
   const streams = useStreamsById();

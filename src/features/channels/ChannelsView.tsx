@@ -2,15 +2,18 @@
  * Every channel the user can see: open one to read it, join or leave it, or create a new one.
  * Joining and leaving go to the server; the subscription events update this list and the sidebar.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import type { Stream } from '../../api/model';
 import { LockIcon } from '../../components/icons';
 import { useOwnUserId, useStreamsById, useSubscriptionsById, useUser } from '../../model/hooks';
 import { narrowToUrl, streamNarrow } from '../../narrow';
-import { useCreateChannel, useJoinChannel, useLeaveChannel } from '../../queries/channels';
+import { useJoinChannel, useLeaveChannel } from '../../queries/channels';
 import { sanitizeHtml } from '../message-list/sanitize';
+import { channelSettingsUrl } from './ChannelSettings';
+import { CreateChannel } from './CreateChannel';
 
 /** Channels matching a filter, by name; archived ones are left out. */
 export function visibleChannels(streams: readonly Stream[], filter: string): Stream[] {
@@ -40,91 +43,8 @@ export function joinability(
   return stream.invite_only ? 'invitation-only' : 'join';
 }
 
-function CreateChannel() {
-  const create = useCreateChannel();
-  const streams = useStreamsById();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [isPrivate, setPrivate] = useState(false);
-  const [created, setCreated] = useState<string | null>(null);
-  const createdStream = created
-    ? Object.values(streams).find((s) => s.name.toLowerCase() === created.toLowerCase())
-    : undefined;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return;
-    create.mutate(
-      { name: trimmed, description: description.trim(), isPrivate },
-      {
-        onSuccess: () => {
-          setCreated(trimmed);
-          setName('');
-          setDescription('');
-          setPrivate(false);
-        },
-      },
-    );
-  };
-
-  return (
-    <form className="channel-create" onSubmit={submit} aria-labelledby="create-channel-title">
-      <h2 id="create-channel-title">Create a channel</h2>
-      <div className="settings-row">
-        <label htmlFor="channel-name">Name</label>
-        <input
-          id="channel-name"
-          className="text-input"
-          value={name}
-          maxLength={60}
-          onChange={(e) => setName(e.target.value)}
-          required
-        />
-      </div>
-      <div className="settings-row">
-        <label htmlFor="channel-description">Description</label>
-        <input
-          id="channel-description"
-          className="text-input"
-          value={description}
-          maxLength={1024}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </div>
-      <div className="settings-row">
-        <label className="settings-toggle">
-          <input
-            type="checkbox"
-            checked={isPrivate}
-            onChange={(e) => setPrivate(e.target.checked)}
-          />
-          <span>Private: only people added can see it</span>
-        </label>
-      </div>
-      <div className="settings-row">
-        <button type="submit" className="button button-primary" disabled={!name.trim()}>
-          Create channel
-        </button>
-        {createdStream && (
-          <span className="settings-status" role="status">
-            Created{' '}
-            <Link to={narrowToUrl(streamNarrow(createdStream.stream_id), createdStream.name)}>
-              #{createdStream.name}
-            </Link>
-          </span>
-        )}
-        {create.isError && (
-          <span className="settings-status settings-status-error" role="alert">
-            {errorText(create.error)}
-          </span>
-        )}
-      </div>
-    </form>
-  );
-}
-
 export function ChannelsView() {
+  const { t } = useTranslation('channels');
   const { mutate: joinChannel } = useJoinChannel();
   const { mutate: leaveChannel } = useLeaveChannel();
   const streams = useStreamsById();
@@ -152,19 +72,19 @@ export function ChannelsView() {
     <section className="view-page" aria-labelledby="channels-title">
       <header className="narrow-header">
         <div className="narrow-titles">
-          <h1 id="channels-title">Channels</h1>
+          <h1 id="channels-title">{t('browse.title')}</h1>
         </div>
       </header>
       <div className="view-scroll">
         <div className="channels-view">
           <label htmlFor="channel-filter" className="visually-hidden">
-            Filter channels
+            {t('sidebar.filter')}
           </label>
           <input
             id="channel-filter"
             className="text-input"
             type="search"
-            placeholder="Filter channels"
+            placeholder={t('sidebar.filter')}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
@@ -173,7 +93,7 @@ export function ChannelsView() {
               {error}
             </p>
           )}
-          <ul className="channel-list" aria-label="All channels">
+          <ul className="channel-list" aria-label={t('browse.list')}>
             {channels.map((stream) => {
               const subscribed = stream.stream_id in subscriptions;
               const canJoin = joinability(stream, role);
@@ -196,27 +116,40 @@ export function ChannelsView() {
                       />
                     )}
                   </div>
+                  <Link
+                    className="button button-small"
+                    to={channelSettingsUrl(stream.stream_id, subscribed ? 'personal' : 'general')}
+                    aria-label={t('browse.settingsLabel', { name: stream.name })}
+                  >
+                    {t('browse.settings')}
+                  </Link>
                   {subscribed || canJoin === 'join' ? (
                     <button
                       type="button"
                       className={
                         subscribed ? 'button button-small' : 'button button-small button-primary'
                       }
-                      aria-label={`${subscribed ? 'Leave' : 'Join'} ${stream.name}`}
+                      aria-label={
+                        subscribed
+                          ? t('browse.leaveLabel', { name: stream.name })
+                          : t('browse.joinLabel', { name: stream.name })
+                      }
                       disabled={busy === stream.stream_id}
                       onClick={() => void toggle(stream, !subscribed)}
                     >
-                      {subscribed ? 'Leave' : 'Join'}
+                      {subscribed ? t('browse.leave') : t('browse.join')}
                     </button>
                   ) : canJoin === 'invitation-only' ? (
-                    <span className="channel-note">Members add people</span>
+                    <span className="channel-note">{t('browse.invitationOnly')}</span>
                   ) : null}
                 </li>
               );
             })}
           </ul>
-          {channels.length === 0 && <p className="sidebar-empty">No channel matches “{filter}”.</p>}
-          {role !== undefined && role < GUEST_ROLE && <CreateChannel />}
+          {channels.length === 0 && (
+            <p className="sidebar-empty">{t('sidebar.noMatch', { filter })}</p>
+          )}
+          {role !== undefined && role < GUEST_ROLE && <CreateChannel role={role} />}
         </div>
       </div>
     </section>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Stream } from '../../api/model';
+import type { Stream, User } from '../../api/model';
 import { joinability, visibleChannels } from './ChannelsView';
+import { defaultCandidates } from './DefaultChannelsSection';
+import { matchingPeople } from './SubscribersTab';
 
 const stream = (stream_id: number, name: string, description = '', is_archived = false) =>
   ({ stream_id, name, description, is_archived }) as Stream;
@@ -32,5 +34,32 @@ describe('joining a channel', () => {
     expect(joinability(channel(false), 600)).toBe('none');
     expect(joinability(channel(true), 600)).toBe('none');
     expect(joinability(channel(false), undefined)).toBe('none');
+  });
+});
+
+describe('default channel candidates', () => {
+  it('offers active public channels that are not already chosen, by name', () => {
+    const all = [
+      { ...stream(1, 'general'), invite_only: false },
+      { ...stream(2, 'design'), invite_only: true },
+      { ...stream(3, 'old', '', true), invite_only: false },
+      { ...stream(4, 'announce'), invite_only: false },
+      { ...stream(5, 'welcome'), invite_only: false },
+    ];
+    expect(defaultCandidates(all, [5]).map((s) => s.name)).toEqual(['announce', 'general']);
+  });
+});
+
+describe('searching people', () => {
+  it('matches names and emails, case-insensitively, sorted by name', () => {
+    const people = [
+      { user_id: 1, full_name: 'Othello', email: 'othello@example.com' },
+      { user_id: 2, full_name: 'Cordelia', email: 'cordelia@example.com' },
+      { user_id: 3, full_name: 'Iago', email: 'villain@example.com' },
+    ] as User[];
+    expect(matchingPeople(people, '').map((u) => u.user_id)).toEqual([2, 3, 1]);
+    expect(matchingPeople(people, 'VILL').map((u) => u.user_id)).toEqual([3]);
+    expect(matchingPeople(people, 'o').map((u) => u.user_id)).toEqual([2, 3, 1]);
+    expect(matchingPeople(people, 'dell')).toEqual([]);
   });
 });

@@ -7,10 +7,16 @@ import {
   type DragEvent,
   type FormEvent,
 } from 'react';
-import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
+import { currentLocale } from '../../i18n';
 import { useUploadFile } from '../../queries/uploads';
-import { EditIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../components/icons';
+import { ClockIcon, EditIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../components/icons';
+import { useScheduleMessage } from '../../queries/scheduled';
+import { ScheduleDialog } from '../scheduled/ScheduleDialog';
+import { scheduledFor } from '../scheduled/schedule-times';
+import { draftBody, serverDraftFor, useServerDraftSync } from './draft-sync';
 import { useRenderMessage } from '../../queries/compose';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { sanitizeMessageHtml } from '../message-list/sanitize';
@@ -21,10 +27,13 @@ import {
   useOwnUserId,
   useRealmLimits,
   useRealmSetting,
+  useScheduledMessages,
+  useServerDrafts,
   useSortedSubscriptions,
+  useUserSetting,
   useUsersById,
 } from '../../model/hooks';
-import { narrowKey, type Narrow } from '../../narrow';
+import { narrowKey, viewToUrl, type Narrow } from '../../narrow';
 import { useSession } from '../app/session-context';
 import { DmFields, StreamFields } from './RecipientFields';
 import { MessageTextarea } from './MessageTextarea';
@@ -57,16 +66,36 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const limits = useRealmLimits();
   const mandatoryTopics = useRealmSetting('mandatory_topics') === true;
   const draftKey = narrowKey(narrow);
-  const saved = useStore(session.composeDrafts, (s) => s.byConversation[draftKey]);
+  const synced = useUserSetting('enable_drafts_synchronization') === true;
+  const serverDrafts = useServerDrafts();
+  // What was left here before: this browser's copy, else (synchronised) the server's.
+  const [restored] = useState(() => {
+    const local = session.composeDrafts.getState().byConversation[draftKey];
+    if (local && (!synced || local.serverId === undefined))
+      return { topic: local.topic, content: local.content, serverId: null };
+    if (local?.serverId !== undefined && serverDrafts[local.serverId])
+      return { ...serverDrafts[local.serverId], serverId: local.serverId };
+    // Synchronised, and its server copy was deleted elsewhere: it is gone.
+    if (local) session.composeDrafts.getState().draftSent(draftKey);
+    const found = synced ? serverDraftFor(serverDrafts, narrow, ownUserId) : null;
+    return found
+      ? { topic: found.topic, content: found.content, serverId: found.id ?? null }
+      : null;
+  });
 
   const initial = initialFor(narrow, ownUserId);
   const [mode, setMode] = useState<ComposeMode>(initial.mode);
   const [streamName, setStreamName] = useState(
     () => subscriptions.find((s) => s.stream_id === initial.streamId)?.name ?? '',
   );
-  const [topic, setTopic] = useState(saved?.topic || initial.topic);
+  const { t } = useTranslation('compose');
+  const [topic, setTopic] = useState(restored?.topic || initial.topic);
   const [recipients, setRecipients] = useState(initial.recipients);
-  const [content, setContent] = useState(saved?.content ?? '');
+  const [content, setContent] = useState(restored?.content ?? '');
+  const [scheduling, setScheduling] = useState(false);
+  const [scheduledNote, setScheduledNote] = useState<string | null>(null);
+  const scheduleMessage = useScheduleMessage();
+  const scheduledById = useScheduledMessages();
   const [problem, setProblem] = useState<string | null>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -80,6 +109,33 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const stream =
     subscriptions.find((s) => s.name.toLowerCase() === streamName.trim().toLowerCase()) ?? null;
   const typing = useTypingNotifier(typingTargetFor(mode, stream, topic, recipients));
+  const serverSync = useServerDraftSync({
+    enabled: synced,
+    draftKey,
+    composeDrafts: session.composeDrafts,
+    initialServerId: restored?.serverId ?? null,
+    body: draftBody({
+      mode,
+      streamId: stream?.stream_id ?? null,
+      topic,
+      recipients,
+      content,
+    }),
+  });
+  const currentDestination = (() => {
+    const target = resolveDestination({
+      mode,
+      stream,
+      streamName,
+      topic,
+      recipients,
+      mandatoryTopics: false,
+    });
+    return typeof target === 'string' ? null : target;
+  })();
+  const scheduledHere = Object.values(scheduledById).filter((m) =>
+    scheduledFor(m, currentDestination, ownUserId),
+  ).length;
 
   const saveDraft = (next: { topic?: string; content?: string }) =>
     session.composeDrafts
@@ -173,7 +229,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     }
     render.mutate(content, {
       onSuccess: (html) => setPreview(sanitizeMessageHtml(html, ownUserId)),
-      onError: (error) => setProblem(`Could not preview: ${errorText(error, String(error))}`),
+      onError: (error) =>
+        setProblem(t('previewFailed', { error: errorText(error, String(error)) })),
     });
   };
 
@@ -188,9 +245,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     void attach([...event.clipboardData.files]);
   };
 
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    if (!content.trim()) return;
+  /** Where the message goes, or null after saying what is missing. */
+  const destination = () => {
     const target = resolveDestination({
       mode,
       stream,
@@ -201,35 +257,77 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     });
     if (typeof target === 'string') {
       setProblem(target);
-      return;
+      return null;
     }
     setProblem(null);
+    return target;
+  };
+
+  /** The message has left compose: sent, or scheduled. */
+  const cleared = () => {
     typing.stopped();
-    sendFromCompose(session, target, content);
     setContent('');
     setPreview(null);
     session.composeDrafts.getState().draftSent(draftKey);
+    serverSync.sent();
+  };
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!content.trim()) return;
+    const target = destination();
+    if (!target) return;
+    setScheduledNote(null);
+    sendFromCompose(session, target, content);
+    cleared();
+  };
+
+  const schedule = async (at: Date) => {
+    const target = destination();
+    if (!target) {
+      setScheduling(false);
+      return;
+    }
+    await scheduleMessage.mutateAsync({
+      ...(target.type === 'stream'
+        ? { type: 'stream' as const, to: target.streamId, topic: target.topic }
+        : { type: 'direct' as const, to: target.userIds }),
+      content,
+      scheduled_delivery_timestamp: Math.floor(at.getTime() / 1000),
+    });
+    cleared();
+    setScheduledNote(
+      t('scheduledFor', {
+        time: new Intl.DateTimeFormat(currentLocale(), {
+          weekday: 'short',
+          day: 'numeric',
+          month: 'short',
+          hour: 'numeric',
+          minute: '2-digit',
+        }).format(at),
+      }),
+    );
   };
 
   return (
     <form
       className="compose"
       onSubmit={submit}
-      aria-label="Compose message"
+      aria-label={t('label')}
       onDragOver={(event) => {
         if (event.dataTransfer.types.includes('Files')) event.preventDefault();
       }}
       onDrop={onDrop}
       onPaste={onPaste}
     >
-      <div className="compose-mode" role="group" aria-label="Message type">
+      <div className="compose-mode" role="group" aria-label={t('messageType')}>
         <button
           type="button"
           className="compose-mode-button"
           aria-pressed={mode === 'stream'}
           onClick={() => setMode('stream')}
         >
-          Channel
+          {t('channel')}
         </button>
         <button
           type="button"
@@ -237,7 +335,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           aria-pressed={mode === 'direct'}
           onClick={() => setMode('direct')}
         >
-          Direct message
+          {t('directMessage')}
         </button>
       </div>
       {mode === 'stream' ? (
@@ -266,9 +364,11 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           <div
             className="compose-preview rendered-markdown"
             role="region"
-            aria-label="Message preview"
+            aria-label={t('previewRegion')}
             // Sanitised: the server's HTML goes through DOMPurify like every message.
-            dangerouslySetInnerHTML={{ __html: preview || '<p><em>Nothing to preview</em></p>' }}
+            dangerouslySetInnerHTML={{
+              __html: preview || `<p><em>${escapeHtml(t('nothingToPreview'))}</em></p>`,
+            }}
           />
         ) : (
           <MessageTextarea
@@ -296,7 +396,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           type="file"
           multiple
           hidden
-          aria-label="Files to attach"
+          aria-label={t('filesToAttach')}
           onChange={(event) => {
             const files = [...(event.target.files ?? [])];
             event.target.value = '';
@@ -306,8 +406,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         <button
           type="button"
           className="icon-button compose-attach"
-          aria-label="Attach files"
-          title="Attach files (or drop or paste them here)"
+          aria-label={t('attachFiles')}
+          title={t('attachFilesHint')}
           onClick={() => fileInput.current?.click()}
         >
           <PaperclipIcon />
@@ -316,8 +416,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           <button
             type="button"
             className="icon-button"
-            aria-label="Add emoji"
-            title="Add emoji"
+            aria-label={t('addEmoji')}
+            title={t('addEmoji')}
             aria-haspopup="dialog"
             aria-expanded={emojiOpen}
             disabled={preview !== null}
@@ -327,7 +427,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           </button>
           {emojiOpen && (
             <EmojiPicker
-              label="Add emoji"
+              label={t('addEmoji')}
               className="compose-emoji-picker"
               onClose={() => setEmojiOpen(false)}
               onPick={(emoji) => {
@@ -341,41 +441,71 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           type="button"
           className="icon-button compose-preview-toggle"
           aria-pressed={preview !== null}
-          aria-label={preview !== null ? 'Edit' : 'Preview'}
-          title={preview !== null ? 'Back to editing' : 'Preview the message'}
+          aria-label={preview !== null ? t('edit') : t('preview')}
+          title={preview !== null ? t('backToEditing') : t('previewHint')}
           disabled={render.isPending || (preview === null && !content.trim())}
           onClick={togglePreview}
         >
           {preview !== null ? <EditIcon /> : <PreviewIcon />}
         </button>
         <button
+          type="button"
+          className="icon-button compose-schedule"
+          aria-label={t('schedule')}
+          title={t('scheduleHint')}
+          aria-haspopup="dialog"
+          disabled={!content.trim()}
+          onClick={() => {
+            if (destination()) setScheduling(true);
+          }}
+        >
+          <ClockIcon />
+        </button>
+        <button
           type="submit"
           className="button button-primary compose-send"
           disabled={!content.trim()}
-          aria-label="Send message"
+          aria-label={t('send')}
         >
           <SendIcon />
         </button>
       </div>
+      {(scheduledHere > 0 || scheduledNote) && (
+        <p className="compose-scheduled" role="status">
+          {scheduledNote && <span>{scheduledNote}</span>}
+          {scheduledHere > 0 && (
+            <Link to={viewToUrl('scheduled')} className="compose-scheduled-link">
+              {t('scheduledHere', { count: scheduledHere })}
+            </Link>
+          )}
+        </p>
+      )}
+      {scheduling && (
+        <ScheduleDialog
+          title={t('scheduleTitle')}
+          onClose={() => setScheduling(false)}
+          onSchedule={schedule}
+        />
+      )}
       {uploads.length > 0 && (
-        <ul className="compose-uploads" aria-label="Uploads">
+        <ul className="compose-uploads" aria-label={t('uploads')}>
           {uploads.map((upload) => (
             <li key={upload.id} role={upload.error ? 'alert' : 'status'}>
               {upload.error ? (
                 <>
                   <span className="compose-upload-error">
-                    Could not upload {upload.name}: {upload.error}
+                    {t('uploadFailed', { name: upload.name, error: upload.error })}
                   </span>
                   <button
                     type="button"
                     className="button button-small button-quiet"
                     onClick={() => setUploads((list) => list.filter((u) => u.id !== upload.id))}
                   >
-                    Dismiss
+                    {t('dismiss')}
                   </button>
                 </>
               ) : (
-                <span>Uploading {upload.name}…</span>
+                <span>{t('uploading', { name: upload.name })}</span>
               )}
             </li>
           ))}
@@ -399,6 +529,10 @@ interface Upload {
 /** A file name as link text: brackets would end the link early. */
 export function markdownLinkText(name: string): string {
   return name.replace(/[[\]\\]/g, (c) => `\\${c}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const PreviewIcon = () => (

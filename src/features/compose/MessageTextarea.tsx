@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import {
   useId,
   useLayoutEffect,
@@ -72,6 +73,7 @@ export function MessageTextarea({
 }: MessageTextareaProps) {
   const listId = useId();
   const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const { t } = useTranslation('compose');
   const [token, setToken] = useState<TypeaheadToken | null>(null);
   const [active, setActive] = useState(0);
   const pendingCaret = useRef<{ text: string; caret: number } | null>(null);
@@ -151,7 +153,7 @@ export function MessageTextarea({
   return (
     <div className="compose-message">
       <label htmlFor="compose-content" className="visually-hidden">
-        Message
+        {t('message')}
       </label>
       <SuggestionList
         id={listId}
@@ -184,7 +186,7 @@ export function MessageTextarea({
       />
       {nearLimit && (
         <span className="compose-limit" aria-live="polite">
-          {maxLength - value.length} characters left
+          {t('charactersLeft', { count: maxLength - value.length })}
         </span>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Subscription, User } from '../../api/model';
 import { Avatar } from '../../components/Avatar';
 import { Combobox } from '../../components/Combobox';
@@ -27,6 +28,7 @@ export function StreamFields({
   onTopic,
   maxTopicLength,
 }: StreamFieldsProps) {
+  const { t } = useTranslation('compose');
   const connection = useConnection();
   const topics = useQuery({
     ...streamTopicsQuery(connection, streamId ?? -1),
@@ -58,26 +60,26 @@ export function StreamFields({
     <div className="compose-recipient">
       <Combobox
         id="compose-stream"
-        label="Channel"
+        label={t('channel')}
         className="compose-stream"
         value={streamName}
         onChange={onStreamName}
         suggestions={streamSuggestions.filter((s) => s.label !== streamName)}
         onPick={(s) => onStreamName(s.label)}
-        placeholder="Channel"
+        placeholder={t('channel')}
       />
       <span className="compose-recipient-arrow" aria-hidden="true">
         ›
       </span>
       <Combobox
         id="compose-topic"
-        label="Topic"
+        label={t('topic')}
         className="compose-topic"
         value={topic}
         onChange={onTopic}
         suggestions={topicSuggestions}
         onPick={(s) => onTopic(s.label)}
-        placeholder="Topic"
+        placeholder={t('topic')}
         maxLength={maxTopicLength}
       />
     </div>
@@ -92,6 +94,7 @@ interface DmFieldsProps {
 }
 
 export function DmFields({ users, usersById, recipients, onRecipients }: DmFieldsProps) {
+  const { t } = useTranslation('compose');
   const [query, setQuery] = useState('');
   const suggestions = useMemo(
     () =>
@@ -111,7 +114,7 @@ export function DmFields({ users, usersById, recipients, onRecipients }: DmField
     <div className="compose-recipient compose-dm">
       <Combobox
         id="compose-recipients"
-        label="To"
+        label={t('to')}
         className="compose-to"
         value={query}
         onChange={setQuery}
@@ -124,16 +127,18 @@ export function DmFields({ users, usersById, recipients, onRecipients }: DmField
           if (event.key === 'Backspace' && query === '' && recipients.length > 0)
             onRecipients(recipients.slice(0, -1));
         }}
-        placeholder={recipients.length ? 'Add someone' : 'Who is this for?'}
+        placeholder={recipients.length ? t('addSomeone') : t('whoFor')}
         adornment={
           recipients.length > 0 && (
-            <ul className="recipient-chips" aria-label="Recipients">
+            <ul className="recipient-chips" aria-label={t('recipients')}>
               {recipients.map((id) => (
                 <li key={id} className="recipient-chip">
-                  {usersById[id]?.full_name ?? 'Unknown user'}
+                  {usersById[id]?.full_name ?? t('unknownUser')}
                   <button
                     type="button"
-                    aria-label={`Remove ${usersById[id]?.full_name ?? 'recipient'}`}
+                    aria-label={t('removeRecipient', {
+                      name: usersById[id]?.full_name ?? t('unknownUser'),
+                    })}
                     onClick={() => onRecipients(recipients.filter((r) => r !== id))}
                   >
                     <CloseIcon />

@@ -1,5 +1,6 @@
 /** Where a message from the compose box goes: prefilled from the narrow, checked before sending. */
 import type { Subscription } from '../../api/model';
+import { i18n } from '../../i18n';
 import type { OutboxDestination } from '../../model/outbox';
 import { dmParticipants, type Narrow } from '../../narrow';
 import type { TypingTarget } from './use-typing-notifier';
@@ -50,13 +51,15 @@ export function resolveDestination(fields: ComposeFields): OutboxDestination | s
   if (mode === 'direct') {
     return recipients.length
       ? { type: 'direct', userIds: dmParticipants(recipients) }
-      : 'Choose who to send this to.';
+      : i18n.t('compose:chooseRecipients');
   }
   if (!stream) {
     const typed = streamName.trim();
-    return typed ? `You are not subscribed to a channel named “${typed}”.` : 'Choose a channel.';
+    return typed
+      ? i18n.t('compose:notSubscribed', { name: typed })
+      : i18n.t('compose:chooseChannel');
   }
-  if (mandatoryTopics && !topic.trim()) return 'Topics are required in this organization.';
+  if (mandatoryTopics && !topic.trim()) return i18n.t('compose:topicRequired');
   return { type: 'stream', streamId: stream.stream_id, topic: topic.trim() };
 }
 
@@ -78,7 +81,10 @@ export function placeholderFor(
   topic: string,
   names: string,
 ): string {
-  if (mode === 'direct') return names ? `Message ${names}` : 'Write a direct message';
-  if (!streamName) return 'Write a message';
-  return topic.trim() ? `Message #${streamName} › ${topic.trim()}` : `Message #${streamName}`;
+  if (mode === 'direct')
+    return names ? i18n.t('compose:messageTo', { names }) : i18n.t('compose:writeDirect');
+  if (!streamName) return i18n.t('compose:writeMessage');
+  return topic.trim()
+    ? i18n.t('compose:messageTopic', { channel: streamName, topic: topic.trim() })
+    : i18n.t('compose:messageChannel', { channel: streamName });
 }

@@ -3,6 +3,7 @@
  * are left out, as the reference app does), and the wildcard mentions the sender may use here.
  */
 import type { GroupSetting, User, UserGroup } from '../../api/model';
+import { i18n } from '../../i18n';
 import { groupMembersDeep, type UserGroupsState } from '../../model/user-groups';
 import { PeopleIndex, rankByName, type PeopleContext } from './people-ranking';
 import type { Completion } from './typeahead';
@@ -82,11 +83,11 @@ export function wildcardsFor(place: WildcardPlace): string[] {
   return small(place.topicParticipantCount) ? ['topic'] : [];
 }
 
-const WILDCARD_HINTS: Record<string, string> = {
-  all: 'Notify channel',
-  everyone: 'Notify channel',
-  channel: 'Notify channel',
-  topic: 'Notify topic',
+const WILDCARD_HINTS: Record<string, () => string> = {
+  all: () => i18n.t('compose:notifyChannel'),
+  everyone: () => i18n.t('compose:notifyChannel'),
+  channel: () => i18n.t('compose:notifyChannel'),
+  topic: () => i18n.t('compose:notifyTopic'),
 };
 
 export interface MentionSources {
@@ -117,14 +118,14 @@ export function mentionSuggestions(
       ambiguous: sources.ambiguous.has(u.full_name.toLowerCase()),
     },
     label: u.full_name,
-    detail: u.is_bot ? 'Bot' : u.email,
+    detail: u.is_bot ? i18n.t('compose:bot') : u.email,
     avatarUrl: u.avatar_url,
   });
   const group = (g: UserGroup): TypeaheadItem => ({
     key: `group-${g.id}`,
     completion: { kind: 'group', name: g.name },
     label: g.name,
-    detail: g.description || 'User group',
+    detail: g.description || i18n.t('compose:userGroup'),
   });
   const groups = rankByName(sources.groups, query, (g) => g.name);
   // Silent mentions notify nobody, so a silent wildcard would mean nothing.
@@ -150,7 +151,7 @@ export function mentionSuggestions(
       key: `wildcard-${w}`,
       completion: { kind: 'wildcard', name: w },
       label: w,
-      detail: WILDCARD_HINTS[w],
+      detail: WILDCARD_HINTS[w]?.(),
     })),
     ...humans.filter((u) => !isStrong(u)).map(person),
     ...groups.contains.map(group),

@@ -11,6 +11,7 @@ import {
   useUserGroupsState,
   useUsersById,
 } from '../../model/hooks';
+import { i18n } from '../../i18n';
 import { namedUserGroups } from '../../model/user-groups';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
 import { streamTopicsQuery } from '../../queries/topics';
@@ -121,7 +122,7 @@ export function useMessageTypeahead(token: TypeaheadToken | null, place: Compose
           key: `channel-${s.stream_id}`,
           completion: { kind: 'channel', name: s.name },
           label: s.name,
-          detail: s.stream_id in subscriptions ? undefined : 'Not subscribed',
+          detail: s.stream_id in subscriptions ? undefined : i18n.t('compose:notSubscribedShort'),
         }));
       }
       case 'topic': {

@@ -1,52 +1,47 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useStore } from 'zustand';
-import type { Draft } from '../../api/model';
 import { EmptyState } from '../../components/StatePanel';
-import { useServerDrafts, useStreamsById, useUsersById } from '../../model/hooks';
-import { sortedDrafts } from '../../model/drafts';
-import { dmNarrow, narrowFromKey, narrowToUrl, topicNarrow, type Narrow } from '../../narrow';
+import { currentLocale } from '../../i18n';
+import { useStreamsById, useUsersById } from '../../model/hooks';
+import { narrowToUrl, type Narrow } from '../../narrow';
 import { useDeleteDraft } from '../../queries/drafts';
 import { useSession } from '../app/session-context';
 import { dmConversationName } from '../sidebar/conversation-names';
+import { useDraftEntries, type DraftEntry } from './draft-entries';
 
-/** Unsent messages: those typed here (kept in this browser) and those synced by the server. */
+/** Unsent messages: those kept in this browser and those the server keeps, newest first. */
 export function DraftsView() {
+  const { t } = useTranslation('drafts');
   const session = useSession();
   // A refused deletion leaves the draft listed, which says enough.
   const { mutate: deleteServerDraft } = useDeleteDraft();
-  const local = useStore(session.composeDrafts, (s) => s.byConversation);
-  const serverDrafts = useServerDrafts();
-  const localEntries = Object.entries(local).filter(([, draft]) => draft.content.trim());
-  const synced = sortedDrafts({ byId: serverDrafts });
+  const entries = useDraftEntries();
+
+  const remove = (entry: DraftEntry) => {
+    if (entry.source === 'local') session.composeDrafts.getState().draftSent(entry.key);
+    else {
+      session.composeDrafts.getState().serverDraftDeleted(entry.id);
+      deleteServerDraft(entry.id);
+    }
+  };
 
   return (
     <section className="view-page" aria-labelledby="drafts-title">
       <header className="narrow-header">
         <div className="narrow-titles">
-          <h1 id="drafts-title">Drafts</h1>
+          <h1 id="drafts-title">{t('title')}</h1>
         </div>
       </header>
       <div className="view-scroll">
-        {localEntries.length === 0 && synced.length === 0 ? (
-          <EmptyState title="No drafts">
-            Messages you start writing and do not send are kept here.
-          </EmptyState>
+        {entries.length === 0 ? (
+          <EmptyState title={t('emptyTitle')}>{t('emptyMessage')}</EmptyState>
         ) : (
           <ul className="draft-list">
-            {localEntries.map(([key, draft]) => (
+            {entries.map((entry) => (
               <DraftRow
-                key={`local:${key}`}
-                narrow={narrowFromKey(key)}
-                content={draft.content}
-                onDelete={() => session.composeDrafts.getState().draftSent(key)}
-              />
-            ))}
-            {synced.map((draft) => (
-              <DraftRow
-                key={`server:${draft.id}`}
-                narrow={narrowOfDraft(draft)}
-                content={draft.content}
-                onDelete={() => deleteServerDraft(draft.id!)}
+                key={entry.source === 'local' ? `local:${entry.key}` : `server:${entry.id}`}
+                entry={entry}
+                onDelete={() => remove(entry)}
               />
             ))}
           </ul>
@@ -56,51 +51,71 @@ export function DraftsView() {
   );
 }
 
-function narrowOfDraft(draft: Draft): Narrow | null {
-  if (draft.type === 'stream' && draft.to.length === 1)
-    return topicNarrow(draft.to[0], draft.topic);
-  if (draft.type === 'private' && draft.to.length > 0) return dmNarrow(draft.to);
-  return null;
-}
-
-function DraftRow({
-  narrow,
-  content,
-  onDelete,
-}: {
-  narrow: Narrow | null;
-  content: string;
-  onDelete(): void;
-}) {
+function useDraftTitle(narrow: Narrow | null): { title: string; url: string | null } {
+  const { t } = useTranslation('drafts');
   const streams = useStreamsById();
   const users = useUsersById();
-  let title = 'Unaddressed draft';
-  let url: string | null = null;
   if (narrow?.kind === 'topic' || narrow?.kind === 'stream') {
-    const name = streams[narrow.streamId]?.name ?? 'Unknown channel';
-    title = narrow.kind === 'topic' ? `${name} › ${narrow.topic || '(no topic)'}` : name;
-    url = narrowToUrl(narrow, name);
-  } else if (narrow?.kind === 'dm') {
-    title = dmConversationName(narrow.userIds, users);
-    url = narrowToUrl(narrow);
-  } else if (narrow) {
-    url = narrowToUrl(narrow);
-    title = narrow.kind === 'feed' ? 'Combined feed' : narrow.kind;
+    const name = streams[narrow.streamId]?.name ?? t('unknownChannel');
+    return {
+      title:
+        narrow.kind === 'topic'
+          ? t('channelTopic', { channel: name, topic: narrow.topic || t('noTopic') })
+          : name,
+      url: narrowToUrl(narrow, name),
+    };
   }
+  if (narrow?.kind === 'dm')
+    return { title: dmConversationName(narrow.userIds, users), url: narrowToUrl(narrow) };
+  if (narrow) return { title: t('combinedFeed'), url: narrowToUrl(narrow) };
+  return { title: t('noRecipient'), url: null };
+}
+
+function DraftRow({ entry, onDelete }: { entry: DraftEntry; onDelete(): void }) {
+  const { t } = useTranslation('drafts');
+  const { title, url } = useDraftTitle(entry.narrow);
+  const when = entry.timestamp
+    ? new Intl.DateTimeFormat(currentLocale(), {
+        day: 'numeric',
+        month: 'short',
+        hour: 'numeric',
+        minute: '2-digit',
+      }).format(new Date(entry.timestamp))
+    : null;
   return (
     <li className="draft-row">
       <div className="draft-main">
         <h2 className="draft-title">{url ? <Link to={url}>{title}</Link> : title}</h2>
-        <p className="draft-content">{content}</p>
+        <p className="draft-content">{entry.content}</p>
+        <p className="draft-meta">
+          {entry.source === 'server' ? t('savedOnServer') : t('savedHere')}
+          {when && (
+            <>
+              {' · '}
+              <time dateTime={new Date(entry.timestamp).toISOString()}>{when}</time>
+            </>
+          )}
+        </p>
       </div>
-      <button
-        type="button"
-        className="button button-small button-quiet"
-        onClick={onDelete}
-        aria-label={`Delete draft to ${title}`}
-      >
-        Delete
-      </button>
+      <div className="draft-actions">
+        {url && (
+          <Link
+            to={url}
+            className="button button-small button-quiet"
+            aria-label={t('resumeLabel', { title })}
+          >
+            {t('resume')}
+          </Link>
+        )}
+        <button
+          type="button"
+          className="button button-small button-quiet"
+          onClick={onDelete}
+          aria-label={t('deleteLabel', { title })}
+        >
+          {t('delete')}
+        </button>
+      </div>
     </li>
   );
 }

@@ -12,6 +12,7 @@ import {
   type CSSProperties,
   type KeyboardEvent,
 } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useRealmEmojiById } from '../../model/hooks';
 import {
   buildEmojiSet,
@@ -37,6 +38,7 @@ interface EmojiPickerProps {
 }
 
 const POPULAR_CATEGORY = 'Popular';
+const SEARCH_CATEGORY = 'Search results';
 /** The reference app's popular emoji, offered first. */
 const POPULAR = ['thumbs_up', 'tada', 'smile', 'heart', 'working_on_it', 'octopus'];
 
@@ -56,6 +58,23 @@ const CATEGORY_ICONS: Record<string, string> = {
   Custom: '✨',
 };
 
+/** The key of each category's name in messages:emoji.category (categories are named in English). */
+const CATEGORY_KEYS = {
+  [SEARCH_CATEGORY]: 'searchResults',
+  [RECENT_CATEGORY]: 'recent',
+  [POPULAR_CATEGORY]: 'popular',
+  'Smileys & Emotion': 'smileys',
+  'People & Body': 'people',
+  'Animals & Nature': 'animals',
+  'Food & Drink': 'food',
+  Activities: 'activities',
+  'Travel & Places': 'travel',
+  Objects: 'objects',
+  Symbols: 'symbols',
+  Flags: 'flags',
+  Custom: 'custom',
+} as const;
+
 export const emojiLabel = (name: string) => name.replace(/_/g, ' ');
 
 export function EmojiGlyph({ emoji }: { emoji: Emoji }) {
@@ -74,6 +93,11 @@ export function EmojiPicker({
   className,
   style,
 }: EmojiPickerProps) {
+  const { t } = useTranslation('messages');
+  const categoryName = (name: string) =>
+    name in CATEGORY_KEYS
+      ? t(`emoji.category.${CATEGORY_KEYS[name as keyof typeof CATEGORY_KEYS]}`)
+      : name;
   const root = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLDivElement>(null);
   const search = useRef<HTMLInputElement>(null);
@@ -88,7 +112,7 @@ export function EmojiPicker({
     [unicode, realmEmoji],
   );
   const sections = useMemo((): EmojiCategory[] => {
-    if (query.trim()) return [{ name: 'Search results', emoji: searchEmoji(set, query, 200) }];
+    if (query.trim()) return [{ name: SEARCH_CATEGORY, emoji: searchEmoji(set, query, 200) }];
     const named = (names: readonly string[]) => names.flatMap((name) => set.byName.get(name) ?? []);
     const recentEmoji = named(recent);
     const popular = { name: POPULAR_CATEGORY, emoji: named(POPULAR) };
@@ -215,8 +239,8 @@ export function EmojiPicker({
           ref={search}
           type="search"
           className="text-input"
-          placeholder="Search emoji"
-          aria-label="Search emoji"
+          placeholder={t('emoji.search')}
+          aria-label={t('emoji.search')}
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
@@ -235,14 +259,14 @@ export function EmojiPicker({
         />
       </div>
       {!query.trim() && (
-        <nav className="emoji-picker-categories" aria-label="Emoji categories">
+        <nav className="emoji-picker-categories" aria-label={t('emoji.categories')}>
           {sections.map((section) => (
             <button
               key={section.name}
               type="button"
               className="emoji-picker-category"
-              aria-label={section.name}
-              title={section.name}
+              aria-label={categoryName(section.name)}
+              title={categoryName(section.name)}
               onClick={() =>
                 body.current
                   ?.querySelector(`[data-category="${CSS.escape(section.name)}"]`)
@@ -255,16 +279,18 @@ export function EmojiPicker({
         </nav>
       )}
       <div className="emoji-picker-body" ref={body} onKeyDown={onGridKey}>
-        {!unicode && <p className="emoji-picker-note">Loading emoji…</p>}
-        {unicode && flat.length === 0 && <p className="emoji-picker-note">No emoji match.</p>}
+        {!unicode && <p className="emoji-picker-note">{t('emoji.loading')}</p>}
+        {unicode && flat.length === 0 && <p className="emoji-picker-note">{t('emoji.noMatch')}</p>}
         {sections.map((section) => (
           <section
             key={section.name}
             data-category={section.name}
-            aria-label={section.name}
+            aria-label={categoryName(section.name)}
             className="emoji-picker-section"
           >
-            {section.emoji.length > 0 && <h3 className="emoji-picker-heading">{section.name}</h3>}
+            {section.emoji.length > 0 && (
+              <h3 className="emoji-picker-heading">{categoryName(section.name)}</h3>
+            )}
             <div className="emoji-picker-grid">
               {section.emoji.map((emoji) => {
                 const i = index++;

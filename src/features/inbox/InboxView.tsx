@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
 import { EmptyState } from '../../components/StatePanel';
@@ -31,6 +32,7 @@ const ROW_HEIGHTS: Record<InboxRow['kind'], number> = {
 
 /** Every conversation with unread messages, DMs first, then channels and their topics. */
 export function InboxView() {
+  const { t } = useTranslation('navigation');
   const unreads = useUnreads();
   const total = useUnmutedUnreadTotal();
   const anyUnread = totalUnreadCount(unreads) > 0;
@@ -46,31 +48,29 @@ export function InboxView() {
     <section className="view-page" aria-labelledby="inbox-title">
       <header className="narrow-header">
         <div className="narrow-titles">
-          <h1 id="inbox-title">Inbox</h1>
+          <h1 id="inbox-title">{t('views.inbox')}</h1>
           <p className="narrow-description">
             {total > 0
-              ? `${total} unread ${total === 1 ? 'message' : 'messages'}`
+              ? t('inbox.unreadTotal', { count: total })
               : anyUnread
-                ? 'Unread messages only in muted conversations'
-                : 'All caught up'}
+                ? t('inbox.onlyMuted')
+                : t('inbox.caughtUp')}
           </p>
         </div>
         {anyUnread && <MarkAllReadButton />}
       </header>
       {!anyUnread ? (
         <div className="view-scroll">
-          <EmptyState title="You have no unread messages">
-            New messages in your channels and direct messages will show up here.
-          </EmptyState>
+          <EmptyState title={t('inbox.emptyTitle')}>{t('inbox.emptyBody')}</EmptyState>
         </div>
       ) : (
         <>
-          <div className="view-filters" role="group" aria-label="Inbox filters">
+          <div className="view-filters" role="group" aria-label={t('inbox.filters')}>
             <input
               type="search"
               className="text-input view-filter-text"
-              aria-label="Filter conversations"
-              placeholder="Filter conversations"
+              aria-label={t('inbox.filterPlaceholder')}
+              placeholder={t('inbox.filterPlaceholder')}
               value={filter}
               onChange={(e) => setFilter(e.target.value)}
               autoComplete="off"
@@ -81,7 +81,7 @@ export function InboxView() {
                 checked={includeMuted}
                 onChange={(e) => setIncludeMuted(e.target.checked)}
               />
-              Include muted
+              {t('inbox.includeMuted')}
             </label>
           </div>
           <InboxList rows={rows} filter={filter} onToggle={toggleCollapsed} />
@@ -92,6 +92,7 @@ export function InboxView() {
 }
 
 function useInboxRows(filter: string, includeMuted: boolean) {
+  const { t } = useTranslation('navigation');
   const unreads = useUnreads();
   const subscriptions = useSortedSubscriptions();
   const subscriptionsById = useSubscriptionsById();
@@ -114,7 +115,7 @@ function useInboxRows(filter: string, includeMuted: boolean) {
       buildInboxRows({
         unreads,
         channelOrder: subscriptions.map((s) => s.stream_id),
-        channelName: (id) => streams[id]?.name ?? 'Unknown channel',
+        channelName: (id) => streams[id]?.name ?? t('inbox.unknownChannel'),
         isChannelMuted: (id) => subscriptionsById[id]?.is_muted ?? false,
         isTopicMuted,
         dmName: (ids) =>
@@ -134,6 +135,7 @@ function useInboxRows(filter: string, includeMuted: boolean) {
       filter,
       includeMuted,
       collapsed,
+      t,
     ],
   );
   return { rows, toggleCollapsed };
@@ -146,6 +148,7 @@ interface InboxListProps {
 }
 
 function InboxList({ rows, filter, onToggle }: InboxListProps) {
+  const { t } = useTranslation('navigation');
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -161,15 +164,13 @@ function InboxList({ rows, filter, onToggle }: InboxListProps) {
     <div className="view-scroll" ref={scroller}>
       {rows.length === 0 ? (
         <p className="view-filter-empty">
-          {filter.trim()
-            ? `No unread conversations match “${filter.trim()}”.`
-            : 'Unread messages here are only in muted conversations.'}
+          {filter.trim() ? t('inbox.noMatch', { filter: filter.trim() }) : t('inbox.onlyMutedHere')}
         </p>
       ) : (
         <div
           ref={list}
           role="list"
-          aria-label="Unread conversations"
+          aria-label={t('inbox.listLabel')}
           className="inbox-canvas"
           style={{ height: virtualizer.getTotalSize() }}
           onKeyDown={onKeyDown}
@@ -193,6 +194,7 @@ function InboxList({ rows, filter, onToggle }: InboxListProps) {
 }
 
 function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string): void }) {
+  const { t } = useTranslation('navigation');
   const subscriptions = useSubscriptionsById();
   const unreads = useUnreads();
   switch (row.kind) {
@@ -200,12 +202,12 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
       return (
         <div className="inbox-section-header">
           <CollapseToggle
-            name="direct messages"
+            name={t('inbox.directMessages')}
             collapsed={row.collapsed}
             onToggle={() => onToggle('dm')}
             rowFocus
           />
-          <h2 className="inbox-section-name">Direct messages</h2>
+          <h2 className="inbox-section-name">{t('inbox.directMessagesHeading')}</h2>
           <UnreadBadge count={row.count} mention />
         </div>
       );
@@ -263,13 +265,13 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
             to={narrowToUrl(topicNarrow(row.streamId, row.topic), row.streamName)}
             aria-label={withUnreadLabel(row.topic, row.ids.length)}
           >
-            <span className="inbox-name">{row.topic || '(no topic)'}</span>
+            <span className="inbox-name">{row.topic || t('inbox.noTopic')}</span>
             <UnreadBadge count={row.ids.length} mention={row.mention} />
           </Link>
           <MarkReadButton
             narrow={topicNarrow(row.streamId, row.topic)}
             ids={row.ids}
-            name={row.topic || '(no topic)'}
+            name={row.topic || t('inbox.noTopic')}
           />
         </div>
       );
@@ -288,12 +290,13 @@ function CollapseToggle({
   /** the row's keyboard stop (a header without a link) */
   rowFocus?: boolean;
 }) {
+  const { t } = useTranslation('navigation');
   return (
     <button
       type="button"
       className="icon-button inbox-collapse"
       aria-expanded={!collapsed}
-      aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`}
+      aria-label={collapsed ? t('inbox.expand', { name }) : t('inbox.collapse', { name })}
       data-row-focus={rowFocus || undefined}
       onClick={onToggle}
     >
@@ -321,14 +324,15 @@ export function MarkReadButton({
   ids: readonly number[];
   name: string;
 }) {
+  const { t } = useTranslation('navigation');
   const markRead = useMarkNarrowAsRead(narrow);
   return (
     <span className="row-action">
       <button
         type="button"
         className="icon-button row-mark-read"
-        aria-label={`Mark ${name} as read`}
-        title="Mark as read"
+        aria-label={t('inbox.markNameRead', { name })}
+        title={t('inbox.markRead')}
         onClick={() => markRead.mutate(ids)}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -344,7 +348,7 @@ export function MarkReadButton({
       </button>
       {markRead.isError && (
         <span role="alert" className="narrow-error">
-          {errorText(markRead.error, 'Could not mark as read.')}
+          {errorText(markRead.error, t('inbox.markReadFailed'))}
         </span>
       )}
     </span>
@@ -352,15 +356,16 @@ export function MarkReadButton({
 }
 
 function MarkAllReadButton() {
+  const { t } = useTranslation('navigation');
   const markAll = useMarkAllAsRead();
   return (
     <div className="narrow-actions">
       <button type="button" className="button button-small" onClick={() => markAll.mutate()}>
-        Mark all as read
+        {t('inbox.markAllRead')}
       </button>
       {markAll.isError && (
         <span role="alert" className="narrow-error">
-          {errorText(markAll.error, 'Could not mark all as read.')}
+          {errorText(markAll.error, t('inbox.markAllReadFailed'))}
         </span>
       )}
     </div>

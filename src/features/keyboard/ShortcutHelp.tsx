@@ -1,13 +1,15 @@
 import { Fragment, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CloseIcon } from '../../components/icons';
 import { useShortcutHelp } from './help-store';
-import { SHORTCUT_GROUPS } from './shortcut-list';
+import { keyName, SHORTCUT_GROUPS } from './shortcut-list';
 
 /**
  * The keyboard shortcut reference. A modal <dialog>: the browser keeps focus inside it and makes
  * the rest of the page inert; Escape closes it, and focus returns where it was.
  */
 export function ShortcutHelp() {
+  const { t } = useTranslation('navigation');
   const open = useShortcutHelp((state) => state.open);
   const hide = useShortcutHelp((state) => state.hide);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -35,7 +37,7 @@ export function ShortcutHelp() {
     <dialog
       ref={dialog}
       className="shortcut-help"
-      aria-label="Keyboard shortcuts"
+      aria-label={t('shortcuts.title')}
       onClose={onClose}
       onKeyDown={(event) => {
         // "?" toggles the help, as in the reference app.
@@ -49,11 +51,11 @@ export function ShortcutHelp() {
       {open && (
         <div className="shortcut-help-body">
           <header className="shortcut-help-header">
-            <h2>Keyboard shortcuts</h2>
+            <h2>{t('shortcuts.title')}</h2>
             <button
               type="button"
               className="icon-button"
-              aria-label="Close"
+              aria-label={t('shortcuts.close')}
               onClick={() => dialog.current?.close()}
             >
               <CloseIcon />
@@ -62,19 +64,19 @@ export function ShortcutHelp() {
           <div className="shortcut-help-groups">
             {SHORTCUT_GROUPS.map((group) => (
               <section key={group.title} aria-labelledby={`shortcuts-${group.title}`}>
-                <h3 id={`shortcuts-${group.title}`}>{group.title}</h3>
+                <h3 id={`shortcuts-${group.title}`}>{t(`shortcuts.groups.${group.title}`)}</h3>
                 <dl>
                   {group.shortcuts.map((shortcut) => (
                     <div key={shortcut.description} className="shortcut-row">
-                      <dt>{shortcut.description}</dt>
+                      <dt>{t(`shortcuts.${shortcut.description}`)}</dt>
                       <dd>
                         {shortcut.keys.map((combo, index) => (
                           <Fragment key={combo.join('+')}>
-                            {index > 0 && <span className="shortcut-or"> or </span>}
+                            {index > 0 && <span className="shortcut-or">{t('shortcuts.or')}</span>}
                             {combo.map((key, at) => (
                               <Fragment key={key}>
                                 {at > 0 && ' + '}
-                                <kbd>{key}</kbd>
+                                <kbd>{keyName(key)}</kbd>
                               </Fragment>
                             ))}
                           </Fragment>

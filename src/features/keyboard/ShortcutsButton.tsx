@@ -1,14 +1,16 @@
+import { useTranslation } from 'react-i18next';
 import { useShortcutHelp } from './help-store';
 
 /** The top bar's way into the keyboard shortcut help, for those who do not know "?" yet. */
 export function ShortcutsButton() {
+  const { t } = useTranslation('navigation');
   const show = useShortcutHelp((state) => state.show);
   return (
     <button
       type="button"
       className="icon-button"
-      aria-label="Keyboard shortcuts"
-      title="Keyboard shortcuts (?)"
+      aria-label={t('shortcuts.title')}
+      title={t('shortcuts.buttonTitle')}
       onClick={show}
     >
       <svg

@@ -1,70 +1,88 @@
 /**
  * The shortcuts the help overlay lists: only ones that work in this app. Each entry gives its
  * alternatives; each alternative is a sequence of keys pressed together ("Shift", "A").
+ * Descriptions, group titles and key names are i18next keys, put into words at render time.
  */
+import { i18n } from '../../i18n';
+import navigation from '../../i18n/locales/en/navigation.json';
+
+type ShortcutDescription = Exclude<
+  keyof typeof navigation.shortcuts,
+  'title' | 'buttonTitle' | 'close' | 'or' | 'groups' | 'keys'
+>;
+
 export interface Shortcut {
-  description: string;
+  /** its key in navigation:shortcuts */
+  description: ShortcutDescription;
   keys: string[][];
 }
 
 export interface ShortcutGroup {
-  title: string;
+  /** its key in navigation:shortcuts.groups */
+  title: 'navigation' | 'messages' | 'composing';
   shortcuts: Shortcut[];
 }
 
 /** "Shift + A" is two keys pressed together; "+" alone is the plus key. */
 const one = (...alternatives: string[]) => alternatives.map((key) => key.split(' + '));
 
+/** A key's name in the interface language ("Umschalt"); letters and symbols stay as they are. */
+export function keyName(key: string): string {
+  return key in navigation.shortcuts.keys
+    ? i18n.t(`navigation:shortcuts.keys.${key as keyof typeof navigation.shortcuts.keys}`)
+    : key;
+}
+
 export const SHORTCUT_GROUPS: ShortcutGroup[] = [
   {
-    title: 'Navigation',
+    title: 'navigation',
     shortcuts: [
-      { description: 'Search messages', keys: one('/') },
-      { description: 'Filter channels', keys: one('Q') },
-      { description: 'Filter people', keys: one('W') },
-      { description: 'Next unread topic', keys: one('N') },
-      { description: 'Next unread direct message', keys: one('P') },
-      { description: 'Previous or next channel', keys: one('Shift + A', 'Shift + D') },
+      { description: 'search', keys: one('/') },
+      { description: 'filterChannels', keys: one('Q') },
+      { description: 'filterPeople', keys: one('W') },
+      { description: 'nextUnreadTopic', keys: one('N') },
+      { description: 'nextUnreadDm', keys: one('P') },
+      { description: 'prevNextChannel', keys: one('Shift + A', 'Shift + D') },
       {
-        description: 'Go to topic or DM of selected message; from a topic, its channel',
+        description: 'goToConversation',
         keys: one('S'),
       },
-      { description: 'Go to inbox', keys: one('Shift + I') },
-      { description: 'Go to recent conversations', keys: one('T') },
-      { description: 'Go to combined feed', keys: one('A') },
-      { description: 'Go to drafts', keys: one('D') },
-      { description: 'Close, leave the field, or go to your home view', keys: one('Esc') },
-      { description: 'Show keyboard shortcuts', keys: one('?') },
+      { description: 'goToInbox', keys: one('Shift + I') },
+      { description: 'goToRecent', keys: one('T') },
+      { description: 'goToFeed', keys: one('A') },
+      { description: 'goToDrafts', keys: one('D') },
+      { description: 'escape', keys: one('Esc') },
+      { description: 'showShortcuts', keys: one('?') },
     ],
   },
   {
-    title: 'Messages',
+    title: 'messages',
     shortcuts: [
-      { description: 'Previous message', keys: one('K', '↑') },
-      { description: 'Next message', keys: one('J', '↓') },
-      { description: 'First loaded message', keys: one('Home') },
-      { description: 'Last message (marks the view read)', keys: one('End', 'Shift + G') },
-      { description: 'Scroll up', keys: one('PgUp', 'Shift + K') },
-      { description: 'Scroll down', keys: one('PgDn', 'Shift + J') },
-      { description: 'Edit selected message', keys: one('E') },
-      { description: 'Star selected message', keys: one('*') },
-      { description: 'React with 👍', keys: one('+') },
-      { description: 'Add emoji reaction', keys: one(':') },
-      { description: 'Message actions menu', keys: one('I') },
-      { description: 'Collapse or show message', keys: one('-') },
-      { description: 'Mark as unread from selected message', keys: one('Shift + U') },
-      { description: 'In Inbox and Recent: move between rows, open', keys: one('↑', '↓', 'Enter') },
+      { description: 'previousMessage', keys: one('K', '↑') },
+      { description: 'nextMessage', keys: one('J', '↓') },
+      { description: 'firstMessage', keys: one('Home') },
+      { description: 'lastMessage', keys: one('End', 'Shift + G') },
+      { description: 'scrollUp', keys: one('PgUp', 'Shift + K') },
+      { description: 'scrollDown', keys: one('PgDn', 'Shift + J') },
+      { description: 'edit', keys: one('E') },
+      { description: 'star', keys: one('*') },
+      { description: 'thumbsUp', keys: one('+') },
+      { description: 'addReaction', keys: one(':') },
+      { description: 'actionsMenu', keys: one('I') },
+      { description: 'collapse', keys: one('-') },
+      { description: 'markUnread', keys: one('Shift + U') },
+      { description: 'rows', keys: one('↑', '↓', 'Enter') },
     ],
   },
   {
-    title: 'Composing',
+    title: 'composing',
     shortcuts: [
-      { description: 'New channel message', keys: one('C') },
-      { description: 'New direct message', keys: one('X') },
-      { description: 'Reply to selected message', keys: one('R', 'Enter') },
-      { description: 'Reply directly to sender', keys: one('Shift + R') },
-      { description: 'Reply @-mentioning sender', keys: one('@') },
-      { description: 'Quote selected message', keys: one('>') },
+      { description: 'newChannelMessage', keys: one('C') },
+      { description: 'newDm', keys: one('X') },
+      { description: 'reply', keys: one('R', 'Enter') },
+      { description: 'replyDirect', keys: one('Shift + R') },
+      { description: 'replyMention', keys: one('@') },
+      { description: 'quote', keys: one('>') },
     ],
   },
 ];

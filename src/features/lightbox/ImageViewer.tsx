@@ -5,6 +5,7 @@
  * focus goes back to the preview that opened it.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
 import { CloseIcon } from '../../components/icons';
 import { useMutedUsers, useOwnUserId } from '../../model/hooks';
@@ -69,6 +70,7 @@ function ViewerDialog({
   start: number;
   onClose(): void;
 }) {
+  const { t } = useTranslation('messages');
   const dialog = useRef<HTMLDialogElement>(null);
   const [index, setIndex] = useState(start);
   const image = images[index]!;
@@ -119,7 +121,7 @@ function ViewerDialog({
     <dialog
       ref={dialog}
       className="image-viewer"
-      aria-label="Image viewer"
+      aria-label={t('viewer.label')}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
@@ -149,17 +151,17 @@ function ViewerDialog({
                 target="_blank"
                 rel="noopener noreferrer"
               >
-                Open original
+                {t('viewer.openOriginal')}
               </a>
               <a className="button button-small" href={url.src} download={image.name}>
-                Download
+                {t('viewer.download')}
               </a>
             </>
           )}
           <button
             type="button"
             className="icon-button image-viewer-close"
-            aria-label="Close image viewer"
+            aria-label={t('viewer.close')}
             ref={closeButton}
             autoFocus
             onClick={onClose}
@@ -172,7 +174,7 @@ function ViewerDialog({
         <button
           type="button"
           className="image-viewer-step"
-          aria-label="Previous image"
+          aria-label={t('viewer.previous')}
           ref={previousButton}
           disabled={!hasPrevious}
           onClick={() => step(-1)}
@@ -184,14 +186,14 @@ function ViewerDialog({
             <img key={image.key} src={url.src} alt={image.name} />
           ) : (
             <p className="image-viewer-status" role="status">
-              {url.status === 'loading' ? 'Loading image…' : 'This image could not be loaded.'}
+              {url.status === 'loading' ? t('viewer.loading') : t('viewer.failed')}
             </p>
           )}
         </figure>
         <button
           type="button"
           className="image-viewer-step"
-          aria-label="Next image"
+          aria-label={t('viewer.next')}
           ref={nextButton}
           disabled={!hasNext}
           onClick={() => step(1)}
@@ -200,7 +202,7 @@ function ViewerDialog({
         </button>
       </div>
       <p className="image-viewer-count" aria-live="polite">
-        Image {index + 1} of {images.length}
+        {t('viewer.position', { index: index + 1, total: images.length })}
       </p>
     </dialog>
   );

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
+import { i18n } from '../../i18n';
 import { serverSettingsQuery, useLogIn } from '../../queries/account';
 import { loggedIn, startSpectating } from './credentials';
 
@@ -9,31 +11,31 @@ const anonymous = new ApiConnection();
 
 /** What to tell someone whose login failed; the server's own words when it gave any. */
 function loginErrorMessage(error: unknown): string {
-  if (!(error instanceof ApiRequestError)) return 'Something went wrong. Please try again.';
+  if (!(error instanceof ApiRequestError)) return i18n.t('login:errors.unknown');
   const { failure } = error;
   switch (failure.kind) {
     case 'network':
-      return 'Could not reach the server. Check your connection and try again.';
+      return i18n.t('login:errors.network');
     case 'server':
-      return 'The server had a problem. Please try again in a moment.';
+      return i18n.t('login:errors.server');
     case 'malformed':
-      return 'The server answered in a way Parley does not understand.';
+      return i18n.t('login:errors.malformed');
     case 'api':
-      if (failure.code === 'USER_DEACTIVATED') return 'Your account has been deactivated.';
-      if (failure.code === 'REALM_DEACTIVATED') return 'This organization has been deactivated.';
+      if (failure.code === 'USER_DEACTIVATED') return i18n.t('login:errors.userDeactivated');
+      if (failure.code === 'REALM_DEACTIVATED') return i18n.t('login:errors.realmDeactivated');
       if (failure.code === 'RATE_LIMIT_HIT') return tooManyAttempts(failure.extra['retry-after']);
-      return failure.msg || 'Login failed.';
+      return failure.msg || i18n.t('login:errors.failed');
   }
 }
 
 /** The server locks an account after repeated wrong passwords; say for how long. */
 function tooManyAttempts(retryAfter: unknown): string {
-  const minutes = typeof retryAfter === 'number' ? Math.max(1, Math.ceil(retryAfter / 60)) : null;
-  const wait = minutes === null ? 'later' : `in ${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return `Too many failed attempts to log in to this account. Try again ${wait}.`;
+  if (typeof retryAfter !== 'number') return i18n.t('login:errors.tooManyLater');
+  return i18n.t('login:errors.tooManyMinutes', { count: Math.max(1, Math.ceil(retryAfter / 60)) });
 }
 
 export function LoginScreen() {
+  const { t } = useTranslation('login');
   const settings = useQuery(serverSettingsQuery(anonymous));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -69,19 +71,15 @@ export function LoginScreen() {
           ) : (
             <img className="login-icon" src="/favicon.svg" alt="" width={56} height={56} />
           )}
-          <h1>Log in to {realmName}</h1>
+          <h1>{t('title', { realm: realmName })}</h1>
           {settings.data?.realm_uri && (
             <p className="login-realm-url">{settings.data.realm_uri.replace(/^https?:\/\//, '')}</p>
           )}
         </header>
-        {settings.isError && (
-          <p className="login-notice">
-            Could not load this organization’s details; you can still try to log in.
-          </p>
-        )}
+        {settings.isError && <p className="login-notice">{t('detailsFailed')}</p>}
         {passwordLogin ? (
           <form className="login-form" onSubmit={onSubmit} noValidate>
-            <label htmlFor="login-email">Email</label>
+            <label htmlFor="login-email">{t('email')}</label>
             <input
               id="login-email"
               className="text-input"
@@ -92,7 +90,7 @@ export function LoginScreen() {
               required
               autoFocus
             />
-            <label htmlFor="login-password">Password</label>
+            <label htmlFor="login-password">{t('password')}</label>
             <input
               id="login-password"
               className="text-input"
@@ -112,18 +110,16 @@ export function LoginScreen() {
               className="button button-primary login-submit"
               disabled={login.isPending || !email || !password}
             >
-              {login.isPending ? 'Logging in…' : 'Log in'}
+              {login.isPending ? t('loggingIn') : t('logIn')}
             </button>
           </form>
         ) : (
-          <p className="login-notice">
-            This organization does not allow logging in with a password.
-          </p>
+          <p className="login-notice">{t('noPassword')}</p>
         )}
         {settings.data?.realm_web_public_access_enabled && (
           <p className="login-spectate">
             <button type="button" className="link-button" onClick={startSpectating}>
-              Browse the public channels without an account
+              {t('spectate')}
             </button>
           </p>
         )}

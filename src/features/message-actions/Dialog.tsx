@@ -3,6 +3,7 @@
  * focus stays inside) and Escape closes it; the focus returns to where it was on closing.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export function Dialog({
   label,
@@ -15,6 +16,7 @@ export function Dialog({
   children: ReactNode;
   footer?: ReactNode;
 }) {
+  const { t } = useTranslation('messages');
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -58,7 +60,7 @@ export function Dialog({
         <button
           type="button"
           className="icon-button message-dialog-close"
-          aria-label="Close"
+          aria-label={t('dialog.close')}
           onClick={onClose}
         >
           <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">

@@ -7,6 +7,7 @@ import { messageMovePermissions } from '../topics/permissions';
 import { useTopicPermissions } from '../topics/use-topic-permissions';
 import { Fragment, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
 import { useOwnUserId, useRealmSetting } from '../../model/hooks';
 import { menuItems, type MessageActionId } from './menu-items';
@@ -23,6 +24,7 @@ interface MessageActionsMenuProps {
 
 export function MessageActionsMenu(props: MessageActionsMenuProps) {
   const { message } = props;
+  const { t } = useTranslation('messages');
   const open = useMessageActionsUi((s) => s.menu?.messageId === message.id);
   const button = useRef<HTMLButtonElement>(null);
   return (
@@ -31,8 +33,8 @@ export function MessageActionsMenu(props: MessageActionsMenuProps) {
         ref={button}
         type="button"
         className="icon-button message-menu-button"
-        aria-label="Message actions"
-        title="Message actions"
+        aria-label={t('menu.label')}
+        title={t('menu.label')}
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => {
@@ -56,6 +58,7 @@ function MenuPopover({
   onDelete,
   button,
 }: MessageActionsMenuProps & { button: React.RefObject<HTMLButtonElement | null> }) {
+  const { t } = useTranslation('messages');
   const ownUserId = useOwnUserId();
   const allowEditHistory = useRealmSetting('allow_edit_history') !== false;
   const readReceipts = useRealmSetting('enable_read_receipts') === true;
@@ -162,7 +165,7 @@ function MenuPopover({
     <div
       ref={menu}
       role="menu"
-      aria-label="Message actions"
+      aria-label={t('menu.label')}
       className="message-menu"
       style={position ?? { top: 0, left: 0, visibility: 'hidden' }}
       onKeyDown={onKeyDown}

@@ -1,4 +1,5 @@
 /** The dialogs of the message actions menu: edit history, read receipts and message source. */
+import { Trans, useTranslation } from 'react-i18next';
 import { Avatar } from '../../components/Avatar';
 import { QueryState } from '../../components/QueryState';
 import type { MessageSnapshot } from '../../api/model/message-history';
@@ -35,10 +36,15 @@ interface DialogProps {
 }
 
 function EditHistoryDialog({ messageId, onClose }: DialogProps) {
+  const { t } = useTranslation('messages');
   const query = useMessageHistory(messageId);
   return (
-    <Dialog label="Message edit history" onClose={onClose}>
-      <QueryState query={query} loadingLabel="Loading the history…" errorTitle="No edit history">
+    <Dialog label={t('history.title')} onClose={onClose}>
+      <QueryState
+        query={query}
+        loadingLabel={t('history.loading')}
+        errorTitle={t('history.failed')}
+      >
         {(versions) => (
           <ol className="edit-history">
             {versions.map((version, index) => (
@@ -56,10 +62,13 @@ function EditHistoryDialog({ messageId, onClose }: DialogProps) {
 }
 
 function VersionEntry({ version, first }: { version: MessageSnapshot; first: boolean }) {
+  const { t } = useTranslation('messages');
   const ownUserId = useOwnUserId();
   const users = useUsersById();
   const who =
-    version.user_id === null ? 'Someone' : (users[version.user_id]?.full_name ?? 'Unknown user');
+    version.user_id === null
+      ? t('history.someone')
+      : (users[version.user_id]?.full_name ?? t('history.unknownUser'));
   const description = describeVersion(version, first);
   const body = first
     ? version.rendered_content
@@ -78,14 +87,27 @@ function VersionEntry({ version, first }: { version: MessageSnapshot; first: boo
       </div>
       {description.topicChange && (
         <p className="edit-history-change">
-          Topic changed from <q>{description.topicChange.from || '(no topic)'}</q> to{' '}
-          <q>{description.topicChange.to || '(no topic)'}</q>
+          <Trans
+            t={t}
+            i18nKey="history.topicChanged"
+            values={{
+              from: description.topicChange.from || t('history.noTopic'),
+              to: description.topicChange.to || t('history.noTopic'),
+            }}
+            components={{ from: <q />, to: <q /> }}
+          />
         </p>
       )}
       {description.streamChange && (
         <p className="edit-history-change">
-          Channel changed from <StreamName id={description.streamChange.from} /> to{' '}
-          <StreamName id={description.streamChange.to} />
+          <Trans
+            t={t}
+            i18nKey="history.channelChanged"
+            components={{
+              from: <StreamName id={description.streamChange.from} />,
+              to: <StreamName id={description.streamChange.to} />,
+            }}
+          />
         </p>
       )}
       {body !== null && (
@@ -99,29 +121,33 @@ function VersionEntry({ version, first }: { version: MessageSnapshot; first: boo
 }
 
 function StreamName({ id }: { id: number | undefined }) {
+  const { t } = useTranslation('messages');
   const stream = useStream(id ?? -1);
-  return <strong>#{stream?.name ?? 'unknown channel'}</strong>;
+  return <strong>#{stream?.name ?? t('history.unknownChannel')}</strong>;
 }
 
 function ReadReceiptsDialog({ messageId, onClose }: DialogProps) {
+  const { t } = useTranslation('messages');
   const query = useReadReceipts(messageId);
   const users = useUsersById();
   return (
-    <Dialog label="Read receipts" onClose={onClose}>
-      <QueryState query={query} loadingLabel="Loading read receipts…" errorTitle="No read receipts">
+    <Dialog label={t('receipts.title')} onClose={onClose}>
+      <QueryState
+        query={query}
+        loadingLabel={t('receipts.loading')}
+        errorTitle={t('receipts.failed')}
+      >
         {(userIds) =>
           userIds.length === 0 ? (
-            <p className="message-dialog-empty">No one has read this message yet.</p>
+            <p className="message-dialog-empty">{t('receipts.none')}</p>
           ) : (
             <>
               <p className="message-dialog-note">
-                {userIds.length === 1
-                  ? 'This message has been read by 1 person:'
-                  : `This message has been read by ${userIds.length} people:`}
+                {t('receipts.readBy', { count: userIds.length })}
               </p>
-              <ul className="read-receipts" aria-label="People who read this message">
+              <ul className="read-receipts" aria-label={t('receipts.listLabel')}>
                 {userIds.map((id) => {
-                  const name = users[id]?.full_name ?? 'Unknown user';
+                  const name = users[id]?.full_name ?? t('history.unknownUser');
                   return (
                     <li key={id}>
                       <Avatar url={users[id]?.avatar_url} name={name} size={28} />
@@ -139,19 +165,20 @@ function ReadReceiptsDialog({ messageId, onClose }: DialogProps) {
 }
 
 function SourceDialog({ messageId, onClose }: DialogProps) {
+  const { t } = useTranslation('messages');
   const query = useMessageSource(messageId);
   const source = query.data ? (query.data.raw_content ?? query.data.message.content) : null;
   const copy = () => {
     if (source === null) return;
     const ui = useMessageActionsUi.getState();
     navigator.clipboard.writeText(source).then(
-      () => ui.statusShown('Source copied'),
-      () => ui.statusShown('Could not copy the source.'),
+      () => ui.statusShown(t('source.copied')),
+      () => ui.statusShown(t('source.copyFailed')),
     );
   };
   return (
     <Dialog
-      label="Message source"
+      label={t('source.title')}
       onClose={onClose}
       footer={
         <button
@@ -160,15 +187,15 @@ function SourceDialog({ messageId, onClose }: DialogProps) {
           onClick={copy}
           disabled={source === null}
         >
-          Copy source
+          {t('source.copy')}
         </button>
       }
     >
-      <QueryState query={query} loadingLabel="Loading the source…" errorTitle="No source">
+      <QueryState query={query} loadingLabel={t('source.loading')} errorTitle={t('source.failed')}>
         {() => (
           <textarea
             className="message-source"
-            aria-label="Markdown source"
+            aria-label={t('source.label')}
             readOnly
             value={source ?? ''}
             rows={Math.min(16, Math.max(3, (source ?? '').split('\n').length + 1))}

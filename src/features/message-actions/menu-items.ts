@@ -3,6 +3,7 @@
  * (own message, edited, organization settings, permissions) are tested without a screen.
  */
 import type { Message } from '../../api/model';
+import { i18n } from '../../i18n';
 
 export type MessageActionId =
   | 'react'
@@ -48,28 +49,29 @@ export function menuItems(message: Message, context: MenuContext): MenuItem[][] 
   const starred = message.flags.includes('starred');
   const collapsed = message.flags.includes('collapsed');
   const own = message.sender_id === context.ownUserId;
+  const t = i18n.getFixedT(null, 'messages');
   const groups: (MenuItem | false)[][] = [
     [
-      { id: 'react', label: 'Add emoji reaction' },
-      { id: 'quote', label: 'Quote and reply' },
-      { id: 'reply', label: 'Reply' },
-      !own && { id: 'reply-privately', label: 'Reply privately' },
+      { id: 'react', label: t('menu.react') },
+      { id: 'quote', label: t('menu.quote') },
+      { id: 'reply', label: t('menu.reply') },
+      !own && { id: 'reply-privately', label: t('menu.replyPrivately') },
     ],
     [
-      context.canEdit && { id: 'edit', label: 'Edit message' },
-      !!context.canMove && { id: 'move', label: 'Move message' },
-      { id: 'star', label: starred ? 'Unstar message' : 'Star message' },
-      { id: 'mark-unread', label: 'Mark as unread from here' },
-      { id: 'collapse', label: collapsed ? 'Expand message' : 'Collapse message' },
+      context.canEdit && { id: 'edit', label: t('menu.edit') },
+      !!context.canMove && { id: 'move', label: t('menu.move') },
+      { id: 'star', label: starred ? t('menu.unstar') : t('menu.star') },
+      { id: 'mark-unread', label: t('menu.markUnread') },
+      { id: 'collapse', label: collapsed ? t('menu.expand') : t('menu.collapse') },
     ],
     [
-      { id: 'copy-link', label: 'Copy link to message' },
+      { id: 'copy-link', label: t('menu.copyLink') },
       context.allowEditHistory &&
-        hasEditHistory(message) && { id: 'edit-history', label: 'View edit history' },
-      context.readReceipts && { id: 'read-receipts', label: 'View read receipts' },
-      { id: 'source', label: 'View message source' },
+        hasEditHistory(message) && { id: 'edit-history', label: t('menu.editHistory') },
+      context.readReceipts && { id: 'read-receipts', label: t('menu.readReceipts') },
+      { id: 'source', label: t('menu.source') },
     ],
-    [context.canDelete && { id: 'delete', label: 'Delete message' }],
+    [context.canDelete && { id: 'delete', label: t('menu.delete') }],
   ];
   return groups
     .map((group) => group.filter((item): item is MenuItem => item !== false))

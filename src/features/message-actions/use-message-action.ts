@@ -4,6 +4,7 @@
  */
 import { openMoveMessageDialog } from '../topics/dialog-store';
 import { useCallback } from 'react';
+import { i18n } from '../../i18n';
 import type { Message } from '../../api/model';
 import { useOwnUserId } from '../../model/hooks';
 import { useComposeRequests, type ComposeTo } from '../../model/compose-request';
@@ -37,7 +38,7 @@ export function conversationOf(message: Message, ownUserId: number): ComposeTo {
 /** The reaction picker of a row is its own component: opening it is pressing its button. */
 export function openReactionPicker(messageId: number): void {
   const button = document.querySelector<HTMLButtonElement>(
-    `[data-message-id="${messageId}"] button[aria-label="Add reaction"]`,
+    `[data-message-id="${messageId}"] button[data-add-reaction]`,
   );
   button?.click();
 }
@@ -86,7 +87,7 @@ export function useRunMessageAction(): (action: RunnableAction, message: Message
                 insert: quoteBlock(sender, permalink(), raw),
                 focus: 'content',
               }),
-            () => ui.statusShown('Could not load the message to quote it.'),
+            () => ui.statusShown(i18n.t('messages:status.quoteFailed')),
           );
           return;
         case 'star':
@@ -112,14 +113,14 @@ export function useRunMessageAction(): (action: RunnableAction, message: Message
           ui.readingPaused(narrowKey(narrow));
           markUnread(
             { narrow, messageId: message.id },
-            { onError: () => ui.statusShown('Could not mark the messages as unread.') },
+            { onError: () => ui.statusShown(i18n.t('messages:status.markUnreadFailed')) },
           );
           return;
         }
         case 'copy-link':
           navigator.clipboard.writeText(permalink()).then(
-            () => ui.statusShown('Link copied'),
-            () => ui.statusShown('Could not copy the link.'),
+            () => ui.statusShown(i18n.t('messages:status.linkCopied')),
+            () => ui.statusShown(i18n.t('messages:status.linkCopyFailed')),
           );
           return;
         case 'edit-history':

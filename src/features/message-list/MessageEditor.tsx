@@ -3,12 +3,14 @@
  * rendering arrives as an update_message event, like everyone else's copy.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 import { LoadError } from '../../components/QueryState';
 import { useRealmLimits } from '../../model/hooks';
 import { useEditMessage, useMessageSource } from '../../queries/message-actions';
 
 export function MessageEditor({ messageId, onDone }: { messageId: number; onDone(): void }) {
+  const { t } = useTranslation('messages');
   const limits = useRealmLimits();
   const source = useMessageSource(messageId);
   const edit = useEditMessage(messageId);
@@ -16,11 +18,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
   // An empty message is refused here, before the server is asked.
   const [emptyError, setEmptyError] = useState(false);
   const saving = edit.isPending;
-  const error = emptyError
-    ? 'A message cannot be empty; delete it instead.'
-    : edit.isError
-      ? errorText(edit.error)
-      : null;
+  const error = emptyError ? t('editor.empty') : edit.isError ? errorText(edit.error) : null;
   const field = useRef<HTMLTextAreaElement>(null);
   const value = text ?? source.data?.raw_content ?? '';
 
@@ -54,12 +52,12 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
       <div className="message-editor">
         <LoadError
           compact
-          title="Could not load the message"
+          title={t('editor.loadFailed')}
           error={source.error}
           retry={() => void source.refetch()}
         />
         <button type="button" className="button button-small button-quiet" onClick={onDone}>
-          Close
+          {t('editor.close')}
         </button>
       </div>
     );
@@ -67,7 +65,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
   return (
     <form className="message-editor" onSubmit={save}>
       <label className="visually-hidden" htmlFor={`edit-${messageId}`}>
-        Edit message
+        {t('editor.label')}
       </label>
       <textarea
         id={`edit-${messageId}`}
@@ -91,12 +89,12 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
           className="button button-small button-primary"
           disabled={!source.data || saving}
         >
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? t('editor.saving') : t('editor.save')}
         </button>
         <button type="button" className="button button-small button-quiet" onClick={onDone}>
-          Cancel
+          {t('editor.cancel')}
         </button>
-        <span className="message-editor-hint">Ctrl+Enter saves, Esc cancels</span>
+        <span className="message-editor-hint">{t('editor.hint')}</span>
       </div>
     </form>
   );

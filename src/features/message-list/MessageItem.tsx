@@ -1,9 +1,11 @@
 import { memo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useUploadImages } from './uploads';
 import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { Avatar } from '../../components/Avatar';
+import { PersonTrigger } from '../people/PersonTrigger';
 import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
@@ -46,6 +48,7 @@ interface MessageItemProps {
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, showSender, ownUserId, twentyFourHour, echo } = props;
+  const { t } = useTranslation('messages');
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
   const classes = [
@@ -67,7 +70,11 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const permalink = echo ? null : messageUrl(message, ownUserId);
   useUploadImages(content, html);
   const hidden = props.mutedSender && !revealed;
-  const senderName = props.mutedSender ? 'Muted user' : message.sender_full_name;
+  // The sender as they are now (renamed, new picture), as the message recorded them otherwise.
+  const sender = props.users[message.sender_id];
+  const senderName = props.mutedSender
+    ? t('item.mutedUser')
+    : (sender?.full_name ?? message.sender_full_name);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const confirmDelete = async () => {
     const failure = await props.onDelete(message);
@@ -78,12 +85,18 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   return (
     <article
       className={classes.filter(Boolean).join(' ')}
-      aria-label={`${senderName}, ${time}`}
+      aria-label={t('item.label', { sender: senderName, time })}
       data-message-id={message.id}
     >
       <div className="message-gutter">
         {showSender ? (
-          <Avatar url={props.mutedSender ? null : message.avatar_url} name={senderName} size={36} />
+          <PersonTrigger userId={message.sender_id} duplicate>
+            <Avatar
+              url={props.mutedSender ? null : (sender?.avatar_url ?? message.avatar_url)}
+              name={senderName}
+              size={36}
+            />
+          </PersonTrigger>
         ) : (
           <MessageTime
             className="message-hover-time"
@@ -96,15 +109,17 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       <div className="message-main">
         {showSender && (
           <div className="message-header">
-            <span className="message-sender">{senderName}</span>
+            <PersonTrigger userId={message.sender_id} className="message-sender">
+              {senderName}
+            </PersonTrigger>
             <MessageTime timestamp={message.timestamp} time={time} permalink={permalink} />
           </div>
         )}
         {hidden ? (
           <p className="message-hidden">
-            This message was hidden because you muted the sender.{' '}
+            {t('item.hidden')}{' '}
             <button type="button" className="link-button" onClick={() => setRevealed(true)}>
-              Show it
+              {t('item.showIt')}
             </button>
           </p>
         ) : props.editing ? (
@@ -130,14 +145,14 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           />
         )}
         {confirmingDelete && (
-          <div className="message-confirm" role="group" aria-label="Delete this message?">
-            <span>Delete this message for everyone?</span>
+          <div className="message-confirm" role="group" aria-label={t('item.deleteGroup')}>
+            <span>{t('item.deleteQuestion')}</span>
             <button
               type="button"
               className="button button-small button-danger"
               onClick={() => void confirmDelete()}
             >
-              Delete
+              {t('item.delete')}
             </button>
             <button
               type="button"
@@ -147,7 +162,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
                 setDeleteError(null);
               }}
             >
-              Keep it
+              {t('item.keep')}
             </button>
             {deleteError && (
               <span className="message-editor-error" role="alert">
@@ -157,7 +172,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           </div>
         )}
         {!props.editing && message.last_edit_timestamp !== undefined && (
-          <span className="message-edited">(edited)</span>
+          <span className="message-edited">{t('item.edited')}</span>
         )}
         {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
       </div>
@@ -166,7 +181,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           <button
             type="button"
             className={starred ? 'icon-button star-button starred' : 'icon-button star-button'}
-            aria-label={starred ? 'Unstar message' : 'Star message'}
+            aria-label={starred ? t('item.unstar') : t('item.star')}
             aria-pressed={starred}
             onClick={() => props.onToggleStar(message)}
           >
@@ -181,8 +196,8 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             <button
               type="button"
               className="icon-button"
-              aria-label="Edit message"
-              title="Edit"
+              aria-label={t('item.editMessage')}
+              title={t('item.edit')}
               onClick={() => props.onEdit(message.id)}
             >
               <EditIcon />
@@ -193,8 +208,8 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             <button
               type="button"
               className="icon-button"
-              aria-label="Delete message"
-              title="Delete"
+              aria-label={t('item.deleteMessage')}
+              title={t('item.delete')}
               onClick={() => setConfirmingDelete(true)}
             >
               <TrashIcon />
@@ -222,25 +237,31 @@ function EchoStatus({
   onRetry(id: string): void;
   onCancel(id: string): void;
 }) {
-  if (echo.status !== 'failed') return <span className="echo-status">Sending…</span>;
+  const { t } = useTranslation('messages');
+  if (echo.status !== 'failed') return <span className="echo-status">{t('echo.sending')}</span>;
   return (
     <div className="echo-failed" role="alert">
-      <span>{echo.error ? `Not sent: ${echo.error.replace(/[.!]+$/, '')}.` : 'Not sent.'}</span>
+      <span>
+        {echo.error
+          ? t('echo.notSentBecause', { reason: echo.error.replace(/[.!]+$/, '') })
+          : t('echo.notSent')}
+      </span>
       <button type="button" className="button button-small" onClick={() => onRetry(echo.localId)}>
-        Retry
+        {t('echo.retry')}
       </button>
       <button
         type="button"
         className="button button-small button-quiet"
         onClick={() => onCancel(echo.localId)}
       >
-        Cancel
+        {t('echo.cancel')}
       </button>
     </div>
   );
 }
 
 export function DateSeparator({ timestamp }: { timestamp: number }) {
+  useTranslation('messages'); // "Today" and the date follow the interface language
   return (
     <div className="date-separator" role="separator" aria-label={formatDay(timestamp)}>
       <span>{formatDay(timestamp)}</span>

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import { errorText } from '../../api/errors';
@@ -56,6 +57,7 @@ export function MessageList({
   /** a permalink's message, which the list opens at */
   target?: MessageTarget;
 }) {
+  const { t } = useTranslation('messages');
   const session = useSession();
   const navigate = useNavigate();
   const { query, rows } = useFeedRows(narrow, target);
@@ -164,15 +166,11 @@ export function MessageList({
 
   if (query.status !== 'success')
     return (
-      <QueryState
-        query={query}
-        loadingLabel="Loading messages…"
-        errorTitle="Could not load messages"
-      >
+      <QueryState query={query} loadingLabel={t('list.loading')} errorTitle={t('list.loadFailed')}>
         {() => null}
       </QueryState>
     );
-  if (rows.length === 0) return <EmptyState title="No messages here yet">{emptyText}</EmptyState>;
+  if (rows.length === 0) return <EmptyState title={t('list.emptyTitle')}>{emptyText}</EmptyState>;
 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.
@@ -199,7 +197,7 @@ export function MessageList({
       onScroll={onScroll}
       onClick={openInternalLink}
       tabIndex={0}
-      aria-label="Messages"
+      aria-label={t('list.label')}
       role="log"
     >
       <TargetNotice target={target} data={query.data} />
@@ -233,7 +231,7 @@ export function MessageList({
           </div>
         ))}
       </div>
-      {isFetchingNextPage && <p className="history-edge">Loading newer messages…</p>}
+      {isFetchingNextPage && <p className="history-edge">{t('list.loadingNewer')}</p>}
       <ImageViewer rows={rows} />
       <MessageActionsLayer
         narrow={narrow}
@@ -268,9 +266,10 @@ interface HistoryEdgeProps {
 }
 
 function HistoryEdge({ loading, reachedStart, conversation }: HistoryEdgeProps) {
-  if (loading) return <p className="history-edge">Loading older messages…</p>;
+  const { t } = useTranslation('messages');
+  if (loading) return <p className="history-edge">{t('list.loadingOlder')}</p>;
   if (!reachedStart) return null;
-  const text = conversation ? 'This is the beginning of the conversation.' : 'No older messages.';
+  const text = conversation ? t('list.beginning') : t('list.noOlder');
   return <p className="history-edge">{text}</p>;
 }
 
@@ -289,6 +288,7 @@ function FeedRowView({
   onDelete(message: Message): Promise<string | null>;
   onToggleReaction(message: Message, reaction: ReactionRef, add: boolean): void;
 }) {
+  const { t } = useTranslation('messages');
   const session = useSession();
   const ownUserId = useOwnUserId();
   const settings = useRealmSettings();
@@ -320,8 +320,10 @@ function FeedRowView({
       const others = participants.filter((id) => id !== ownUserId);
       const label =
         others.length === 0
-          ? 'You (notes to self)'
-          : `You and ${others.map((id) => users[id]?.full_name ?? 'Unknown user').join(', ')}`;
+          ? t('list.notesToSelf')
+          : t('list.youAnd', {
+              names: others.map((id) => users[id]?.full_name ?? t('list.unknownUser')).join(', '),
+            });
       return (
         <RecipientBar
           message={message}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatFullDateTime } from './format';
 
@@ -17,6 +18,7 @@ export function MessageTime({
   permalink: string | null;
   className?: string;
 }) {
+  const { t } = useTranslation('messages');
   const element = (
     <time
       className={permalink ? undefined : className}
@@ -31,7 +33,7 @@ export function MessageTime({
     <Link
       to={permalink}
       className={className ? `${className} message-time-link` : 'message-time-link'}
-      aria-label={`Permalink to message, ${time}`}
+      aria-label={t('time.permalink', { time })}
     >
       {element}
     </Link>

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import { errorText } from '../../api/errors';
 import {
   useOwnUserId,
@@ -27,6 +29,7 @@ import { stopSpectating } from '../login/credentials';
 import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 export function MessageView({ narrow, target }: { narrow: Narrow; target?: MessageTarget }) {
+  const { t } = useTranslation('messages');
   const key = narrowKey(narrow);
   const listKey = target ? `${key}@${target.messageId}` : key;
   const spectator = useIsSpectator();
@@ -43,16 +46,14 @@ export function MessageView({ narrow, target }: { narrow: Narrow; target?: Messa
         key={`list:${listKey}`}
         narrow={narrow}
         target={target}
-        emptyText={
-          outsidePrivate ? "Only this channel's members see its messages." : emptyTextFor(narrow)
-        }
+        emptyText={outsidePrivate ? t('view.outsidePrivateEmpty') : emptyTextFor(narrow)}
       />
       <TypingIndicator narrow={narrow} />
       {spectator ? (
         <SpectatorNotice />
       ) : outsidePrivate ? (
         <div className="spectator-notice" role="note">
-          <span>{OUTSIDE_PRIVATE_TEXT}</span>
+          <span>{t('view.outsidePrivate')}</span>
         </div>
       ) : (
         <ComposeBox key={`compose:${key}`} narrow={narrow} />
@@ -61,27 +62,18 @@ export function MessageView({ narrow, target }: { narrow: Narrow; target?: Messa
   );
 }
 
-const OUTSIDE_PRIVATE_TEXT =
-  'You are not in this private channel: only its members read and write here. One of them can add you.';
-
 function emptyTextFor(narrow: Narrow): string {
   switch (narrow.kind) {
     case 'stream':
-      return 'This channel has no messages yet. Start a topic below.';
     case 'topic':
-      return 'Nobody has written in this topic yet.';
     case 'dm':
-      return 'Say hello: your conversation starts here.';
     case 'starred':
-      return 'Star messages to find them here later.';
     case 'mentions':
-      return 'Messages that mention you will show up here.';
-    case 'search':
-      return `No messages match “${narrow.query}”.`;
     case 'filter':
-      return 'No messages match this search.';
     case 'feed':
-      return 'Messages from your channels and conversations will show up here.';
+      return i18n.t(`messages:empty.${narrow.kind}`);
+    case 'search':
+      return i18n.t('messages:empty.search', { query: narrow.query });
   }
 }
 
@@ -91,6 +83,7 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
   const subscription = useSubscription(streamId);
   const users = useUsersById();
   const directory = useSearchDirectory();
+  const { t } = useTranslation('messages');
   switch (narrow.kind) {
     case 'feed':
     case 'starred':
@@ -102,9 +95,12 @@ function useNarrowTitle(narrow: Narrow): { title: string; subtitle?: string; col
       return { title: dmConversationName(narrow.userIds, users) };
     case 'stream':
     case 'topic': {
-      const name = stream?.name ?? 'Unknown channel';
+      const name = stream?.name ?? t('view.unknownChannel');
       return {
-        title: narrow.kind === 'topic' ? `${name} › ${narrow.topic || '(no topic)'}` : name,
+        title:
+          narrow.kind === 'topic'
+            ? t('view.topicTitle', { channel: name, topic: narrow.topic || t('view.noTopic') })
+            : name,
         subtitle: stream?.rendered_description,
         color: subscription?.color,
       };
@@ -150,6 +146,7 @@ function NarrowHeader({ narrow }: { narrow: Narrow }) {
 }
 
 function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
+  const { t } = useTranslation('messages');
   const unreadIds = useUnreadIdsIn(narrow);
   const markRead = useMarkNarrowAsRead(narrow);
   if (
@@ -160,13 +157,13 @@ function MarkAsReadButton({ narrow }: { narrow: Narrow }) {
 
   const label =
     narrow.kind === 'topic'
-      ? 'Mark topic as read'
+      ? t('view.markTopicRead')
       : narrow.kind === 'stream'
-        ? 'Mark channel as read'
-        : 'Mark conversation as read';
+        ? t('view.markChannelRead')
+        : t('view.markConversationRead');
   return (
     <HeaderAction
-      error={markRead.isError ? errorText(markRead.error, 'Could not mark as read.') : null}
+      error={markRead.isError ? errorText(markRead.error, t('view.markReadFailed')) : null}
     >
       <button
         type="button"
@@ -194,28 +191,30 @@ function HeaderAction({ error, children }: { error: string | null; children: Rea
 }
 
 function TypingIndicator({ narrow }: { narrow: Narrow }) {
+  const { t } = useTranslation('messages');
   const typists = useTypists(narrow);
   const users = useUsersById();
   const ownUserId = useOwnUserId();
   const names = typists
     .filter((id) => id !== ownUserId)
-    .map((id) => users[id]?.full_name ?? 'Someone');
+    .map((id) => users[id]?.full_name ?? t('typing.someone'));
   return (
     <div className="typing-indicator" aria-live="polite">
-      {names.length === 1 && `${names[0]} is typing…`}
-      {names.length === 2 && `${names[0]} and ${names[1]} are typing…`}
-      {names.length > 2 && 'Several people are typing…'}
+      {names.length === 1 && t('typing.one', { name: names[0] })}
+      {names.length === 2 && t('typing.two', { first: names[0], second: names[1] })}
+      {names.length > 2 && t('typing.several')}
     </div>
   );
 }
 
 /** In place of the compose box for visitors: how to join in. */
 function SpectatorNotice() {
+  const { t } = useTranslation('messages');
   return (
     <div className="spectator-notice" role="note">
-      <span>You are reading as a visitor. Log in to write, react and follow conversations.</span>
+      <span>{t('spectator.notice')}</span>
       <button type="button" className="button button-primary" onClick={stopSpectating}>
-        Log in
+        {t('spectator.logIn')}
       </button>
     </div>
   );
@@ -226,26 +225,27 @@ function SpectatorNotice() {
  * middle choice is "unmuted" instead. Saved at once with POST /user_topics.
  */
 function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: string }) {
+  const { t } = useTranslation('messages');
   const setVisibility = useSetTopicVisibility(streamId, topic);
   const policy = useTopicVisibility(streamId, topic);
   const channelMuted = useSubscription(streamId)?.is_muted ?? false;
   const choices: [number, string][] = channelMuted
     ? [
-        [0, 'Muted with the channel'],
-        [2, 'Unmuted'],
-        [3, 'Followed'],
+        [0, t('visibility.mutedWithChannel')],
+        [2, t('visibility.unmuted')],
+        [3, t('visibility.followed')],
       ]
     : [
-        [0, 'As the channel'],
-        [1, 'Muted'],
-        [3, 'Followed'],
+        [0, t('visibility.asChannel')],
+        [1, t('visibility.muted')],
+        [3, t('visibility.followed')],
       ];
   // A policy that does not apply here (muted in an unmuted channel, say) still shows as itself.
   const shown = choices.some(([v]) => v === policy) ? policy : 0;
   return (
     <HeaderAction error={setVisibility.isError ? errorText(setVisibility.error) : null}>
       <label htmlFor="topic-visibility" className="visually-hidden">
-        Topic notifications
+        {t('visibility.label')}
       </label>
       <select
         id="topic-visibility"
@@ -266,6 +266,7 @@ function TopicVisibilityControl({ streamId, topic }: { streamId: number; topic: 
 /** Mutes or unmutes a channel you are subscribed to. */
 function ChannelMuteButton({ streamId }: { streamId: number }) {
   const subscription = useSubscription(streamId);
+  const { t } = useTranslation('messages');
   const mute = useMuteChannel(streamId);
   if (!subscription) return null;
   const muted = subscription.is_muted;
@@ -277,7 +278,7 @@ function ChannelMuteButton({ streamId }: { streamId: number }) {
         aria-pressed={muted}
         onClick={() => mute.mutate(!muted)}
       >
-        {muted ? 'Unmute channel' : 'Mute channel'}
+        {muted ? t('channelMute.unmute') : t('channelMute.mute')}
       </button>
     </HeaderAction>
   );

@@ -4,6 +4,8 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../i18n';
 import type { Message, Reaction, RealmEmoji, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { SmileIcon } from '../../components/icons';
@@ -47,10 +49,15 @@ export function reactorNames(
   users: Readonly<Record<number, User>>,
 ): string {
   const names = group.userIds.map((id) =>
-    id === ownUserId ? 'You' : (users[id]?.full_name ?? 'Someone'),
+    id === ownUserId
+      ? i18n.t('messages:reactions.you')
+      : (users[id]?.full_name ?? i18n.t('messages:reactions.someone')),
   );
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return i18n.t('messages:reactions.nameList', {
+    list: names.slice(0, -1).join(', '),
+    last: names[names.length - 1],
+  });
 }
 
 /** Where the `:zulip:` emoji lives on Zulip servers. */
@@ -102,16 +109,24 @@ export function Reactions({
   readOnly = false,
   onToggle,
 }: ReactionsProps) {
+  const { t } = useTranslation('messages');
   const groups = groupReactions(message.reactions ?? [], ownUserId);
   const realmEmoji = useRealmEmojiById();
   const tooltipPrefix = useId();
   if (groups.length === 0) return null;
   return (
-    <div className="reactions" role="group" aria-label="Reactions">
+    <div className="reactions" role="group" aria-label={t('reactions.label')}>
       {groups.map((group) => {
         const who = reactorNames(group, ownUserId, users);
         const count = group.userIds.length;
-        const sentence = `${who} reacted with :${group.ref.emoji_name}:`;
+        // German conjugates for "Du" and for several people; English says "reacted" either way.
+        const values = { who, emoji: group.ref.emoji_name };
+        const sentence =
+          count > 1
+            ? t('reactions.reactedPlural', values)
+            : group.mine
+              ? t('reactions.reactedYou', values)
+              : t('reactions.reacted', values);
         return (
           <button
             key={group.key}
@@ -119,7 +134,7 @@ export function Reactions({
             className={group.mine ? 'reaction reaction-mine' : 'reaction'}
             aria-pressed={group.mine}
             disabled={readOnly}
-            aria-label={`${group.ref.emoji_name}: ${who}`}
+            aria-label={t('reactions.chip', { emoji: group.ref.emoji_name, who })}
             aria-describedby={`${tooltipPrefix}-${group.key}`}
             onClick={() => onToggle(message, group.ref, !group.mine)}
           >
@@ -148,6 +163,7 @@ export function ReactionPicker({
   onToggle,
   ownUserId,
 }: Pick<ReactionsProps, 'message' | 'onToggle' | 'ownUserId'>) {
+  const { t } = useTranslation('messages');
   const [place, setPlace] = useState<CSSProperties | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const mine = groupReactions(message.reactions ?? [], ownUserId).filter((g) => g.mine);
@@ -187,9 +203,10 @@ export function ReactionPicker({
       <button
         type="button"
         className="icon-button"
-        aria-label="Add reaction"
-        title="Add reaction"
+        aria-label={t('reactions.add')}
+        title={t('reactions.add')}
         aria-haspopup="dialog"
+        data-add-reaction
         aria-expanded={place !== null}
         onClick={() => (place ? close() : open())}
       >
@@ -198,7 +215,7 @@ export function ReactionPicker({
       {place &&
         createPortal(
           <EmojiPicker
-            label="Add reaction"
+            label={t('reactions.add')}
             className="reaction-emoji-picker"
             style={place}
             chosen={chosen}

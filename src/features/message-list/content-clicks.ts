@@ -4,6 +4,7 @@
  * their code, image previews open the image viewer. A handled click is marked with preventDefault for the feed's handler.
  */
 import type { MouseEvent } from 'react';
+import { i18n } from '../../i18n';
 import { useImageViewer } from '../lightbox/store';
 
 /** Opens or closes the spoiler whose header holds `target`; false when it is not in one. */
@@ -32,15 +33,15 @@ export function copyCodeAt(target: Element): boolean {
     button.textContent = label;
     button.setAttribute('aria-label', label);
     setTimeout(() => {
-      button.textContent = 'Copy';
-      button.setAttribute('aria-label', 'Copy code');
+      button.textContent = i18n.t('messages:content.copy');
+      button.setAttribute('aria-label', i18n.t('messages:content.copyCode'));
     }, 1500);
   };
-  if (!navigator.clipboard) say('Not copied');
+  if (!navigator.clipboard) say(i18n.t('messages:content.notCopied'));
   else
     navigator.clipboard.writeText(text).then(
-      () => say('Copied'),
-      () => say('Not copied'),
+      () => say(i18n.t('messages:content.copied')),
+      () => say(i18n.t('messages:content.notCopied')),
     );
   return true;
 }

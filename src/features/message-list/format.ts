@@ -1,7 +1,8 @@
-/** Dates and times as the feed shows them, in the reader's time zone. */
+/** Dates and times as the feed shows them, in the reader's time zone and interface language. */
+import { currentLocale, i18n } from '../../i18n';
 
 export function formatTime(timestamp: number, twentyFourHour: boolean): string {
-  return new Date(timestamp * 1000).toLocaleTimeString(undefined, {
+  return new Date(timestamp * 1000).toLocaleTimeString(currentLocale(), {
     hour: 'numeric',
     minute: '2-digit',
     hour12: !twentyFourHour,
@@ -9,7 +10,7 @@ export function formatTime(timestamp: number, twentyFourHour: boolean): string {
 }
 
 export function formatFullDateTime(timestamp: number): string {
-  return new Date(timestamp * 1000).toLocaleString(undefined, {
+  return new Date(timestamp * 1000).toLocaleString(currentLocale(), {
     dateStyle: 'full',
     timeStyle: 'short',
   });
@@ -26,9 +27,9 @@ export function formatDay(timestamp: number, now: Date = new Date()): string {
   const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   const startOfDay = new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
   const daysAgo = Math.round((startOfToday - startOfDay) / 86_400_000);
-  if (daysAgo === 0) return 'Today';
-  if (daysAgo === 1) return 'Yesterday';
-  return date.toLocaleDateString(undefined, {
+  if (daysAgo === 0) return i18n.t('common:today');
+  if (daysAgo === 1) return i18n.t('common:yesterday');
+  return date.toLocaleDateString(currentLocale(), {
     weekday: 'short',
     month: 'short',
     day: 'numeric',

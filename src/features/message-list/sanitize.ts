@@ -6,6 +6,7 @@
  * time zone, spoilers get their disclosure button and image previews their name.
  */
 import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { currentLocale, i18n } from '../../i18n';
 import { uploadPathOf } from './uploads';
 
 let purifier: DOMPurify | null = null;
@@ -68,7 +69,10 @@ function deferUploads(root: Element) {
     if (!path) continue;
     image.removeAttribute('src');
     image.setAttribute('data-upload-src', path);
-    image.setAttribute('alt', image.getAttribute('alt') || 'Uploaded image');
+    image.setAttribute(
+      'alt',
+      image.getAttribute('alt') || i18n.t('messages:content.uploadedImage'),
+    );
   }
   for (const link of root.querySelectorAll('a[href]')) {
     const path = uploadPathOf(link.getAttribute('href') ?? '');
@@ -104,7 +108,7 @@ function localizeTimes(root: Element, twentyFourHour: boolean) {
     const instant = new Date(time.getAttribute('datetime') ?? '');
     if (Number.isNaN(instant.getTime())) continue;
     const typed = (time.textContent ?? '').trim();
-    time.textContent = instant.toLocaleString(undefined, {
+    time.textContent = instant.toLocaleString(currentLocale(), {
       weekday: 'short',
       year: 'numeric',
       month: 'short',
@@ -113,7 +117,7 @@ function localizeTimes(root: Element, twentyFourHour: boolean) {
       minute: '2-digit',
       hour12: !twentyFourHour,
     });
-    const full = instant.toLocaleString(undefined, {
+    const full = instant.toLocaleString(currentLocale(), {
       dateStyle: 'full',
       timeStyle: 'long',
       hour12: !twentyFourHour,
@@ -141,7 +145,12 @@ function prepareSpoilers(root: Element) {
     button.type = 'button';
     button.className = 'spoiler-toggle';
     button.setAttribute('aria-expanded', 'false');
-    button.setAttribute('aria-label', label ? `Spoiler: ${label}` : 'Spoiler');
+    button.setAttribute(
+      'aria-label',
+      label
+        ? i18n.t('messages:content.spoilerLabel', { label })
+        : i18n.t('messages:content.spoiler'),
+    );
     const arrow = doc.createElement('span');
     arrow.className = 'spoiler-arrow';
     arrow.setAttribute('aria-hidden', 'true');
@@ -150,7 +159,7 @@ function prepareSpoilers(root: Element) {
     if (!label) {
       const placeholder = doc.createElement('span');
       placeholder.className = 'spoiler-placeholder';
-      placeholder.textContent = 'Spoiler';
+      placeholder.textContent = i18n.t('messages:content.spoiler');
       placeholder.setAttribute('aria-hidden', 'true');
       header.append(placeholder);
     }
@@ -168,8 +177,8 @@ function addCopyButtons(root: Element) {
     const button = root.ownerDocument.createElement('button');
     button.type = 'button';
     button.className = 'copy-code';
-    button.textContent = 'Copy';
-    button.setAttribute('aria-label', 'Copy code');
+    button.textContent = i18n.t('messages:content.copy');
+    button.setAttribute('aria-label', i18n.t('messages:content.copyCode'));
     block.prepend(button);
   }
 }
@@ -183,9 +192,9 @@ function labelImagePreviews(root: Element) {
     const name =
       link.getAttribute('title') ||
       decodeURIComponentSafe(href.split(/[?#]/, 1)[0]!.split('/').pop() ?? '') ||
-      'image';
+      i18n.t('messages:content.image');
     image.setAttribute('alt', name);
-    link.setAttribute('aria-label', `View image ${name}`);
+    link.setAttribute('aria-label', i18n.t('messages:content.viewImage', { name }));
     link.setAttribute('data-image-preview', 'true');
   }
 }
@@ -212,7 +221,7 @@ const CACHE_LIMIT = 2000;
 export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Reader = {}): string {
   const groupIds = reader.groupIds ?? [];
   const twentyFourHour = reader.twentyFourHour ?? false;
-  const cacheKey = `${ownUserId}\u0000${groupIds.join(',')}\u0000${twentyFourHour}\u0000${html}`;
+  const cacheKey = `${currentLocale()}\u0000${ownUserId}\u0000${groupIds.join(',')}\u0000${twentyFourHour}\u0000${html}`;
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
 

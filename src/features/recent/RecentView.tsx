@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { QueryState } from '../../components/QueryState';
@@ -56,6 +57,7 @@ interface RecentEntry {
 }
 
 function useRecentEntries(conversations: Conversation[]): RecentEntry[] {
+  const { t } = useTranslation('navigation');
   const users = useUsersById();
   const muted = useMutedUsers();
   const ownUserId = useOwnUserId();
@@ -66,11 +68,11 @@ function useRecentEntries(conversations: Conversation[]): RecentEntry[] {
       conversations.map((conversation) => {
         const { latest } = conversation;
         if (latest.type === 'stream') {
-          const topic = latest.subject || '(no topic)';
+          const topic = latest.subject || t('inbox.noTopic');
           const narrow = topicNarrow(latest.stream_id, latest.subject);
           return {
             conversation,
-            name: `${latest.display_recipient} › ${topic}`,
+            name: t('recent.rowName', { channel: latest.display_recipient, topic }),
             shortName: topic,
             narrow,
             url: narrowToUrl(narrow, latest.display_recipient),
@@ -91,7 +93,7 @@ function useRecentEntries(conversations: Conversation[]): RecentEntry[] {
           color: undefined,
         };
       }),
-    [conversations, users, muted, ownUserId, unreads, subscriptions],
+    [conversations, users, muted, ownUserId, unreads, subscriptions, t],
   );
 }
 
@@ -102,6 +104,7 @@ function unreadCountOf(unreads: UnreadsState, conversation: Conversation, ownUse
 }
 
 export function RecentView() {
+  const { t } = useTranslation('navigation');
   const recent = useRecentMessages();
   const users = useUsersById();
   const muted = useMutedUsers();
@@ -167,34 +170,44 @@ export function RecentView() {
     <section className="view-page" aria-labelledby="recent-title">
       <header className="narrow-header">
         <div className="narrow-titles">
-          <h1 id="recent-title">Recent conversations</h1>
+          <h1 id="recent-title">{t('views.recent')}</h1>
         </div>
       </header>
-      <div className="view-filters" role="group" aria-label="Recent conversation filters">
+      <div className="view-filters" role="group" aria-label={t('recent.filters')}>
         <input
           type="search"
           className="text-input view-filter-text"
-          aria-label="Filter conversations"
-          placeholder="Filter conversations"
+          aria-label={t('inbox.filterPlaceholder')}
+          placeholder={t('inbox.filterPlaceholder')}
           value={text}
           onChange={(e) => setText(e.target.value)}
           autoComplete="off"
         />
-        <FilterToggle label="Unread only" checked={unreadOnly} onChange={setUnreadOnly} />
-        <FilterToggle label="Participated" checked={participated} onChange={setParticipated} />
-        <FilterToggle label="Include muted" checked={includeMuted} onChange={setIncludeMuted} />
+        <FilterToggle
+          label={t('recent.unreadOnly')}
+          checked={unreadOnly}
+          onChange={setUnreadOnly}
+        />
+        <FilterToggle
+          label={t('recent.participated')}
+          checked={participated}
+          onChange={setParticipated}
+        />
+        <FilterToggle
+          label={t('recent.includeMuted')}
+          checked={includeMuted}
+          onChange={setIncludeMuted}
+        />
       </div>
       <QueryState
         query={recent}
-        loadingLabel="Loading recent conversations…"
-        errorTitle="Could not load recent conversations"
+        loadingLabel={t('recent.loading')}
+        errorTitle={t('recent.loadFailed')}
       >
         {() =>
           conversations.length === 0 ? (
             <div className="view-scroll">
-              <EmptyState title="No conversations yet">
-                Once people start talking, their conversations show up here.
-              </EmptyState>
+              <EmptyState title={t('recent.emptyTitle')}>{t('recent.emptyBody')}</EmptyState>
             </div>
           ) : (
             <RecentList entries={entries} filters={filters} />
@@ -223,6 +236,7 @@ function FilterToggle({
 }
 
 function RecentList({ entries, filters }: { entries: RecentEntry[]; filters: RecentFilters }) {
+  const { t } = useTranslation('navigation');
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -239,14 +253,12 @@ function RecentList({ entries, filters }: { entries: RecentEntry[]; filters: Rec
   return (
     <div className="view-scroll" ref={scroller}>
       {entries.length === 0 ? (
-        <p className="view-filter-empty">
-          {filtered ? 'No recent conversations match these filters.' : 'No conversations yet.'}
-        </p>
+        <p className="view-filter-empty">{filtered ? t('recent.noMatch') : t('recent.none')}</p>
       ) : (
         <div
           ref={list}
           role="list"
-          aria-label="Recent conversations"
+          aria-label={t('views.recent')}
           className="recent-canvas"
           style={{ height: virtualizer.getTotalSize() }}
           onKeyDown={onKeyDown}
@@ -272,6 +284,7 @@ function RecentList({ entries, filters }: { entries: RecentEntry[]; filters: Rec
 function RecentRow({ entry }: { entry: RecentEntry }) {
   const { conversation, name, url, unreadIds, color } = entry;
   const { latest } = conversation;
+  useTranslation('navigation'); // the day and time follow the interface language
   const users = useUsersById();
   const twentyFourHour = useUserSetting('twenty_four_hour_time');
   const count = unreadIds.length;

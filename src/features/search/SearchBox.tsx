@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { SuggestionList, type Suggestion } from '../../components/Combobox';
@@ -27,6 +28,7 @@ function streamIdOf(narrow: Narrow): number | undefined {
 }
 
 export function SearchBox() {
+  const { t } = useTranslation('search');
   const location = useLocation();
   const navigate = useNavigate();
   const session = useSession();
@@ -129,7 +131,7 @@ export function SearchBox() {
       ? {
           key: s.key,
           label: s.text,
-          detail: 'search',
+          detail: t('suggest.search'),
           decoration: <SearchIcon />,
         }
       : {
@@ -154,7 +156,7 @@ export function SearchBox() {
       }}
     >
       <label htmlFor="search-input" className="visually-hidden">
-        Search messages
+        {t('box.label')}
       </label>
       <SearchIcon />
       <input
@@ -167,7 +169,7 @@ export function SearchBox() {
         aria-controls={listId}
         aria-activedescendant={visible ? `${listId}-${activeIndex}` : undefined}
         aria-describedby={problem ? `${listId}-problem` : undefined}
-        placeholder="Search"
+        placeholder={t('box.placeholder')}
         value={text}
         autoComplete="off"
         spellCheck={false}
@@ -185,8 +187,8 @@ export function SearchBox() {
         <button
           type="button"
           className="search-clear"
-          aria-label="Clear search"
-          title="Clear search"
+          aria-label={t('box.clear')}
+          title={t('box.clear')}
           onMouseDown={(event) => event.preventDefault()}
           onClick={clear}
         >

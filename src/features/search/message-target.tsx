@@ -3,6 +3,7 @@
  * for a few seconds, a message that is gone is said to be gone, and a `with` link whose message
  * moved follows it to the conversation it is in now.
  */
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
@@ -61,14 +62,14 @@ export function TargetNotice({
   target: MessageTarget | undefined;
   data: { pages: MessagePage[] } | undefined;
 }) {
+  const { t } = useTranslation('search');
   if (!target || !data) return null;
   const first = data.pages[0];
   const present = allMessages(data).some((m) => m.id === target.messageId);
   if (present || first?.foundAnchor !== false) return null;
   return (
     <p className="target-notice" role="status">
-      The linked message no longer exists, or you do not have access to it. Showing what is around
-      where it was.
+      {t('targetMissing')}
     </p>
   );
 }

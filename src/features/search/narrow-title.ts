@@ -3,49 +3,44 @@
  * "Starred messages", "Search results for “lunch”", "Messages with images".
  */
 import { narrowTerms, type Narrow, type NarrowTerm } from '../../narrow';
+import { i18n } from '../../i18n';
 import type { SearchDirectory } from './search-query';
 
-const IS_NOUNS: Record<string, string> = {
-  starred: 'Starred messages',
-  unread: 'Unread messages',
-  mentioned: 'Messages that mention you',
-  alerted: 'Messages with alert words',
-  resolved: 'Messages in resolved topics',
-  followed: 'Messages in followed topics',
-  dm: 'Direct messages',
-};
+const t = (...args: Parameters<typeof i18n.t>) => i18n.t(...args);
 
-const IS_NOT: Record<string, string> = {
-  starred: 'not starred',
-  unread: 'already read',
-  mentioned: 'not mentioning you',
-  alerted: 'without alert words',
-  resolved: 'outside resolved topics',
-  followed: 'outside followed topics',
-  dm: 'outside direct messages',
-};
+const IS_VALUES = [
+  'starred',
+  'unread',
+  'mentioned',
+  'alerted',
+  'resolved',
+  'followed',
+  'dm',
+] as const;
+type IsValue = (typeof IS_VALUES)[number];
+const isKnownIs = (operand: string): operand is IsValue =>
+  (IS_VALUES as readonly string[]).includes(operand);
 
-const HAS_NOUNS: Record<string, string> = {
-  link: 'links',
-  image: 'images',
-  attachment: 'attachments',
-  reaction: 'reactions',
-};
+const HAS_VALUES = ['link', 'image', 'attachment', 'reaction'] as const;
+function hasNoun(operand: string): string {
+  return (HAS_VALUES as readonly string[]).includes(operand)
+    ? t(`search:title.has.${operand as (typeof HAS_VALUES)[number]}`)
+    : operand;
+}
 
-const quote = (text: string) => `“${text}”`;
+const quote = (text: string) => t('search:title.quote', { text });
 
 function personName(directory: SearchDirectory, operand: string): string {
   if (!/^\d+$/.test(operand)) return operand;
   const id = Number(operand);
-  if (id === directory.ownUserId) return 'you';
-  return directory.users[id]?.full_name ?? 'an unknown user';
+  if (id === directory.ownUserId) return t('search:title.you');
+  return directory.users[id]?.full_name ?? t('search:title.unknownUser');
 }
 
 function peopleNames(directory: SearchDirectory, operand: string): string {
   const names = operand.split(',').map((id) => personName(directory, id));
-  return names.length <= 2
-    ? names.join(' and ')
-    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  if (names.length <= 1) return names.join('');
+  return t('search:title.nameList', { list: names.slice(0, -1).join(', '), last: names.at(-1) });
 }
 
 function channelName(directory: SearchDirectory, operand: string): string {
@@ -57,13 +52,13 @@ function channelName(directory: SearchDirectory, operand: string): string {
 export function narrowTitle(narrow: Narrow, directory: SearchDirectory): string {
   switch (narrow.kind) {
     case 'feed':
-      return 'Combined feed';
+      return t('search:title.feed');
     case 'starred':
-      return 'Starred messages';
+      return t('search:title.is.starred');
     case 'mentions':
-      return 'Mentions';
+      return t('search:title.mentions');
     case 'search':
-      return `Search results for ${quote(narrow.query)}`;
+      return t('search:title.searchResults', { query: quote(narrow.query) });
     default:
       return describeTerms(narrowTerms(narrow), directory);
   }
@@ -72,8 +67,12 @@ export function narrowTitle(narrow: Narrow, directory: SearchDirectory): string 
 function describeTerms(terms: NarrowTerm[], directory: SearchDirectory): string {
   const positiveIs = terms.find((t) => t.operator === 'is' && !t.negated);
   const onlySearch = terms.every((t) => t.operator === 'search' && !t.negated);
-  if (onlySearch && terms.length > 0) return `Search results for ${quote(terms[0].operand)}`;
-  const noun = positiveIs ? (IS_NOUNS[positiveIs.operand] ?? 'Messages') : 'Messages';
+  if (onlySearch && terms.length > 0)
+    return t('search:title.searchResults', { query: quote(terms[0].operand) });
+  const noun =
+    positiveIs && isKnownIs(positiveIs.operand)
+      ? t(`search:title.is.${positiveIs.operand}`)
+      : t('search:title.messages');
   // Phrases read in a fixed order whatever the order of the terms: what, from whom, where, words.
   const phrases: [number, string][] = [];
   const say = (rank: number, phrase: string) => phrases.push([rank, phrase]);
@@ -84,51 +83,77 @@ function describeTerms(terms: NarrowTerm[], directory: SearchDirectory): string 
     switch (operator) {
       case 'is':
         if (term === positiveIs) break;
-        say(0, negated ? IS_NOT[operand] : `(${operand})`);
+        say(
+          0,
+          negated && isKnownIs(operand)
+            ? t(`search:title.isNot.${operand}`)
+            : t('search:title.isOther', { value: operand }),
+        );
         break;
       case 'has':
-        say(1, `${negated ? 'without' : 'with'} ${HAS_NOUNS[operand] ?? operand}`);
+        say(
+          1,
+          t(negated ? 'search:title.without' : 'search:title.with', { what: hasNoun(operand) }),
+        );
         break;
       case 'sender':
-        say(2, `${negated ? 'not from' : 'from'} ${personName(directory, operand)}`);
+        say(
+          2,
+          t(negated ? 'search:title.notFrom' : 'search:title.from', {
+            name: personName(directory, operand),
+          }),
+        );
         break;
       case 'channel':
-        if (negated) say(3, `outside ${channelName(directory, operand)}`);
+        if (negated)
+          say(3, t('search:title.outsideChannel', { channel: channelName(directory, operand) }));
         else
           say(
             3,
             topic
-              ? `in ${channelName(directory, operand)} › ${topic.operand}`
-              : `in ${channelName(directory, operand)}`,
+              ? t('search:title.inChannelTopic', {
+                  channel: channelName(directory, operand),
+                  topic: topic.operand,
+                })
+              : t('search:title.inChannel', { channel: channelName(directory, operand) }),
           );
         break;
       case 'topic':
-        if (negated) say(3, `outside the topic ${quote(operand)}`);
-        else if (!channel) say(3, `in the topic ${quote(operand)}`);
+        if (negated) say(3, t('search:title.outsideTopic', { topic: quote(operand) }));
+        else if (!channel) say(3, t('search:title.inTopic', { topic: quote(operand) }));
         break;
       case 'dm':
         say(
           4,
-          `${negated ? 'outside' : 'in'} direct messages with ${peopleNames(directory, operand)}`,
+          t(negated ? 'search:title.outsideDmsWith' : 'search:title.inDmsWith', {
+            names: peopleNames(directory, operand),
+          }),
         );
         break;
       case 'dm-including':
         say(
           4,
-          `${negated ? 'outside' : 'in'} direct messages including ${personName(directory, operand)}`,
+          t(negated ? 'search:title.outsideDmsIncluding' : 'search:title.inDmsIncluding', {
+            name: personName(directory, operand),
+          }),
         );
         break;
       case 'id':
-        say(5, `${negated ? 'except' : 'numbered'} ${operand}`);
+        say(5, t(negated ? 'search:title.except' : 'search:title.numbered', { id: operand }));
         break;
       case 'search':
-        say(6, `${negated ? 'not matching' : 'matching'} ${quote(operand)}`);
+        say(
+          6,
+          t(negated ? 'search:title.notMatching' : 'search:title.matching', {
+            text: quote(operand),
+          }),
+        );
         break;
     }
   }
   // A direct-message conversation on its own reads as its name.
   if (terms.length === 1 && terms[0].operator === 'dm' && !terms[0].negated)
-    return `Direct messages with ${peopleNames(directory, terms[0].operand)}`;
+    return t('search:title.dmsWith', { names: peopleNames(directory, terms[0].operand) });
   phrases.sort((a, b) => a[0] - b[0]);
   return [noun, ...phrases.map(([, phrase]) => phrase)].join(' ');
 }

@@ -3,6 +3,7 @@
  * topic:"lunch plans" is:starred cool sunglasses`. Pure functions from the text in the search box
  * to a narrow, and back, resolving names against the people and channels this client knows.
  */
+import { i18n } from '../../i18n';
 import {
   filterNarrow,
   narrowTerms,
@@ -147,7 +148,7 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
     switch (operator) {
       case 'channel': {
         const id = findChannel(directory, operand);
-        if (id === null) problems.push(`No channel is named “${operand}”.`);
+        if (id === null) problems.push(i18n.t('search:problems.noChannel', { name: operand }));
         else add('channel', String(id), token.negated);
         break;
       }
@@ -156,7 +157,7 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
         const id = findPerson(directory, operand);
         if (id !== null) add(operator, String(id), token.negated);
         else if (operand.includes('@')) add(operator, operand, token.negated);
-        else problems.push(`No single person matches “${operand}”.`);
+        else problems.push(i18n.t('search:problems.noPerson', { name: operand }));
         break;
       }
       case 'dm': {
@@ -164,28 +165,32 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
         const ids = people.map((person) => findPerson(directory, person));
         const unknown = people.filter((_, i) => ids[i] === null);
         if (unknown.length > 0)
-          problems.push(`No single person matches “${unknown.join('”, “')}”.`);
+          problems.push(i18n.t('search:problems.noPeople', { names: unknown.join('”, “') }));
         else add('dm', ids.join(','), token.negated);
         break;
       }
       case 'is': {
         const value = operand.toLowerCase() === 'private' ? 'dm' : operand.toLowerCase();
         if (!(IS_VALUES as readonly string[]).includes(value))
-          problems.push(`“is:${operand}” is not a search: try ${IS_VALUES.join(', ')}.`);
+          problems.push(
+            i18n.t('search:problems.badIs', { value: operand, choices: IS_VALUES.join(', ') }),
+          );
         else add('is', value, token.negated);
         break;
       }
       case 'has': {
         const value = operand.toLowerCase().replace(/s$/, '');
         if (!(HAS_VALUES as readonly string[]).includes(value))
-          problems.push(`“has:${operand}” is not a search: try ${HAS_VALUES.join(', ')}.`);
+          problems.push(
+            i18n.t('search:problems.badHas', { value: operand, choices: HAS_VALUES.join(', ') }),
+          );
         else add('has', value, token.negated);
         break;
       }
       case 'id':
       case 'near':
       case 'with':
-        if (!isId(operand)) problems.push(`“${operator}:” takes a message number.`);
+        if (!isId(operand)) problems.push(i18n.t('search:problems.needsNumber', { operator }));
         else if (operator === 'id') add('id', operand, token.negated);
         else target = { messageId: Number(operand), follow: operator === 'with' };
         break;

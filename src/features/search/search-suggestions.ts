@@ -4,6 +4,7 @@
  * and `has:`, and always the text itself as a search. Pure and cheap: one pass over the people
  * per keystroke, at most MAX_SUGGESTIONS results.
  */
+import { i18n } from '../../i18n';
 import {
   findChannel,
   HAS_VALUES,
@@ -29,35 +30,28 @@ export type SearchSuggestion =
       userId?: number;
     };
 
-const OPERATOR_HELP: [string, string][] = [
-  ['channel:', 'messages in a channel'],
-  ['topic:', 'messages in a topic'],
-  ['sender:', 'messages sent by someone'],
-  ['dm:', 'direct messages with someone'],
-  ['dm-including:', 'direct messages including someone'],
-  ['is:', 'starred, unread, mentioned, alerted, resolved, followed, dm'],
-  ['has:', 'link, image, attachment, reaction'],
-  ['near:', 'messages around a message number'],
-  ['with:', 'the conversation of a message number'],
-  ['id:', 'one message by number'],
-];
+/** The operators offered for a word being typed, each with its key in search:suggest.op. */
+const OPERATORS = [
+  ['channel:', 'channel'],
+  ['topic:', 'topic'],
+  ['sender:', 'sender'],
+  ['dm:', 'dm'],
+  ['dm-including:', 'dmIncluding'],
+  ['is:', 'is'],
+  ['has:', 'has'],
+  ['near:', 'near'],
+  ['with:', 'with'],
+  ['id:', 'id'],
+] as const;
 
-const IS_HELP: Record<string, string> = {
-  starred: 'starred messages',
-  unread: 'unread messages',
-  mentioned: 'messages that mention you',
-  alerted: 'messages with your alert words',
-  resolved: 'messages in resolved topics',
-  followed: 'messages in topics you follow',
-  dm: 'direct messages',
-};
-
-const HAS_HELP: Record<string, string> = {
-  link: 'messages with links',
-  image: 'messages with images',
-  attachment: 'messages with attachments',
-  reaction: 'messages with emoji reactions',
-};
+/** What an `is:` or `has:` value finds, in the interface language. */
+function valueHelp(operator: 'is' | 'has', value: string): string | undefined {
+  if (operator === 'is' && (IS_VALUES as readonly string[]).includes(value))
+    return i18n.t(`search:suggest.is.${value as (typeof IS_VALUES)[number]}`);
+  if (operator === 'has' && (HAS_VALUES as readonly string[]).includes(value))
+    return i18n.t(`search:suggest.has.${value as (typeof HAS_VALUES)[number]}`);
+  return undefined;
+}
 
 const PEOPLE_OPERATORS = new Set(['sender', 'from', 'dm', 'pm-with', 'dm-including']);
 
@@ -153,13 +147,18 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
           `channel:${s.stream_id}`,
           `${minus}channel:${quoteOperand(s.name)} `,
           `#${s.name}`,
-          'channel',
+          i18n.t('search:suggest.channel'),
         );
     } else if (operator === 'topic' || operator === 'subject') {
       const streamId = channelInText(before, directory);
       const topics = streamId === null ? [] : context.topicsOf(streamId);
       for (const topic of topics.filter((t) => t.toLowerCase().includes(typed)).slice(0, 8))
-        complete(`topic:${topic}`, `${minus}topic:${quoteOperand(topic)} `, topic, 'topic');
+        complete(
+          `topic:${topic}`,
+          `${minus}topic:${quoteOperand(topic)} `,
+          topic,
+          i18n.t('search:suggest.topic'),
+        );
     } else if (PEOPLE_OPERATORS.has(operator)) {
       const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
       // A group DM lists people with commas: only the last one is being typed.
@@ -180,13 +179,12 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
       }
     } else if (operator === 'is' || operator === 'has') {
       const values: readonly string[] = operator === 'is' ? IS_VALUES : HAS_VALUES;
-      const help = operator === 'is' ? IS_HELP : HAS_HELP;
       for (const value of values.filter((v) => v.startsWith(typed)))
         complete(
           `${operator}:${value}`,
           `${minus}${operator}:${value} `,
           `${minus}${operator}:${value}`,
-          help[value],
+          valueHelp(operator, value),
         );
     }
   } else if (current && current.operand && !/\s/.test(current.operand)) {
@@ -194,13 +192,13 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
     const raw = text.slice(current.start, current.end);
     const negated = raw.startsWith('-') && raw.length > 1;
     const word = (negated ? raw.slice(1) : raw).toLowerCase();
-    for (const [operator, help] of OPERATOR_HELP)
+    for (const [operator, help] of OPERATORS)
       if (operator.startsWith(word) && operator !== word)
         complete(
           `op:${operator}`,
           `${negated ? '-' : ''}${operator}`,
           `${negated ? '-' : ''}${operator}`,
-          help,
+          i18n.t(`search:suggest.op.${help}`),
         );
   }
   return results.slice(0, MAX_SUGGESTIONS);

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
@@ -8,6 +9,7 @@ import { dmConversationName } from './conversation-names';
 const DMS_SHOWN = 12;
 
 export function DmList({ place }: { place: Place | null }) {
+  const { t } = useTranslation('navigation');
   const muted = useMutedUsers();
   // One-on-one conversations with someone you muted are not listed.
   const recent = useRecentDms().filter(
@@ -17,12 +19,10 @@ export function DmList({ place }: { place: Place | null }) {
   return (
     <section className="sidebar-section" aria-labelledby="dms-heading">
       <h2 id="dms-heading" className="sidebar-heading">
-        Direct messages
+        {t('dms.heading')}
       </h2>
       {recent.length === 0 ? (
-        <p className="sidebar-empty">
-          No direct messages yet. Pick someone from the people list to start one.
-        </p>
+        <p className="sidebar-empty">{t('dms.empty')}</p>
       ) : (
         <ul className="sidebar-list">
           {recent.slice(0, DMS_SHOWN).map((conversation) => (
@@ -39,6 +39,7 @@ export function DmList({ place }: { place: Place | null }) {
 }
 
 function DmItem({ userIds, current }: { userIds: number[]; current: boolean }) {
+  useTranslation('navigation'); // the conversation's name and unread label follow the language
   const users = useUsersById();
   const count = useDmUnreadCount(userIds);
   const name = dmConversationName(userIds, users, useMutedUsers());

@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useStore } from 'zustand';
 import {
   AtIcon,
   ClockIcon,
   DraftIcon,
   FeedIcon,
   InboxIcon,
+  PeopleIcon,
   StarIcon,
 } from '../../components/icons';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import {
   useMentionCount,
-  useServerDrafts,
+  useScheduledMessages,
   useStarredCount,
   useUnmutedUnreadTotal,
 } from '../../model/hooks';
@@ -24,15 +25,16 @@ import {
   type Place,
   type ViewName,
 } from '../../narrow';
-import { useSession } from '../app/session-context';
+import { useDraftEntries } from '../drafts/draft-entries';
 import { DmList } from './DmList';
 import { StreamList } from './StreamList';
 import { useIsSpectator } from '../app/session-context';
 
 export function LeftSidebar({ place, hidden }: { place: Place | null; hidden: boolean }) {
+  const { t } = useTranslation('navigation');
   const spectator = useIsSpectator();
   return (
-    <nav id="left-sidebar" className="left-sidebar" aria-label="Channels and views" inert={hidden}>
+    <nav id="left-sidebar" className="left-sidebar" aria-label={t('sidebar.label')} inert={hidden}>
       {/* A visitor reads channels only: the personal views and direct messages need an account. */}
       {!spectator && <ViewList place={place} />}
       <StreamList place={place} />
@@ -42,13 +44,14 @@ export function LeftSidebar({ place, hidden }: { place: Place | null; hidden: bo
 }
 
 function ViewList({ place }: { place: Place | null }) {
+  const { t } = useTranslation('navigation');
   const unreadTotal = useUnmutedUnreadTotal();
   const mentions = useMentionCount();
   const starred = useStarredCount();
-  const localDrafts = useStore(useSession().composeDrafts, (state) => state.byConversation);
-  const drafts =
-    Object.keys(useServerDrafts()).length +
-    Object.values(localDrafts).filter((d) => d.content.trim()).length;
+  const drafts = useDraftEntries().length;
+  const scheduled = Object.keys(useScheduledMessages()).length;
+  const { t: tDrafts } = useTranslation('drafts');
+  const { t: tGroups } = useTranslation('groups');
   const isView = (view: ViewName) => place?.kind === 'view' && place.view === view;
   const isNarrow = (kind: string) => place?.kind === 'narrow' && place.narrow.kind === kind;
 
@@ -57,28 +60,28 @@ function ViewList({ place }: { place: Place | null }) {
       <ViewLink
         to={viewToUrl('inbox')}
         icon={<InboxIcon />}
-        name="Inbox"
+        name={t('views.inbox')}
         count={unreadTotal}
         current={isView('inbox')}
       />
       <ViewLink
         to={viewToUrl('recent')}
         icon={<ClockIcon />}
-        name="Recent conversations"
+        name={t('views.recent')}
         count={0}
         current={isView('recent')}
       />
       <ViewLink
         to="/feed"
         icon={<FeedIcon />}
-        name="Combined feed"
+        name={t('views.feed')}
         count={0}
         current={isNarrow('feed')}
       />
       <ViewLink
         to={narrowToUrl(starredNarrow)}
         icon={<StarIcon />}
-        name="Starred messages"
+        name={t('views.starred')}
         count={starred}
         quietCount
         current={isNarrow('starred')}
@@ -86,7 +89,7 @@ function ViewList({ place }: { place: Place | null }) {
       <ViewLink
         to={narrowToUrl(mentionsNarrow)}
         icon={<AtIcon />}
-        name="Mentions"
+        name={t('views.mentions')}
         count={mentions}
         mention
         current={isNarrow('mentions')}
@@ -94,10 +97,25 @@ function ViewList({ place }: { place: Place | null }) {
       <ViewLink
         to={viewToUrl('drafts')}
         icon={<DraftIcon />}
-        name="Drafts"
+        name={t('views.drafts')}
         count={drafts}
         quietCount
         current={isView('drafts')}
+      />
+      <ViewLink
+        to={viewToUrl('scheduled')}
+        icon={<ClockIcon />}
+        name={tDrafts('scheduled.title')}
+        count={scheduled}
+        quietCount
+        current={isView('scheduled')}
+      />
+      <ViewLink
+        to={viewToUrl('groups')}
+        icon={<PeopleIcon />}
+        name={tGroups('sidebarLink')}
+        count={0}
+        current={isView('groups')}
       />
     </ul>
   );
@@ -115,9 +133,10 @@ interface ViewLinkProps {
 }
 
 function ViewLink({ to, icon, name, count, current, mention, quietCount }: ViewLinkProps) {
+  const { t } = useTranslation('navigation');
   const label = quietCount
     ? count > 0
-      ? `${name}, ${count}`
+      ? t('sidebar.countLabel', { name, count })
       : name
     : withUnreadLabel(name, count);
   return (

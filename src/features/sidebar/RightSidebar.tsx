@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../components/Avatar';
 import {
   useActiveUsers,
@@ -8,9 +8,10 @@ import {
   usePresenceStatuses,
 } from '../../model/hooks';
 import type { PresenceStatus } from '../../model/presence';
-import { dmNarrow, narrowToUrl } from '../../narrow';
+import { PersonRow, ProfileCardLayer } from '../people';
 
 export function RightSidebar({ hidden }: { hidden: boolean }) {
+  const { t } = useTranslation('people');
   const users = useActiveUsers();
   const ownUserId = useOwnUserId();
   const muted = useMutedUsers();
@@ -38,66 +39,49 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
   const bots = shown.filter((u) => u.is_bot);
 
   return (
-    <aside id="right-sidebar" className="right-sidebar" aria-label="People" hidden={hidden}>
-      <h2 className="sidebar-heading">People</h2>
+    <aside
+      id="right-sidebar"
+      className="right-sidebar"
+      aria-label={t('sidebar.heading')}
+      hidden={hidden}
+    >
+      <h2 className="sidebar-heading">{t('sidebar.heading')}</h2>
       <label htmlFor="people-filter" className="visually-hidden">
-        Filter people
+        {t('sidebar.filterLabel')}
       </label>
       <input
         id="people-filter"
         className="text-input people-filter"
         type="search"
-        placeholder="Filter people"
+        placeholder={t('sidebar.filterLabel')}
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
       <ul className="sidebar-list">
         {humans.map(({ user, status }) => (
           <li key={user.user_id}>
-            <Link
-              to={narrowToUrl(dmNarrow([user.user_id], ownUserId))}
-              className="sidebar-row person-row"
-              aria-label={`Direct message ${user.full_name} (${STATUS_LABEL[status]})`}
-            >
-              <span className="presence-avatar">
-                <Avatar url={user.avatar_url} name={user.full_name} size={24} />
-                <span className={`presence-dot presence-${status}`} title={STATUS_LABEL[status]} />
-              </span>
-              <span className="sidebar-name">
-                {user.full_name}
-                {user.user_id === ownUserId && <span className="person-you"> (you)</span>}
-              </span>
-            </Link>
+            <PersonRow user={user} presence={status} isYou={user.user_id === ownUserId} />
           </li>
         ))}
       </ul>
       {bots.length > 0 && (
         <>
-          <h3 className="sidebar-subheading">Bots</h3>
+          <h3 className="sidebar-subheading">{t('sidebar.bots')}</h3>
           <ul className="sidebar-list">
             {bots.map((user) => (
               <li key={user.user_id}>
-                <Link
-                  to={narrowToUrl(dmNarrow([user.user_id], ownUserId))}
-                  className="sidebar-row person-row"
-                  aria-label={`Direct message ${user.full_name}`}
-                >
+                <PersonRow user={user} isYou={false}>
                   <Avatar url={user.avatar_url} name={user.full_name} size={24} />
-                  <span className="sidebar-name">{user.full_name}</span>
-                </Link>
+                </PersonRow>
               </li>
             ))}
           </ul>
         </>
       )}
-      {shown.length === 0 && <p className="sidebar-empty">Nobody matches “{filter}”.</p>}
+      {shown.length === 0 && <p className="sidebar-empty">{t('sidebar.nobody', { filter })}</p>}
+      <ProfileCardLayer />
     </aside>
   );
 }
 
 const STATUS_ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
-const STATUS_LABEL: Record<PresenceStatus, string> = {
-  active: 'active',
-  idle: 'idle',
-  offline: 'offline',
-};

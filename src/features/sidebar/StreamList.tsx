@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Subscription } from '../../api/model';
 import { LockIcon } from '../../components/icons';
@@ -21,6 +22,7 @@ import {
 } from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection, useIsSpectator } from '../app/session-context';
+import { ChannelMenu } from '../channels/ChannelMenu';
 import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 const TOPICS_SHOWN = 8;
@@ -28,6 +30,7 @@ const TOPICS_SHOWN = 8;
 const MUTED_TEXT = { color: 'var(--color-text-muted)' };
 
 export function StreamList({ place }: { place: Place | null }) {
+  const { t } = useTranslation('channels');
   const allSubscriptions = useSortedSubscriptions();
   // "Filter channels" (the q shortcut focuses it).
   const [filter, setFilter] = useState('');
@@ -49,24 +52,24 @@ export function StreamList({ place }: { place: Place | null }) {
     <section className="sidebar-section" aria-labelledby="streams-heading">
       <div className="sidebar-heading-row">
         <h2 id="streams-heading" className="sidebar-heading">
-          Channels
+          {t('sidebar.heading')}
         </h2>
         {!spectator && (
           <Link className="sidebar-heading-link" to={viewToUrl('channels')}>
-            Browse
+            {t('sidebar.browse')}
           </Link>
         )}
       </div>
       {allSubscriptions.length > 0 && (
         <>
           <label htmlFor="channel-filter" className="visually-hidden">
-            Filter channels
+            {t('sidebar.filter')}
           </label>
           <input
             id="channel-filter"
             className="text-input channel-filter"
             type="search"
-            placeholder="Filter channels"
+            placeholder={t('sidebar.filter')}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
             autoComplete="off"
@@ -74,19 +77,23 @@ export function StreamList({ place }: { place: Place | null }) {
         </>
       )}
       {allSubscriptions.length === 0 ? (
-        <p className="sidebar-empty">You are not subscribed to any channel yet.</p>
+        <p className="sidebar-empty">{t('sidebar.none')}</p>
       ) : subscriptions.length === 0 ? (
-        <p className="sidebar-empty">No channel matches “{filter}”.</p>
+        <p className="sidebar-empty">{t('sidebar.noMatch', { filter })}</p>
       ) : (
         <ul className="sidebar-list">
-          {subscriptions.map((sub) => (
-            <StreamItem
-              key={sub.stream_id}
-              subscription={sub}
-              open={sub.stream_id === openStreamId}
-              streamCurrent={sub.stream_id === openStreamId && openTopic === null}
-              openTopic={sub.stream_id === openStreamId ? openTopic : null}
-            />
+          {subscriptions.map((sub, index) => (
+            <Fragment key={sub.stream_id}>
+              {index > 0 && subscriptions[index - 1].pin_to_top && !sub.pin_to_top && (
+                <li className="stream-pinned-divider" role="separator" />
+              )}
+              <StreamItem
+                subscription={sub}
+                open={sub.stream_id === openStreamId}
+                streamCurrent={sub.stream_id === openStreamId && openTopic === null}
+                openTopic={sub.stream_id === openStreamId ? openTopic : null}
+              />
+            </Fragment>
           ))}
         </ul>
       )}
@@ -103,8 +110,12 @@ interface StreamItemProps {
 
 function StreamItem({ subscription, open, streamCurrent, openTopic }: StreamItemProps) {
   const count = useStreamUnreadCount(subscription.stream_id);
+  const spectator = useIsSpectator();
+  const classes = ['stream-item', 'channel-sidebar-item'];
+  if (subscription.is_muted) classes.push('stream-muted');
+  if (subscription.pin_to_top) classes.push('stream-pinned');
   return (
-    <li className={subscription.is_muted ? 'stream-item stream-muted' : 'stream-item'}>
+    <li className={classes.join(' ')}>
       <Link
         to={narrowToUrl(streamNarrow(subscription.stream_id), subscription.name)}
         className="sidebar-row"
@@ -121,6 +132,7 @@ function StreamItem({ subscription, open, streamCurrent, openTopic }: StreamItem
         <span className="sidebar-name">{subscription.name}</span>
         <UnreadBadge count={count} />
       </Link>
+      {!spectator && <ChannelMenu subscription={subscription} />}
       {open && <TopicList subscription={subscription} openTopic={openTopic} />}
     </li>
   );
@@ -133,6 +145,7 @@ function TopicList({
   subscription: Subscription;
   openTopic: string | null;
 }) {
+  const { t } = useTranslation('channels');
   const connection = useConnection();
   const topics = useQuery(streamTopicsQuery(connection, subscription.stream_id));
   const unreads = useUnreads();
@@ -159,19 +172,22 @@ function TopicList({
   }, [topics.data, unreadTopics, openTopic]);
 
   if (topics.isPending && rows.length === 0)
-    return <p className="sidebar-topics-loading">Loading topics…</p>;
+    return <p className="sidebar-topics-loading">{t('sidebar.loadingTopics')}</p>;
   if (topics.isError && rows.length === 0)
     return (
       <LoadError
         compact
-        title="Could not load topics"
+        title={t('sidebar.topicsError')}
         error={topics.error}
         retry={() => void topics.refetch()}
       />
     );
-  if (rows.length === 0) return <p className="sidebar-topics-loading">No topics yet.</p>;
+  if (rows.length === 0) return <p className="sidebar-topics-loading">{t('sidebar.noTopics')}</p>;
   return (
-    <ul className="sidebar-list topic-list" aria-label={`Topics in ${subscription.name}`}>
+    <ul
+      className="sidebar-list topic-list"
+      aria-label={t('sidebar.topicsIn', { name: subscription.name })}
+    >
       {rows.map((topic) => {
         const count = unreadTopics?.[topic]?.length ?? 0;
         const muted = isMuted(subscription.stream_id, topic);
@@ -184,7 +200,7 @@ function TopicList({
               aria-current={openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined}
             >
               <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
-                {topic || '(no topic)'}
+                {topic || t('sidebar.noTopic')}
               </span>
               <UnreadBadge count={count} />
             </Link>

@@ -1,4 +1,5 @@
 import type { User } from '../../api/model';
+import { i18n } from '../../i18n';
 
 /**
  * "Iago, Othello" for a DM conversation; the own user's name for a self DM. In a group
@@ -12,7 +13,9 @@ export function dmConversationName(
   const group = userIds.length > 1;
   return userIds
     .map((id) =>
-      group && id in muted ? 'Muted user' : (usersById[id]?.full_name ?? 'Unknown user'),
+      group && id in muted
+        ? i18n.t('navigation:dms.mutedUser')
+        : (usersById[id]?.full_name ?? i18n.t('navigation:dms.unknownUser')),
     )
     .join(', ');
 }

@@ -4,7 +4,9 @@
  * refuses in part is explained with its counts, with an offer to move the part that may move.
  */
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
+import { i18n } from '../../i18n';
 import { Combobox, type Suggestion } from '../../components/Combobox';
 import { useRealmLimits, useSortedSubscriptions } from '../../model/hooks';
 import { sameTopic } from '../../narrow';
@@ -40,7 +42,8 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
       : request.kind === 'message'
         ? null
         : request;
-  const title = request.kind === 'rename' ? 'Rename topic' : 'Move messages';
+  const { t } = useTranslation('search');
+  const title = request.kind === 'rename' ? t('move.renameTitle') : t('move.moveTitle');
   const { allowed, actor, settings } = useTopicPermissions();
   const timely =
     request.kind === 'message'
@@ -94,8 +97,15 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
       <form onSubmit={onSubmit} className="topic-dialog-form">
         <h2 className="topic-dialog-title">{title}</h2>
         <p className="topic-dialog-from">
-          From <strong>#{channels.nameOf(source.streamId)}</strong> ›{' '}
-          <strong>{source.topic || '(no topic)'}</strong>
+          <Trans
+            t={t}
+            i18nKey="move.from"
+            values={{
+              channel: channels.nameOf(source.streamId),
+              topic: source.topic || t('move.noTopic'),
+            }}
+            components={{ channel: <strong />, topic: <strong /> }}
+          />
         </p>
         {request.kind !== 'rename' && (
           <ChannelField
@@ -108,7 +118,7 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
         {mayChangeTopic ? (
           <Combobox
             id={topicId}
-            label={request.kind === 'rename' ? 'New topic name' : 'Topic'}
+            label={request.kind === 'rename' ? t('move.newTopicName') : t('move.topic')}
             className="topic-dialog-field"
             value={topic}
             onChange={setTopic}
@@ -119,12 +129,10 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
         ) : (
           <div className="topic-dialog-field">
             <label htmlFor={topicId} className="compose-label">
-              Topic
+              {t('move.topic')}
             </label>
             <input id={topicId} className="text-input" value={topic} readOnly />
-            <span className="topic-dialog-hint">
-              You may change the channel here, not the topic.
-            </span>
+            <span className="topic-dialog-hint">{t('move.channelOnly')}</span>
           </div>
         )}
         {request.kind === 'message' && <PropagateField value={mode} onChange={setMode} />}
@@ -145,7 +153,7 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
         )}
         <div className="topic-dialog-buttons">
           <button type="button" className="button button-quiet" onClick={onClose}>
-            Cancel
+            {t('move.cancel')}
           </button>
           <button
             type="submit"
@@ -154,7 +162,11 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
               !changed || move.isPending || (newTopic === '' && !!settings.mandatory_topics)
             }
           >
-            {move.isPending ? 'Moving…' : request.kind === 'rename' ? 'Rename' : 'Move'}
+            {move.isPending
+              ? t('move.moving')
+              : request.kind === 'rename'
+                ? t('move.rename')
+                : t('move.move')}
           </button>
         </div>
       </form>
@@ -196,7 +208,10 @@ function useChannelChoices(currentId: number, role: number) {
       .filter((s) => s.stream_id === currentId || mayPostTo(s, role))
       .map((s) => ({ id: s.stream_id, name: s.name }));
     const names = new Map(choices.map((c) => [c.id, c.name]));
-    return { choices, nameOf: (id: number) => names.get(id) ?? 'unknown channel' };
+    return {
+      choices,
+      nameOf: (id: number) => names.get(id) ?? i18n.t('search:move.unknownChannel'),
+    };
   }, [subscriptions, currentId, role]);
 }
 

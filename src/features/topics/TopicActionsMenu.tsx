@@ -3,6 +3,7 @@
  * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 import { sameTopic } from '../../narrow';
 import { useMoveMessages, useStreamTopics } from '../../queries/topics';
@@ -23,6 +24,7 @@ interface TopicActionsMenuProps {
 }
 
 export function TopicActionsMenu({ streamId, topic, messageId, className }: TopicActionsMenuProps) {
+  const { t } = useTranslation('search');
   const { allowed } = useTopicPermissions();
   const [open, setOpen] = useState(false);
   // Opens upwards in the lower part of the window, so the feed's edge does not cut it off.
@@ -68,7 +70,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
         notifyOld: false,
         notifyNew: true,
       },
-      { onError: (e) => setError(errorText(e, 'The topic could not be changed.')) },
+      { onError: (e) => setError(errorText(e, t('topicActions.failed'))) },
     );
   };
 
@@ -92,7 +94,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
   };
 
   const dialogTarget = newestId ?? 0;
-  const label = `Topic actions for ${topic || '(no topic)'}`;
+  const label = t('topicActions.label', { topic: topic || t('noTopic') });
   return (
     <div className={`topic-actions ${className ?? ''}`} ref={root}>
       <button
@@ -100,7 +102,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
         type="button"
         className="icon-button topic-actions-button"
         aria-label={label}
-        title="Topic actions"
+        title={t('topicActions.title')}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -139,7 +141,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
               disabled={newestId === undefined}
               onClick={toggleResolved}
             >
-              {isResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
+              {isResolved(topic) ? t('topicActions.unresolve') : t('topicActions.resolve')}
             </button>
           )}
           {allowed.editTopic && (
@@ -154,7 +156,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
                 openDialog({ kind: 'rename', streamId, topic, targetId: dialogTarget });
               }}
             >
-              Rename topic
+              {t('topicActions.rename')}
             </button>
           )}
           {(allowed.editTopic || allowed.moveBetweenChannels) && (
@@ -169,7 +171,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
                 openDialog({ kind: 'topic', streamId, topic, targetId: dialogTarget });
               }}
             >
-              Move topic
+              {t('topicActions.move')}
             </button>
           )}
         </div>
@@ -180,7 +182,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
           <button
             type="button"
             className="link-button"
-            aria-label="Dismiss"
+            aria-label={t('topicActions.dismiss')}
             onClick={() => setError(null)}
           >
             ×

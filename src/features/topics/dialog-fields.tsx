@@ -1,5 +1,6 @@
 /** The parts of the move dialog: destination channel, which messages, notices, a refusal. */
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PropagateMode } from '../../queries/topics';
 import type { MoveFailure } from './move-error';
 
@@ -9,11 +10,12 @@ export function ChannelField(props: {
   choices: { id: number; name: string }[];
   disabled: boolean;
 }) {
+  const { t } = useTranslation('search');
   const id = useId();
   return (
     <div className="topic-dialog-field">
       <label htmlFor={id} className="compose-label">
-        Channel
+        {t('move.channel')}
       </label>
       <select
         id={id}
@@ -31,28 +33,25 @@ export function ChannelField(props: {
       </select>
       {props.disabled && (
         <span id={`${id}-why`} className="topic-dialog-hint">
-          You may change the topic here, not the channel.
+          {t('move.topicOnly')}
         </span>
       )}
     </div>
   );
 }
 
-const MODES: [PropagateMode, string][] = [
-  ['change_one', 'Move only this message'],
-  ['change_later', 'Move this and all following messages'],
-  ['change_all', 'Move all messages in this topic'],
-];
+const MODES: PropagateMode[] = ['change_one', 'change_later', 'change_all'];
 
 export function PropagateField(props: {
   value: PropagateMode;
   onChange(mode: PropagateMode): void;
 }) {
+  const { t } = useTranslation('search');
   const id = useId();
   return (
     <div className="topic-dialog-field">
       <label htmlFor={id} className="compose-label">
-        Which messages
+        {t('move.which')}
       </label>
       <select
         id={id}
@@ -60,9 +59,9 @@ export function PropagateField(props: {
         value={props.value}
         onChange={(e) => props.onChange(e.target.value as PropagateMode)}
       >
-        {MODES.map(([value, text]) => (
+        {MODES.map((value) => (
           <option key={value} value={value}>
-            {text}
+            {t(`move.modes.${value}`)}
           </option>
         ))}
       </select>
@@ -81,16 +80,17 @@ export function NoticeChoices({
   notifyOld,
   onChange,
 }: NoticeChoice & { onChange(choice: NoticeChoice): void }) {
+  const { t } = useTranslation('search');
   return (
     <fieldset className="topic-dialog-notices">
-      <legend className="visually-hidden">Notifications</legend>
+      <legend className="visually-hidden">{t('move.notifications')}</legend>
       <label>
         <input
           type="checkbox"
           checked={notifyNew}
           onChange={(e) => onChange({ notifyOld, notifyNew: e.target.checked })}
         />{' '}
-        Send automated notice to new topic
+        {t('move.noticeNew')}
       </label>
       <label>
         <input
@@ -98,7 +98,7 @@ export function NoticeChoices({
           checked={notifyOld}
           onChange={(e) => onChange({ notifyNew, notifyOld: e.target.checked })}
         />{' '}
-        Send automated notice to old topic
+        {t('move.noticeOld')}
       </label>
     </fieldset>
   );
@@ -110,6 +110,7 @@ export function FailureNotice(props: {
   pending: boolean;
   onMoveAllowed(firstId: number): void;
 }) {
+  const { t } = useTranslation('search');
   const { failure } = props;
   return (
     <div className="topic-dialog-error" role="alert">
@@ -121,9 +122,7 @@ export function FailureNotice(props: {
           disabled={props.pending}
           onClick={() => props.onMoveAllowed(failure.firstAllowedId!)}
         >
-          {failure.allowed === 1
-            ? 'Move only the most recent message'
-            : `Move only the ${failure.allowed} most recent messages`}
+          {t('move.moveAllowed', { count: failure.allowed })}
         </button>
       )}
     </div>

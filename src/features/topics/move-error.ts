@@ -4,16 +4,15 @@
  * on, with change_later), or says that nothing can move when the server names no first message.
  */
 import { errorText, isApiError } from '../../api/errors';
+import { i18n } from '../../i18n';
 
 export type MoveFailure =
   | { kind: 'time-limit'; text: string; firstAllowedId: number | null; allowed: number }
   | { kind: 'other'; text: string };
 
-const count = (n: number) => (n === 1 ? '1 message' : `${n} messages`);
-
 export function describeMoveFailure(error: unknown): MoveFailure {
   if (!isApiError(error, 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'))
-    return { kind: 'other', text: errorText(error, 'The messages could not be moved.') };
+    return { kind: 'other', text: errorText(error, i18n.t('search:move.failed')) };
   const extra = error.failure.kind === 'api' ? error.failure.extra : {};
   const total =
     typeof extra.total_messages_in_topic === 'number' ? extra.total_messages_in_topic : null;
@@ -25,18 +24,26 @@ export function describeMoveFailure(error: unknown): MoveFailure {
     typeof extra.first_message_id_allowed_to_move === 'number'
       ? extra.first_message_id_allowed_to_move
       : null;
-  const askModerator = 'A moderator or administrator can move the whole topic.';
+  const askModerator = i18n.t('search:move.askModerator');
   if (firstAllowedId === null || allowed === 0)
     return {
       kind: 'time-limit',
       firstAllowedId: null,
       allowed: 0,
-      text: `None of ${total === null ? 'these messages' : `the ${count(total)}`} can be moved: they are older than the time limit for moving messages. ${askModerator}`,
+      text: `${
+        total === null
+          ? i18n.t('search:move.noneMovable')
+          : i18n.t('search:move.noneOfTotal', { count: total })
+      } ${askModerator}`,
     };
   return {
     kind: 'time-limit',
     firstAllowedId,
     allowed,
-    text: `Only ${allowed} of ${total ?? 'the'} messages can be moved: the others are older than the time limit. ${askModerator}`,
+    text: `${
+      total === null
+        ? i18n.t('search:move.someOfThe', { allowed })
+        : i18n.t('search:move.someOfTotal', { allowed, total })
+    } ${askModerator}`,
   };
 }

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { drain, TestClient } from './client.js';
+import { PNG } from './endpoints.js';
+
+describe.each(DATABASES)('status and avatar on %s', (db) => {
+  let server: TestServer;
+  let hamlet: TestClient;
+  let othello: TestClient;
+  let hamletId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ db });
+    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
+    hamletId = (await hamlet.get('/users/me')).body.user_id;
+  });
+  afterAll(() => server?.close());
+
+  it('sets a status part by part, tells everyone and shows it in the snapshot', async () => {
+    const q = await othello.post('/register', { event_types: ['user_status'] });
+    const set = await hamlet.post('/users/me/status', {
+      status_text: 'In a meeting',
+      emoji_name: 'calendar',
+    });
+    expect(set.body).toMatchObject({ result: 'success' });
+    await hamlet.post('/users/me/status', { away: true });
+    const events = await drain(othello, q.body.queue_id);
+    expect(events.map(({ id: _id, ...e }: { id: number }) => e)).toEqual([
+      {
+        type: 'user_status',
+        user_id: hamletId,
+        status_text: 'In a meeting',
+        emoji_name: 'calendar',
+        emoji_code: '1f4c6',
+        reaction_type: 'unicode_emoji',
+      },
+      { type: 'user_status', user_id: hamletId, away: true },
+    ]);
+    const snapshot = await othello.post('/register', { fetch_event_types: ['user_status'] });
+    expect(snapshot.body.user_status[hamletId]).toEqual({
+      away: true,
+      status_text: 'In a meeting',
+      emoji_name: 'calendar',
+      emoji_code: '1f4c6',
+      reaction_type: 'unicode_emoji',
+    });
+    expect((await othello.get(`/users/${hamletId}/status`)).body.status).toMatchObject({
+      status_text: 'In a meeting',
+    });
+    await hamlet.post('/users/me/status', { away: false, status_text: '', emoji_name: '' });
+    const cleared = await othello.post('/register', { fetch_event_types: ['user_status'] });
+    expect(cleared.body.user_status[hamletId]).toBeUndefined();
+  });
+
+  it('refuses an empty request, a long text and an unknown emoji', async () => {
+    expect((await hamlet.post('/users/me/status', {})).body.msg).toBe(
+      'Client did not pass any new values.',
+    );
+    expect((await hamlet.post('/users/me/status', { status_text: 'x'.repeat(61) })).body.msg).toBe(
+      'status_text is too long (limit: 60 characters)',
+    );
+    expect((await hamlet.post('/users/me/status', { emoji_name: 'no_such_thing' })).body.msg).toBe(
+      "Emoji 'no_such_thing' does not exist",
+    );
+  });
+
+  it('uploads an avatar, serves it under a new version and removes it again', async () => {
+    const q = await othello.post('/register', { event_types: ['realm_user'] });
+    const upload = await hamlet.post('/users/me/avatar', {
+      file: new File([new Uint8Array(PNG)], 'me.png', { type: 'image/png' }),
+    });
+    expect(upload.body).toMatchObject({ result: 'success' });
+    const url: string = upload.body.avatar_url;
+    expect(url).toMatch(new RegExp(`/avatar/${hamletId}\\?v=2$`));
+    const image = await fetch(url);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const [event] = await drain(othello, q.body.queue_id);
+    expect(event).toMatchObject({
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: hamletId, avatar_url: url, avatar_version: 2 },
+    });
+    const removed = await hamlet.delete('/users/me/avatar');
+    expect(removed.body.avatar_url).toMatch(/\?v=3$/);
+    const drawn = await fetch(removed.body.avatar_url);
+    expect(drawn.headers.get('content-type')).toContain('image/svg+xml');
+  });
+
+  it('refuses an avatar request without exactly one image', async () => {
+    expect((await hamlet.post('/users/me/avatar', {})).body.msg).toBe(
+      'You must upload exactly one avatar.',
+    );
+    const text = await hamlet.post('/users/me/avatar', {
+      file: new File(['not an image'], 'me.png', { type: 'image/png' }),
+    });
+    expect(text.body.msg).toBe('Invalid image format');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The organization's administration, `/organization/<section>`. Each section says who may open
+ * it; the server decides what each request may do, and a section shows only what its reader may
+ * change.
+ */
+import { useTranslation } from 'react-i18next';
+import { ROLE } from '../../api/model/user';
+import { useOwnUserId, useUsersById } from '../../model/hooks';
+import { DefaultChannelsSection } from '../channels/DefaultChannelsSection';
+import { SettingsLayout, type SettingsSection } from '../settings/SettingsLayout';
+import { UsersSection } from './users/UsersSection';
+import { InvitationsSection } from './users/InvitationsSection';
+import { AllBotsSection } from './users/BotsSection';
+import { i18n } from '../../i18n';
+import { CustomEmojiSection } from './CustomEmojiSection';
+import { LinkifiersSection } from './LinkifiersSection';
+import { OrgPermissionsSection } from './OrgPermissionsSection';
+import { OrgProfileSection } from './OrgProfileSection';
+import { OrgSettingsSection } from './OrgSettingsSection';
+import { ProfileFieldsSection } from './ProfileFieldsSection';
+
+interface AdminSection extends SettingsSection {
+  /** the least role that sees the section (ROLE values: lower is more) */
+  minRole: number;
+}
+
+function useAdminSections(): AdminSection[] {
+  const { t: tOrg } = useTranslation('adminOrg');
+  return [
+    // Everyone may read how the organization is set up, as in the reference app.
+    {
+      id: 'profile',
+      title: tOrg('sections.profile'),
+      Component: OrgProfileSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'settings',
+      title: tOrg('sections.settings'),
+      Component: OrgSettingsSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'permissions',
+      title: tOrg('sections.permissions'),
+      Component: OrgPermissionsSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'profile-fields',
+      title: tOrg('sections.profileFields'),
+      Component: ProfileFieldsSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'linkifiers',
+      title: tOrg('sections.linkifiers'),
+      Component: LinkifiersSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'emoji',
+      title: tOrg('sections.emoji'),
+      Component: CustomEmojiSection,
+      minRole: ROLE.GUEST,
+    },
+    {
+      id: 'users',
+      title: i18n.t('adminUsers:sections.users'),
+      Component: UsersSection,
+      minRole: ROLE.ADMINISTRATOR,
+    },
+    {
+      id: 'bots',
+      title: i18n.t('adminUsers:sections.bots'),
+      Component: AllBotsSection,
+      minRole: ROLE.ADMINISTRATOR,
+    },
+    {
+      id: 'invitations',
+      title: i18n.t('adminUsers:sections.invitations'),
+      Component: InvitationsSection,
+      minRole: ROLE.ADMINISTRATOR,
+    },
+    {
+      id: 'default-channels',
+      title: i18n.t('channels:defaults.title'),
+      Component: DefaultChannelsSection,
+      minRole: ROLE.ADMINISTRATOR,
+    },
+  ];
+}
+
+export function AdminView({ section }: { section: string | undefined }) {
+  const { t } = useTranslation();
+  const role = useUsersById()[useOwnUserId()]?.role ?? ROLE.GUEST;
+  const sections = useAdminSections().filter((s) => role <= s.minRole);
+  return (
+    <SettingsLayout
+      title={t('pages.organization')}
+      basePath="/organization"
+      sections={sections}
+      active={section}
+      other={{ to: '/settings', label: t('pages.settings') }}
+    />
+  );
+}

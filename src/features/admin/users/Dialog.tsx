@@ -1,0 +1,89 @@
+/**
+ * A native modal dialog for the administration screens: focus moves in and is trapped, the page
+ * behind is inert, Escape and Cancel close it, and focus returns to what opened it.
+ */
+import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../api/errors';
+
+interface AdminDialogProps {
+  title: string;
+  children?: ReactNode;
+  /** the submit button's text; none: a dialog that only informs (one Close button) */
+  confirmLabel?: string;
+  /** a destructive confirmation shows its button in the danger colour */
+  danger?: boolean;
+  pending?: boolean;
+  error?: unknown;
+  onConfirm?(): void;
+  onClose(): void;
+}
+
+export function AdminDialog({
+  title,
+  children,
+  confirmLabel,
+  danger,
+  pending,
+  error,
+  onConfirm,
+  onClose,
+}: AdminDialogProps) {
+  const { t } = useTranslation('adminUsers');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    const before = document.activeElement as HTMLElement | null;
+    if (typeof element.showModal === 'function' && !element.open) element.showModal();
+    else element.setAttribute('open', '');
+    element
+      .querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), button')
+      ?.focus();
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      closeRef.current();
+    };
+    element.addEventListener('cancel', onCancel);
+    return () => {
+      element.removeEventListener('cancel', onCancel);
+      if (element.open && typeof element.close === 'function') element.close();
+      if (before?.isConnected) before.focus();
+    };
+  }, []);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!pending) onConfirm?.();
+  };
+  return (
+    <dialog ref={dialog} className="admin-dialog" aria-label={title} aria-modal="true">
+      <form className="admin-dialog-form" onSubmit={submit}>
+        <h2 className="admin-dialog-title">{title}</h2>
+        {children}
+        {error != null && (
+          <p className="settings-status settings-status-error" role="alert">
+            {errorText(error)}
+          </p>
+        )}
+        <div className="admin-dialog-buttons">
+          <button type="button" className="button" onClick={onClose}>
+            {confirmLabel ? t('dialog.cancel') : t('dialog.close')}
+          </button>
+          {confirmLabel && (
+            <button
+              type="submit"
+              className={danger ? 'button button-danger' : 'button button-primary'}
+              disabled={pending}
+            >
+              {confirmLabel}
+            </button>
+          )}
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,357 @@
+/**
+ * Administration › Users: everyone in the organization, searchable, sortable and filtered by role,
+ * with their role, name and whether they may log in. Active and deactivated people have a tab
+ * each. The lists read the live store, so changes made anywhere (realm_user events) show here.
+ */
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../../api/model';
+import { ROLE } from '../../../api/model/user';
+import { Avatar } from '../../../components/Avatar';
+import { useLastActiveById, useOwnUserId, useUsersById } from '../../../model/hooks';
+import { useDeactivateUser, useReactivateUser, useUpdateUser } from '../../../queries/admin';
+import { StatusNote } from '../../settings/controls';
+import { AdminDialog } from './Dialog';
+import { formatAgo } from './format';
+import { assignableRoles, mayDeactivate, roleName, ROLES } from './roles';
+
+type SortKey = 'name' | 'email' | 'role' | 'lastActive';
+type Tab = 'active' | 'deactivated';
+const TABS: readonly Tab[] = ['active', 'deactivated'];
+const COLUMNS: readonly SortKey[] = ['name', 'email', 'role', 'lastActive'];
+
+interface Context {
+  actorId: number;
+  actorRole: number;
+  ownerCount: number;
+  lastActive: Readonly<Record<number, number>>;
+}
+
+const emailOf = (u: User) => u.delivery_email || u.email;
+
+function compare(key: SortKey, a: User, b: User, lastActive: Readonly<Record<number, number>>) {
+  switch (key) {
+    case 'email':
+      return emailOf(a).localeCompare(emailOf(b));
+    case 'role':
+      return a.role - b.role;
+    case 'lastActive':
+      return (lastActive[b.user_id] ?? 0) - (lastActive[a.user_id] ?? 0);
+    default:
+      return 0;
+  }
+}
+
+export function UsersSection() {
+  const { t } = useTranslation('adminUsers');
+  const users = useUsersById();
+  const actorId = useOwnUserId();
+  const lastActive = useLastActiveById();
+  const [tab, setTab] = useState<Tab>('active');
+  const [query, setQuery] = useState('');
+  const [role, setRole] = useState<number | 'all'>('all');
+  const [sort, setSort] = useState<{ key: SortKey; ascending: boolean }>({
+    key: 'name',
+    ascending: true,
+  });
+  const humans = useMemo(() => Object.values(users).filter((u) => !u.is_bot), [users]);
+  const context: Context = {
+    actorId,
+    actorRole: users[actorId]?.role ?? ROLE.GUEST,
+    ownerCount: humans.filter((u) => u.is_active && u.role === ROLE.OWNER).length,
+    lastActive,
+  };
+  const shown = useMemo(() => {
+    const needle = query.trim().toLowerCase();
+    const list = humans.filter(
+      (u) =>
+        u.is_active === (tab === 'active') &&
+        (role === 'all' || u.role === role) &&
+        (!needle ||
+          u.full_name.toLowerCase().includes(needle) ||
+          emailOf(u).toLowerCase().includes(needle)),
+    );
+    list.sort(
+      (a, b) =>
+        (compare(sort.key, a, b, lastActive) || a.full_name.localeCompare(b.full_name)) *
+        (sort.ascending ? 1 : -1),
+    );
+    return list;
+  }, [humans, query, role, sort, tab, lastActive]);
+  const counts = {
+    active: humans.filter((u) => u.is_active).length,
+    deactivated: humans.filter((u) => !u.is_active).length,
+  };
+  const searchId = useId();
+  const roleId = useId();
+  const panelId = useId();
+
+  const header = (key: SortKey, label: string) => {
+    const current = sort.key === key;
+    return (
+      <th
+        key={key}
+        scope="col"
+        aria-sort={current ? (sort.ascending ? 'ascending' : 'descending') : undefined}
+      >
+        <button
+          type="button"
+          className="admin-sort"
+          onClick={() => setSort((s) => ({ key, ascending: s.key === key ? !s.ascending : true }))}
+        >
+          {label}
+          <span
+            aria-hidden="true"
+            className="admin-sort-arrow"
+            data-direction={current ? (sort.ascending ? 'up' : 'down') : undefined}
+          />
+        </button>
+      </th>
+    );
+  };
+
+  return (
+    <div className="admin-users">
+      <div role="tablist" className="admin-tabs" aria-label={t('users.tabsLabel')}>
+        {TABS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            aria-controls={panelId}
+            className="admin-tab"
+            onClick={() => setTab(id)}
+          >
+            {id === 'active'
+              ? t('users.activeTab', { count: counts.active })
+              : t('users.deactivatedTab', { count: counts.deactivated })}
+          </button>
+        ))}
+      </div>
+      <div id={panelId} role="tabpanel">
+        <div className="admin-toolbar">
+          <label htmlFor={searchId} className="admin-visually-hidden">
+            {t('users.search')}
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className="text-input admin-search"
+            placeholder={t('users.searchPlaceholder')}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <span className="admin-filter">
+            <label htmlFor={roleId}>{t('users.roleFilter')}</label>
+            <select
+              id={roleId}
+              className="text-input"
+              value={String(role)}
+              onChange={(e) => setRole(e.target.value === 'all' ? 'all' : Number(e.target.value))}
+            >
+              <option value="all">{t('users.allRoles')}</option>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {roleName(r)}
+                </option>
+              ))}
+            </select>
+          </span>
+        </div>
+        {shown.length === 0 ? (
+          <p className="admin-empty">
+            {query.trim() || role !== 'all'
+              ? t('users.noMatch')
+              : tab === 'active'
+                ? t('users.noneActive')
+                : t('users.noneDeactivated')}
+          </p>
+        ) : (
+          <table
+            className="admin-table"
+            aria-label={
+              tab === 'active' ? t('users.activeListLabel') : t('users.deactivatedListLabel')
+            }
+          >
+            <thead>
+              <tr>
+                {COLUMNS.map((key) => header(key, t(`users.columns.${key}`)))}
+                <th scope="col">
+                  <span className="admin-visually-hidden">{t('users.columns.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((u) => (
+                <PersonRow key={u.user_id} user={u} context={context} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function PersonRow({ user, context }: { user: User; context: Context }) {
+  const { t } = useTranslation('adminUsers');
+  const update = useUpdateUser();
+  const [dialog, setDialog] = useState<'edit' | 'deactivate' | 'reactivate' | null>(null);
+  const choices = user.is_active
+    ? assignableRoles(context.actorRole, user, context.ownerCount)
+    : [];
+  const seen = context.lastActive[user.user_id];
+  const name = user.full_name;
+  // While a role change is in flight the select shows the role being saved.
+  const shownRole = update.isPending && update.variables.role ? update.variables.role : user.role;
+  return (
+    <tr className={user.user_id === context.actorId ? 'admin-row-self' : undefined}>
+      <th scope="row" data-label={t('users.columns.name')}>
+        <span className="admin-person">
+          <Avatar url={user.avatar_url} name={name} size={28} />
+          <span className="admin-person-name">
+            {name}
+            {user.user_id === context.actorId && (
+              <span className="admin-badge">{t('users.you')}</span>
+            )}
+          </span>
+        </span>
+      </th>
+      <td data-label={t('users.columns.email')} className="admin-email">
+        {emailOf(user)}
+      </td>
+      <td data-label={t('users.columns.role')}>
+        {choices.length > 0 ? (
+          <span className="admin-role">
+            <select
+              className="text-input"
+              aria-label={t('users.roleOf', { name })}
+              value={shownRole}
+              disabled={update.isPending}
+              onChange={(e) =>
+                update.mutate({ userId: user.user_id, role: Number(e.target.value) })
+              }
+            >
+              {choices.map((r) => (
+                <option key={r} value={r}>
+                  {roleName(r)}
+                </option>
+              ))}
+            </select>
+            {update.variables?.role !== undefined && <StatusNote save={update} />}
+          </span>
+        ) : (
+          <span className="admin-role-text">{roleName(user.role)}</span>
+        )}
+      </td>
+      <td data-label={t('users.columns.lastActive')} className="admin-muted">
+        {seen ? formatAgo(seen) : t('users.never')}
+      </td>
+      <td className="admin-actions">
+        {context.actorRole <= ROLE.ADMINISTRATOR && (
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={t('users.editNamed', { name })}
+            onClick={() => setDialog('edit')}
+          >
+            {t('users.edit')}
+          </button>
+        )}
+        {user.is_active
+          ? mayDeactivate(context.actorRole, context.actorId, user, context.ownerCount) && (
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={t('users.deactivateNamed', { name })}
+                onClick={() => setDialog('deactivate')}
+              >
+                {t('users.deactivate')}
+              </button>
+            )
+          : context.actorRole <= ROLE.ADMINISTRATOR && (
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={t('users.reactivateNamed', { name })}
+                onClick={() => setDialog('reactivate')}
+              >
+                {t('users.reactivate')}
+              </button>
+            )}
+        {dialog === 'edit' && <EditNameDialog user={user} onClose={() => setDialog(null)} />}
+        {dialog === 'deactivate' && (
+          <SetActiveDialog user={user} active={false} onClose={() => setDialog(null)} />
+        )}
+        {dialog === 'reactivate' && (
+          <SetActiveDialog user={user} active onClose={() => setDialog(null)} />
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function EditNameDialog({ user, onClose }: { user: User; onClose(): void }) {
+  const { t } = useTranslation('adminUsers');
+  const update = useUpdateUser();
+  const [name, setName] = useState(user.full_name);
+  const id = useId();
+  return (
+    <AdminDialog
+      title={t('users.editTitle', { name: user.full_name })}
+      confirmLabel={t('users.saveName')}
+      pending={update.isPending}
+      error={update.error}
+      onClose={onClose}
+      onConfirm={() => {
+        const next = name.trim();
+        if (!next || next === user.full_name) return onClose();
+        update.mutate({ userId: user.user_id, full_name: next }, { onSuccess: onClose });
+      }}
+    >
+      <div className="admin-field">
+        <label htmlFor={id}>{t('users.fullName')}</label>
+        <input
+          id={id}
+          className="text-input"
+          value={name}
+          maxLength={60}
+          required
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+    </AdminDialog>
+  );
+}
+
+function SetActiveDialog({
+  user,
+  active,
+  onClose,
+}: {
+  user: User;
+  active: boolean;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const deactivate = useDeactivateUser();
+  const reactivate = useReactivateUser();
+  const mutation = active ? reactivate : deactivate;
+  const values = { name: user.full_name, email: emailOf(user) };
+  return (
+    <AdminDialog
+      title={active ? t('users.reactivateTitle', values) : t('users.deactivateTitle', values)}
+      confirmLabel={active ? t('users.reactivate') : t('users.deactivate')}
+      danger={!active}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onClose={onClose}
+      onConfirm={() => mutation.mutate(user.user_id, { onSuccess: onClose })}
+    >
+      <p className="admin-dialog-text">
+        {active ? t('users.reactivateText', values) : t('users.deactivateText', values)}
+      </p>
+    </AdminDialog>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * The ⋮ menu on a channel's sidebar row: its settings, pinning, muting and a colour. Each change
+ * goes to the server; the subscription event then moves, greys or recolours the row.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { errorText } from '../../api/errors';
+import type { Subscription } from '../../api/model';
+import { useSetSubscriptionProperty } from '../../queries/channels';
+import { MoreIcon } from '../topics/icons';
+import { channelSettingsUrl } from './ChannelSettings';
+import { normalColor, PALETTE } from './privacy';
+
+export function ChannelMenu({ subscription }: { subscription: Subscription }) {
+  const { t } = useTranslation('channels');
+  const navigate = useNavigate();
+  const save = useSetSubscriptionProperty(subscription.stream_id);
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    root.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const set = (property: string, value: boolean | string) => {
+    close();
+    setError(null);
+    save.mutate({ property, value }, { onError: (e) => setError(errorText(e)) });
+  };
+
+  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const items = [...(root.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const step = { ArrowDown: 1, ArrowUp: -1, ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (step !== undefined) {
+      event.preventDefault();
+      items[(index + step + items.length) % items.length]?.focus();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    }
+  };
+
+  const label = t('menu.label', { name: subscription.name });
+  const current = normalColor(subscription.color);
+  return (
+    <div className="channel-menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button channel-menu-button"
+        aria-label={label}
+        title={t('menu.title')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={(event) => {
+          event.preventDefault();
+          event.stopPropagation();
+          setOpen((o) => !o);
+        }}
+      >
+        <MoreIcon />
+      </button>
+      {open && (
+        <div
+          id={menuId}
+          className="channel-menu-list"
+          role="menu"
+          aria-label={label}
+          onKeyDown={onMenuKey}
+        >
+          <button
+            type="button"
+            role="menuitem"
+            className="channel-menu-item"
+            tabIndex={-1}
+            onClick={() => {
+              setOpen(false);
+              void navigate(channelSettingsUrl(subscription.stream_id, 'personal'));
+            }}
+          >
+            {t('menu.settings')}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="channel-menu-item"
+            tabIndex={-1}
+            onClick={() => set('pin_to_top', !subscription.pin_to_top)}
+          >
+            {subscription.pin_to_top ? t('menu.unpin') : t('menu.pin')}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="channel-menu-item"
+            tabIndex={-1}
+            onClick={() => set('is_muted', !subscription.is_muted)}
+          >
+            {subscription.is_muted ? t('menu.unmute') : t('menu.mute')}
+          </button>
+          <div className="channel-menu-colors" role="group" aria-label={t('menu.color')}>
+            {PALETTE.map((color) => (
+              <button
+                key={color}
+                type="button"
+                role="menuitemradio"
+                aria-checked={current === color}
+                className="channel-palette-swatch channel-menu-swatch"
+                style={{ background: color }}
+                tabIndex={-1}
+                aria-label={t('personal.colorName', { color })}
+                onClick={() => set('color', color)}
+              />
+            ))}
+          </div>
+        </div>
+      )}
+      {error && (
+        <span className="channel-menu-error" role="alert">
+          {error}
+          <button
+            type="button"
+            className="link-button"
+            aria-label={t('menu.dismiss')}
+            onClick={() => setError(null)}
+          >
+            ×
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}

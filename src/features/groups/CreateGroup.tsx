@@ -1,0 +1,124 @@
+/**
+ * Creating a group: its name, a description, and the people in it (the creator first, as the
+ * reference app does, so that they may go on managing it). Once the group's event arrives the
+ * screen moves to its panel.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { errorText } from '../../api/errors';
+import { EmptyState } from '../../components/StatePanel';
+import { useOwnUserId, useUserGroups } from '../../model/hooks';
+import { useCreateUserGroup } from '../../queries/groups';
+import { ChosenPeople } from './ChosenPeople';
+import { PersonPicker } from './PersonPicker';
+import { useMayCreateGroups } from './use-group-permissions';
+
+export const MAX_NAME_LENGTH = 100;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+
+export function CreateGroup() {
+  const { t } = useTranslation('groups');
+  const ids = useId();
+  const ownUserId = useOwnUserId();
+  const mayCreate = useMayCreateGroups();
+  const create = useCreateUserGroup();
+  const groups = useUserGroups();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [members, setMembers] = useState<number[]>([ownUserId]);
+  const [createdName, setCreatedName] = useState<string | null>(null);
+
+  // The server's reply may come before or after the group's event: wait for the group itself.
+  const created =
+    createdName === null
+      ? undefined
+      : Object.values(groups.byId).find(
+          (g) => !g.is_system_group && g.name.toLowerCase() === createdName.toLowerCase(),
+        );
+  useEffect(() => {
+    if (created) void navigate(`/groups/${created.id}`, { replace: true });
+  }, [created, navigate]);
+
+  if (!mayCreate)
+    return (
+      <EmptyState title={t('create.notAllowedTitle')}>
+        <Link to="/groups">{t('panel.backToList')}</Link>
+      </EmptyState>
+    );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    create.mutate(
+      { name: trimmed, description: description.trim(), members },
+      { onSuccess: () => setCreatedName(trimmed) },
+    );
+  };
+
+  return (
+    <section className="groups-page" aria-labelledby={`${ids}-title`}>
+      <Link className="groups-back" to="/groups">
+        {t('panel.backToList')}
+      </Link>
+      <form className="groups-card groups-form" onSubmit={submit}>
+        <h1 id={`${ids}-title`}>{t('create.title')}</h1>
+        <div className="groups-field">
+          <label htmlFor={`${ids}-name`}>{t('fields.name')}</label>
+          <input
+            id={`${ids}-name`}
+            className="text-input"
+            value={name}
+            maxLength={MAX_NAME_LENGTH}
+            required
+            onChange={(e) => setName(e.target.value)}
+          />
+        </div>
+        <div className="groups-field">
+          <label htmlFor={`${ids}-description`}>{t('fields.description')}</label>
+          <textarea
+            id={`${ids}-description`}
+            className="text-input groups-textarea"
+            value={description}
+            maxLength={MAX_DESCRIPTION_LENGTH}
+            rows={3}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </div>
+        <div className="groups-field">
+          <PersonPicker
+            id={`${ids}-members`}
+            label={t('create.members')}
+            placeholder={t('picker.placeholder')}
+            exclude={members}
+            onPick={(userId) => setMembers((chosen) => [...chosen, userId])}
+          />
+          <ChosenPeople
+            userIds={members}
+            label={t('create.chosenLabel')}
+            onRemove={(userId) => setMembers((chosen) => chosen.filter((id) => id !== userId))}
+          />
+        </div>
+        <div className="groups-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!name.trim() || create.isPending || createdName !== null}
+          >
+            {create.isPending ? t('create.creating') : t('create.submit')}
+          </button>
+          <Link className="button" to="/groups">
+            {t('create.cancel')}
+          </Link>
+          {create.isError && (
+            <span className="settings-status settings-status-error" role="alert">
+              {errorText(create.error)}
+            </span>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}
