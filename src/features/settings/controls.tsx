@@ -3,7 +3,7 @@
  * whose control saves at once and shows its own confirmation or the server's refusal beside it
  * (so an error is never far from the control that caused it).
  */
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 
@@ -29,6 +29,20 @@ export function StatusNote({ save }: { save: SaveState }) {
   );
 }
 
+/**
+ * The value a control shows: the one just chosen, from the click until the store holds it (its
+ * event arrives) or the save fails, and the store's otherwise. Without it a checkbox would spring
+ * back to its old state while the save is under way, then forward again when the event lands.
+ */
+function useHeldValue<V>(value: V, save: SaveState): [V, (chosen: V) => void] {
+  const [held, setHeld] = useState<{ value: V } | null>(null);
+  useEffect(() => setHeld(null), [value]);
+  useEffect(() => {
+    if (save.status === 'error') setHeld(null);
+  }, [save.status]);
+  return [held ? held.value : value, (chosen) => setHeld({ value: chosen })];
+}
+
 /** A titled group of rows inside a section ("Notifications for direct messages"). */
 export function SettingsGroup({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
@@ -50,14 +64,18 @@ interface ToggleRowProps {
 }
 
 export function ToggleRow({ label, hint, checked, disabled, onChange, save }: ToggleRowProps) {
+  const [shown, hold] = useHeldValue(checked, save);
   return (
     <div className="settings-row">
       <label className="settings-toggle">
         <input
           type="checkbox"
-          checked={checked}
+          checked={shown}
           disabled={disabled || save.status === 'pending'}
-          onChange={(e) => onChange(e.target.checked)}
+          onChange={(e) => {
+            hold(e.target.checked);
+            onChange(e.target.checked);
+          }}
         />
         <span>{label}</span>
       </label>
@@ -87,17 +105,20 @@ export function SelectRow<V extends string | number>({
   save,
 }: SelectRowProps<V>) {
   const id = useId();
+  const [shown, hold] = useHeldValue(value, save);
   return (
     <div className="settings-row">
       <label htmlFor={id}>{label}</label>
       <select
         className="text-input"
         id={id}
-        value={String(value)}
+        value={String(shown)}
         disabled={disabled || save.status === 'pending'}
         onChange={(e) => {
           const chosen = options.find(([v]) => String(v) === e.target.value)?.[0];
-          if (chosen !== undefined) onChange(chosen);
+          if (chosen === undefined) return;
+          hold(chosen);
+          onChange(chosen);
         }}
       >
         {options.map(([v, text]) => (
