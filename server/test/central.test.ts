@@ -702,6 +702,83 @@ describe.each(DATABASES)(
       );
     });
 
+    it('creating a bot, renaming it, giving it away, a new key, deactivating it', async () => {
+      // Everyone learns of the new user; its owner and the administrators of the bot itself.
+      const ownerOrAdmin = ['realm_user', 'realm_bot', 'user_group'];
+      const created = await checkActionFor(
+        [
+          [hamlet, ['realm_user', 'realm_bot', 'user_group']],
+          [iago, ['realm_user', 'realm_bot', 'user_group']],
+          [othello, ['realm_user', 'user_group']],
+        ],
+        () => hamlet.post('/bots', { full_name: 'Central Bot', short_name: 'central' }),
+      );
+      const add = (created[1] as { type: string; op: string; bot?: { user_id: number } }[]).find(
+        (e) => e.type === 'realm_bot' && e.op === 'add',
+      );
+      const botId = add!.bot!.user_id;
+      await checkActionFor(
+        [
+          [hamlet, ['realm_user', 'realm_bot']],
+          [iago, ['realm_user', 'realm_bot']],
+          [othello, ['realm_user']],
+        ],
+        () => hamlet.patch(`/bots/${botId}`, { full_name: 'Central Bot II' }),
+      );
+      await checkAction(hamlet, ['realm_bot'], () =>
+        hamlet.post(`/bots/${botId}/api_key/regenerate`),
+      );
+      await checkActionFor(
+        [
+          [hamlet, ['realm_bot']],
+          [othello, ['realm_bot', 'realm_user']],
+          [iago, ['realm_bot', 'realm_user']],
+        ],
+        () => hamlet.patch(`/bots/${botId}`, { bot_owner_id: ids.othello }),
+      );
+      await checkActionFor(
+        [
+          [othello, ownerOrAdmin],
+          [iago, ownerOrAdmin],
+          [hamlet, ['realm_user', 'user_group']],
+        ],
+        () => othello.delete(`/bots/${botId}`),
+      );
+    });
+
+    it('setting and clearing a status, away and back', async () => {
+      const watchers: Watch[] = [
+        [hamlet, ['user_status']],
+        [othello, ['user_status']],
+      ];
+      await checkActionFor(watchers, () =>
+        hamlet.post('/users/me/status', {
+          status_text: 'In a meeting',
+          emoji_name: 'calendar',
+          emoji_code: '1f4c6',
+          reaction_type: 'unicode_emoji',
+        }),
+      );
+      await checkActionFor(watchers, () => hamlet.post('/users/me/status', { away: true }));
+      await checkActionFor(watchers, () =>
+        hamlet.post('/users/me/status', { status_text: '', emoji_name: '', away: false }),
+      );
+    });
+
+    it('uploading and removing an avatar', async () => {
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+        'base64',
+      );
+      const image = new File([png], 'me.png', { type: 'image/png' });
+      const watchers: Watch[] = [
+        [hamlet, ['realm_user']],
+        [othello, ['realm_user']],
+      ];
+      await checkActionFor(watchers, () => hamlet.post('/users/me/avatar', { file: image }));
+      await checkActionFor(watchers, () => hamlet.delete('/users/me/avatar'));
+    });
+
     it('scheduling, editing and cancelling messages', async () => {
       const later = Math.floor(Date.now() / 1000) + 3600;
       const scheduled = ['scheduled_messages'];

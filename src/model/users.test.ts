@@ -12,6 +12,25 @@ describe('reduceUsers', () => {
     ).toBe('New Person');
   });
 
+  it('takes a new avatar without the event-only source and medium-size fields', () => {
+    const next = reduceUsers(initial(), {
+      id: 1,
+      type: 'realm_user',
+      op: 'update',
+      person: {
+        user_id: 2,
+        avatar_url: '/avatar/2?v=3',
+        avatar_version: 3,
+        avatar_source: 'U',
+        avatar_url_medium: '/avatar/2/medium?v=3',
+      } as never,
+    });
+    expect(next.byId[2].avatar_url).toBe('/avatar/2?v=3');
+    expect(next.byId[2].avatar_version).toBe(3);
+    expect(Object.keys(next.byId[2])).not.toContain('avatar_source');
+    expect(Object.keys(next.byId[2])).not.toContain('avatar_url_medium');
+  });
+
   it('updates fields of a user, and returns the same state when nothing changes', () => {
     const renamed = reduceUsers(initial(), {
       id: 1,

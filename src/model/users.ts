@@ -26,7 +26,14 @@ export function reduceUsers(state: UsersState, event: RealmUserEvent): UsersStat
       const user = state.byId[event.person.user_id];
       if (!user) return state;
       const { custom_profile_field: fieldChange, new_email: newEmail, ...rest } = event.person;
-      const changes: Partial<User> = newEmail === undefined ? rest : { ...rest, email: newEmail };
+      // An avatar change also names the avatar's source and medium-size address, which are not
+      // part of a user in register's answer: keep the user's shape the same either way.
+      const known: Record<string, unknown> = { ...rest };
+      delete known.avatar_source;
+      delete known.avatar_url_medium;
+      const changes = (
+        newEmail === undefined ? known : { ...known, email: newEmail }
+      ) as Partial<User>;
       const changed = Object.entries(changes).some(
         ([key, value]) => user[key as keyof User] !== value,
       );
