@@ -2,8 +2,9 @@
  * A modal dialog on the native <dialog>: the browser makes the rest of the page inert (so the
  * focus stays inside) and Escape closes it; the focus returns to where it was on closing.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useModalDialog } from '../../components/use-modal-dialog';
 
 export function Dialog({
   label,
@@ -19,27 +20,13 @@ export function Dialog({
   const { t } = useTranslation('messages');
   const dialog = useRef<HTMLDialogElement>(null);
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const element = dialog.current;
-    if (element && !element.open) {
-      if (typeof element.showModal === 'function') element.showModal();
-      else element.setAttribute('open', '');
-    }
-    return () => {
-      if (previous?.isConnected) previous.focus();
-    };
-  }, []);
+  useModalDialog(dialog, onClose, null);
 
   return (
     <dialog
       ref={dialog}
       className="message-dialog"
       aria-label={label}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
       // Keys typed in the dialog are its own: no shortcut of the page behind it reacts.
       onKeyDown={(event) => event.stopPropagation()}
       // A click on the backdrop (outside the dialog's box) closes it.

@@ -3,9 +3,10 @@
  * and time (in this browser's time zone). A past time is refused before the server is asked.
  */
 import { createPortal } from 'react-dom';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
+import { useModalDialog } from '../../components/use-modal-dialog';
 import { currentLocale } from '../../i18n';
 import { fromInputValue, quickChoices, toInputValue, type QuickChoice } from './schedule-times';
 
@@ -49,7 +50,7 @@ export function ScheduleDialog({
   );
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useModal(dialog, onClose);
+  useModalDialog(dialog, onClose, 'button');
 
   const choose = async (date: Date | null) => {
     if (!date) {
@@ -145,30 +146,4 @@ export function ScheduleDialog({
     </dialog>,
     document.body,
   );
-}
-
-/** Opens a native modal dialog (focus trapped, the page behind inert) and restores focus after. */
-function useModal(dialog: React.RefObject<HTMLDialogElement | null>, onClose: () => void) {
-  const closeRef = useRef(onClose);
-  useEffect(() => {
-    closeRef.current = onClose;
-  }, [onClose]);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    const before = document.activeElement as HTMLElement | null;
-    if (typeof element.showModal === 'function' && !element.open) element.showModal();
-    else element.setAttribute('open', '');
-    element.querySelector<HTMLElement>('button')?.focus();
-    const onCancel = (event: Event) => {
-      event.preventDefault();
-      closeRef.current();
-    };
-    element.addEventListener('cancel', onCancel);
-    return () => {
-      element.removeEventListener('cancel', onCancel);
-      if (element.open && typeof element.close === 'function') element.close();
-      if (before?.isConnected) before.focus();
-    };
-  }, [dialog]);
 }

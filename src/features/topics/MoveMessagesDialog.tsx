@@ -3,11 +3,12 @@
  * messages, and whether Notification Bot tells the old and the new topic. A move the time limit
  * refuses in part is explained with its counts, with an offer to move the part that may move.
  */
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
 import { i18n } from '../../i18n';
 import { Combobox, type Suggestion } from '../../components/Combobox';
+import { useModalDialog } from '../../components/use-modal-dialog';
 import { useRealmLimits, useSortedSubscriptions } from '../../model/hooks';
 import { sameTopic } from '../../narrow';
 import { useMoveMessages, useStreamTopics, type PropagateMode } from '../../queries/topics';
@@ -66,7 +67,7 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
   const suggestions = useTopicSuggestions(streamId, topic);
 
   const dialog = useRef<HTMLDialogElement>(null);
-  useModal(dialog, onClose);
+  useModalDialog(dialog, onClose, 'input:not([disabled]), select:not([disabled])');
   const topicId = useId();
 
   if (!source) return null;
@@ -172,33 +173,6 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
       </form>
     </dialog>
   );
-}
-
-/** Opens a native modal dialog (focus trapped, the page behind inert) and restores focus after. */
-function useModal(dialog: React.RefObject<HTMLDialogElement | null>, onClose: () => void) {
-  const closeRef = useRef(onClose);
-  useEffect(() => {
-    closeRef.current = onClose;
-  }, [onClose]);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    const before = document.activeElement as HTMLElement | null;
-    if (typeof element.showModal === 'function' && !element.open) element.showModal();
-    else element.setAttribute('open', '');
-    element.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled])')?.focus();
-    // Escape: the browser's cancel, closed the React way so the state follows.
-    const onCancel = (event: Event) => {
-      event.preventDefault();
-      closeRef.current();
-    };
-    element.addEventListener('cancel', onCancel);
-    return () => {
-      element.removeEventListener('cancel', onCancel);
-      if (element.open && typeof element.close === 'function') element.close();
-      if (before?.isConnected) before.focus();
-    };
-  }, [dialog]);
 }
 
 function useChannelChoices(currentId: number, role: number) {

@@ -2,9 +2,10 @@
  * A native modal dialog for the administration screens: focus moves in and is trapped, the page
  * behind is inert, Escape and Cancel close it, and focus returns to what opened it.
  */
-import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useRef, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/errors';
+import { useModalDialog } from '../../../components/use-modal-dialog';
 
 interface AdminDialogProps {
   title: string;
@@ -31,30 +32,7 @@ export function AdminDialog({
 }: AdminDialogProps) {
   const { t } = useTranslation('adminUsers');
   const dialog = useRef<HTMLDialogElement>(null);
-  const closeRef = useRef(onClose);
-  useEffect(() => {
-    closeRef.current = onClose;
-  }, [onClose]);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    const before = document.activeElement as HTMLElement | null;
-    if (typeof element.showModal === 'function' && !element.open) element.showModal();
-    else element.setAttribute('open', '');
-    element
-      .querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), button')
-      ?.focus();
-    const onCancel = (event: Event) => {
-      event.preventDefault();
-      closeRef.current();
-    };
-    element.addEventListener('cancel', onCancel);
-    return () => {
-      element.removeEventListener('cancel', onCancel);
-      if (element.open && typeof element.close === 'function') element.close();
-      if (before?.isConnected) before.focus();
-    };
-  }, []);
+  useModalDialog(dialog, onClose);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!pending) onConfirm?.();
