@@ -7,8 +7,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous bounds: a scenario with two browsers and a dozen screenshots took 60 s on a loaded
+  // two-core machine (each page load 6-7 s); a wrong page still fails, only later.
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -36,13 +36,11 @@ test('two people chat in a topic and in direct messages, live', async ({ browser
 
   await sendFromCompose(hamlet, 'Hello from Hamlet, live!');
   // The other side sees it without a reload; the sender sees their echo replaced by the real message.
-  await expect(othello.getByText('Hello from Hamlet, live!')).toBeVisible({ timeout: 3000 });
+  await expect(othello.getByText('Hello from Hamlet, live!')).toBeVisible();
   await expect(hamlet.getByText('Hello from Hamlet, live!')).toBeVisible();
 
   await sendFromCompose(othello, 'And back from **Othello**');
-  await expect(hamlet.locator('strong', { hasText: 'Othello' }).last()).toBeVisible({
-    timeout: 3000,
-  });
+  await expect(hamlet.locator('strong', { hasText: 'Othello' }).last()).toBeVisible();
 
   // A direct message: Othello writes to Hamlet from the people list.
   await othello
@@ -56,11 +54,11 @@ test('two people chat in a topic and in direct messages, live', async ({ browser
   await expect(othello).toHaveURL(/\/narrow\/dm\//);
   await sendFromCompose(othello, 'A private word, Hamlet.');
   const dmLink = hamlet.getByRole('link', { name: /^Othello, the Moor of Venice, \d+ unread$/ });
-  await expect(dmLink).toBeVisible({ timeout: 3000 });
+  await expect(dmLink).toBeVisible();
   await dmLink.click();
   await expect(hamlet.getByText('A private word, Hamlet.')).toBeVisible();
   await sendFromCompose(hamlet, 'Received, Othello.');
-  await expect(othello.getByText('Received, Othello.')).toBeVisible({ timeout: 3000 });
+  await expect(othello.getByText('Received, Othello.')).toBeVisible();
 });
 
 test('unread counts rise with new messages and fall as they are read', async ({ browser }) => {
@@ -91,7 +89,7 @@ test('unread counts rise with new messages and fall as they are read', async ({ 
   await expect(hamlet).toHaveURL(/topic\/e2e\.20unreads$/);
   await hamlet.bringToFront();
   await expect(hamlet.getByText('two', { exact: true })).toBeVisible();
-  await expect.poll(() => unreadCount(hamlet, 'general'), { timeout: 10_000 }).toBe(before);
+  await expect.poll(() => unreadCount(hamlet, 'general')).toBe(before);
   // The server agrees: the topic has no unread messages left.
   const me = await apiClient(server.url, 'hamlet@example.com');
   const reg = await me.post('/register', {
@@ -152,7 +150,7 @@ test('the app recovers by itself when the server restarts', async ({ browser }) 
     topic: 'after restart',
     content: 'welcome back',
   });
-  await expect(hamlet.getByText('welcome back')).toBeVisible({ timeout: 5000 });
+  await expect(hamlet.getByText('welcome back')).toBeVisible();
 });
 
 test('settings save at once, apply live in another tab and survive a reload', async ({
@@ -174,7 +172,7 @@ test('settings save at once, apply live in another tab and survive a reload', as
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   await page.getByLabel('Theme').selectOption({ label: 'Dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await expect(otherTab.locator('html')).toHaveAttribute('data-theme', 'dark', { timeout: 3000 });
+  await expect(otherTab.locator('html')).toHaveAttribute('data-theme', 'dark');
 
   const clock = page.getByLabel('Time format');
   await clock.selectOption({ label: '24-hour clock (17:00)' });
@@ -218,7 +216,7 @@ test('a sender edits and deletes a message; the other side follows live', async 
   await sendFromCompose(hamlet, 'A message with a tpyo');
   const mine = hamlet.locator('article.message', { hasText: 'A message with a tpyo' });
   await expect(mine).toBeVisible();
-  await expect(othello.getByText('A message with a tpyo')).toBeVisible({ timeout: 3000 });
+  await expect(othello.getByText('A message with a tpyo')).toBeVisible();
   // Othello may not edit or delete Hamlet's message: no such buttons are offered.
   const theirs = othello.locator('article.message', { hasText: 'A message with a tpyo' });
   await theirs.hover();
@@ -230,7 +228,7 @@ test('a sender edits and deletes a message; the other side follows live', async 
   await expect(editor).toHaveValue('A message with a tpyo');
   await editor.fill('A message with a **typo** fixed');
   await editor.press('Control+Enter');
-  await expect(othello.locator('strong', { hasText: 'typo' })).toBeVisible({ timeout: 3000 });
+  await expect(othello.locator('strong', { hasText: 'typo' })).toBeVisible();
   const edited = hamlet.locator('article.message', { hasText: 'A message with a typo fixed' });
   await expect(edited.getByText('(edited)')).toBeVisible();
 
@@ -239,7 +237,7 @@ test('a sender edits and deletes a message; the other side follows live', async 
   await hamlet.screenshot({ path: 'test-results/delete-confirm.png' });
   await edited.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(edited).toHaveCount(0);
-  await expect(othello.getByText('A message with a typo fixed')).toHaveCount(0, { timeout: 3000 });
+  await expect(othello.getByText('A message with a typo fixed')).toHaveCount(0);
 });
 
 test('reactions: added from the picker, seen live, toggled from the chip', async ({ browser }) => {
@@ -253,7 +251,7 @@ test('reactions: added from the picker, seen live, toggled from the chip', async
   await othello.goto(topicUrl);
   await sendFromCompose(hamlet, 'Who is coming to the party?');
   const onOthello = othello.locator('article.message', { hasText: 'Who is coming to the party?' });
-  await expect(onOthello).toBeVisible({ timeout: 3000 });
+  await expect(onOthello).toBeVisible();
 
   await onOthello.hover();
   await onOthello.getByRole('button', { name: 'Add reaction' }).click();
@@ -267,7 +265,7 @@ test('reactions: added from the picker, seen live, toggled from the chip', async
 
   const onHamlet = hamlet.locator('article.message', { hasText: 'Who is coming to the party?' });
   const chip = onHamlet.getByRole('button', { name: /^tada: / });
-  await expect(chip).toHaveAccessibleName('tada: Othello, the Moor of Venice', { timeout: 3000 });
+  await expect(chip).toHaveAccessibleName('tada: Othello, the Moor of Venice');
   await expect(chip).toHaveAttribute('aria-pressed', 'false');
   await chip.click();
   await expect(chip).toHaveAccessibleName('tada: Othello, the Moor of Venice and You');
@@ -289,7 +287,7 @@ test('presence dots, and muting someone hides them and their messages until unmu
   // Othello's open app reports him present; Shiva's list shows it.
   await expect(
     people.getByRole('button', { name: 'Othello, the Moor of Venice, active' }),
-  ).toBeVisible({ timeout: 5000 });
+  ).toBeVisible();
 
   await shiva.getByRole('link', { name: 'Settings' }).click();
   await shiva.getByRole('link', { name: 'Privacy' }).click();
@@ -363,7 +361,7 @@ test('attaching files: a link in the message, an image preview the other side ca
 
   // The image loads on the other side through a temporary URL, as an <img> cannot send credentials.
   const preview = othello.locator('.message_inline_image img');
-  await expect(preview).toHaveAttribute('src', /\/user_uploads\/temporary\//, { timeout: 5000 });
+  await expect(preview).toHaveAttribute('src', /\/user_uploads\/temporary\//);
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
   await othello.screenshot({ path: 'test-results/uploads.png' });
 
@@ -372,7 +370,7 @@ test('attaching files: a link in the message, an image preview the other side ca
     othello.context().waitForEvent('page'),
     othello.getByRole('link', { name: 'notes.txt' }).click(),
   ]);
-  await tab.waitForURL(/\/user_uploads\/temporary\//, { timeout: 5000 });
+  await tab.waitForURL(/\/user_uploads\/temporary\//);
   await expect(tab.locator('body')).toContainText('meeting notes');
 });
 
@@ -454,7 +452,7 @@ test('an administrator invites someone with a link, and deactivates and reactiva
   // ... and the administrator sees her arrive, live.
   await adminSections.getByRole('link', { name: 'Users' }).click();
   const people = iago.getByRole('table', { name: 'People in the organization' });
-  await expect(people.getByText('Viola', { exact: true })).toBeVisible({ timeout: 3000 });
+  await expect(people.getByText('Viola', { exact: true })).toBeVisible();
 
   await expect(people.getByRole('button', { name: 'Deactivate Desdemona' })).toHaveCount(0); // an owner
   await people.getByRole('button', { name: 'Deactivate Viola' }).click();
@@ -466,7 +464,7 @@ test('an administrator invites someone with a link, and deactivates and reactiva
   const deactivated = iago.getByRole('table', { name: 'Deactivated people' });
   await expect(deactivated.getByRole('button', { name: 'Reactivate Viola' })).toBeVisible();
   // Her open app is told her account is deactivated.
-  await expect(newcomer.getByText(/deactivated/i).first()).toBeVisible({ timeout: 10_000 });
+  await expect(newcomer.getByText(/deactivated/i).first()).toBeVisible();
   await iago.screenshot({ path: 'test-results/organization.png' });
   await deactivated.getByRole('button', { name: 'Reactivate Viola' }).click();
   await iago
@@ -564,7 +562,7 @@ test('muting a topic keeps its new messages out of the counts; a channel can be 
     topic: 'e2e loud',
     content: 'not muted',
   });
-  await expect.poll(() => unreadCount(othello, 'general'), { timeout: 3000 }).toBe(before + 1);
+  await expect.poll(() => unreadCount(othello, 'general')).toBe(before + 1);
 
   await othello.goto(`/narrow/channel/${general}-general`);
   const mute = othello.getByRole('button', { name: 'Mute channel' });
@@ -632,8 +630,6 @@ test('desktop notifications for a direct message while the app is in the backgro
     page.evaluate(
       () => (window as unknown as { shownNotifications: unknown[] }).shownNotifications,
     );
-  await expect
-    .poll(shown, { timeout: 3000 })
-    .toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
+  await expect.poll(shown).toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
   await context.close();
 });
