@@ -122,7 +122,11 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
       const { params, ignored } = parseParams(def.params, raw, def.aliases);
 
       const controller = new AbortController();
-      reply.raw.on('close', () => controller.abort());
+      // Only a client that leaves before its answer aborts (an abort builds an exception, which
+      // every answered long-poll would otherwise pay for).
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
       const result =
         (await handler({
           ctx,
