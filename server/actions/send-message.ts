@@ -401,13 +401,15 @@ async function automaticFollow(
     .executeTakeFirst();
   if (existing && existing.visibility_policy !== 0) return null;
   if (policy === 3) {
-    const count = await trx
+    // Whether this message started the topic: two rows answer it, however long the topic is.
+    const firstTwo = await trx
       .selectFrom('messages')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .select('id')
       .where('stream_id', '=', stream.id)
       .where('topic_key', '=', topic.toLowerCase())
-      .executeTakeFirst();
-    if (Number(count?.n) !== 1) return null;
+      .limit(2)
+      .execute();
+    if (firstTwo.length !== 1) return null;
   }
   const FOLLOWED = 3;
   await trx
