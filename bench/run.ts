@@ -327,8 +327,9 @@ async function longPollDelivery(
       const events = got.body.events as { id: number }[];
       q.last = events[events.length - 1].id;
     });
-    // Let every poll reach the server and park.
-    await new Promise((resolve) => setTimeout(resolve, 500 + waiters / 10));
+    // Let every poll reach the server and park, as the floor does: a poll still on its way when
+    // the message goes out would time the server's intake of polls, not the delivery.
+    await untilParked(server, queues, 500 + waiters / 10);
     rssParked = Math.max(rssParked, process.memoryUsage().rss);
     sent = performance.now();
     await sender.post('/messages', {
@@ -352,6 +353,20 @@ async function longPollDelivery(
     floor,
     rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
   };
+}
+
+/** Waits until every queue has a parked GET /events (at least `minMs`, at most a minute). */
+async function untilParked(
+  server: Awaited<ReturnType<typeof startServer>>,
+  queues: { queue: string }[],
+  minMs: number,
+) {
+  const begin = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, minMs));
+  while (!queues.every((q) => server.ctx.queues.byId(q.queue)?.isWaiting)) {
+    if (performance.now() - begin > 60_000) throw new Error('the long-polls did not all park');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /**

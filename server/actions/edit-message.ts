@@ -173,7 +173,7 @@ export async function editMessage(
     let newFlagsFor: Map<number, number> | null = null;
     if (req.content !== undefined) {
       const content = normalizeContent(req.content);
-      const md = renderMarkdown(content, await markdownContext(trx, realm, user));
+      const md = renderMarkdown(content, await markdownContext(trx, realm, user, content));
       // An edit may not add the mentions a send could not make.
       await checkMentionsAllowed(
         trx,

@@ -76,7 +76,7 @@ async function checkDraft(
   d: ScheduledDraft,
 ): Promise<CheckedDraft> {
   const content = normalizeContent(d.content);
-  const rendered = renderMarkdown(content, await markdownContext(trx, realm, sender)).html;
+  const rendered = renderMarkdown(content, await markdownContext(trx, realm, sender, content)).html;
   if (d.type === 'stream') {
     const ids = Array.isArray(d.to) ? d.to : [d.to];
     if (ids.length !== 1) throw badRequest('Invalid data type for channel ID');

@@ -1,12 +1,18 @@
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
-import type { Realm, Stream, User } from '../db/schema.js';
+import type { DB, Realm, Stream, User } from '../db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
 import { type Delivery, untypedEvent } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { PRIVATE_MESSAGE_BIT } from '../db/flag-conditions.js';
-import { renderMarkdown, type MarkdownContext } from '../markdown/index.js';
+import {
+  markdownReferences,
+  renderMarkdown,
+  type MarkdownContext,
+  type MarkdownReferences,
+} from '../markdown/index.js';
 import { activeSubscriberIds, canSeeStream } from './access.js';
 import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
@@ -18,6 +24,7 @@ import { checkMentionsAllowed } from './mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
+import { isDbId } from './admin-checks.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -57,41 +64,32 @@ export function normalizeTopic(topic: string, mandatory: boolean): string {
   return t.length > MAX_TOPIC_LENGTH ? t.slice(0, MAX_TOPIC_LENGTH - 3) + '...' : t;
 }
 
+/**
+ * What rendering needs from the database. Given the `content` to render, only what its Markdown
+ * can name is read (markdownReferences): the people and channels it mentions or links, custom
+ * emoji when a shortcode occurs, user groups when a group mention may. Without it, everything
+ * (descriptions and other texts rendered by callers that don't pass their text).
+ */
 export async function markdownContext(
   db: Database,
   realm: Realm,
   sender: User | null,
+  content?: string,
 ): Promise<MarkdownContext> {
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'full_name', 'is_active'])
-    .where('realm_id', '=', realm.id)
-    .execute();
-  const streams = await db
-    .selectFrom('streams')
-    .selectAll()
-    .where('realm_id', '=', realm.id)
-    .where('deactivated', '=', 0)
-    .execute();
-  const subscribed = sender
-    ? new Set(
-        (
-          await db
-            .selectFrom('subscriptions')
-            .select('stream_id')
-            .where('user_id', '=', sender.id)
-            .where('active', '=', 1)
-            .execute()
-        ).map((r) => r.stream_id),
-      )
-    : new Set<number>();
-  const groups = await db
-    .selectFrom('user_groups')
-    .select(['id', 'name'])
-    .where('realm_id', '=', realm.id)
-    .where('is_system_group', '=', 0)
-    .where('deactivated', '=', 0)
-    .execute();
+  const refs = content === undefined ? null : markdownReferences(content);
+  const users = await mentionableUsers(db, realm, refs);
+  const streams =
+    refs && !refs.streamNames.length ? [] : await linkableStreams(db, realm, sender, refs);
+  const groups =
+    refs && !refs.groups
+      ? []
+      : await db
+          .selectFrom('user_groups')
+          .select(['id', 'name'])
+          .where('realm_id', '=', realm.id)
+          .where('is_system_group', '=', 0)
+          .where('deactivated', '=', 0)
+          .execute();
   const linkifiers = await db
     .selectFrom('linkifiers')
     .select(['id', 'pattern', 'url_template'])
@@ -101,11 +99,9 @@ export async function markdownContext(
     .execute();
   return {
     users: users.map((u) => ({ id: u.id, full_name: u.full_name, is_active: !!u.is_active })),
-    streams: streams
-      .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
-      .map((s) => ({ id: s.id, name: s.name })),
+    streams,
     userGroups: groups,
-    realmEmoji: await activeRealmEmoji(db, realm.id),
+    realmEmoji: refs && !refs.emoji ? [] : await activeRealmEmoji(db, realm.id),
     linkifiers: linkifiers.flatMap((l) => {
       // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
       try {
@@ -118,6 +114,72 @@ export async function markdownContext(
       }
     }),
   };
+}
+
+/**
+ * Whether `column` may equal one of `lowered` once lower-cased as JavaScript does: an ASCII name
+ * lower-cases the same in SQL, so it must match exactly; a name with any other character is let
+ * through for the renderer's own comparison to decide (SQLite's lower() folds ASCII only). A
+ * superset of the matches, never fewer.
+ */
+function maySameLowercase(
+  eb: ExpressionBuilder<DB, 'users' | 'streams'>,
+  column: 'full_name' | 'name',
+  lowered: string[],
+) {
+  return eb.or([
+    eb(eb.fn('lower', [column]), 'in', lowered),
+    eb(eb.fn('length', [column]), '!=', eb.fn('octet_length', [column])),
+  ]);
+}
+
+/** The realm's people the content can mention (everyone when `refs` is null). */
+async function mentionableUsers(db: Database, realm: Realm, refs: MarkdownReferences | null) {
+  if (refs && !refs.userNames.length) return [];
+  let q = db
+    .selectFrom('users')
+    .select(['id', 'full_name', 'is_active'])
+    .where('realm_id', '=', realm.id);
+  if (refs) {
+    const ids = refs.userIds.filter(isDbId);
+    q = q.where((eb) =>
+      ids.length
+        ? eb.or([maySameLowercase(eb, 'full_name', refs.userNames), eb('id', 'in', ids)])
+        : maySameLowercase(eb, 'full_name', refs.userNames),
+    );
+  }
+  return q.execute();
+}
+
+/** The channels the sender may link to (those the content may name, when `refs` is given). */
+async function linkableStreams(
+  db: Database,
+  realm: Realm,
+  sender: User | null,
+  refs: MarkdownReferences | null,
+) {
+  let q = db
+    .selectFrom('streams')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('deactivated', '=', 0);
+  if (refs) q = q.where((eb) => maySameLowercase(eb, 'name', refs.streamNames));
+  const streams = await q.execute();
+  const subscribed = sender
+    ? new Set(
+        (
+          await db
+            .selectFrom('subscriptions')
+            .select('stream_id')
+            .where('user_id', '=', sender.id)
+            .where('active', '=', 1)
+            .execute()
+        ).map((r) => r.stream_id),
+      )
+    : new Set<number>();
+  return streams
+    .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
+    .map((s) => ({ id: s.id, name: s.name }));
 }
 
 async function resolveDirectRecipients(
@@ -206,7 +268,7 @@ export async function insertMessage(
   }
   if (!recipients.includes(sender.id)) recipients.push(sender.id);
 
-  const md = renderMarkdown(content, await markdownContext(trx, realm, sender));
+  const md = renderMarkdown(content, await markdownContext(trx, realm, sender, content));
   if (!system)
     await checkMentionsAllowed(
       trx,
@@ -339,13 +401,15 @@ async function automaticFollow(
     .executeTakeFirst();
   if (existing && existing.visibility_policy !== 0) return null;
   if (policy === 3) {
-    const count = await trx
+    // Whether this message started the topic: two rows answer it, however long the topic is.
+    const firstTwo = await trx
       .selectFrom('messages')
-      .select((eb) => eb.fn.countAll().as('n'))
+      .select('id')
       .where('stream_id', '=', stream.id)
       .where('topic_key', '=', topic.toLowerCase())
-      .executeTakeFirst();
-    if (Number(count?.n) !== 1) return null;
+      .limit(2)
+      .execute();
+    if (firstTwo.length !== 1) return null;
   }
   const FOLLOWED = 3;
   await trx

@@ -44,7 +44,7 @@ export async function streamTopics(
 /** POST /messages/render: a preview of what a message would look like. */
 export async function renderPreview(ctx: AppContext, realm: Realm, user: User, content: string) {
   if (content.trim() === '') throw badRequest('Message must not be empty');
-  const md = renderMarkdown(content, await markdownContext(ctx.db, realm, user));
+  const md = renderMarkdown(content, await markdownContext(ctx.db, realm, user, content));
   return { rendered: md.html };
 }
 

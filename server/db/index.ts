@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.js';
 import { InCodeMigrations, type Dialect } from './migrations.js';
 
@@ -83,7 +83,9 @@ export async function openDatabase(opts: {
       sqlite.pragma('synchronous = FULL');
       sqlite.pragma('foreign_keys = ON');
       sqlite.pragma('busy_timeout = 5000');
-      const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+      const db = new Kysely<DB>({
+        dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      });
       handle = {
         db,
         dialect: 'sqlite',
@@ -101,6 +103,35 @@ export async function openDatabase(opts: {
   return handle;
 }
 
+/** Prepared statements kept per connection, by SQL text; the least recently used go first. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, with its prepared statements kept: Kysely prepares every
+ * query anew, which for the small queries of a send costs more than running them. A statement
+ * still being iterated (a streamed query) is not handed out twice.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      const kept = cache.get(text);
+      if (kept && !kept.busy) {
+        // Map order is insertion order: moving it to the end keeps the eviction LRU.
+        cache.delete(text);
+        cache.set(text, kept);
+        return kept;
+      }
+      const statement = sqlite.prepare(text);
+      if (!kept) {
+        cache.set(text, statement);
+        if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      return statement;
+    },
+  };
+}
 export async function migrate(handle: DatabaseHandle): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
   const schema =

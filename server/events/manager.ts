@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { EventQueue, type QueueOptions } from './queue.js';
+import { EventQueue, type AdaptedEvents, type QueueOptions } from './queue.js';
 import type { Bus, Delivery } from './types.js';
 
 /**
@@ -72,20 +72,25 @@ export class QueueManager {
   private deliver(deliveries: Delivery[]) {
     for (const d of deliveries) {
       const reached = new Set<EventQueue>();
+      const adapted: AdaptedEvents = new Map();
       for (const userId of d.userIds) {
         for (const q of this.byUser.get(userId) ?? []) {
           if (q.opts.realmId !== d.realmId) continue;
           reached.add(q);
-          q.accept(d, userId);
+          q.accept(d, userId, adapted);
         }
       }
-      if (d.publicStreamId !== undefined) {
+      if (d.publicStreamId !== undefined && this.publicStreamQueues.size) {
+        // The same read copy for every queue that follows all public channels.
+        const asRead: Delivery = {
+          ...d,
+          perUser: undefined,
+          event: { ...d.event, flags: ['read'] },
+        };
+        const adaptedAsRead: AdaptedEvents = new Map();
         for (const q of this.publicStreamQueues) {
           if (reached.has(q) || q.opts.realmId !== d.realmId) continue;
-          q.accept(
-            { ...d, perUser: undefined, event: { ...d.event, flags: ['read'] } },
-            q.opts.userId,
-          );
+          q.accept(asRead, q.opts.userId, adaptedAsRead);
         }
       }
     }

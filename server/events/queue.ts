@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
 import type { ApiEvent, Delivery } from './types.js';
+import { RawJson } from '../domain/raw-json.js';
 import { USER_SETTING_NAMES, USER_SETTINGS } from '../../src/api/model/user-settings.js';
 
 export interface ClientCapabilities {
@@ -26,6 +27,32 @@ export interface QueueOptions {
 }
 
 type QueuedEvent = ApiEvent & { id: number };
+
+/**
+ * Events adapted for one delivery, by the options that shape them (adaptKey): the queues of a
+ * delivery that would build the same event share one object, adapted and serialized once.
+ */
+export type AdaptedEvents = Map<string, ApiEvent[]>;
+
+/** The shared event a queued one copies (its `id` aside), for eventsJson. */
+const sharedBase = new WeakMap<QueuedEvent, ApiEvent>();
+/** A shared event's JSON without its opening brace, written once whatever the number of queues. */
+const sharedBody = new WeakMap<ApiEvent, string>();
+
+/**
+ * The JSON of queued events, as GET /events answers them: an event shared between queues is
+ * serialized once, and each answer only writes its own `id` in front of those bytes.
+ */
+export function eventsJson(events: QueuedEvent[]): RawJson {
+  const parts = events.map((queued) => {
+    const base = sharedBase.get(queued);
+    if (!base) return JSON.stringify(queued);
+    let body = sharedBody.get(base);
+    if (body === undefined) sharedBody.set(base, (body = JSON.stringify(base).slice(1)));
+    return body === '}' ? `{"id":${queued.id}}` : `{"id":${queued.id},${body}`;
+  });
+  return new RawJson(`[${parts.join(',')}]`);
+}
 
 interface Waiter {
   resolve: (events: QueuedEvent[]) => void;
@@ -59,8 +86,10 @@ export class EventQueue {
     return this.opts.eventTypes === null || this.opts.eventTypes.has(type);
   }
 
-  push(event: ApiEvent) {
+  /** `shared`: the event object is also in other queues and is never changed (eventsJson). */
+  push(event: ApiEvent, shared = false) {
     const queued = { ...event, id: this.nextId++ } as QueuedEvent;
+    if (shared && !('id' in event)) sharedBase.set(queued, event);
     this.events.push(queued);
     if (this.waiter) {
       const w = this.waiter;
@@ -111,13 +140,41 @@ export class EventQueue {
     this.waiter = null;
   }
 
-  /** Turns a published event into what this queue stores, following the client's options. */
-  accept(delivery: Delivery, userId: number) {
+  /**
+   * Turns a published event into what this queue stores, following the client's options. Queues
+   * given the same `adapted` map for a delivery share the events they would build alike.
+   */
+  accept(delivery: Delivery, userId: number, adapted: AdaptedEvents = new Map()) {
     const { event } = delivery;
     if (!this.wantsType(event.type)) return;
     const personal = delivery.perUser?.[userId];
     const merged: ApiEvent = personal ? { ...event, ...personal } : event;
-    for (const e of adaptEvent(merged, this, delivery)) this.push(e);
+    if (event.type === 'message' && !this.narrowPasses(merged)) return;
+    const key = this.adaptKey(delivery, personal);
+    let events = adapted.get(key);
+    if (!events) adapted.set(key, (events = adaptEvent(merged, this, delivery)));
+    for (const e of events) this.push(e, true);
+  }
+
+  /** Message events pass the queue's narrow or are dropped, as in the real server. */
+  private narrowPasses(event: ApiEvent): boolean {
+    const { narrow } = this.opts;
+    if (!narrow.length) return true;
+    const flags = (event.flags as string[] | undefined) ?? [];
+    return queueNarrowMatches(
+      narrow,
+      messageFacts(event.message as Record<string, unknown>, flags),
+    );
+  }
+
+  /** Everything adaptEvent's answer depends on besides the delivery itself. */
+  private adaptKey(delivery: Delivery, personal: Record<string, unknown> | undefined): string {
+    const { applyMarkdown, clientGravatar, capabilities } = this.opts;
+    const options = [applyMarkdown, clientGravatar, ...Object.values(capabilities)]
+      .map(Number)
+      .join('');
+    const echo = delivery.echo?.queueId === this.id ? 'echo' : '';
+    return `${options}|${echo}|${personal ? JSON.stringify(personal) : ''}`;
   }
 }
 
@@ -127,13 +184,6 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
   switch (event.type) {
     case 'message': {
       const message = { ...(event.message as Record<string, unknown>) };
-      if (
-        !queueNarrowMatches(
-          queue.opts.narrow,
-          messageFacts(message, (event.flags as string[] | undefined) ?? []),
-        )
-      )
-        return [];
       const rendered = message.rendered_content as string;
       message.content = queue.opts.applyMarkdown ? rendered : message.raw_content;
       message.content_type = queue.opts.applyMarkdown ? 'text/html' : 'text/x-markdown';

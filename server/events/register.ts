@@ -14,7 +14,7 @@ import {
 } from '../actions/narrow.js';
 import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
-import type { ClientCapabilities } from './queue.js';
+import { eventsJson, type ClientCapabilities } from './queue.js';
 
 export interface RegisterParams {
   apply_markdown: boolean;
@@ -174,7 +174,7 @@ export async function getEvents(
   if (!events.length && !params.dont_block) {
     events = await queue.wait(ctx.config.longPollSeconds * 1000, signal);
   }
-  return { events, queue_id: queue.id };
+  return { events: eventsJson(events), queue_id: queue.id };
 }
 
 /** DELETE /events */

@@ -9,10 +9,16 @@ export interface Auth {
   user: User;
 }
 
+const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
 /** The organization a request addresses: by subdomain when one matches, else the first one. */
 export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Promise<Realm> {
   const host = (req.headers.host ?? '').split(':')[0].toLowerCase();
-  const sub = host.split('.').length > 2 || host.endsWith('.localhost') ? host.split('.')[0] : '';
+  // An IPv4 address (127.0.0.1) names no subdomain: no lookup for it.
+  const sub =
+    !IPV4_HOST.test(host) && (host.split('.').length > 2 || host.endsWith('.localhost'))
+      ? host.split('.')[0]
+      : '';
   if (sub) {
     const bySub = await ctx.db
       .selectFrom('realms')

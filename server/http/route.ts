@@ -121,8 +121,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         if (Array.isArray(v)) raw[k] = String(v[v.length - 1]);
       const { params, ignored } = parseParams(def.params, raw, def.aliases);
 
-      const controller = new AbortController();
-      reply.raw.on('close', () => controller.abort());
+      let signal: AbortSignal | undefined;
       const result =
         (await handler({
           ctx,
@@ -131,7 +130,9 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
           params,
           path: pathParams,
           pathInt: (name) => (Number(pathParams[name]) > MAX_ID ? -1 : Number(pathParams[name])),
-          signal: controller.signal,
+          get signal() {
+            return (signal ??= abortOnClose(reply));
+          },
           userAgent: String(request.headers['user-agent'] ?? ''),
           raw: request,
           reply,
@@ -141,6 +142,19 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
       return withRawJson(body, reply);
     },
   });
+}
+
+/**
+ * A signal that aborts when the client goes away before its answer, made only for the handlers
+ * that ask (long-polls): a thousand answered polls would otherwise each pay for a controller,
+ * a listener and, at every close, an abort exception.
+ */
+function abortOnClose(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const gone = () => !reply.raw.writableFinished && controller.abort();
+  if (reply.raw.socket?.destroyed) gone();
+  else reply.raw.on('close', gone);
+  return controller.signal;
 }
 
 /**

@@ -21,6 +21,7 @@ export type {
 export { emojiCodeForName, emojiNameForCode } from './emoji.js';
 export { hashEncode, isSafeUrl, streamNarrowUrl, streamSlug, topicNarrowUrl } from './links.js';
 export { expandUrlTemplate } from './linkifiers.js';
+export { markdownReferences, type MarkdownReferences } from './mentions.js';
 
 /**
  * The one markdown-it instance, built at module load. Source HTML is never parsed (html: false):

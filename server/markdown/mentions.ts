@@ -185,3 +185,61 @@ export function mentionsPlugin(md: MarkdownIt): void {
   md.inline.ruler.before('emphasis', 'zulip_stream_link', streamLinkRule);
   md.inline.ruler.after('zulip_stream_link', 'zulip_unknown_mention', literalRule);
 }
+
+/** What a message's Markdown may look up in its context: the rules above, found without rendering. */
+export interface MarkdownReferences {
+  /** names after @** or @_** (lower-cased as the lookups compare them) */
+  userNames: string[];
+  /** ids of @**Name|id** */
+  userIds: number[];
+  /** whether any @*group* may occur */
+  groups: boolean;
+  /** names a #**stream** or #**stream>topic** link may name (lower-cased) */
+  streamNames: string[];
+  /** whether any :shortcode: may name a custom emoji */
+  emoji: boolean;
+}
+
+const EMOJI_ANYWHERE = /:[a-z0-9_+-]{1,60}:/;
+
+/**
+ * Every name and id the rules above could look up while rendering `content`: each `@` and `#`
+ * is tried where it stands, as the inline rules do (nested renders of quotes and spoilers only
+ * see parts of the same text), so the answer is a superset of what the render asks. A sender's
+ * context can then hold just these people and channels rather than the whole organization.
+ */
+export function markdownReferences(content: string): MarkdownReferences {
+  const userNames = new Set<string>();
+  const userIds = new Set<number>();
+  const streamNames = new Set<string>();
+  let groups = false;
+  const at = (re: RegExp, i: number) => {
+    re.lastIndex = i;
+    return re.exec(content);
+  };
+  for (let i = content.indexOf('@'); i >= 0; i = content.indexOf('@', i + 1)) {
+    const user = at(USER_MENTION, i);
+    if (user) {
+      const ref = user[2]!;
+      userNames.add(ref.toLowerCase());
+      const bar = ref.lastIndexOf('|');
+      if (bar >= 0 && /^\d{1,15}$/.test(ref.slice(bar + 1)))
+        userIds.add(Number(ref.slice(bar + 1)));
+    } else if (at(GROUP_MENTION, i)) groups = true;
+  }
+  for (let i = content.indexOf('#'); i >= 0; i = content.indexOf('#', i + 1)) {
+    const link = at(STREAM_LINK, i);
+    if (!link) continue;
+    const body = link[1]!;
+    streamNames.add(body.toLowerCase());
+    for (let gt = body.indexOf('>'); gt > 0; gt = body.indexOf('>', gt + 1))
+      streamNames.add(body.slice(0, gt).toLowerCase());
+  }
+  return {
+    userNames: [...userNames],
+    userIds: [...userIds],
+    groups,
+    streamNames: [...streamNames],
+    emoji: EMOJI_ANYWHERE.test(content),
+  };
+}
