@@ -9,6 +9,7 @@ import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
+import { compressOptions, type CompressionEffort } from './compression.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -29,6 +30,8 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
    * guests (`require_member_or_admin` with `human_users_only`).
    */
   callers?: 'humans' | 'members';
+  /** how hard to compress the answer (http/compression.ts); 'usual' unless said */
+  compression?: CompressionEffort;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -85,6 +88,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app.route({
     method: def.method,
     url,
+    ...(def.compression ? { compress: compressOptions(def.compression) } : {}),
     handler: async (request, reply) => {
       const pathParams = (request.params ?? {}) as Record<string, string>;
       for (const name of def.pathInts ?? []) {
