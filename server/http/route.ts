@@ -149,15 +149,26 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
 
 /**
  * A body with parts already serialized (RawJson: the people of a large organization at
- * /register) is written as text with those parts spliced in; any other body is left to Fastify.
+ * /register) is written as bytes with those parts copied in; any other body is left to Fastify.
  */
 function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
   if (!Object.values(body).some((v) => v instanceof RawJson)) return body;
-  const parts: string[] = [];
+  const chunks: Buffer[] = [];
+  let text = '{';
+  let first = true;
   for (const [key, value] of Object.entries(body)) {
-    const json = value instanceof RawJson ? value.json : JSON.stringify(value);
-    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+    const json = value instanceof RawJson ? null : JSON.stringify(value);
+    if (json === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (json !== null) {
+      text += json;
+      continue;
+    }
+    chunks.push(Buffer.from(text, 'utf8'), (value as RawJson).bytes());
+    text = '';
   }
+  chunks.push(Buffer.from(`${text}}`, 'utf8'));
   reply.type('application/json; charset=utf-8');
-  return `{${parts.join(',')}}`;
+  return Buffer.concat(chunks);
 }
