@@ -4,17 +4,12 @@ import type { AppContext } from './context.js';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
 import { DomainError } from './domain/errors.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
+import { compressOptions } from './http/compression.js';
 import { knownRoutes } from './http/route.js';
 import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
 
-/**
- * API answers from this size on are compressed when the client accepts it (brotli at quality 4,
- * else gzip): `POST /register` or a page of messages shrink several times over. Smaller ones, such
- * as the single event most long-polls return, are not worth the time, which a message delivered
- * to a thousand waiting long-polls would pay a thousand times.
- */
-export const COMPRESS_THRESHOLD = 8 * 1024;
+export { COMPRESS_THRESHOLD } from './http/compression.js';
 
 /** The HTTP application: API under /api/v1 and the web client at /. */
 export async function buildApp(
@@ -34,11 +29,7 @@ export async function buildApp(
   });
   if (opts.logger) ctx.log = app.log;
   await app.register(compress, {
-    encodings: ['br', 'gzip'],
-    threshold: COMPRESS_THRESHOLD,
-    // JSON answers only: the web client's files come compressed from the build (http/static.ts),
-    // and uploaded files are sent as stored.
-    customTypes: /^application\/json(?:;|$)/,
+    ...compressOptions('usual'),
     // Request bodies are read as sent, as before; no client of the Zulip API compresses them.
     globalDecompression: false,
   });

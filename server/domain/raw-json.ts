@@ -3,7 +3,20 @@
  * that are kept serialized between requests (the people of an organization at /register).
  */
 export class RawJson {
-  constructor(readonly json: string) {}
+  /**
+   * `bytes`: the same text as UTF-8, when the holder keeps it too; several MB are then copied
+   * into the body rather than encoded again for every response.
+   */
+  constructor(
+    readonly json: string,
+    private encoded?: Buffer,
+  ) {}
+
+  /** the text as UTF-8 */
+  bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.json, 'utf8'));
+  }
+
   /** anything that serializes the response another way still gets the value */
   toJSON(): unknown {
     return JSON.parse(this.json);

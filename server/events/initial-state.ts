@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
-import type { Realm, User } from '../db/schema.js';
-import { FLAG_BITS, ANY_MENTION_BITS, WILDCARD_BITS } from '../domain/flags.js';
+import type { Realm, Stream, User } from '../db/schema.js';
+import type { Database } from '../db/index.js';
 import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
 import { statusSnapshot } from '../actions/user-status.js';
@@ -35,6 +35,7 @@ import { userGroupObjects } from '../actions/user-groups.js';
 import { realmEmojiDict } from '../actions/realm-emoji.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
 import { rowsWith } from '../db/flag-conditions.js';
+import { topicsOf, unreadConversations } from '../db/unread-conversations.js';
 import { realmUsersFor } from './realm-users.js';
 
 export const FEATURE_LEVEL = 222;
@@ -96,11 +97,40 @@ export interface StateOptions {
 const wants = (opts: StateOptions, type: string) =>
   opts.fetchTypes === null || opts.fetchTypes.has(type);
 
+/**
+ * What several sections of the snapshot read, read once: the organization's channels and the
+ * first message of each (streams, default streams and never-subscribed channels show both).
+ */
+class SnapshotReads {
+  private streams?: Promise<Stream[]>;
+  private firsts?: Promise<Map<number, number>>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly realmId: number,
+  ) {}
+
+  realmStreams(): Promise<Stream[]> {
+    return (this.streams ??= realmStreams(this.db, this.realmId));
+  }
+
+  /** every channel's first message id, for channels that have one (one index seek each) */
+  firstMessageIds(): Promise<Map<number, number>> {
+    return (this.firsts ??= this.realmStreams().then((streams) =>
+      firstMessageIds(
+        this.db,
+        streams.map((s) => s.id),
+      ),
+    ));
+  }
+}
+
 /** The snapshot POST /register returns for an authenticated user. */
 export async function initialState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
   const state: Record<string, unknown> = {};
   const db = ctx.db;
   const settings = realmSettings(realm);
+  const reads = new SnapshotReads(db, realm.id);
 
   if (wants(opts, 'alert_words')) {
     state.alert_words = await alertWordsOf(db, user.id);
@@ -220,7 +250,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     ).map((r) => r.message_id);
   }
   if (wants(opts, 'stream')) {
-    const streams = await realmStreams(db, realm.id);
+    const streams = await reads.realmStreams();
     const subs = new Set(
       (
         await db
@@ -232,21 +262,15 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
       ).map((r) => r.stream_id),
     );
     const visible = streams.filter((s) => canSeeStream(user, s, subs.has(s.id)));
-    const firsts = await firstMessageIds(
-      db,
-      visible.map((s) => s.id),
-    );
+    const firsts = await reads.firstMessageIds();
     state.streams = visible.map((s) =>
       streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }),
     );
   }
   if (wants(opts, 'default_streams')) {
     const ids = await defaultStreamIds(db, realm.id);
-    const streams = (await realmStreams(db, realm.id)).filter((s) => ids.has(s.id));
-    const firsts = await firstMessageIds(
-      db,
-      streams.map((s) => s.id),
-    );
+    const streams = (await reads.realmStreams()).filter((s) => ids.has(s.id));
+    const firsts = await reads.firstMessageIds();
     state.realm_default_streams = streams.map((s) =>
       streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null }),
     );
@@ -254,7 +278,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   if (wants(opts, 'default_stream_groups'))
     state.realm_default_stream_groups = await defaultStreamGroupObjects(db, realm.id);
   if (wants(opts, 'subscription'))
-    Object.assign(state, await subscriptionState(ctx, realm, user, opts));
+    Object.assign(state, await subscriptionState(ctx, reads, user, opts));
   if (wants(opts, 'update_message_flags') && wants(opts, 'message'))
     state.unread_msgs = await unreadMessages(ctx, user);
   if (wants(opts, 'user_settings')) {
@@ -422,7 +446,12 @@ function permissionSettings() {
   };
 }
 
-async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts: StateOptions) {
+async function subscriptionState(
+  ctx: AppContext,
+  reads: SnapshotReads,
+  user: User,
+  opts: StateOptions,
+) {
   const subscriptions = await subscriptionObjects(ctx.db, user, {
     includeSubscribers: opts.includeSubscribers,
   });
@@ -445,12 +474,9 @@ async function subscriptionState(ctx: AppContext, realm: Realm, user: User, opts
     ),
   );
   const known = new Set([...subscriptions, ...unsubscribed].map((s) => s.stream_id));
-  const streams = await realmStreams(ctx.db, realm.id);
+  const streams = await reads.realmStreams();
   const never = streams.filter((s) => !known.has(s.id) && canSeeStream(user, s, false));
-  const firsts = await firstMessageIds(
-    ctx.db,
-    never.map((s) => s.id),
-  );
+  const firsts = await reads.firstMessageIds();
   let subscribers: Map<number, number[]> | null = null;
   if (opts.includeSubscribers) {
     subscribers = await subscribersByStream(
@@ -499,21 +525,62 @@ async function recentConversations(ctx: AppContext, user: User) {
   }));
 }
 
-/** The unread summary, over the newest 50000 (`limit`) unread messages. */
+/** Comma-separated ids as numbers, ascending. */
+function idList(text: string | null): number[] {
+  if (!text) return [];
+  const ids = text.split(',').map(Number);
+  // The database hands a group's ids over in no promised order; they mostly come in order.
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1] > ids[i]) return ids.sort((a, b) => a - b);
+  return ids;
+}
+
+interface UnreadGroup {
+  streamId: number | null;
+  topicKey: string;
+  dmKey: string | null;
+  ids: number[];
+  mentioned: number[];
+  wildcard: number[];
+}
+
+/** Leaves out the oldest of the messages (the one past the limit), wherever it stands. */
+function dropOldest(groups: UnreadGroup[]): UnreadGroup[] {
+  let oldest = -1;
+  for (let i = 0; i < groups.length; i++)
+    if (oldest < 0 || groups[i].ids[0] < groups[oldest].ids[0]) oldest = i;
+  if (oldest < 0) return groups;
+  const group = groups[oldest];
+  const id = group.ids.shift();
+  group.mentioned = group.mentioned.filter((m) => m !== id);
+  group.wildcard = group.wildcard.filter((m) => m !== id);
+  return group.ids.length ? groups : groups.filter((g) => g !== group);
+}
+
+/**
+ * The unread summary, over the newest 50000 (`limit`) unread messages: their conversations come
+ * grouped from the database (unreadConversations), each topic is read from its oldest message
+ * among them, and conversations are listed in the order of their oldest unread message.
+ */
 export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UNREAD_MESSAGES) {
-  const rows = await ctx.db
-    .selectFrom('user_messages as um')
-    .innerJoin('messages as m', 'm.id', 'um.message_id')
-    // As few columns as will do: this reads up to 50,000 rows (a channel message has a
-    // stream_id, a direct message none).
-    .select(['m.id', 'm.stream_id', 'm.topic', 'm.topic_key', 'm.dm_key', 'um.flags'])
-    .where('um.user_id', '=', user.id)
-    .where(rowsWith('unread', 'um'))
-    .orderBy('um.message_id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const oldMissing = rows.length > limit;
-  const recent = rows.slice(0, limit).reverse();
+  // One more than the limit tells whether older unread messages are left out.
+  let groups: UnreadGroup[] = (
+    await unreadConversations(ctx.db, ctx.dialect, user.id, limit + 1)
+  ).map((r) => ({
+    streamId: r.stream_id,
+    topicKey: r.topic_key,
+    dmKey: r.dm_key,
+    ids: idList(r.ids),
+    mentioned: idList(r.mentioned),
+    wildcard: idList(r.wildcard),
+  }));
+  const total = groups.reduce((n, g) => n + g.ids.length, 0);
+  const oldMissing = total > limit;
+  if (oldMissing) groups = dropOldest(groups);
+  groups.sort((a, b) => a.ids[0] - b.ids[0]);
+  const topics = await topicsOf(
+    ctx.db,
+    groups.filter((g) => g.streamId !== null).map((g) => g.ids[0]),
+  );
   const mutedStreams = new Set(
     (
       await ctx.db
@@ -539,47 +606,41 @@ export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UN
     return mutedStreams.has(streamId);
   };
   const pms = new Map<number, number[]>();
-  const streams = new Map<
-    string,
-    { stream_id: number; topic: string; unread_message_ids: number[] }
-  >();
-  const streamMuted = new Map<string, boolean>();
-  const huddles = new Map<string, number[]>();
-  /** each conversation's list, found once per conversation rather than once per message */
-  const conversations = new Map<string, number[]>();
+  const streams: { stream_id: number; topic: string; unread_message_ids: number[] }[] = [];
+  const huddles: { user_ids_string: string; unread_message_ids: number[] }[] = [];
   const mentions: number[] = [];
   let count = 0;
-  for (const r of recent) {
-    if (r.stream_id !== null) {
-      const key = `${r.stream_id}\u0000${r.topic_key}`;
-      let entry = streams.get(key);
-      if (!entry) {
-        entry = { stream_id: r.stream_id, topic: r.topic, unread_message_ids: [] };
-        streams.set(key, entry);
-        streamMuted.set(key, isMuted(r.stream_id, r.topic_key));
+  for (const g of groups) {
+    mentions.push(...g.mentioned);
+    if (g.streamId !== null) {
+      const muted = isMuted(g.streamId, g.topicKey);
+      if (!muted) {
+        count += g.ids.length;
+        mentions.push(...g.wildcard);
       }
-      entry.unread_message_ids.push(r.id);
-      const muted = streamMuted.get(key)!;
-      if (!muted) count++;
-      if (r.flags & FLAG_BITS.mentioned || (r.flags & WILDCARD_BITS && !muted)) mentions.push(r.id);
-    } else {
-      count++;
-      if (r.flags & ANY_MENTION_BITS) mentions.push(r.id);
-      const dmKey = r.dm_key ?? '';
-      let list = conversations.get(dmKey);
-      if (!list) {
-        const members = dmIds(dmKey);
-        list = [];
-        if (members.length <= 2) {
-          const other = members.find((id) => id !== user.id) ?? user.id;
-          const existing = pms.get(other);
-          if (existing) list = existing;
-          else pms.set(other, list);
-        } else huddles.set(dmKey, list);
-        conversations.set(dmKey, list);
-      }
-      list.push(r.id);
+      streams.push({
+        stream_id: g.streamId,
+        topic: topics.get(g.ids[0]) ?? '',
+        unread_message_ids: g.ids,
+      });
+      continue;
     }
+    count += g.ids.length;
+    mentions.push(...g.wildcard);
+    const members = dmIds(g.dmKey);
+    if (members.length > 2) {
+      huddles.push({ user_ids_string: g.dmKey ?? '', unread_message_ids: g.ids });
+      continue;
+    }
+    const other = members.find((id) => id !== user.id) ?? user.id;
+    // One list per other person, whatever the key their messages were stored under.
+    const existing = pms.get(other);
+    if (existing)
+      pms.set(
+        other,
+        [...existing, ...g.ids].sort((a, b) => a - b),
+      );
+    else pms.set(other, g.ids);
   }
   return {
     count,
@@ -588,9 +649,9 @@ export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UN
       sender_id: other,
       unread_message_ids: ids,
     })),
-    streams: [...streams.values()],
-    huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
-    mentions,
+    streams,
+    huddles,
+    mentions: [...new Set(mentions)].sort((a, b) => a - b),
     old_unreads_missing: oldMissing,
   };
 }

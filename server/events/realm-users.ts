@@ -146,6 +146,8 @@ async function entryFor(ctx: AppContext, realm: Realm): Promise<Entry> {
 /** One list joined for readers of one role, with where each address (or null) stands in it. */
 interface Joined {
   json: string;
+  /** the same as UTF-8, made at first use */
+  bytes?: Buffer;
   slots: Map<number, { at: number; shown: boolean; address: string }>;
 }
 
@@ -172,7 +174,8 @@ function listFor(entry: Entry, which: 'active' | 'inactive', viewer: User): RawJ
   let joined = entry.joined.get(key);
   if (!joined) entry.joined.set(key, (joined = join(entry[which], viewer.role)));
   const own = joined.slots.get(viewer.id);
-  if (!own || own.shown) return new RawJson(joined.json);
+  if (!own || own.shown)
+    return new RawJson(joined.json, (joined.bytes ??= Buffer.from(joined.json)));
   return new RawJson(
     joined.json.slice(0, own.at) + own.address + joined.json.slice(own.at + 'null'.length),
   );

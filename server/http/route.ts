@@ -9,6 +9,7 @@ import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
+import { compressOptions, type CompressionEffort } from './compression.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -29,6 +30,8 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
    * guests (`require_member_or_admin` with `human_users_only`).
    */
   callers?: 'humans' | 'members';
+  /** how hard to compress the answer (http/compression.ts); 'usual' unless said */
+  compression?: CompressionEffort;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -85,6 +88,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app.route({
     method: def.method,
     url,
+    ...(def.compression ? { compress: compressOptions(def.compression) } : {}),
     handler: async (request, reply) => {
       const pathParams = (request.params ?? {}) as Record<string, string>;
       for (const name of def.pathInts ?? []) {
@@ -159,15 +163,26 @@ function abortOnClose(reply: FastifyReply): AbortSignal {
 
 /**
  * A body with parts already serialized (RawJson: the people of a large organization at
- * /register) is written as text with those parts spliced in; any other body is left to Fastify.
+ * /register) is written as bytes with those parts copied in; any other body is left to Fastify.
  */
 function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
   if (!Object.values(body).some((v) => v instanceof RawJson)) return body;
-  const parts: string[] = [];
+  const chunks: Buffer[] = [];
+  let text = '{';
+  let first = true;
   for (const [key, value] of Object.entries(body)) {
-    const json = value instanceof RawJson ? value.json : JSON.stringify(value);
-    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+    const json = value instanceof RawJson ? null : JSON.stringify(value);
+    if (json === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (json !== null) {
+      text += json;
+      continue;
+    }
+    chunks.push(Buffer.from(text, 'utf8'), (value as RawJson).bytes());
+    text = '';
   }
+  chunks.push(Buffer.from(`${text}}`, 'utf8'));
   reply.type('application/json; charset=utf-8');
-  return `{${parts.join(',')}}`;
+  return Buffer.concat(chunks);
 }

@@ -178,6 +178,30 @@ describe('the web client files and compressed API answers', () => {
     expect(JSON.parse(small.body.toString('utf8')).result).toBe('success');
   });
 
+  it('compresses /register at gzip level 1, as it grows with the organization, and the rest at the usual level', async () => {
+    const auth = {
+      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
+    };
+    const register = await raw(`${server.url}/api/v1/register`, {
+      method: 'POST',
+      headers: { ...auth, 'Accept-Encoding': 'gzip' },
+    });
+    expect(register.headers['content-encoding']).toBe('gzip');
+    const registerText = decode(register);
+    // Deflate is deterministic: the same text at the same level gives the same bytes.
+    expect(register.body.equals(zlib.gzipSync(registerText, { level: 1 }))).toBe(true);
+    expect(register.body.equals(zlib.gzipSync(registerText))).toBe(false);
+
+    const messages = await raw(
+      `${server.url}/api/v1/messages?anchor=newest&num_before=300&num_after=0`,
+      { headers: { ...auth, 'Accept-Encoding': 'gzip' } },
+    );
+    expect(messages.headers['content-encoding']).toBe('gzip');
+    const messagesText = decode(messages);
+    expect(JSON.parse(messagesText).messages.length).toBeGreaterThan(50);
+    expect(messages.body.equals(zlib.gzipSync(messagesText))).toBe(true);
+  });
+
   it('sends an uploaded file as stored, with its length, whatever the client accepts', async () => {
     const data = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ i })) });
     const form = new FormData();
