@@ -19,6 +19,7 @@ import { STREAM_COLORS } from './actions/subscriptions.js';
 import { hashPassword } from './domain/password.js';
 import { FLAG_BITS } from './domain/flags.js';
 import { PRIVATE_MESSAGE_BIT } from './db/flag-conditions.js';
+import { registerSearchFunctions } from './db/search.js';
 import { ROLE } from './domain/roles.js';
 import { emojiCodeForName } from './markdown/emoji.js';
 
@@ -186,6 +187,8 @@ function sqliteWriter(file: string): Writer {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -262144');
+  // The search index follows the messages written here through its triggers.
+  registerSearchFunctions(sqlite);
   const statements = new Map<string, SQLite.Statement>();
   const statement = (table: Table) => {
     let s = statements.get(table.name);

@@ -98,7 +98,7 @@ export async function getMessages(
   const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
   // A `with` term became the message's conversation, which may name other people.
   if (narrow !== opts.narrow) lookup = await narrowLookup(ctx.db, realm, user, narrow);
-  const plan = withIndexedFlags(planNarrow(narrow, lookup), narrow);
+  const plan = withIndexedFlags(planNarrow(narrow, lookup, ctx.dialect), narrow);
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
   const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';

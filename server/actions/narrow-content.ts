@@ -1,10 +1,13 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import { searchCondition } from '../db/search.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { VISIBILITY } from '../domain/conversations.js';
+import { parseSearch, searchesNothing, type SearchQuery } from '../domain/search-text.js';
 import {
   badNarrow,
   containsText,
   defineOperator,
+  matchesNothing,
   textOperand,
   type Cond,
   type Lookup,
@@ -118,29 +121,25 @@ function propertyOperator(
   });
 }
 
-/** Words that must all appear in the content or the topic, ignoring case; LIKE wildcards are plain. */
-const search = defineOperator<string[]>({
+/**
+ * Full-text search, as upstream's: every word and "quoted phrase" in the content or the topic,
+ * stemmed, ignoring case; stop words and punctuation are not searched for, and a search of
+ * nothing else matches no message (domain/search-text.ts, db/search.ts).
+ */
+const search = defineOperator<SearchQuery>({
   names: ['search'],
   spectators: true,
-  resolve: (operand) => textOperand(operand, 'search').toLowerCase().split(/\s+/).filter(Boolean),
-  sql(words) {
-    const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) =>
-      sql<SqlBool>`${column} like ${pattern} escape '\\'`;
-    return (eb) =>
-      eb.and(
-        words.map((w) =>
-          eb.or([
-            likeEscaped(sql<string>`lower(m.content)`, like(w)),
-            likeEscaped(sql<string>`lower(m.topic)`, like(w)),
-          ]),
-        ),
-      );
+  resolve: (operand) => parseSearch(textOperand(operand, 'search')),
+  sql(query, _lookup, dialect) {
+    if (searchesNothing(query)) return matchesNothing;
+    const condition = searchCondition(dialect, query);
+    return () => condition;
   },
-  plan(words, plan) {
-    plan.searchWords.push(...words);
+  plan(query, plan) {
+    plan.searchWords.push(...query.highlightTokens);
+    if (!searchesNothing(query)) plan.searches.push(query);
   },
-  // Upstream applies no search to events, and lower() folds non-ASCII letters differently per database.
+  // Upstream applies no search to events.
   memory: () => null,
 });
 

@@ -57,7 +57,7 @@ export async function matchesNarrow(
   narrow: NarrowTerm[],
 ) {
   const terms = await expandWithOperator(ctx.db, realm, user, narrow);
-  const plan = planNarrow(terms, await narrowLookup(ctx.db, realm, user));
+  const plan = planNarrow(terms, await narrowLookup(ctx.db, realm, user), ctx.dialect);
   // As upstream, only messages the user received are matched: this answers whether messages the
   // client holds belong in a view, never what a channel's history holds.
   plan.historyStream = null;

@@ -5,6 +5,7 @@ import {
   PRIVATE_MESSAGE_BIT,
   UNREAD_CONDITION,
 } from './flag-conditions.js';
+import { createMessageSearch } from './search.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -536,6 +537,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .on('user_statuses')
           .column('realm_id')
           .execute();
+      },
+    },
+    '0011_message_search': {
+      async up(db: Kysely<any>) {
+        // Full-text search of messages by each database's own engine (db/search.ts), filled
+        // with the messages already there.
+        await createMessageSearch(db, dialect);
       },
     },
   };
