@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { Dialect } from '../db/migrations.js';
+import type { SearchReading } from '../db/search.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
@@ -39,7 +40,13 @@ export interface NarrowPlan {
   /** the words of the narrow's searches, not negated: what match_content highlights */
   searchWords: string[];
   /** the narrow's searches, not negated, for the way get-messages reads their matches */
-  searches: SearchQuery[];
+  searches: SearchTerm[];
+}
+
+/** A search term as planned: its query, and how SQLite reads its matches (db/search.ts). */
+export interface SearchTerm {
+  query: SearchQuery;
+  reading: SearchReading;
 }
 
 /** The realm as the narrow's operands are resolved against it, read once per request. */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { searchCondition } from '../db/search.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { VISIBILITY } from '../domain/conversations.js';
-import { parseSearch, searchesNothing, type SearchQuery } from '../domain/search-text.js';
+import { parseSearch, searchesNothing } from '../domain/search-text.js';
 import {
   badNarrow,
   containsText,
@@ -12,6 +12,7 @@ import {
   type Cond,
   type Lookup,
   type MessageTest,
+  type SearchTerm,
 } from './narrow-base.js';
 
 /** Operators on what a message is to its reader (`is`), what it holds (`has`), search and ids. */
@@ -126,18 +127,18 @@ function propertyOperator(
  * stemmed, ignoring case; stop words and punctuation are not searched for, and a search of
  * nothing else matches no message (domain/search-text.ts, db/search.ts).
  */
-const search = defineOperator<SearchQuery>({
+const search = defineOperator<SearchTerm>({
   names: ['search'],
   spectators: true,
-  resolve: (operand) => parseSearch(textOperand(operand, 'search')),
-  sql(query, _lookup, dialect) {
-    if (searchesNothing(query)) return matchesNothing;
-    const condition = searchCondition(dialect, query);
-    return () => condition;
+  resolve: (operand) => ({ query: parseSearch(textOperand(operand, 'search')), reading: 'list' }),
+  sql(term, _lookup, dialect) {
+    if (searchesNothing(term.query)) return matchesNothing;
+    // Read when the query is built: get-messages may change how the term is read after planning.
+    return () => searchCondition(dialect, term.query, term.reading);
   },
-  plan(query, plan) {
-    plan.searchWords.push(...query.highlightTokens);
-    if (!searchesNothing(query)) plan.searches.push(query);
+  plan(term, plan) {
+    plan.searchWords.push(...term.query.highlightTokens);
+    if (!searchesNothing(term.query)) plan.searches.push(term);
   },
   // Upstream applies no search to events.
   memory: () => null,

@@ -23,7 +23,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export function searchText(html: string): string {
   return html.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name) => {
     if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
-    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
   });
 }
@@ -56,9 +57,7 @@ export async function createMessageSearch(db: Kysely<any>, dialect: Dialect) {
     db,
   );
   await sql
-    .raw(
-      `CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN ${FTS_ROW('new')}; END`,
-    )
+    .raw(`CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN ${FTS_ROW('new')}; END`)
     .execute(db);
   // Moves between channels and other updates leave the words alone and the index untouched.
   await sql
@@ -102,11 +101,63 @@ function tsquery(q: SearchQuery) {
 }
 
 /**
- * The condition that message `m` matches a query (which must search for something: see
- * searchesNothing). On SQLite the index's matches are read as a list, which is quick when they
- * are few; get-messages reads from the index in id order when they are many (searchDriver).
+ * How a search term is read on SQLite, chosen per request from how many messages match and how
+ * many the rest of the narrow holds (get-messages): `list` reads every match from the index
+ * first, quick when they are few; `probe` asks the index about each message of a small narrow;
+ * `driven` reads the messages in id order from the index itself (messagesBySearch), the term's
+ * own condition then being always true. PostgreSQL's planner makes this choice itself.
  */
-export function searchCondition(dialect: Dialect, q: SearchQuery): Expression<SqlBool> {
+export type SearchReading = 'list' | 'probe' | 'driven';
+
+/** The condition that message `m` matches a query (which must search for something). */
+export function searchCondition(
+  dialect: Dialect,
+  q: SearchQuery,
+  reading: SearchReading = 'list',
+): Expression<SqlBool> {
   if (dialect === 'postgres') return sql<SqlBool>`m.search_tsvector @@ (${tsquery(q)})`;
+  if (reading === 'driven') return sql<SqlBool>`1 = 1`;
+  if (reading === 'probe')
+    return sql<SqlBool>`EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ${ftsMatch(q)} AND rowid = m.id)`;
   return sql<SqlBool>`m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsMatch(q)})`;
+}
+
+const ftsMatchAll = (queries: SearchQuery[]) => queries.map(ftsMatch).join(' AND ');
+
+/** SQLite: how many messages match all the queries, counted up to `cap`. */
+export async function countSearchMatches(
+  db: Kysely<any>,
+  queries: SearchQuery[],
+  cap: number,
+): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsMatchAll(queries)} LIMIT ${cap})`.execute(
+    db,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The column that orders messagesBySearch: the index's own id order. */
+export const SEARCH_ORDER_COLUMN = 'messages_fts.rowid';
+
+/**
+ * A bound on SEARCH_ORDER_COLUMN. The value is cast: the driver binds numbers as REAL, and FTS5
+ * takes a rowid constraint of another type as no constraint at all (`rowid = ?` then returns
+ * every match, and `<` reads them all).
+ */
+export const searchOrderBound = (cmp: '<' | '>' | '=', id: number) =>
+  sql<SqlBool>`messages_fts.rowid ${sql.raw(cmp)} CAST(${id} AS INTEGER)`;
+
+/**
+ * SQLite: the messages `m` that match all the queries, read from the index in id order (order
+ * them by SEARCH_ORDER_COLUMN, bound them with searchOrderBound, so that the index does both), joined to nothing else
+ * before them: a window of the newest matches costs about as many rows as it returns.
+ */
+export function messagesBySearch(db: Kysely<any>, queries: SearchQuery[]) {
+  return db
+    .selectFrom('messages_fts')
+    .crossJoin('messages as m')
+    .whereRef('m.id', '=', SEARCH_ORDER_COLUMN)
+    .where(sql<SqlBool>`messages_fts MATCH ${ftsMatchAll(queries)}`);
 }
