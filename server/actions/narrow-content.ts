@@ -130,13 +130,16 @@ function propertyOperator(
 const search = defineOperator<SearchTerm>({
   names: ['search'],
   spectators: true,
-  resolve: (operand) => ({ query: parseSearch(textOperand(operand, 'search')), reading: 'list' }),
+  // Negated, a term keeps most messages: asking the index about each is quickest. Planned (not
+  // negated), it reads its matches as a list unless get-messages chooses otherwise.
+  resolve: (operand) => ({ query: parseSearch(textOperand(operand, 'search')), reading: 'probe' }),
   sql(term, _lookup, dialect) {
     if (searchesNothing(term.query)) return matchesNothing;
     // Read when the query is built: get-messages may change how the term is read after planning.
     return () => searchCondition(dialect, term.query, term.reading);
   },
   plan(term, plan) {
+    term.reading = 'list';
     plan.searchWords.push(...term.query.highlightTokens);
     if (!searchesNothing(term.query)) plan.searches.push(term);
   },
