@@ -21,8 +21,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** The text of rendered HTML: tags separate words (as PostgreSQL's parser reads them), entities decoded. */
 export function searchText(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity;
+  return html.replace(/<[^>]*>/g, ' ').replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (_, name) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? ' ';
     const code =
       name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' ';
