@@ -5,9 +5,10 @@ import {
   PRIVATE_MESSAGE_BIT,
   UNREAD_CONDITION,
 } from './flag-conditions.js';
+import type { Dialect } from './dialect.js';
 import { createMessageSearch } from './search.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect };
 
 /**
  * Versioned migrations, applied in order at start. Never edit a migration that has shipped:

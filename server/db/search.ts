@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
 import type { SearchQuery } from '../domain/search-text.js';
 
 /**
