@@ -19,7 +19,7 @@ import { STREAM_COLORS } from './actions/subscriptions.js';
 import { hashPassword } from './domain/password.js';
 import { FLAG_BITS } from './domain/flags.js';
 import { PRIVATE_MESSAGE_BIT } from './db/flag-conditions.js';
-import { indexNewMessages, registerSearchFunctions } from './db/search.js';
+import { indexNewMessages, optimizeNewMessages, registerSearchFunctions } from './db/search.js';
 import { ROLE } from './domain/roles.js';
 import { emojiCodeForName } from './markdown/emoji.js';
 
@@ -179,8 +179,11 @@ interface Writer {
   run(sql: string, params?: unknown[]): Promise<void>;
   one<T>(sql: string, params?: unknown[]): Promise<T | undefined>;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** indexes the messages of an id range for search, in the open phase (PostgreSQL: by itself) */
-  indexSearch(firstId: number, lastId: number): Promise<void>;
+  /**
+   * indexes the messages of an id range for search, in the open phase, and after the last range
+   * merges the index (PostgreSQL: the column is computed as rows are written)
+   */
+  indexSearch(firstId: number, lastId: number, last: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -225,9 +228,10 @@ function sqliteWriter(file: string): Writer {
     async all(sql, params = []) {
       return sqlite.prepare(sql).all(params) as never;
     },
-    async indexSearch(firstId, lastId) {
+    async indexSearch(firstId, lastId, last) {
       begin();
       indexNewMessages(sqlite, firstId, lastId);
+      if (last) optimizeNewMessages(sqlite);
     },
     async close() {
       if (open) sqlite.exec('ROLLBACK');
@@ -538,13 +542,13 @@ async function fill(
     recipients.push(members);
     if ((i + 1) % 100_000 === 0) {
       // Each batch is searchable when it commits.
-      await w.indexSearch(indexedTo + 1, id);
+      await w.indexSearch(indexedTo + 1, id, false);
       indexedTo = id;
       await w.commit();
       log(`${i + 1} messages`);
     }
   }
-  if (o.messages > 0) await w.indexSearch(indexedTo + 1, messageStart + o.messages - 1);
+  if (o.messages > 0) await w.indexSearch(indexedTo + 1, messageStart + o.messages - 1, true);
   await w.commit();
 
   // Unread: the newest N of the person's messages (from others) lose the read flag.

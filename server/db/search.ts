@@ -56,6 +56,11 @@ export function indexNewMessages(sqlite: SQLite.Database, firstId: number, lastI
     .run(BigInt(firstId), BigInt(lastId));
 }
 
+/** SQLite: optimizeSearchIndex on a connection of its own, after indexNewMessages. */
+export function optimizeNewMessages(sqlite: SQLite.Database) {
+  sqlite.exec(`INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`);
+}
+
 const FTS_ROW = (row: 'new') =>
   `INSERT INTO messages_fts (rowid, topic, content) VALUES (${row}.id, ${row}.topic, ${SEARCH_TEXT_FUNCTION}(${row}.rendered_content))`;
 
@@ -99,6 +104,16 @@ export async function createMessageSearch(db: Kysely<any>, dialect: Dialect) {
         `SELECT id, topic, ${SEARCH_TEXT_FUNCTION}(rendered_content) FROM messages`,
     )
     .execute(db);
+  await optimizeSearchIndex(db);
+}
+
+/**
+ * SQLite: merges the index into one segment after a bulk fill. A query opens every segment, and
+ * one that asks the index about each message of a narrow (`probe`) pays that at every message:
+ * about 60 µs a message on a freshly filled million, 7 µs once merged.
+ */
+export async function optimizeSearchIndex(db: Kysely<any>) {
+  await sql`INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`.execute(db);
 }
 
 /** A token or a phrase as an FTS5 string: quoted, so that no input is read as query syntax. */
