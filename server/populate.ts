@@ -19,6 +19,7 @@ import { STREAM_COLORS } from './actions/subscriptions.js';
 import { hashPassword } from './domain/password.js';
 import { FLAG_BITS } from './domain/flags.js';
 import { PRIVATE_MESSAGE_BIT } from './db/flag-conditions.js';
+import { indexNewMessages, optimizeNewMessages, registerSearchFunctions } from './db/search.js';
 import { ROLE } from './domain/roles.js';
 import { emojiCodeForName } from './markdown/emoji.js';
 
@@ -178,6 +179,11 @@ interface Writer {
   run(sql: string, params?: unknown[]): Promise<void>;
   one<T>(sql: string, params?: unknown[]): Promise<T | undefined>;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * indexes the messages of an id range for search, in the open phase, and after the last range
+   * merges the index (PostgreSQL: the column is computed as rows are written)
+   */
+  indexSearch(firstId: number, lastId: number, last: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -186,6 +192,8 @@ function sqliteWriter(file: string): Writer {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -262144');
+  // New messages are indexed for search a batch at a time (indexSearch), not one by one.
+  registerSearchFunctions(sqlite, { eachRow: false });
   const statements = new Map<string, SQLite.Statement>();
   const statement = (table: Table) => {
     let s = statements.get(table.name);
@@ -219,6 +227,11 @@ function sqliteWriter(file: string): Writer {
     },
     async all(sql, params = []) {
       return sqlite.prepare(sql).all(params) as never;
+    },
+    async indexSearch(firstId, lastId, last) {
+      begin();
+      indexNewMessages(sqlite, firstId, lastId);
+      if (last) optimizeNewMessages(sqlite);
     },
     async close() {
       if (open) sqlite.exec('ROLLBACK');
@@ -275,6 +288,8 @@ async function postgresWriter(url: string): Promise<Writer> {
     async all(sql, params = []) {
       return (await client.query(toPg(sql), params)).rows;
     },
+    // The search column is generated as each row is written.
+    async indexSearch() {},
     async close() {
       if (open) await client.query('ROLLBACK');
       await client.end();
@@ -479,6 +494,7 @@ async function fill(
   // The unread person's messages are counted on the way, to mark the newest of them unread.
   const unreadUserMessages: number[] = [];
   let rows = 0;
+  let indexedTo = messageStart - 1;
   for (let i = 0; i < o.messages; i++) {
     const id = messageStart + i;
     const { content, rendered } = sentence(random);
@@ -525,10 +541,14 @@ async function fill(
       unreadUserMessages.push(id);
     recipients.push(members);
     if ((i + 1) % 100_000 === 0) {
+      // Each batch is searchable when it commits.
+      await w.indexSearch(indexedTo + 1, id, false);
+      indexedTo = id;
       await w.commit();
       log(`${i + 1} messages`);
     }
   }
+  if (o.messages > 0) await w.indexSearch(indexedTo + 1, messageStart + o.messages - 1, true);
   await w.commit();
 
   // Unread: the newest N of the person's messages (from others) lose the read flag.

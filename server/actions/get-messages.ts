@@ -3,6 +3,13 @@ import type { AppContext } from '../context.js';
 import type { DB, Message, Realm, User } from '../db/schema.js';
 import { badRequest, notLoggedIn } from '../domain/errors.js';
 import { rowsWith, type FlagIndex } from '../db/flag-conditions.js';
+import {
+  countSearchMatches,
+  messagesBySearch,
+  SEARCH_ORDER_COLUMN,
+  searchOrderBound,
+} from '../db/search.js';
+import type { SearchQuery } from '../domain/search-text.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';
 import { expandWithOperator } from './narrow-with.js';
@@ -31,11 +38,36 @@ export interface GetMessagesOptions {
 type Row = Message & { flags: number };
 type Q = SelectQueryBuilder<DB & { m: DB['messages']; um: DB['user_messages'] }, 'm' | 'um', Row>;
 
-export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan): Q {
+/**
+ * The messages of a plan with the reader's flags. With `driver` (SQLite, chooseSearchReading),
+ * they are read in id order from the search index: order and bound them by SEARCH_ORDER_COLUMN.
+ */
+export function baseQuery(
+  ctx: AppContext,
+  user: User | null,
+  plan: NarrowPlan,
+  driver: SearchQuery[] | null = null,
+): Q {
   const me = user?.id ?? -1;
   const db = ctx.db as any;
   let q: Q;
-  if (plan.historyStream || plan.publicStreamIds) {
+  const history = plan.historyStream || plan.publicStreamIds;
+  if (driver) {
+    const found = messagesBySearch(db, driver) as any;
+    q = history
+      ? found
+          .leftJoin('user_messages as um', (j: any) =>
+            j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', me),
+          )
+          .selectAll('m')
+          .select(sql<number>`coalesce(um.flags, ${HISTORICAL_FLAGS})`.as('flags'))
+      : found
+          .crossJoin('user_messages as um')
+          .where('um.user_id', '=', me)
+          .whereRef('um.message_id', '=', 'm.id')
+          .selectAll('m')
+          .select('um.flags as flags');
+  } else if (history) {
     // Reading a stream's shared history: messages the user never received count too.
     q = db
       .selectFrom('messages as m')
@@ -54,6 +86,39 @@ export function baseQuery(ctx: AppContext, user: User | null, plan: NarrowPlan):
   }
   for (const c of plan.conditions) q = q.where(c as any);
   return q;
+}
+
+export const SEARCH_READING_LIMITS = {
+  /** below this many matches, a search's matches are read as a list; see SearchReading */
+  fewMatches: 2000,
+  /** below this many messages, a narrow asks the index about each of its messages */
+  smallNarrow: 2000,
+};
+
+/**
+ * SQLite cannot weigh how many messages a full-text search matches, so this chooses how its
+ * matches are read (db/search.ts SearchReading) from two bounded counts: few matches are read as
+ * a list; many matches in a small narrow (a quiet channel, a conversation) are probed message by
+ * message; many matches in a large narrow are read newest first from the index, so that a page
+ * of a common word costs about a page of rows. Returns the queries that then drive the reading.
+ */
+async function chooseSearchReading(
+  ctx: AppContext,
+  user: User | null,
+  plan: NarrowPlan,
+): Promise<SearchQuery[] | null> {
+  if (ctx.dialect !== 'sqlite' || plan.searches.length === 0) return null;
+  const queries = plan.searches.map((t) => t.query);
+  const { fewMatches, smallNarrow } = SEARCH_READING_LIMITS;
+  if ((await countSearchMatches(ctx.db, queries, fewMatches)) < fewMatches) return null;
+  for (const term of plan.searches) term.reading = 'driven';
+  const rest = await (ctx.db as any)
+    .selectFrom(baseQuery(ctx, user, plan).clearSelect().select('m.id').limit(smallNarrow).as('r'))
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst();
+  if (Number(rest?.n ?? 0) >= smallNarrow) return queries;
+  for (const term of plan.searches) term.reading = 'probe';
+  return null;
 }
 
 /** `is` operands whose messages are exactly the reader's rows of one partial index. */
@@ -98,12 +163,9 @@ export async function getMessages(
   const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
   // A `with` term became the message's conversation, which may name other people.
   if (narrow !== opts.narrow) lookup = await narrowLookup(ctx.db, realm, user, narrow);
-  const plan = withIndexedFlags(planNarrow(narrow, lookup), narrow);
+  const plan = withIndexedFlags(planNarrow(narrow, lookup, ctx.dialect), narrow);
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
-  const idCol = plan.historyStream || plan.publicStreamIds ? 'm.id' : 'um.message_id';
-  // The window's bound is stated on the message too (twice, when reading the reader's rows):
-  // PostgreSQL does not carry a range across the join, and would otherwise walk every message.
 
   let anchor: number;
   let anchorIsNewest = false;
@@ -145,22 +207,31 @@ export async function getMessages(
     anchor = Math.min(opts.anchor, MAX_ID);
   }
 
+  // Chosen once the anchor is found: the unread anchor reads the matches as a list.
+  const driver = await chooseSearchReading(ctx, user, plan);
+  const idCol = driver
+    ? SEARCH_ORDER_COLUMN
+    : plan.historyStream || plan.publicStreamIds
+      ? 'm.id'
+      : 'um.message_id';
+  // The window's bound is stated on the message too (twice, when reading the reader's rows):
+  // PostgreSQL does not carry a range across the join, and would otherwise walk every message.
   // One row more than asked tells whether the window reaches the end, also for an empty side.
-  const before = await baseQuery(ctx, user, plan)
-    .where(idCol as any, '<', anchor)
+  const bound = (cmp: '<' | '>' | '=') =>
+    driver ? searchOrderBound(cmp, anchor) : (eb: any) => eb(idCol, cmp, anchor);
+  const before = await baseQuery(ctx, user, plan, driver)
+    .where(bound('<'))
     .where('m.id', '<', anchor)
     .orderBy(idCol as any, 'desc')
     .limit(opts.numBefore + 1)
     .execute();
   const anchorRows =
     opts.includeAnchor && !anchorIsNewest
-      ? await baseQuery(ctx, user, plan)
-          .where(idCol as any, '=', anchor)
-          .execute()
+      ? await baseQuery(ctx, user, plan, driver).where(bound('=')).execute()
       : [];
   const after = !anchorIsNewest
-    ? await baseQuery(ctx, user, plan)
-        .where(idCol as any, '>', anchor)
+    ? await baseQuery(ctx, user, plan, driver)
+        .where(bound('>'))
         .where('m.id', '>', anchor)
         .orderBy(idCol as any, 'asc')
         .limit(opts.numAfter + 1)

@@ -106,7 +106,7 @@ export async function updateFlagsForNarrow(
   const numAfter = Math.min(opts.numAfter, MAX_MESSAGES_PER_FETCH - numBefore);
   const op = opts.op;
   const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
-  const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user, narrow));
+  const plan = planNarrow(narrow, await narrowLookup(ctx.db, realm, user, narrow), ctx.dialect);
   // Only the user's own message rows can carry flags.
   plan.historyStream = null;
   plan.publicStreamIds = null;

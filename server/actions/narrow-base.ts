@@ -1,8 +1,11 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.js';
+import type { Dialect } from '../db/migrations.js';
+import type { SearchReading } from '../db/search.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
+import type { SearchQuery } from '../domain/search-text.js';
 
 /**
  * What every narrow operator is made of (narrow.ts assembles them): the realm facts operands are
@@ -36,6 +39,14 @@ export interface NarrowPlan {
   conditions: Cond[];
   /** the words of the narrow's searches, not negated: what match_content highlights */
   searchWords: string[];
+  /** the narrow's searches, not negated, for the way get-messages reads their matches */
+  searches: SearchTerm[];
+}
+
+/** A search term as planned: its query, and how SQLite reads its matches (db/search.ts). */
+export interface SearchTerm {
+  query: SearchQuery;
+  reading: SearchReading;
 }
 
 /** The realm as the narrow's operands are resolved against it, read once per request. */
@@ -195,7 +206,7 @@ export interface OperatorDef<R> {
   /** validates the operand and resolves what it names; refuses with BAD_NARROW */
   resolve(operand: Operand, lookup: Lookup): R;
   /** the SQL condition; null: the term filters nothing (near) */
-  sql(resolved: R, lookup: Lookup): Cond | null;
+  sql(resolved: R, lookup: Lookup, dialect: Dialect): Cond | null;
   /** how a term, not negated, chooses which messages are read: a channel's history, say */
   plan?(resolved: R, plan: NarrowPlan, lookup: Lookup): void;
   /**

@@ -1,14 +1,18 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import { searchCondition } from '../db/search.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { VISIBILITY } from '../domain/conversations.js';
+import { parseSearch, searchesNothing } from '../domain/search-text.js';
 import {
   badNarrow,
   containsText,
   defineOperator,
+  matchesNothing,
   textOperand,
   type Cond,
   type Lookup,
   type MessageTest,
+  type SearchTerm,
 } from './narrow-base.js';
 
 /** Operators on what a message is to its reader (`is`), what it holds (`has`), search and ids. */
@@ -118,29 +122,28 @@ function propertyOperator(
   });
 }
 
-/** Words that must all appear in the content or the topic, ignoring case; LIKE wildcards are plain. */
-const search = defineOperator<string[]>({
+/**
+ * Full-text search, as upstream's: every word and "quoted phrase" in the content or the topic,
+ * stemmed, ignoring case; stop words and punctuation are not searched for, and a search of
+ * nothing else matches no message (domain/search-text.ts, db/search.ts).
+ */
+const search = defineOperator<SearchTerm>({
   names: ['search'],
   spectators: true,
-  resolve: (operand) => textOperand(operand, 'search').toLowerCase().split(/\s+/).filter(Boolean),
-  sql(words) {
-    const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-    const likeEscaped = (column: ReturnType<typeof sql<string>>, pattern: string) =>
-      sql<SqlBool>`${column} like ${pattern} escape '\\'`;
-    return (eb) =>
-      eb.and(
-        words.map((w) =>
-          eb.or([
-            likeEscaped(sql<string>`lower(m.content)`, like(w)),
-            likeEscaped(sql<string>`lower(m.topic)`, like(w)),
-          ]),
-        ),
-      );
+  // Negated, a term keeps most messages: asking the index about each is quickest. Planned (not
+  // negated), it reads its matches as a list unless get-messages chooses otherwise.
+  resolve: (operand) => ({ query: parseSearch(textOperand(operand, 'search')), reading: 'probe' }),
+  sql(term, _lookup, dialect) {
+    if (searchesNothing(term.query)) return matchesNothing;
+    // Read when the query is built: get-messages may change how the term is read after planning.
+    return () => searchCondition(dialect, term.query, term.reading);
   },
-  plan(words, plan) {
-    plan.searchWords.push(...words);
+  plan(term, plan) {
+    term.reading = 'list';
+    plan.searchWords.push(...term.query.highlightTokens);
+    if (!searchesNothing(term.query)) plan.searches.push(term);
   },
-  // Upstream applies no search to events, and lower() folds non-ASCII letters differently per database.
+  // Upstream applies no search to events.
   memory: () => null,
 });
 

@@ -1,3 +1,4 @@
+import type { Dialect } from '../db/migrations.js';
 import { DomainError, notLoggedIn } from '../domain/errors.js';
 import {
   badNarrow,
@@ -93,16 +94,17 @@ export function checkSpectatorNarrow(terms: NarrowTerm[], lookup: Lookup) {
 }
 
 /** Turns a narrow into SQL conditions, deciding how the user's access is checked. */
-export function planNarrow(terms: NarrowTerm[], lookup: Lookup): NarrowPlan {
+export function planNarrow(terms: NarrowTerm[], lookup: Lookup, dialect: Dialect): NarrowPlan {
   const plan: NarrowPlan = {
     historyStream: null,
     publicStreamIds: null,
     conditions: [],
     searchWords: [],
+    searches: [],
   };
   for (const { term, def, resolved } of resolveNarrow(terms, lookup)) {
     if (!term.negated) def.plan?.(resolved, plan, lookup);
-    const cond = def.sql(resolved, lookup);
+    const cond = def.sql(resolved, lookup, dialect);
     if (cond) plan.conditions.push(term.negated ? (eb) => eb.not(cond(eb)) : cond);
   }
   return plan;

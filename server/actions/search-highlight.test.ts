@@ -17,9 +17,21 @@ describe('search highlights', () => {
     );
   });
 
-  it('marks the longer of two overlapping words and treats words as plain text', () => {
-    expect(highlightHtml('<p>pineapple (a.b)</p>', ['apple', 'pineapple', 'a.b'])).toBe(
-      `<p>${mark('pineapple')} (${mark('a.b')})</p>`,
+  it('marks whole words that share a stem with a search word, not parts of words', () => {
+    expect(highlightHtml('<p>Running runs; pineapple ran</p>', ['run', 'apple'])).toBe(
+      `<p>${mark('Running')} ${mark('runs')}; pineapple ran</p>`,
+    );
+    expect(highlightHtml('<p>Café cafe</p>', ['cafe'])).toBe(
+      `<p>${mark('Café')} ${mark('cafe')}</p>`,
+    );
+  });
+
+  it('keeps the HTML whole around code, mentions and entities', () => {
+    const html =
+      '<p><span class="user-mention" data-user-id="4">@running</span> <code>run()</code> &lt;run&gt;</p>';
+    expect(highlightHtml(html, ['run'])).toBe(
+      `<p><span class="user-mention" data-user-id="4">@${mark('running')}</span> ` +
+        `<code>${mark('run')}()</code> &lt;${mark('run')}&gt;</p>`,
     );
   });
 

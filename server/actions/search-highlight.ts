@@ -1,15 +1,15 @@
+import { foldToken, searchStem } from '../domain/search-text.js';
+
 /**
  * The `match_content` and `match_subject` of search results: the rendered message and the
- * escaped topic with every occurrence of a search word wrapped in `<span class="highlight">`, as
- * upstream returns them. Only text between tags is touched, never markup or character entities.
+ * escaped topic with every word the search matched wrapped in `<span class="highlight">`, as
+ * upstream returns them. A word matches as the full-text index matched it: by its stem, so that
+ * a search for "run" marks "running". Only text between tags is touched, never markup or
+ * character entities.
  */
 
 const HIGHLIGHT_OPEN = '<span class="highlight">';
 const HIGHLIGHT_CLOSE = '</span>';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function escapeHtml(text: string): string {
   return text
@@ -20,29 +20,26 @@ function escapeHtml(text: string): string {
     .replace(/'/g, '&#x27;');
 }
 
-/** A matcher for any of the words, longest first so that overlapping words mark the longer one. */
-function wordPattern(words: readonly string[]): RegExp | null {
-  const unique = [...new Set(words.map((w) => w.trim()).filter(Boolean))];
-  if (unique.length === 0) return null;
-  unique.sort((a, b) => b.length - a.length);
-  return new RegExp(unique.map(escapeRegExp).join('|'), 'gi');
-}
+/** A word as the index cuts words (domain/search-text.ts searchTokens). */
+const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
 
-function markText(text: string, pattern: RegExp): string {
-  return text.replace(pattern, (match) => `${HIGHLIGHT_OPEN}${match}${HIGHLIGHT_CLOSE}`);
+function markText(text: string, stems: ReadonlySet<string>): string {
+  return text.replace(WORD, (word) =>
+    stems.has(searchStem(foldToken(word))) ? `${HIGHLIGHT_OPEN}${word}${HIGHLIGHT_CLOSE}` : word,
+  );
 }
 
 /**
- * Highlights words in HTML text. Words are matched against the escaped text, so a word holding
- * `&` or `<` is not found: the same trade-off as comparing with what the reader sees rendered.
+ * Highlights the words of HTML text that share a stem with one of `tokens` (folded search
+ * tokens). A word cut by an entity or a tag is two words here, as in the index.
  */
-export function highlightHtml(html: string, words: readonly string[]): string {
-  const pattern = wordPattern(words);
-  if (!pattern) return html;
+export function highlightHtml(html: string, tokens: readonly string[]): string {
+  if (tokens.length === 0) return html;
+  const stems = new Set(tokens.map((t) => searchStem(foldToken(t))));
   // Tags and entities pass through untouched; only the text between them is marked.
   return html
     .split(/(<[^>]*>|&[#\w]+;)/)
-    .map((part, index) => (index % 2 === 1 ? part : markText(part, pattern)))
+    .map((part, index) => (index % 2 === 1 ? part : markText(part, stems)))
     .join('');
 }
 

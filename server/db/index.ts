@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.js';
 import { InCodeMigrations, type Dialect } from './migrations.js';
+import { registerSearchFunctions } from './search.js';
 
 export type Database = Kysely<DB>;
 
@@ -83,6 +84,7 @@ export async function openDatabase(opts: {
       sqlite.pragma('synchronous = FULL');
       sqlite.pragma('foreign_keys = ON');
       sqlite.pragma('busy_timeout = 5000');
+      registerSearchFunctions(sqlite);
       const db = new Kysely<DB>({
         dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       });

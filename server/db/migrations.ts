@@ -5,8 +5,10 @@ import {
   PRIVATE_MESSAGE_BIT,
   UNREAD_CONDITION,
 } from './flag-conditions.js';
+import type { Dialect } from './dialect.js';
+import { createMessageSearch } from './search.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect };
 
 /**
  * Versioned migrations, applied in order at start. Never edit a migration that has shipped:
@@ -536,6 +538,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .on('user_statuses')
           .column('realm_id')
           .execute();
+      },
+    },
+    '0011_message_search': {
+      async up(db: Kysely<any>) {
+        // Full-text search of messages by each database's own engine (db/search.ts), filled
+        // with the messages already there.
+        await createMessageSearch(db, dialect);
       },
     },
   };

@@ -117,6 +117,31 @@ describe.each(DATABASES)('npm run manage -- populate (%s)', (db) => {
     expect(largest).toBeGreaterThan(3000 * 0.6);
   });
 
+  it('makes the populated messages searchable, by content and by topic', async () => {
+    const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+    const firehose = await hamlet.get('/get_stream_id', { stream: 'firehose' });
+    const rows = await server.ctx.db
+      .selectFrom('messages')
+      .select(['id', 'content', 'topic'])
+      .where('stream_id', '=', firehose.body.stream_id)
+      .orderBy('id')
+      .execute();
+    const expected = rows
+      .filter((r) => /\broadmap\b/i.test(`${r.content} ${r.topic}`))
+      .map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(50);
+    const found = await hamlet.get('/messages', {
+      anchor: 'newest',
+      num_before: 5000,
+      num_after: 0,
+      narrow: JSON.stringify([
+        { operator: 'channel', operand: 'firehose' },
+        { operator: 'search', operand: 'roadmaps' },
+      ]),
+    });
+    expect(found.body.messages.map((m: { id: number }) => m.id)).toEqual(expected);
+  });
+
   it('gives every populated message one recipient row per subscriber or participant', async () => {
     const mismatched = await sql<{ n: number }>`
       SELECT COUNT(*) AS n FROM messages m
