@@ -11,6 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
+import { clockMs, type Poller } from './pollers.js';
 import { stats, timeEach, type Stats } from './stats.js';
 
 async function listen(app: ReturnType<typeof Fastify>): Promise<string> {
@@ -79,8 +80,11 @@ export async function bareInsert(rounds: number, clients: number, perClient: num
   }
 }
 
-/** Time from the releasing POST to each of `waiters` parked GETs answering; `rounds` times. */
-export async function barePublish(waiters: number, rounds: number): Promise<Stats> {
+/**
+ * Time from the releasing POST to each of `waiters` parked GETs answering; `rounds` times. The
+ * GETs are sent by `poller` (this process, or a child when descriptors are short).
+ */
+export async function barePublish(waiters: number, rounds: number, poller: Poller): Promise<Stats> {
   const app = Fastify();
   let parked: ((value: unknown) => void)[] = [];
   app.get('/wait', () => new Promise((resolve) => parked.push(resolve)));
@@ -94,16 +98,12 @@ export async function barePublish(waiters: number, rounds: number): Promise<Stat
   const samples: number[] = [];
   try {
     for (let r = 0; r < rounds; r++) {
-      let started = 0;
-      const polls = Array.from({ length: waiters }, () =>
-        fetch(`${url}/wait`)
-          .then((res) => res.json())
-          .then(() => samples.push(performance.now() - started)),
-      );
+      const polls = poller.poll(Array.from({ length: waiters }, () => ({ url: `${url}/wait` })));
+      polls.catch(() => {});
       while (parked.length < waiters) await new Promise((resolve) => setTimeout(resolve, 5));
-      started = performance.now();
+      const started = clockMs();
       await fetch(`${url}/publish`, { method: 'POST' });
-      await Promise.all(polls);
+      for (const answer of await polls) samples.push(answer.at - started);
     }
     return stats(samples);
   } finally {

@@ -1,5 +1,6 @@
 /**
- * npm run bench [-- --scale 10k|100k|1m] [--rounds N]
+ * npm run bench [-- --scale 10k|100k|1m] [--rounds N] [--polls auto|same|child]
+ * npm run bench -- --delivery-on DIR   (only the delivery figures, on a copy of a populated data dir)
  *
  * Populates a temporary database with an organization of the chosen size (npm run manage --
  * populate), starts a real server on it and measures over HTTP on loopback every figure of the
@@ -26,6 +27,7 @@ import { startServer } from '../server/server.js';
 import { TestClient } from '../server/test/client.js';
 import { renderMarkdown } from '../server/markdown/index.js';
 import { bareInsert, barePublish, bareRoute } from './floors.js';
+import { clockMs, openFileLimit, pollerFor, type Poller } from './pollers.js';
 import { stats, timeEach, type Stats } from './stats.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -48,6 +50,8 @@ interface Figure {
 }
 
 const figures: Figure[] = [];
+/** where the parked polls of a delivery figure are held (bench/pollers.ts) */
+let pollMode: 'auto' | 'same' | 'child' = 'auto';
 
 function record(figure: Figure) {
   figures.push(figure);
@@ -255,33 +259,30 @@ async function serverFigures(
     floor: floors.insert.concurrent_per_s,
     goal: db === 'sqlite' ? { min: floors.insert.concurrent_per_s } : null }); // prettier-ignore
 
-  // Delivery of one message to many parked long-polls.
-  for (const waiters of [1_000, Math.min(10_000, scale.users - 1)]) {
-    // Client and server share this process: each poll holds two file descriptors.
-    const limit = openFileLimit();
-    if (limit !== null && limit < waiters * 2 + 1_000) {
+  await deliveryFigures(db, server, scale.users);
+}
+
+/** Delivery of one message to many parked long-polls. */
+async function deliveryFigures(
+  db: 'sqlite' | 'postgres',
+  server: Awaited<ReturnType<typeof startServer>>,
+  users: number,
+) {
+  const url = server.url;
+  for (const waiters of [1_000, Math.min(10_000, users - 1)]) {
+    const pollers = pollerFor(waiters, pollMode);
+    if (!pollers) {
       console.log(
-        `delivery to ${waiters} polls not measured: ${limit} file descriptors allowed (raise with ulimit -n)`,
+        `delivery to ${waiters} polls not measured: ${openFileLimit()} file descriptors allowed (raise with ulimit -n)`,
       );
       continue;
     }
-    const delivery = await longPollDelivery(server, url, waiters, waiters > 1_000 ? 2 : 3);
+    const delivery = await longPollDelivery(server, url, waiters, waiters > 1_000 ? 2 : 3, pollers);
     record({ db, name: `delivery_${waiters}_polls_p99`, value: delivery.latency.p99_ms,
       unit: 'ms', floor: delivery.floor.p99_ms,
       goal: { max: waiters > 1_000 ? 1_000 : 150 },
-      detail: { p50_ms: delivery.latency.p50_ms, rss_added_mb: delivery.rssAddedMb } }); // prettier-ignore
-  }
-}
-
-/** The soft limit on open files of this process (Linux), or null where it cannot be read. */
-function openFileLimit(): number | null {
-  try {
-    const limits = fs.readFileSync('/proc/self/limits', 'utf8');
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
-    if (!match) return null;
-    return match[1] === 'unlimited' ? Infinity : Number(match[1]);
-  } catch {
-    return null;
+      detail: { p50_ms: delivery.latency.p50_ms, rss_added_mb: delivery.rssAddedMb,
+        polls_in: delivery.pollsIn } }); // prettier-ignore
   }
 }
 
@@ -294,6 +295,7 @@ async function longPollDelivery(
   url: string,
   waiters: number,
   rounds: number,
+  pollers: () => Poller,
 ) {
   const people = await server.ctx.db
     .selectFrom('users')
@@ -305,7 +307,7 @@ async function longPollDelivery(
     .limit(waiters)
     .execute();
   const clients = people.map((p) => new TestClient(url, p.delivery_email, p.api_key));
-  const queues: { client: TestClient; queue: string; last: number }[] = [];
+  const queues: { client: TestClient; auth: string; queue: string; last: number }[] = [];
   for (let i = 0; i < clients.length; i += 50) {
     const batch = await Promise.all(
       clients.slice(i, i + 50).map(async (client) => {
@@ -315,7 +317,8 @@ async function longPollDelivery(
           all_public_streams: true,
         });
         if (r.body.result !== 'success') throw new Error(JSON.stringify(r.body));
-        return { client, queue: r.body.queue_id as string, last: r.body.last_event_id as number };
+        const auth = 'Basic ' + Buffer.from(`${client.email}:${client.apiKey}`).toString('base64');
+        return { client, auth, queue: r.body.queue_id as string, last: r.body.last_event_id as number }; // prettier-ignore
       }),
     );
     queues.push(...batch);
@@ -324,26 +327,33 @@ async function longPollDelivery(
   const samples: number[] = [];
   const rssBefore = process.memoryUsage().rss;
   let rssParked = rssBefore;
+  const poller = pollers();
   for (let r = 0; r < rounds; r++) {
-    let sent = 0;
-    const polls = queues.map(async (q) => {
-      const got = await q.client.get('/events', { queue_id: q.queue, last_event_id: q.last });
-      samples.push(performance.now() - sent);
-      const events = got.body.events as { id: number }[];
-      q.last = events[events.length - 1].id;
-    });
+    const polls = poller.poll(
+      queues.map((q) => ({
+        url: `${url}/api/v1/events?${TestClient.encode({ queue_id: q.queue, last_event_id: q.last })}`,
+        headers: { Authorization: q.auth },
+      })),
+    );
+    // A failed poll fails the figure once awaited below, not as an unhandled rejection meanwhile.
+    polls.catch(() => {});
     // Let every poll reach the server and park, as the floor does: a poll still on its way when
     // the message goes out would time the server's intake of polls, not the delivery.
     await untilParked(server, queues, 500 + waiters / 10);
     rssParked = Math.max(rssParked, process.memoryUsage().rss);
-    sent = performance.now();
+    const sent = clockMs();
     await sender.post('/messages', {
       type: 'stream',
       to: 'firehose',
       topic: 'delivery',
       content: `delivery ${r}`,
     });
-    await Promise.all(polls);
+    const answers = await polls;
+    answers.forEach((a, i) => {
+      if (a.lastEventId === undefined) throw new Error('a poll was answered without events');
+      samples.push(a.at - sent);
+      queues[i]!.last = a.lastEventId;
+    });
   }
   // Fifty at a time, so that the idle keep-alive connections are reused rather than doubled.
   for (let i = 0; i < queues.length; i += 50)
@@ -352,8 +362,12 @@ async function longPollDelivery(
         .slice(i, i + 50)
         .map((q) => q.client.request('DELETE', '/events', { queue_id: q.queue })),
     );
-  const floor = await barePublish(waiters, rounds);
+  // A child's exit closes its sockets, leaving the descriptors to the floor's.
+  await poller.close();
+  const floorPoller = pollers();
+  const floor = await barePublish(waiters, rounds, floorPoller).finally(() => floorPoller.close());
   return {
+    pollsIn: poller.where,
     latency: stats(samples),
     floor,
     rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
@@ -533,8 +547,29 @@ async function main() {
       scale: { type: 'string', default: '100k' },
       rounds: { type: 'string', default: '20' },
       'skip-start': { type: 'boolean', default: false },
+      polls: { type: 'string', default: 'auto' },
+      'delivery-on': { type: 'string' },
     },
   });
+  if (!['auto', 'same', 'child'].includes(values.polls)) throw new Error('--polls auto|same|child');
+  pollMode = values.polls as typeof pollMode;
+  if (values['delivery-on']) {
+    // Only the delivery figures, on an existing populated SQLite directory (a copy: it is written).
+    const config = { ...configFromEnv({}), port: 0, dataDir: values['delivery-on'],
+      rateLimitPerMinute: 10_000_000, demo: false }; // prettier-ignore
+    const server = await startServer(config);
+    try {
+      const { users } = await server.ctx.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('users'))
+        .executeTakeFirstOrThrow();
+      await deliveryFigures('sqlite', server, Number(users));
+    } finally {
+      await server.close();
+    }
+    printTable();
+    return;
+  }
   const scaleName = values.scale as ScaleName;
   if (!(scaleName in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES)}`);
   const scale = SCALES[scaleName];

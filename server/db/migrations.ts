@@ -547,6 +547,27 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await createMessageSearch(db, dialect);
       },
     },
+    '0012_send_path_indexes': {
+      async up(db: Kysely<any>) {
+        // A send names its channel in any case: the lookup compares lower(name), which the plain
+        // realm index leaves to a scan of every channel of the realm.
+        await sql`create index streams_realm_lower_name on streams (realm_id, lower(name))`.execute(
+          db,
+        );
+        // Who muted the sender is asked per send; the key (user_id, muted_user_id) cannot answer it.
+        await db.schema
+          .createIndex('muted_users_muted_user')
+          .on('muted_users')
+          .column('muted_user_id')
+          .execute();
+        // A send reads its realm's linkifiers.
+        await db.schema
+          .createIndex('linkifiers_realm')
+          .on('linkifiers')
+          .columns(['realm_id', 'order', 'id'])
+          .execute();
+      },
+    },
   };
 }
 
