@@ -41,6 +41,20 @@ export async function logIn(
 }
 
 /** The API key of a demo user, for setting up state the way another client would. */
+/**
+ * A set-up request that gets no answer within a minute fails naming itself, rather than letting
+ * the whole scenario run out its time with nothing to say which request the server held.
+ */
+function requestBound(what: string): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error(`${what}: no answer from the server within 60 s`)),
+    60_000,
+  );
+  timer.unref();
+  return controller.signal;
+}
+
 export async function apiClient(baseURL: string, email: string) {
   const login = await fetch(`${baseURL}/api/v1/fetch_api_key`, {
     method: 'POST',
@@ -59,11 +73,15 @@ export async function apiClient(baseURL: string, email: string) {
         method: 'POST',
         headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(params),
+        signal: requestBound(`POST ${path}`),
       });
       return r.json() as Promise<Record<string, any>>;
     },
     async get(path: string) {
-      const r = await fetch(`${baseURL}/api/v1${path}`, { headers: { Authorization: auth } });
+      const r = await fetch(`${baseURL}/api/v1${path}`, {
+        headers: { Authorization: auth },
+        signal: requestBound(`GET ${path}`),
+      });
       return r.json() as Promise<Record<string, any>>;
     },
   };
