@@ -13,7 +13,7 @@ import {
   type MarkdownContext,
   type MarkdownReferences,
 } from '../markdown/index.js';
-import { activeSubscriberIds, canSeeStream } from './access.js';
+import { activeSubscriberIds, canSeeStream, subscribedStreamIds } from './access.js';
 import { claimLinkedUploads } from './upload-access.js';
 import { buildMessageRecords, dmKeyOf } from './message-records.js';
 import { realmSettings } from './realm.js';
@@ -165,18 +165,7 @@ async function linkableStreams(
     .where('deactivated', '=', 0);
   if (refs) q = q.where((eb) => maySameLowercase(eb, 'name', refs.streamNames));
   const streams = await q.execute();
-  const subscribed = sender
-    ? new Set(
-        (
-          await db
-            .selectFrom('subscriptions')
-            .select('stream_id')
-            .where('user_id', '=', sender.id)
-            .where('active', '=', 1)
-            .execute()
-        ).map((r) => r.stream_id),
-      )
-    : new Set<number>();
+  const subscribed = sender ? await subscribedStreamIds(db, sender.id) : new Set<number>();
   return streams
     .filter((s) => canSeeStream(sender, s, subscribed.has(s.id)))
     .map((s) => ({ id: s.id, name: s.name }));

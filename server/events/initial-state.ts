@@ -17,7 +17,7 @@ import {
   type RegisterUserSettings,
   type UserSettings,
 } from '../../src/api/model/user-settings.js';
-import { canSeeStream } from '../actions/access.js';
+import { canSeeStream, subscribedStreamIds } from '../actions/access.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
 import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/streams.js';
 import { subscribersByStream, subscriptionObjects } from '../actions/subscriptions.js';
@@ -251,16 +251,7 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
   }
   if (wants(opts, 'stream')) {
     const streams = await reads.realmStreams();
-    const subs = new Set(
-      (
-        await db
-          .selectFrom('subscriptions')
-          .select('stream_id')
-          .where('user_id', '=', user.id)
-          .where('active', '=', 1)
-          .execute()
-      ).map((r) => r.stream_id),
-    );
+    const subs = await subscribedStreamIds(db, user.id);
     const visible = streams.filter((s) => canSeeStream(user, s, subs.has(s.id)));
     const firsts = await reads.firstMessageIds();
     state.streams = visible.map((s) =>
