@@ -125,6 +125,16 @@ test('search words are highlighted in the results', async ({ browser }) => {
   await expect(page.locator('.recipient-bar .highlight')).toHaveText('capybara');
   await expect(page).toHaveURL(/\/narrow\/search\/capybara$/);
   await shoot(page, 'highlights');
+
+  // Stems match ("capybaras" finds "capybara"); a quoted phrase needs its words side by side.
+  await send(cordelia, 'general', 'capybara facts', 'Capybaras swim, and a calm swimmer rests.');
+  await search(page, 'capybaras');
+  await expect(page.getByText('A capybara is a calm Capybara.')).toBeVisible();
+  await search(page, '"calm capybara"');
+  await expect(page.getByText('A capybara is a calm Capybara.')).toBeVisible();
+  await expect(page.getByText('Capybaras swim, and a calm swimmer rests.')).toHaveCount(0);
+  await search(page, '"capybara calm"');
+  await expect(page.getByRole('heading', { name: 'No matching messages' })).toBeVisible();
 });
 
 test('is:starred, -sender: and has:reaction each find what they say', async ({ browser }) => {

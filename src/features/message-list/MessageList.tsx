@@ -170,7 +170,17 @@ export function MessageList({
         {() => null}
       </QueryState>
     );
-  if (rows.length === 0) return <EmptyState title={t('list.emptyTitle')}>{emptyText}</EmptyState>;
+  if (rows.length === 0) {
+    // A search that finds nothing is not an empty conversation.
+    const searching =
+      narrow.kind === 'search' ||
+      (narrow.kind === 'filter' && narrow.terms.some((term) => term.operator === 'search'));
+    return (
+      <EmptyState title={searching ? t('list.noMatchesTitle') : t('list.emptyTitle')}>
+        {emptyText}
+      </EmptyState>
+    );
+  }
 
   // Stream and topic links inside messages navigate within the app instead of reloading it.
   // Uploaded files open through a temporary URL, since a plain link cannot carry credentials.

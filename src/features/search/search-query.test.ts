@@ -64,6 +64,12 @@ describe('parseSearch', () => {
     expect(narrowOf('  lunch   plans ')).toEqual(searchNarrow('lunch plans'));
   });
 
+  it('sends a quoted phrase with its quotes, so that its words must stand together', () => {
+    expect(narrowOf('"deploy pipeline" late')).toEqual(searchNarrow('"deploy pipeline" late'));
+    expect(narrowOf('"unfinished phrase')).toEqual(searchNarrow('"unfinished phrase"'));
+    expect(narrowOf('"" lunch')).toEqual(searchNarrow('lunch'));
+  });
+
   it('resolves people by email, name or "me", channels by name, and sorts the terms', () => {
     expect(narrowOf('lunch sender:Cordelia channel:"design team"')).toEqual({
       kind: 'filter',

@@ -140,7 +140,14 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
     const operand = token.operand.trim();
     if (operator === undefined) {
       // An unknown operator is searched as it was written, as the reference app does.
-      const written = token.operator === null ? operand : text.slice(token.start, token.end);
+      // A quoted phrase keeps its quotes: the server matches its words next to each other.
+      const typed = text.slice(token.start, token.end);
+      const written =
+        token.operator !== null
+          ? typed
+          : typed.startsWith('"') && operand
+            ? `"${operand}"`
+            : operand;
       if (written) words.push(written);
       continue;
     }
