@@ -28,6 +28,18 @@ describe('message permissions', () => {
     expect([1, 2, 5].map((p) => policyAllows(p, 600))).toEqual([false, false, true]);
   });
 
+  it('lets no one through "nobody" (6) or a policy it does not know, and only owners through 7', () => {
+    expect([100, 200, 300, 400].map((role) => policyAllows(6, role))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect([100, 200].map((role) => policyAllows(7, role))).toEqual([true, false]);
+    expect(policyAllows(99, 100)).toBe(false);
+    expect([200, 300].map((role) => policyAllows(undefined, role))).toEqual([true, false]);
+  });
+
   it('offers editing only to the sender, while editing is on and within the limit', () => {
     const settings = { allow_message_editing: true, message_content_edit_limit_seconds: 600 };
     expect(canEditContent(message(7, 60), member, settings, NOW)).toBe(true);

@@ -5,7 +5,11 @@
 import type { Message } from '../../api/model';
 import { ROLE } from '../../api/model/user';
 
-/** The integer policies of the API: 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone. */
+/**
+ * The integer policies of the API: 1 members, 2 admins, 3 full members, 4 moderators, 5 everyone,
+ * 6 nobody, 7 owners. A value this client does not know allows no one, as on the server; a
+ * server that sends no value at all (one with group-based permissions) gets administrators.
+ */
 export function policyAllows(policy: unknown, role: number): boolean {
   switch (policy) {
     case 1:
@@ -17,8 +21,13 @@ export function policyAllows(policy: unknown, role: number): boolean {
       return role <= ROLE.MODERATOR;
     case 5:
       return true;
-    default:
+    case 7:
+      return role <= ROLE.OWNER;
+    case undefined:
+    case null:
       return role <= ROLE.ADMINISTRATOR;
+    default:
+      return false;
   }
 }
 
