@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.js';
+import { sql } from 'kysely';
+import { dialectOf, idList, joinedIds } from '../db/dialect.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
@@ -39,17 +41,15 @@ export class GroupGraph {
     readonly groups: UserGroup[],
     memberRows: { group_id: number; user_id: number }[],
     subgroupRows: { group_id: number; subgroup_id: number }[],
-    activeUsers: { id: number; role: number }[],
+    /** the active users of each role, by role */
+    activeByRole: Map<number, number[]>,
   ) {
     this.byId = new Map(groups.map((g) => [g.id, g]));
     const byName = new Map(groups.filter((g) => g.is_system_group).map((g) => [g.name, g.id]));
     for (const g of groups) {
       if (g.is_system_group) {
         const rule = SYSTEM_GROUP_STRUCTURE[g.name];
-        this.members.set(
-          g.id,
-          rule?.role ? activeUsers.filter((u) => u.role === rule.role).map((u) => u.id) : [],
-        );
+        this.members.set(g.id, rule?.role ? [...(activeByRole.get(rule.role) ?? [])] : []);
         const sub = rule?.subgroup ? byName.get(rule.subgroup) : undefined;
         this.subgroups.set(g.id, sub !== undefined ? [sub] : []);
       } else {
@@ -88,13 +88,16 @@ export class GroupGraph {
       .select(['user_group_subgroups.group_id', 'user_group_subgroups.subgroup_id'])
       .where('user_groups.realm_id', '=', realmId)
       .execute();
-    const users = await db
+    // A few rows of joined ids rather than a row object per person (ten thousand at scale).
+    const roles = await db
       .selectFrom('users')
-      .select(['id', 'role'])
+      .select(['role', joinedIds(dialectOf(db), sql.ref('id')).as('ids')])
       .where('realm_id', '=', realmId)
       .where('is_active', '=', 1)
+      .groupBy('role')
       .execute();
-    return new GroupGraph(groups, members, subgroups, users);
+    const byRole = new Map(roles.map((r) => [r.role, idList(r.ids)]));
+    return new GroupGraph(groups, members, subgroups, byRole);
   }
 
   directMembers(groupId: number): number[] {

@@ -568,6 +568,17 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0013_role_index': {
+      async up(db: Kysely<any>) {
+        // Who holds each role (the system groups, asked at every register and group check) from
+        // the index alone, instead of reading every person's row.
+        await db.schema
+          .createIndex('users_realm_active_role')
+          .on('users')
+          .columns(['realm_id', 'is_active', 'role', 'id'])
+          .execute();
+      },
+    },
   };
 }
 

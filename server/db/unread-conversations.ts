@@ -1,9 +1,9 @@
-import { sql, type Expression, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { FLAG_BITS, WILDCARD_BITS } from '../domain/flags.js';
 import { rowsWith } from './flag-conditions.js';
 import type { Database } from './index.js';
 import type { DB } from './schema.js';
-import type { Dialect } from './migrations.js';
+import { joinedIds, type Dialect } from './dialect.js';
 
 /** One conversation among a person's newest unread messages, its ids as comma-separated text. */
 export interface UnreadConversationRow {
@@ -16,13 +16,6 @@ export interface UnreadConversationRow {
   mentioned: string | null;
   /** those with a wildcard mention (@all, @topic...), or null */
   wildcard: string | null;
-}
-
-/** The values of an integer expression over a group's rows as text, "3,1,2"; NULLs left out. */
-function joinedIds(dialect: Dialect, value: Expression<unknown>): RawBuilder<string | null> {
-  return dialect === 'postgres'
-    ? sql<string | null>`string_agg((${value})::text, ',')`
-    : sql<string | null>`group_concat(${value})`;
 }
 
 const withBits = (bits: number) => sql`case when u.flags & ${sql.lit(bits)} != 0 then m.id end`;

@@ -35,6 +35,7 @@ import { userGroupObjects } from '../actions/user-groups.js';
 import { realmEmojiDict } from '../actions/realm-emoji.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
 import { rowsWith } from '../db/flag-conditions.js';
+import { idList } from '../db/dialect.js';
 import { topicsOf, unreadConversations } from '../db/unread-conversations.js';
 import { realmUsersFor } from './realm-users.js';
 
@@ -514,15 +515,6 @@ async function recentConversations(ctx: AppContext, user: User) {
     max_message_id: Number(r.max_id),
     user_ids: dmIds(r.dm_key).filter((id) => id !== user.id),
   }));
-}
-
-/** Comma-separated ids as numbers, ascending. */
-function idList(text: string | null): number[] {
-  if (!text) return [];
-  const ids = text.split(',').map(Number);
-  // The database hands a group's ids over in no promised order; they mostly come in order.
-  for (let i = 1; i < ids.length; i++) if (ids[i - 1] > ids[i]) return ids.sort((a, b) => a - b);
-  return ids;
 }
 
 interface UnreadGroup {

@@ -72,4 +72,16 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
     // SQLite reads them in order from the index; PostgreSQL may still choose to sort a few rows.
     if (db === 'sqlite') expect(p).not.toContain('TEMP B-TREE');
   });
+
+  it('reads who holds each role (the system groups) from users_realm_active_role alone', async () => {
+    const q = server.ctx.db
+      .selectFrom('users')
+      .select(['role', 'id'])
+      .where('realm_id', '=', 1)
+      .where('is_active', '=', 1)
+      .orderBy('role');
+    const p = await plan(q);
+    expect(p).toContain('users_realm_active_role');
+    if (db === 'sqlite') expect(p).toContain('COVERING INDEX');
+  });
 });
