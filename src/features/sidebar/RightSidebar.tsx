@@ -1,6 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import {
+  memo,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type RefObject,
+  type SyntheticEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
+import type { User } from '../../api/model';
 import { Avatar } from '../../components/Avatar';
+import {
+  keepingRows,
+  measureOrEstimate,
+  observeRectOrViewport,
+  offsetWithin,
+} from '../../components/virtual-rows';
 import {
   useActiveUsers,
   useMutedUsers,
@@ -10,6 +27,16 @@ import {
 import type { PresenceStatus } from '../../model/presence';
 import { PersonRow, ProfileCardLayer } from '../people';
 
+/** A row's height before the browser measures it: `.sidebar-row` is at least 32px high. */
+const ROW_HEIGHT = 32;
+/** Rows rendered above and below the visible ones, so that Tab and a short scroll find them. */
+const OVERSCAN = 10;
+
+/**
+ * The people list. An organization may have thousands of people, so each of its two lists
+ * (people, bots) renders only the rows in view; the sidebar itself is their scroll container, as
+ * it was when every row was rendered, so it looks and scrolls as before.
+ */
 export function RightSidebar({ hidden }: { hidden: boolean }) {
   const { t } = useTranslation('people');
   const users = useActiveUsers();
@@ -28,22 +55,68 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
     );
   }, [users, filter, muted]);
   // You first, then who is here now, then who is away, each by name (the list arrives by name).
-  const humans = shown
-    .filter((u) => !u.is_bot)
-    .map((u) => ({ user: u, status: statusOf(u.user_id) }))
-    .sort(
-      (a, b) =>
-        Number(b.user.user_id === ownUserId) - Number(a.user.user_id === ownUserId) ||
-        STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
-    );
-  const bots = shown.filter((u) => u.is_bot);
+  const humans = useMemo(
+    () =>
+      shown
+        .filter((u) => !u.is_bot)
+        .map((u) => ({ user: u, status: statusOf(u.user_id) }))
+        .sort(
+          (a, b) =>
+            Number(b.user.user_id === ownUserId) - Number(a.user.user_id === ownUserId) ||
+            STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
+        ),
+    [shown, statusOf, ownUserId],
+  );
+  const bots = useMemo(() => shown.filter((u) => u.is_bot), [shown]);
+
+  // The row last focused or clicked stays rendered wherever the list is scrolled, so that the
+  // focus is not lost with it, and an open card can give the focus back to it on closing.
+  const [activeId, setActiveId] = useState<number | null>(null);
+  const humanPins = useMemo(
+    () => indexOf(humans, (h) => h.user.user_id, activeId),
+    [humans, activeId],
+  );
+  const botPins = useMemo(() => indexOf(bots, (u) => u.user_id, activeId), [bots, activeId]);
+  const humanKey = useCallback((i: number) => humans[i]!.user.user_id, [humans]);
+  const botKey = useCallback((i: number) => bots[i]!.user_id, [bots]);
+
+  const aside = useRef<HTMLElement>(null);
+  const humanList = useRef<HTMLUListElement>(null);
+  const botList = useRef<HTMLUListElement>(null);
+  // Where each list starts in the sidebar's scrolled content: the heading and the filter come
+  // before the people, and the people before the bots.
+  const [margins, setMargins] = useState({ humans: 0, bots: 0 });
+  const humanRows = useRows(aside, humans.length, humanKey, margins.humans, humanPins);
+  const botRows = useRows(aside, bots.length, botKey, margins.bots, botPins);
+  // They move when the sidebar is shown, when the people's list grows or shrinks, and when the
+  // bots' list comes or goes.
+  const humansHeight = humanRows.getTotalSize();
+  const hasBots = bots.length > 0;
+  useLayoutEffect(() => {
+    const next = {
+      humans: offsetWithin(aside.current, humanList.current),
+      bots: offsetWithin(aside.current, botList.current),
+    };
+    setMargins((m) => (m.humans === next.humans && m.bots === next.bots ? m : next));
+  }, [hidden, humansHeight, hasBots]);
+
+  const onActivity = useCallback((event: SyntheticEvent<HTMLElement>) => {
+    const target = event.target as Element;
+    // Events from the open card (a portal) bubble here too; the row it belongs to stays.
+    if (!event.currentTarget.contains(target)) return;
+    const row = target.closest<HTMLElement>('[data-user-id]');
+    setActiveId(row ? Number(row.dataset.userId) : null);
+  }, []);
 
   return (
     <aside
+      ref={aside}
       id="right-sidebar"
       className="right-sidebar"
       aria-label={t('sidebar.heading')}
       hidden={hidden}
+      onFocus={onActivity}
+      onClick={onActivity}
     >
       <h2 className="sidebar-heading">{t('sidebar.heading')}</h2>
       <label htmlFor="people-filter" className="visually-hidden">
@@ -57,24 +130,50 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      <ul className="sidebar-list">
-        {humans.map(({ user, status }) => (
-          <li key={user.user_id}>
-            <PersonRow user={user} presence={status} isYou={user.user_id === ownUserId} />
-          </li>
-        ))}
+      <ul ref={humanList} className="sidebar-list people-canvas" style={{ height: humansHeight }}>
+        {humanRows.getVirtualItems().map((item) => {
+          const { user, status } = humans[item.index]!;
+          return (
+            <li
+              key={item.key}
+              ref={humanRows.measureElement}
+              data-index={item.index}
+              data-user-id={user.user_id}
+              className="people-slot"
+              aria-setsize={humans.length}
+              aria-posinset={item.index + 1}
+              style={{ transform: `translateY(${item.start - margins.humans}px)` }}
+            >
+              <HumanRow user={user} presence={status} isYou={user.user_id === ownUserId} />
+            </li>
+          );
+        })}
       </ul>
-      {bots.length > 0 && (
+      {hasBots && (
         <>
           <h3 className="sidebar-subheading">{t('sidebar.bots')}</h3>
-          <ul className="sidebar-list">
-            {bots.map((user) => (
-              <li key={user.user_id}>
-                <PersonRow user={user} isYou={false}>
-                  <Avatar url={user.avatar_url} name={user.full_name} size={24} />
-                </PersonRow>
-              </li>
-            ))}
+          <ul
+            ref={botList}
+            className="sidebar-list people-canvas"
+            style={{ height: botRows.getTotalSize() }}
+          >
+            {botRows.getVirtualItems().map((item) => {
+              const user = bots[item.index]!;
+              return (
+                <li
+                  key={item.key}
+                  ref={botRows.measureElement}
+                  data-index={item.index}
+                  data-user-id={user.user_id}
+                  className="people-slot"
+                  aria-setsize={bots.length}
+                  aria-posinset={item.index + 1}
+                  style={{ transform: `translateY(${item.start - margins.bots}px)` }}
+                >
+                  <BotRow user={user} />
+                </li>
+              );
+            })}
           </ul>
         </>
       )}
@@ -85,3 +184,45 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
 }
 
 const STATUS_ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+
+/** One list's virtualizer, scrolled by the sidebar; `scrollMargin` is where the list starts in it. */
+function useRows(
+  scroller: RefObject<HTMLElement | null>,
+  count: number,
+  keyOf: (index: number) => number,
+  scrollMargin: number,
+  pinned: readonly number[],
+): Virtualizer<HTMLElement, HTMLLIElement> {
+  const rangeExtractor = useMemo(() => keepingRows(pinned), [pinned]);
+  return useVirtualizer<HTMLElement, HTMLLIElement>({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: keyOf,
+    overscan: OVERSCAN,
+    scrollMargin,
+    rangeExtractor,
+    observeElementRect: observeRectOrViewport,
+    measureElement: measureOrEstimate,
+  });
+}
+
+const NONE: readonly number[] = [];
+
+/** The position of the person `id` in `list`, as the list of rows to keep. */
+function indexOf<T>(list: readonly T[], idOf: (item: T) => number, id: number | null) {
+  if (id === null) return NONE;
+  const index = list.findIndex((item) => idOf(item) === id);
+  return index < 0 ? NONE : [index];
+}
+
+// The rows re-render only when their person, presence or status does, not on every scroll.
+const HumanRow = memo(PersonRow);
+
+const BotRow = memo(function BotRow({ user }: { user: User }) {
+  return (
+    <PersonRow user={user} isYou={false}>
+      <Avatar url={user.avatar_url} name={user.full_name} size={24} />
+    </PersonRow>
+  );
+});

@@ -3,11 +3,27 @@
  * with their role, name and whether they may log in. Active and deactivated people have a tab
  * each. The lists read the live store, so changes made anywhere (realm_user events) show here.
  */
-import { useId, useMemo, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../api/model';
 import { ROLE } from '../../../api/model/user';
 import { Avatar } from '../../../components/Avatar';
+import {
+  measureOrEstimate,
+  observeRectOrViewport,
+  offsetWithin,
+  scrollParentOf,
+} from '../../../components/virtual-rows';
 import { useLastActiveById, useOwnUserId, useUsersById } from '../../../model/hooks';
 import { useDeactivateUser, useReactivateUser, useUpdateUser } from '../../../queries/admin';
 import { StatusNote } from '../../settings/controls';
@@ -19,6 +35,18 @@ type SortKey = 'name' | 'email' | 'role' | 'lastActive';
 type Tab = 'active' | 'deactivated';
 const TABS: readonly Tab[] = ['active', 'deactivated'];
 const COLUMNS: readonly SortKey[] = ['name', 'email', 'role', 'lastActive'];
+/**
+ * A row's height before the browser measures it: a line of the table where the section is wider
+ * than 760px, else (beside the sidebars, on a phone) a card of labelled lines, as admin-users.css
+ * lays them out.
+ */
+const ROW_HEIGHT = 55;
+const CARD_HEIGHT = 206;
+const WIDE_TABLE = 760;
+/** Rows rendered above and below the visible ones, so that Tab and a short scroll find them. */
+const OVERSCAN = 8;
+
+type DialogKind = 'edit' | 'deactivate' | 'reactivate';
 
 interface Context {
   actorId: number;
@@ -55,12 +83,15 @@ export function UsersSection() {
     ascending: true,
   });
   const humans = useMemo(() => Object.values(users).filter((u) => !u.is_bot), [users]);
-  const context: Context = {
-    actorId,
-    actorRole: users[actorId]?.role ?? ROLE.GUEST,
-    ownerCount: humans.filter((u) => u.is_active && u.role === ROLE.OWNER).length,
-    lastActive,
-  };
+  const actorRole = users[actorId]?.role ?? ROLE.GUEST;
+  const ownerCount = useMemo(
+    () => humans.filter((u) => u.is_active && u.role === ROLE.OWNER).length,
+    [humans],
+  );
+  const context: Context = useMemo(
+    () => ({ actorId, actorRole, ownerCount, lastActive }),
+    [actorId, actorRole, ownerCount, lastActive],
+  );
   const shown = useMemo(() => {
     const needle = query.trim().toLowerCase();
     const list = humans.filter(
@@ -78,13 +109,76 @@ export function UsersSection() {
     );
     return list;
   }, [humans, query, role, sort, tab, lastActive]);
-  const counts = {
-    active: humans.filter((u) => u.is_active).length,
-    deactivated: humans.filter((u) => !u.is_active).length,
-  };
+  const counts = useMemo(() => {
+    const active = humans.filter((u) => u.is_active).length;
+    return { active, deactivated: humans.length - active };
+  }, [humans]);
   const searchId = useId();
   const roleId = useId();
   const panelId = useId();
+
+  // The dialogs live here rather than in their row, which may leave the document when the list
+  // scrolls.
+  const [dialog, setDialog] = useState<{ kind: DialogKind; userId: number } | null>(null);
+  const openDialog = useCallback(
+    (kind: DialogKind, userId: number) => setDialog({ kind, userId }),
+    [],
+  );
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const dialogUser = dialog ? users[dialog.userId] : undefined;
+
+  // Only the rows in view are rendered; the page's own scroll container scrolls them, and the
+  // table's body starts `margin` pixels into its content (after the heading, tabs and toolbar).
+  const section = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const scroller = useRef<HTMLElement | null>(null);
+  const [margin, setMargin] = useState(0);
+  const [wide, setWide] = useState(false);
+  useLayoutEffect(() => {
+    scroller.current = scrollParentOf(section.current);
+  }, []);
+  const keyOf = useCallback((i: number) => shown[i]!.user_id, [shown]);
+  const rows = useVirtualizer<HTMLElement, HTMLTableRowElement>({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => (wide ? ROW_HEIGHT : CARD_HEIGHT),
+    getItemKey: keyOf,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+    observeElementRect: observeRectOrViewport,
+    measureElement: measureOrEstimate,
+  });
+  // The body moves with the tab (the other one may be empty), and when the section's width
+  // changes (the toolbar wraps, the rows become cards or lines of the table).
+  const hasRows = shown.length > 0;
+  useLayoutEffect(() => {
+    setMargin(offsetWithin(scroller.current, body.current));
+  }, [tab, hasRows]);
+  useEffect(() => {
+    const element = section.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    let width = -1;
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry || entry.contentRect.width === width) return;
+      width = entry.contentRect.width;
+      setMargin(offsetWithin(scroller.current, body.current));
+      setWide(width > WIDE_TABLE);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  // Heights measured in the other layout no longer hold.
+  const measuredWide = useRef(wide);
+  useEffect(() => {
+    if (measuredWide.current === wide) return;
+    measuredWide.current = wide;
+    rows.measure();
+  }, [rows, wide]);
+  const items = rows.getVirtualItems();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const spaceBefore = first ? first.start - margin : 0;
+  const spaceAfter = rows.getTotalSize() - (last ? last.end - margin : 0);
 
   const header = (key: SortKey, label: string) => {
     const current = sort.key === key;
@@ -111,7 +205,7 @@ export function UsersSection() {
   };
 
   return (
-    <div className="admin-users">
+    <div className="admin-users" ref={section}>
       <div role="tablist" className="admin-tabs" aria-label={t('users.tabsLabel')}>
         {TABS.map((id) => (
           <button
@@ -159,7 +253,7 @@ export function UsersSection() {
             </select>
           </span>
         </div>
-        {shown.length === 0 ? (
+        {!hasRows ? (
           <p className="admin-empty">
             {query.trim() || role !== 'all'
               ? t('users.noMatch')
@@ -173,31 +267,76 @@ export function UsersSection() {
             aria-label={
               tab === 'active' ? t('users.activeListLabel') : t('users.deactivatedListLabel')
             }
+            aria-rowcount={shown.length + 1}
           >
             <thead>
-              <tr>
+              <tr aria-rowindex={1}>
                 {COLUMNS.map((key) => header(key, t(`users.columns.${key}`)))}
                 <th scope="col">
                   <span className="admin-visually-hidden">{t('users.columns.actions')}</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
-              {shown.map((u) => (
-                <PersonRow key={u.user_id} user={u} context={context} />
+            <tbody ref={body}>
+              {spaceBefore > 0 && <Spacer height={spaceBefore} />}
+              {items.map((item) => (
+                <PersonRow
+                  key={item.key}
+                  index={item.index}
+                  measure={rows.measureElement}
+                  user={shown[item.index]!}
+                  context={context}
+                  onDialog={openDialog}
+                />
               ))}
+              {spaceAfter > 0 && <Spacer height={spaceAfter} />}
             </tbody>
           </table>
         )}
       </div>
+      {dialog && dialogUser && (
+        // Styled as when the dialogs were inside the table (its type size).
+        <div className="admin-users-dialogs">
+          {dialog.kind === 'edit' ? (
+            <EditNameDialog user={dialogUser} onClose={closeDialog} />
+          ) : (
+            <SetActiveDialog
+              user={dialogUser}
+              active={dialog.kind === 'reactivate'}
+              onClose={closeDialog}
+            />
+          )}
+        </div>
+      )}
     </div>
   );
 }
 
-function PersonRow({ user, context }: { user: User; context: Context }) {
+/** The height of the rows not rendered, above or below those that are. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr className="admin-spacer" aria-hidden="true">
+      <td colSpan={COLUMNS.length + 1} style={{ height }} />
+    </tr>
+  );
+}
+
+const PersonRow = memo(function PersonRow({
+  index,
+  measure,
+  user,
+  context,
+  onDialog,
+}: {
+  /** the row's place in the whole list, from 0 */
+  index: number;
+  measure(row: HTMLTableRowElement | null): void;
+  user: User;
+  context: Context;
+  onDialog(kind: DialogKind, userId: number): void;
+}) {
   const { t } = useTranslation('adminUsers');
   const update = useUpdateUser();
-  const [dialog, setDialog] = useState<'edit' | 'deactivate' | 'reactivate' | null>(null);
   const choices = user.is_active
     ? assignableRoles(context.actorRole, user, context.ownerCount)
     : [];
@@ -206,7 +345,12 @@ function PersonRow({ user, context }: { user: User; context: Context }) {
   // While a role change is in flight the select shows the role being saved.
   const shownRole = update.isPending && update.variables.role ? update.variables.role : user.role;
   return (
-    <tr className={user.user_id === context.actorId ? 'admin-row-self' : undefined}>
+    <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index + 2}
+      className={user.user_id === context.actorId ? 'admin-row-self' : undefined}
+    >
       <th scope="row" data-label={t('users.columns.name')}>
         <span className="admin-person">
           <Avatar url={user.avatar_url} name={name} size={28} />
@@ -254,7 +398,7 @@ function PersonRow({ user, context }: { user: User; context: Context }) {
             type="button"
             className="button button-small"
             aria-label={t('users.editNamed', { name })}
-            onClick={() => setDialog('edit')}
+            onClick={() => onDialog('edit', user.user_id)}
           >
             {t('users.edit')}
           </button>
@@ -265,7 +409,7 @@ function PersonRow({ user, context }: { user: User; context: Context }) {
                 type="button"
                 className="button button-small"
                 aria-label={t('users.deactivateNamed', { name })}
-                onClick={() => setDialog('deactivate')}
+                onClick={() => onDialog('deactivate', user.user_id)}
               >
                 {t('users.deactivate')}
               </button>
@@ -275,22 +419,15 @@ function PersonRow({ user, context }: { user: User; context: Context }) {
                 type="button"
                 className="button button-small"
                 aria-label={t('users.reactivateNamed', { name })}
-                onClick={() => setDialog('reactivate')}
+                onClick={() => onDialog('reactivate', user.user_id)}
               >
                 {t('users.reactivate')}
               </button>
             )}
-        {dialog === 'edit' && <EditNameDialog user={user} onClose={() => setDialog(null)} />}
-        {dialog === 'deactivate' && (
-          <SetActiveDialog user={user} active={false} onClose={() => setDialog(null)} />
-        )}
-        {dialog === 'reactivate' && (
-          <SetActiveDialog user={user} active onClose={() => setDialog(null)} />
-        )}
       </td>
     </tr>
   );
-}
+});
 
 function EditNameDialog({ user, onClose }: { user: User; onClose(): void }) {
   const { t } = useTranslation('adminUsers');
