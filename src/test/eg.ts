@@ -198,8 +198,27 @@ function registerResponse(overrides: Partial<RegisterResponse> = {}): RegisterRe
   };
 }
 
+/**
+ * A large organization: `self` first, `count - 2` people "Person 00001" and on, and last by name
+ * Zacharias Zwölf (user 9999).
+ */
+function largeOrganization(self: User, count: number): User[] {
+  const people = [self];
+  for (let i = 1; i <= count - 2; i++)
+    people.push(
+      user({
+        user_id: 10_000 + i,
+        email: `person${i}@example.com`,
+        full_name: `Person ${String(i).padStart(5, '0')}`,
+      }),
+    );
+  people.push(user({ user_id: 9_999, email: 'z@example.com', full_name: 'Zacharias Zwölf' }));
+  return people;
+}
+
 export const eg = {
   user,
+  largeOrganization,
   selfUser,
   otherUser,
   thirdUser,

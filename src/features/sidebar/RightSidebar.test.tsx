@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RegisterResponse, User } from '../../api/model';
+import type { RegisterResponse } from '../../api/model';
 import { eg } from '../../test/eg';
 import { fakeSession } from '../../test/fake-session';
 import { useProfileCard } from '../people/card-store';
@@ -14,20 +14,7 @@ afterEach(() => {
 
 const now = Math.floor(Date.now() / 1000);
 
-/** You, `count - 2` people named "Person 00001" and on, and last by name, Zacharias. */
-function organization(count: number): User[] {
-  const people = [eg.selfUser];
-  for (let i = 1; i <= count - 2; i++)
-    people.push(
-      eg.user({
-        user_id: 10_000 + i,
-        email: `person${i}@example.com`,
-        full_name: `Person ${String(i).padStart(5, '0')}`,
-      }),
-    );
-  people.push(eg.user({ user_id: 9_999, email: 'z@example.com', full_name: 'Zacharias Zwölf' }));
-  return people;
-}
+const organization = (count: number) => eg.largeOrganization(eg.selfUser, count);
 
 function renderSidebar(overrides: Partial<RegisterResponse>) {
   const session = fakeSession(eg.registerResponse(overrides));

@@ -6,6 +6,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type ReactNode,
   type RefObject,
   type SyntheticEvent,
 } from 'react';
@@ -130,51 +131,26 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      <ul ref={humanList} className="sidebar-list people-canvas" style={{ height: humansHeight }}>
-        {humanRows.getVirtualItems().map((item) => {
-          const { user, status } = humans[item.index]!;
-          return (
-            <li
-              key={item.key}
-              ref={humanRows.measureElement}
-              data-index={item.index}
-              data-user-id={user.user_id}
-              className="people-slot"
-              aria-setsize={humans.length}
-              aria-posinset={item.index + 1}
-              style={{ transform: `translateY(${item.start - margins.humans}px)` }}
-            >
-              <HumanRow user={user} presence={status} isYou={user.user_id === ownUserId} />
-            </li>
-          );
-        })}
-      </ul>
+      <PeopleRows
+        listRef={humanList}
+        rows={humanRows}
+        margin={margins.humans}
+        userAt={(i) => humans[i]!.user}
+        render={(i) => {
+          const { user, status } = humans[i]!;
+          return <HumanRow user={user} presence={status} isYou={user.user_id === ownUserId} />;
+        }}
+      />
       {hasBots && (
         <>
           <h3 className="sidebar-subheading">{t('sidebar.bots')}</h3>
-          <ul
-            ref={botList}
-            className="sidebar-list people-canvas"
-            style={{ height: botRows.getTotalSize() }}
-          >
-            {botRows.getVirtualItems().map((item) => {
-              const user = bots[item.index]!;
-              return (
-                <li
-                  key={item.key}
-                  ref={botRows.measureElement}
-                  data-index={item.index}
-                  data-user-id={user.user_id}
-                  className="people-slot"
-                  aria-setsize={bots.length}
-                  aria-posinset={item.index + 1}
-                  style={{ transform: `translateY(${item.start - margins.bots}px)` }}
-                >
-                  <BotRow user={user} />
-                </li>
-              );
-            })}
-          </ul>
+          <PeopleRows
+            listRef={botList}
+            rows={botRows}
+            margin={margins.bots}
+            userAt={(i) => bots[i]!}
+            render={(i) => <BotRow user={bots[i]!} />}
+          />
         </>
       )}
       {shown.length === 0 && <p className="sidebar-empty">{t('sidebar.nobody', { filter })}</p>}
@@ -184,6 +160,48 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
 }
 
 const STATUS_ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };
+
+/**
+ * One list's rows in view, each placed at its offset in the whole list and telling the list's
+ * length and its own place in it.
+ */
+function PeopleRows({
+  listRef,
+  rows,
+  margin,
+  userAt,
+  render,
+}: {
+  listRef: RefObject<HTMLUListElement | null>;
+  rows: Virtualizer<HTMLElement, HTMLLIElement>;
+  /** where the list starts in the sidebar's scrolled content */
+  margin: number;
+  userAt: (index: number) => User;
+  render: (index: number) => ReactNode;
+}) {
+  return (
+    <ul
+      ref={listRef}
+      className="sidebar-list people-canvas"
+      style={{ height: rows.getTotalSize() }}
+    >
+      {rows.getVirtualItems().map((item) => (
+        <li
+          key={item.key}
+          ref={rows.measureElement}
+          data-index={item.index}
+          data-user-id={userAt(item.index).user_id}
+          className="people-slot"
+          aria-setsize={rows.options.count}
+          aria-posinset={item.index + 1}
+          style={{ transform: `translateY(${item.start - margin}px)` }}
+        >
+          {render(item.index)}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** One list's virtualizer, scrolled by the sidebar; `scrollMargin` is where the list starts in it. */
 function useRows(

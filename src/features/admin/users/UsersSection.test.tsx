@@ -12,20 +12,7 @@ afterEach(cleanup);
 
 const admin: User = { ...eg.selfUser, role: ROLE.ADMINISTRATOR, is_admin: true };
 
-/** You (an administrator), `count - 2` people "Person 00001" and on, and last by name, Zacharias. */
-function organization(count: number): User[] {
-  const people = [admin];
-  for (let i = 1; i <= count - 2; i++)
-    people.push(
-      eg.user({
-        user_id: 10_000 + i,
-        email: `person${i}@example.com`,
-        full_name: `Person ${String(i).padStart(5, '0')}`,
-      }),
-    );
-  people.push(eg.user({ user_id: 9_999, email: 'z@example.com', full_name: 'Zacharias Zwölf' }));
-  return people;
-}
+const organization = (count: number) => eg.largeOrganization(admin, count);
 
 function renderUsers(users: User[]) {
   const session = fakeSession(eg.registerResponse({ realm_users: users, is_admin: true }));
