@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { queueControl, type Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isAdmin, ROLE } from '../domain/roles.js';
 import { generateApiKey } from '../domain/password.js';
@@ -11,7 +11,7 @@ import { activeUserIds, botAudience } from './access.js';
 import { adminRequired, isDbId } from './admin-checks.js';
 import { realmSettings } from './realm.js';
 import { insertUser, validateFullName } from './users.js';
-import { deactivateWithBots, dropQueues } from './user-admin.js';
+import { deactivateWithBots } from './user-admin.js';
 
 /**
  * Bots people make for themselves (upstream zerver/views/users.py `add_bot_backend`,
@@ -223,6 +223,8 @@ export async function regenerateBotKey(ctx: AppContext, realm: Realm, actor: Use
       userIds: await botAudience(trx, realm, bot),
       event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, api_key: apiKey } },
     });
+    // A poll with the old key must fail in every process from now on.
+    events.push(queueControl(realm.id, [bot.id], 'reauthenticate'));
     return { api_key: apiKey };
   });
 }
@@ -234,6 +236,5 @@ export async function deactivateBot(ctx: AppContext, realm: Realm, actor: User, 
     if (!bot.is_active) throw badRequest('User is deactivated');
     await deactivateWithBots(trx, realm, bot, events);
   });
-  dropQueues(ctx, [botId]);
   return {};
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { queueControl, type Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { LANGUAGES } from '../domain/languages.js';
 import { isOwner } from '../domain/roles.js';
@@ -406,6 +406,8 @@ export async function deactivateRealm(ctx: AppContext, realm: Realm) {
       userIds,
       event: { type: 'realm', op: 'deactivated', realm_id: realm.id },
     });
+    // Polls that authenticate through their queue must now meet REALM_DEACTIVATED.
+    events.push(queueControl(realm.id, userIds, 'reauthenticate'));
   });
 }
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { queueControl, type Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { isOwner, ROLE } from '../domain/roles.js';
 import {
@@ -155,11 +155,9 @@ export async function deactivateWithBots(
   for (const bot of bots) await setActive(trx, realm, bot, false, events);
   const gone = [target.id, ...bots.map((b) => b.id)];
   await revokeInvitesBy(trx, realm, gone, events);
+  // After the events that tell them, their queues go, in every process.
+  events.push(queueControl(realm.id, gone, 'drop'));
   return gone;
-}
-
-export function dropQueues(ctx: AppContext, userIds: number[]) {
-  for (const id of userIds) ctx.queues.deleteUserQueues(id);
 }
 
 const cannotDeactivateLast = (isLastOwnerError: boolean) => {
@@ -177,7 +175,7 @@ const cannotDeactivateLast = (isLastOwnerError: boolean) => {
 
 /** DELETE /users/me */
 export async function deactivateOwnAccount(ctx: AppContext, realm: Realm, user: User) {
-  const gone = await transact(ctx, async (trx, events) => {
+  await transact(ctx, async (trx, events) => {
     const fresh = await userInRealm(trx, realm, user.id);
     const humans = await trx
       .selectFrom('users')
@@ -189,9 +187,8 @@ export async function deactivateOwnAccount(ctx: AppContext, realm: Realm, user: 
     if (!fresh.is_bot && humans.length === 1 && humans[0].id === fresh.id)
       throw cannotDeactivateLast(false);
     if (await isLastOwner(trx, realm, fresh)) throw cannotDeactivateLast(true);
-    return deactivateWithBots(trx, realm, fresh, events);
+    await deactivateWithBots(trx, realm, fresh, events);
   });
-  dropQueues(ctx, gone);
   return {};
 }
 
@@ -204,15 +201,14 @@ export async function deactivateUserByAdmin(
 ) {
   // Administering another account (upstream `access_user_by_id` with `for_admin`).
   requireUserAdmin(actor);
-  const gone = await transact(ctx, async (trx, events) => {
+  await transact(ctx, async (trx, events) => {
     const target = await userInRealm(trx, realm, userId);
     if (!target.is_active) throw badRequest('User is deactivated');
     if (isOwner(target) && !isOwner(actor)) throw ownerRequired();
     if (await isLastOwner(trx, realm, target))
       throw badRequest('Cannot deactivate the only organization owner');
-    return deactivateWithBots(trx, realm, target, events);
+    await deactivateWithBots(trx, realm, target, events);
   });
-  dropQueues(ctx, gone);
   return {};
 }
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { queueControl, type Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
@@ -187,13 +187,13 @@ export async function updateUserByAdmin(
           'The owner permission cannot be removed from the only organization owner.',
         );
       await changeRole(trx, realm, target, c.role, events);
+      // A guest may not hold a queue that receives every public channel's messages.
+      if (!mayAccessPublicStreams({ role: c.role } as User))
+        events.push(queueControl(realm.id, [target.id], 'drop-all-public-streams'));
     }
     if (c.full_name !== undefined) await changeFullName(trx, realm, target, c.full_name, events);
     if (entries) await setProfileValues(trx, realm, target, entries, true, events);
     return {};
   });
-  // A guest may no longer hold a queue that receives every public channel's messages.
-  if (c.role !== undefined && !mayAccessPublicStreams({ role: c.role } as User))
-    ctx.queues.dropAllPublicStreamQueues(userId);
   return result;
 }

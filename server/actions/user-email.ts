@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { Delivery } from '../events/types.js';
+import { queueControl, type Delivery } from '../events/types.js';
 import { apiEmailFor, fakeEmailDomain, mayReadDeliveryEmail } from '../domain/email-visibility.js';
 
 /**
@@ -25,6 +25,9 @@ export async function storeEmailChange(
     .set({ email: after.email, delivery_email: after.delivery_email })
     .where('id', '=', before.id)
     .execute();
+  // The old address no longer signs a request in: no queue may keep accepting it.
+  if (after.delivery_email !== before.delivery_email)
+    events.push(queueControl(realm.id, [before.id], 'reauthenticate'));
 
   const viewers = await trx
     .selectFrom('users')

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
+import { constantTimeEqual } from '../domain/password.js';
 import { EventQueue, type AdaptedEvents, type QueueOptions } from './queue.js';
-import type { Bus, Delivery } from './types.js';
+import type { Bus, ControlDelivery, Delivery, EventDelivery } from './types.js';
 
 /**
  * The queues this process owns, and their delivery. Actions publish on the bus; every process
@@ -13,6 +14,11 @@ export class QueueManager {
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Set<EventQueue>();
   private gcTimer: NodeJS.Timeout;
+  /**
+   * Counts the `reauthenticate` and `drop` controls this process has applied: credentials read
+   * from the database before one of them are not remembered after it (rememberCredentials).
+   */
+  private revocations = 0;
 
   constructor(
     readonly bus: Bus,
@@ -51,14 +57,55 @@ export class QueueManager {
     this.publicStreamQueues.delete(queue);
   }
 
-  /** Drops every queue of a user (deactivation, key change). */
+  /** Drops every queue of a user in this process (the `drop` control does it in every one). */
   deleteUserQueues(userId: number) {
     for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q);
   }
 
-  /** Drops a user's queues registered with `all_public_streams` (they became a guest). */
-  dropAllPublicStreamQueues(userId: number) {
-    for (const q of this.queuesOf(userId)) if (q.opts.allPublicStreams) this.delete(q);
+  /** Where revocations stand now: pass it to rememberCredentials. */
+  get revocationCount(): number {
+    return this.revocations;
+  }
+
+  /**
+   * The person a `GET /events` names, when its queue has verified these very headers before and
+   * nothing revoked them since: a long-poll, the most frequent request by far, then reads nothing
+   * from the database. `null` sends the request through the usual authentication.
+   */
+  authenticateByQueue(queueId: string, authorization: string, host: string) {
+    const verified = this.queues.get(queueId)?.credentials;
+    if (!verified || verified.host !== host) return null;
+    if (!constantTimeEqual(verified.authorization, authorization)) return null;
+    return { realm: verified.realm, user: verified.user };
+  }
+
+  /**
+   * Remembers on the queue the headers a poll was just authenticated with against the database,
+   * unless a revocation was applied since `revocationsBefore` was read (before that database
+   * read): credentials that may predate a key change are never kept.
+   */
+  rememberCredentials(
+    queueId: string,
+    credentials: EventQueue['credentials'] & object,
+    revocationsBefore: number,
+  ) {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.opts.userId !== credentials.user.id) return;
+    if (queue.opts.realmId !== credentials.realm.id) return;
+    if (this.revocations !== revocationsBefore) return;
+    queue.credentials = credentials;
+  }
+
+  private control(d: ControlDelivery) {
+    if (d.control !== 'drop-all-public-streams') this.revocations++;
+    for (const userId of d.userIds) {
+      for (const q of this.queuesOf(userId)) {
+        if (q.opts.realmId !== d.realmId) continue;
+        if (d.control === 'drop') this.delete(q);
+        else if (d.control === 'reauthenticate') q.credentials = null;
+        else if (q.opts.allPublicStreams) this.delete(q);
+      }
+    }
   }
 
   queuesOf(userId: number): EventQueue[] {
@@ -71,6 +118,10 @@ export class QueueManager {
 
   private deliver(deliveries: Delivery[]) {
     for (const d of deliveries) {
+      if (d.control) {
+        this.control(d);
+        continue;
+      }
       const reached = new Set<EventQueue>();
       const adapted: AdaptedEvents = new Map();
       for (const userId of d.userIds) {
@@ -82,7 +133,7 @@ export class QueueManager {
       }
       if (d.publicStreamId !== undefined && this.publicStreamQueues.size) {
         // The same read copy for every queue that follows all public channels.
-        const asRead: Delivery = {
+        const asRead: EventDelivery = {
           ...d,
           perUser: undefined,
           event: { ...d.event, flags: ['read'] },

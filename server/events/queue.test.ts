@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueueManager } from './manager.js';
 import { eventsJson, type ClientCapabilities, type QueueOptions } from './queue.js';
-import { MemoryBus, untypedEvent, type Delivery } from './types.js';
+import { MemoryBus, queueControl, untypedEvent, type EventDelivery as Delivery } from './types.js';
+import type { Realm, User } from '../db/schema.js';
 
 /** Delivery to many queues: each event is adapted and serialized once per shape, not per queue. */
 
@@ -123,5 +124,67 @@ describe('delivering one event to many queues', () => {
     expect(elsewhere.pending()).toEqual([]);
     expect(follower.pending()[0].flags).toEqual(['read']);
     expect(follower.pending()[0].message).toBe(other.pending()[0].message);
+  });
+});
+
+describe('credentials a queue vouches for', () => {
+  let manager: QueueManager;
+  afterEach(() => manager?.close());
+
+  const realm = { id: 1 } as Realm;
+  const user = (id: number) => ({ id }) as User;
+  const creds = (id: number, authorization = `Basic key-of-${id}`) => ({
+    authorization,
+    host: 'chat.example.com',
+    realm,
+    user: user(id),
+  });
+
+  it('vouches only for the very headers it verified, on its own queue', () => {
+    manager = new QueueManager(new MemoryBus(), 600_000);
+    const q = manager.create(options(1));
+    expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'chat.example.com')).toBeNull();
+    manager.rememberCredentials(q.id, creds(1), manager.revocationCount);
+    expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'chat.example.com')?.user.id).toBe(
+      1,
+    );
+    expect(manager.authenticateByQueue(q.id, 'Basic key-of-1x', 'chat.example.com')).toBeNull();
+    expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'other.example.com')).toBeNull();
+    expect(manager.authenticateByQueue('nope', 'Basic key-of-1', 'chat.example.com')).toBeNull();
+    // Someone else's good credentials are never remembered on this queue.
+    const other = manager.create(options(2));
+    manager.rememberCredentials(other.id, creds(1), manager.revocationCount);
+    expect(other.credentials).toBeNull();
+  });
+
+  it('forgets them on a control from the bus, and never keeps ones read before it', async () => {
+    const bus = new MemoryBus();
+    manager = new QueueManager(bus, 600_000);
+    const q = manager.create(options(1));
+    const elsewhere = manager.create(options(1, { realmId: 2 }));
+    manager.rememberCredentials(q.id, creds(1), manager.revocationCount);
+    const before = manager.revocationCount;
+    await bus.publish([queueControl(1, [1], 'reauthenticate')]);
+    expect(q.credentials).toBeNull();
+    // A poll that read the database before the control arrived must not restore what it read.
+    manager.rememberCredentials(q.id, creds(1), before);
+    expect(q.credentials).toBeNull();
+    manager.rememberCredentials(q.id, creds(1), manager.revocationCount);
+    expect(q.credentials).not.toBeNull();
+
+    await bus.publish([queueControl(1, [1], 'drop')]);
+    expect(manager.byId(q.id)).toBeUndefined();
+    // A control names one organization's users.
+    expect(manager.byId(elsewhere.id)).toBe(elsewhere);
+  });
+
+  it('drops only the all_public_streams queues of someone who became a guest', async () => {
+    const bus = new MemoryBus();
+    manager = new QueueManager(bus, 600_000);
+    const plain = manager.create(options(1));
+    const following = manager.create(options(1, { allPublicStreams: true }));
+    await bus.publish([queueControl(1, [1], 'drop-all-public-streams')]);
+    expect(manager.byId(plain.id)).toBe(plain);
+    expect(manager.byId(following.id)).toBeUndefined();
   });
 });

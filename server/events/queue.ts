@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
-import type { ApiEvent, Delivery } from './types.js';
+import type { ApiEvent, EventDelivery as Delivery } from './types.js';
 import { RawJson } from '../domain/raw-json.js';
+import type { Realm, User } from '../db/schema.js';
 import { USER_SETTING_NAMES, USER_SETTINGS } from '../../src/api/model/user-settings.js';
 
 export interface ClientCapabilities {
@@ -27,6 +28,18 @@ export interface QueueOptions {
 }
 
 type QueuedEvent = ApiEvent & { id: number };
+
+/**
+ * What a poll of this queue proved once against the database: the exact `Authorization` and
+ * `Host` headers, and whom they named. A later poll that presents the same two headers is the
+ * same person without reading the database again (QueueManager.authenticateByQueue).
+ */
+export interface VerifiedCredentials {
+  authorization: string;
+  host: string;
+  realm: Realm;
+  user: User;
+}
 
 /**
  * Events adapted for one delivery, by the options that shape them (adaptKey): the queues of a
@@ -65,6 +78,8 @@ export class EventQueue {
   private nextId = 0;
   lastAccess = Date.now();
   private waiter: Waiter | null = null;
+  /** set by QueueManager.rememberCredentials, cleared by a `reauthenticate` control */
+  credentials: VerifiedCredentials | null = null;
 
   constructor(
     processTag: string,

@@ -79,7 +79,7 @@ function stateOf(ctx: AppContext): State | null {
     const created: State = { entries: new Map(), generations: new Map() };
     ctx.queues.bus.subscribe((deliveries: Delivery[]) => {
       for (const d of deliveries) {
-        if (UNRELATED_EVENTS.has(d.event.type)) continue;
+        if (!d.event || UNRELATED_EVENTS.has(d.event.type)) continue;
         created.entries.delete(d.realmId);
         created.generations.set(d.realmId, (created.generations.get(d.realmId) ?? 0) + 1);
       }

@@ -24,7 +24,7 @@ export function untypedEvent(event: ApiEvent): UntypedEvent {
 }
 
 /** One event addressed to some users, as actions publish it on the bus. */
-export interface Delivery {
+export interface EventDelivery {
   realmId: number;
   /** the users whose queues receive it */
   userIds: number[];
@@ -35,6 +35,35 @@ export interface Delivery {
   echo?: { queueId: string; localId: string };
   /** a message to a public stream: also for queues registered with `all_public_streams` */
   publicStreamId?: number;
+  control?: undefined;
+}
+
+/**
+ * What every process does to some users' queues, published on the bus after the commit like an
+ * event, so that a queue held by another process obeys it too:
+ * - `drop`: the queues are deleted (the user was deactivated);
+ * - `drop-all-public-streams`: those registered with `all_public_streams` are deleted (a guest
+ *   may not follow every public channel);
+ * - `reauthenticate`: each queue forgets the credentials it verified, and its next poll is
+ *   checked against the database again (the API key, the address or the organization changed).
+ */
+export type QueueControl = 'drop' | 'drop-all-public-streams' | 'reauthenticate';
+
+export interface ControlDelivery {
+  realmId: number;
+  userIds: number[];
+  control: QueueControl;
+  event?: undefined;
+}
+
+export type Delivery = EventDelivery | ControlDelivery;
+
+export function queueControl(
+  realmId: number,
+  userIds: number[],
+  control: QueueControl,
+): ControlDelivery {
+  return { realmId, userIds, control };
 }
 
 export interface Bus {

@@ -32,6 +32,11 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
   callers?: 'humans' | 'members';
   /** how hard to compress the answer (http/compression.ts); 'usual' unless said */
   compression?: CompressionEffort;
+  /**
+   * The request names an event queue (`queue_id`) that may vouch for its credentials: GET /events,
+   * so that a long-poll repeating the headers its queue verified reads nothing from the database.
+   */
+  queueAuth?: boolean;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -64,6 +69,14 @@ export const knownRoutes: { method: Method; pattern: RegExp; path?: string; auth
 const PATH_INT = /^\d{1,15}$/;
 /** ids are 32-bit integer columns: a larger one names no row, like an unknown id */
 const MAX_ID = 2147483647;
+
+/** The queue id, `Authorization` and `Host` of a request that names a queue with credentials. */
+function credentialsForQueue(request: FastifyRequest): [string, string, string] | null {
+  const queueId = (request.query as Record<string, unknown> | undefined)?.queue_id;
+  const { authorization, host } = request.headers;
+  if (typeof queueId !== 'string' || !authorization) return null;
+  return [queueId, authorization, host ?? ''];
+}
 
 function checkCaller(user: User, callers: 'humans' | 'members') {
   if (user.is_bot)
@@ -98,21 +111,36 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
       for (const [name, value] of Object.entries(pathParams))
         if (value.includes('\u0000'))
           throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
-      const realm = await realmForRequest(ctx, request);
       const mode = def.auth ?? 'required';
+      const queueCredentials = def.queueAuth ? credentialsForQueue(request) : null;
+      const vouched = queueCredentials && ctx.queues.authenticateByQueue(...queueCredentials);
+      let realm: Realm;
       let user: User | null = null;
-      if (mode !== 'none') {
-        const auth = await authenticate(ctx, request, realm);
-        if (!auth && mode === 'required') {
-          reply.header('WWW-Authenticate', 'Basic realm="zulip"');
-          throw new DomainError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
+      if (vouched) ({ realm, user } = vouched);
+      else {
+        const revocations = ctx.queues.revocationCount;
+        realm = await realmForRequest(ctx, request);
+        if (mode !== 'none') {
+          const auth = await authenticate(ctx, request, realm);
+          if (!auth && mode === 'required') {
+            reply.header('WWW-Authenticate', 'Basic realm="zulip"');
+            throw new DomainError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
+          }
+          user = auth?.user ?? null;
+          if (!user && realm.deactivated) throw realmDeactivated();
+          // The one gate for spectators: with spectator access off, every anonymous request to an
+          // endpoint that spectators may otherwise use is answered as upstream answers it.
+          if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access)
+            throw notLoggedIn();
         }
-        user = auth?.user ?? null;
-        if (!user && realm.deactivated) throw realmDeactivated();
-        // The one gate for spectators: with spectator access off, every anonymous request to an
-        // endpoint that spectators may otherwise use is answered as upstream answers it.
-        if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access)
-          throw notLoggedIn();
+        if (user && queueCredentials) {
+          const [queueId, authorization, host] = queueCredentials;
+          ctx.queues.rememberCredentials(
+            queueId,
+            { authorization, host, realm, user },
+            revocations,
+          );
+        }
       }
       if (user && def.callers) checkCaller(user, def.callers);
       checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);

@@ -36,6 +36,7 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       method: 'GET',
       path: '/events',
+      queueAuth: true,
       params: {
         queue_id: p.string(),
         last_event_id: p.int().optional(),

@@ -85,4 +85,38 @@ describe.skipIf(!available)('several server processes', () => {
       (await elsewhere.get('/events', { queue_id: q.body.queue_id, dont_block: true })).body.code,
     ).toBe('BAD_EVENT_QUEUE_ID');
   });
+
+  it('ends, in the process holding a queue, what another process revoked', async () => {
+    const owner = await TestClient.login(a.url, 'cordelia@example.com', DEMO_PASSWORD);
+    const admin = await TestClient.login(a.url, 'iago@example.com', DEMO_PASSWORD);
+    const created = await owner.post('/bots', { full_name: 'Relay', short_name: 'relay' });
+    expect(created.status).toBe(200);
+    const bot = new TestClient(b.url, 'relay-bot@parley.bots', created.body.api_key);
+    const q = (await bot.post('/register', { event_types: ['message'] })).body.queue_id;
+    const poll = (c: TestClient) => c.get('/events', { queue_id: q, dont_block: true });
+    expect((await poll(bot)).status).toBe(200);
+    expect((await poll(bot)).status).toBe(200);
+
+    // A new key, made through process A: B's queue stops vouching for the old one.
+    const regenerated = await owner.post(`/bots/${created.body.user_id}/api_key/regenerate`);
+    expect(regenerated.status).toBe(200);
+    const refused = async (c: TestClient, code: string) => {
+      for (let i = 0; i < 50 && (await poll(c)).body.code !== code; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await poll(c)).body.code).toBe(code);
+    };
+    await refused(bot, 'INVALID_API_KEY');
+    const renewed = new TestClient(b.url, bot.email, regenerated.body.api_key);
+    expect((await poll(renewed)).status).toBe(200);
+
+    // Deactivated through process A: B drops the queue.
+    expect((await admin.delete(`/users/${created.body.user_id}`)).status).toBe(200);
+    const gone = async () => {
+      for (let i = 0; i < 50 && b.ctx.queues.byId(q); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      return b.ctx.queues.byId(q);
+    };
+    expect(await gone()).toBeUndefined();
+    expect((await poll(renewed)).body.code).toBe('USER_DEACTIVATED');
+  });
 });
