@@ -189,3 +189,164 @@ describe('unreadDetailsFor', () => {
     expect(restored).toEqual(before);
   });
 });
+
+/**
+ * The reducer finds unread messages through an index handed from each state to the next; this
+ * checks it against a plain model of where every unread message is, over long random runs that
+ * also go back and continue from older states (which then have no index of their own).
+ */
+describe('reduceUnreads over random runs', () => {
+  type Where = { stream: number; topic: string } | { dm: string };
+  type Model = Map<number, Where>;
+
+  function expected(model: Model) {
+    const streams: Record<number, Record<string, number[]>> = {};
+    const dms: Record<string, number[]> = {};
+    for (const id of [...model.keys()].sort((a, b) => a - b)) {
+      const at = model.get(id)!;
+      if ('dm' in at) (dms[at.dm] ??= []).push(id);
+      else ((streams[at.stream] ??= {})[at.topic] ??= []).push(id);
+    }
+    return { streams, dms };
+  }
+
+  /** mulberry32: a small seeded generator; `pick(n)` is 0 to n - 1. */
+  function random(seed: number) {
+    let x = seed >>> 0;
+    return (n: number) => {
+      x = (x + 0x6d2b79f5) >>> 0;
+      let t = x;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    };
+  }
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])('agrees with a plain model (seed %i)', (seed) => {
+    const pick = random(seed);
+    const topics = ['a', 'b', 'c'];
+    const history: { state: UnreadsState; model: Model; mentions: Set<number> }[] = [
+      { state: snapshotState(), model: new Map(), mentions: new Set([3]) },
+    ];
+    // The snapshot's own unread messages, in the model.
+    const first = history[0];
+    for (const [topic, ids] of Object.entries(first.state.streams[5]))
+      for (const id of ids) first.model.set(id, { stream: 5, topic });
+    for (const [dm, ids] of Object.entries(first.state.dms))
+      for (const id of ids) first.model.set(id, { dm });
+    let nextId = 100;
+    for (let step = 0; step < 600; step++) {
+      // Mostly the newest state; sometimes an older one, as a rolled-back optimistic read does.
+      const from = pick(4) === 0 ? history[pick(history.length)] : history[history.length - 1];
+      let { state } = from;
+      const model = new Map(from.model);
+      const mentions = new Set(from.mentions);
+      const forget = (id: number) => {
+        model.delete(id);
+        mentions.delete(id);
+      };
+      const known = [...model.keys()];
+      const someIds = () =>
+        Array.from({ length: 1 + pick(4) }, () =>
+          known.length && pick(4) ? known[pick(known.length)] : nextId + 50 + pick(50),
+        );
+      const kind = pick(7);
+      if (kind <= 1) {
+        const id = nextId++;
+        if (kind === 0) {
+          const stream = 5 + pick(3);
+          const topic = topics[pick(3)];
+          const message = eg.streamMessage({ id, stream_id: stream, subject: topic, flags: [] });
+          state = reduceUnreads(state, eg.messageEvent(message, []), context);
+          model.set(id, { stream, topic });
+        } else {
+          const other = 2 + pick(2);
+          const from = eg.user({ user_id: other });
+          const message = eg.dmMessage({ id, from, flags: [] });
+          state = reduceUnreads(state, eg.messageEvent(message, []), context);
+          model.set(id, { dm: String(other) });
+        }
+      } else if (kind === 2) {
+        const ids = someIds();
+        state = reduceUnreads(state, flags('add', ids), context);
+        for (const id of ids) forget(id);
+      } else if (kind === 3) {
+        const ids = someIds();
+        state = reduceUnreads(
+          state,
+          { id: 1, type: 'delete_message', message_ids: ids, message_type: 'stream' },
+          context,
+        );
+        for (const id of ids) forget(id);
+      } else if (kind === 4) {
+        const ids = someIds();
+        const fromStream = 5 + pick(3);
+        const toStream = 5 + pick(3);
+        const toTopic = topics[pick(3)];
+        state = reduceUnreads(
+          state,
+          {
+            id: 1,
+            type: 'update_message',
+            user_id: 2,
+            message_id: ids[0],
+            message_ids: ids,
+            edit_timestamp: 0,
+            rendering_only: false,
+            stream_id: fromStream,
+            new_stream_id: toStream,
+            orig_subject: 'x',
+            subject: toTopic,
+            propagate_mode: 'change_all',
+          },
+          context,
+        );
+        for (const id of ids) {
+          const at = model.get(id);
+          if (at && 'stream' in at && at.stream === fromStream)
+            model.set(id, { stream: toStream, topic: toTopic });
+        }
+      } else if (kind === 5) {
+        // An edit adds or removes a mention: it counts only while the message is unread.
+        const id = pick(2) ? someIds()[0] : 1 + pick(nextId - 1);
+        const mentioned = pick(2) === 0;
+        state = reduceUnreads(
+          state,
+          {
+            id: 1,
+            type: 'update_message',
+            user_id: 2,
+            message_id: id,
+            message_ids: [id],
+            edit_timestamp: 0,
+            rendering_only: false,
+            flags: mentioned ? ['mentioned'] : [],
+          },
+          context,
+        );
+        if (mentioned && model.has(id)) mentions.add(id);
+        if (!mentioned) mentions.delete(id);
+      } else {
+        // Marked unread again: a message that was read comes back with its details.
+        const id = 1 + pick(nextId - 1); // a message that exists
+        if (!model.has(id)) {
+          const stream = 5 + pick(3);
+          const topic = topics[pick(3)];
+          state = reduceUnreads(
+            state,
+            flags('remove', [id], {
+              message_details: { [id]: { type: 'stream', stream_id: stream, topic } },
+            }),
+            context,
+          );
+          model.set(id, { stream, topic });
+        }
+      }
+      const want = expected(model);
+      expect(state.streams).toEqual(want.streams);
+      expect(state.dms).toEqual(want.dms);
+      expect(state.mentions).toEqual([...mentions].sort((a, b) => a - b));
+      history.push({ state, model, mentions });
+    }
+  });
+});

@@ -202,7 +202,7 @@ function moveStreamUnreads(
   if (movedIds.length === 0) return state;
   let next: UnreadsState = {
     ...state,
-    streams: removeFromStreams(state.streams, idProbe(new Set(movedIds))),
+    streams: removeFromStreams(state.streams, new Set(movedIds)),
   };
   for (const [topic, hits] of Object.entries(movedByTopic))
     next = addToStream(next, toStream, topic, hits);
@@ -219,14 +219,18 @@ function addToStream(
   const existing = topics[topic] ?? [];
   const updated = insertAllSorted(existing, ids);
   if (updated === existing && topic in topics) return state;
-  return { ...state, streams: { ...state.streams, [streamId]: { ...topics, [topic]: updated } } };
+  const streams = { ...state.streams, [streamId]: { ...topics, [topic]: updated } };
+  streamLocations.added(state.streams, streams, ids, streamKey(streamId, topic));
+  return { ...state, streams };
 }
 
 function addToDm(state: UnreadsState, key: string, ids: readonly number[]): UnreadsState {
   const existing = state.dms[key] ?? [];
   const updated = insertAllSorted(existing, ids);
   if (updated === existing && key in state.dms) return state;
-  return { ...state, dms: { ...state.dms, [key]: updated } };
+  const dms = { ...state.dms, [key]: updated };
+  dmLocations.added(state.dms, dms, ids, key);
+  return { ...state, dms };
 }
 
 function withMentions(state: UnreadsState, mentions: readonly number[]): UnreadsState {
@@ -238,7 +242,16 @@ function unreadConversation(
   state: UnreadsState,
   id: number,
 ): { kind: 'dm' } | { kind: 'stream'; streamId: number; topic: string } | null {
-  if (Object.values(state.dms).some((ids) => ids.includes(id))) return { kind: 'dm' };
+  const dmIndex = dmLocations.of(state.dms);
+  if (dmIndex ? dmIndex.has(id) : Object.values(state.dms).some((ids) => ids.includes(id)))
+    return { kind: 'dm' };
+  const streamIndex = streamLocations.of(state.streams);
+  if (streamIndex) {
+    const at = streamIndex.get(id);
+    if (at === undefined) return null;
+    const [streamId, topic] = splitStreamKey(at);
+    return { kind: 'stream', streamId, topic };
+  }
   for (const [streamId, topics] of Object.entries(state.streams))
     for (const [topic, ids] of Object.entries(topics))
       if (ids.includes(id)) return { kind: 'stream', streamId: Number(streamId), topic };
@@ -247,24 +260,162 @@ function unreadConversation(
 
 export function removeUnreads(state: UnreadsState, ids: ReadonlySet<number>): UnreadsState {
   if (ids.size === 0) return state;
-  const probe = idProbe(ids);
-  const streams = removeFromStreams(state.streams, probe);
-  const dms = removeFromBuckets(state.dms, probe);
+  const streams = removeFromStreams(state.streams, ids);
+  const dms = removeFromDms(state.dms, ids);
   const mentions = removeIds(state.mentions, ids);
   if (streams === state.streams && dms === state.dms && mentions === state.mentions) return state;
   return { ...state, streams, dms, mentions };
 }
 
+/**
+ * Where each unread message is, for one version of `streams` or `dms`: a read event names a few
+ * ids among tens of thousands of unread messages in thousands of conversations, and finds their
+ * conversations here instead of asking every one.
+ *
+ * An index is built at first use for a version and then handed from each version to the next
+ * one the reducer makes from it, updated in place: the version it came from loses it (and builds
+ * its own again if it is ever reduced from a second time), so an index always describes exactly
+ * the one version it is kept for. A message found in two conversations at once, which the
+ * reducer never makes, leaves that version without an index: it is then searched in full.
+ */
+class Locations<T extends object> {
+  private readonly indexes = new WeakMap<T, Map<number, string> | null>();
+
+  constructor(private readonly build: (version: T) => Map<number, string> | null) {}
+
+  /** The index of a version, built now if it has none. */
+  of(version: T): Map<number, string> | null {
+    let index = this.indexes.get(version);
+    if (index === undefined) this.indexes.set(version, (index = this.build(version)));
+    return index;
+  }
+
+  /** `next` is `previous` with `ids` added to the conversation at `where`. */
+  added(previous: T, next: T, ids: readonly number[], where: string) {
+    const index = this.indexes.get(previous);
+    if (!index) return;
+    this.indexes.delete(previous);
+    for (const id of ids) {
+      const at = index.get(id);
+      if (at !== undefined && at !== where) return; // in two conversations: no index for next
+      index.set(id, where);
+    }
+    this.indexes.set(next, index);
+  }
+
+  /** `next` is `previous` without `ids`. */
+  removed(previous: T, next: T, index: Map<number, string>, ids: Iterable<number>) {
+    this.indexes.delete(previous);
+    for (const id of ids) index.delete(id);
+    this.indexes.set(next, index);
+  }
+}
+
+type Buckets = Readonly<Record<string, readonly number[]>>;
+
+const streamKey = (streamId: number | string, topic: string) => `${streamId}\u0000${topic}`;
+
+function splitStreamKey(key: string): [number, string] {
+  const at = key.indexOf('\u0000');
+  return [Number(key.slice(0, at)), key.slice(at + 1)];
+}
+
+/** Adds every id of `buckets` under its bucket's key; false when an id is in two of them. */
+function indexBuckets(
+  index: Map<number, string>,
+  buckets: Buckets,
+  keyOf: (bucket: string) => string,
+): boolean {
+  for (const bucket of Object.keys(buckets)) {
+    const key = keyOf(bucket);
+    for (const id of buckets[bucket]) {
+      if (index.has(id)) return false;
+      index.set(id, key);
+    }
+  }
+  return true;
+}
+
+const streamLocations = new Locations<UnreadsState['streams']>((streams) => {
+  const index = new Map<number, string>();
+  for (const streamId of Object.keys(streams))
+    if (!indexBuckets(index, streams[Number(streamId)], (topic) => streamKey(streamId, topic)))
+      return null;
+  return index;
+});
+
+const dmLocations = new Locations<UnreadsState['dms']>((dms) => {
+  const index = new Map<number, string>();
+  return indexBuckets(index, dms, (key) => key) ? index : null;
+});
+
+/** The ids found in `index`, grouped by where it puts them. */
+function groupByLocation(index: Map<number, string>, ids: ReadonlySet<number>) {
+  const groups = new Map<string, Set<number>>();
+  for (const id of ids) {
+    const at = index.get(id);
+    if (at === undefined) continue;
+    let group = groups.get(at);
+    if (!group) groups.set(at, (group = new Set()));
+    group.add(id);
+  }
+  return groups;
+}
+
+/** `buckets` without the ids of `hits` in the named buckets; empty buckets are dropped. */
+function withoutHits(buckets: Buckets, hits: Map<string, Set<number>>): Buckets {
+  const next: Record<string, readonly number[]> = { ...buckets };
+  for (const [key, ids] of hits) {
+    const updated = removeIds(next[key] ?? [], ids);
+    if (updated.length > 0) next[key] = updated;
+    else delete next[key];
+  }
+  return next;
+}
+
 function removeFromStreams(
   streams: UnreadsState['streams'],
-  ids: IdProbe,
+  ids: ReadonlySet<number>,
 ): UnreadsState['streams'] {
+  const index = streamLocations.of(streams);
+  if (!index) return scanStreams(streams, idProbe(ids));
+  const groups = groupByLocation(index, ids);
+  if (groups.size === 0) return streams;
+  const byStream = new Map<number, Map<string, Set<number>>>();
+  for (const [at, hit] of groups) {
+    const [streamId, topic] = splitStreamKey(at);
+    let topics = byStream.get(streamId);
+    if (!topics) byStream.set(streamId, (topics = new Map()));
+    topics.set(topic, hit);
+  }
+  const next: Record<number, TopicUnreads> = { ...streams };
+  for (const [streamId, hits] of byStream) {
+    const updated = withoutHits(streams[streamId] ?? {}, hits);
+    if (Object.keys(updated).length > 0) next[streamId] = updated;
+    else delete next[streamId];
+  }
+  streamLocations.removed(streams, next, index, ids);
+  return next;
+}
+
+function removeFromDms(dms: UnreadsState['dms'], ids: ReadonlySet<number>): UnreadsState['dms'] {
+  const index = dmLocations.of(dms);
+  if (!index) return scanBuckets(dms, idProbe(ids));
+  const groups = groupByLocation(index, ids);
+  if (groups.size === 0) return dms;
+  const next = withoutHits(dms, groups);
+  dmLocations.removed(dms, next, index, ids);
+  return next;
+}
+
+/** removeFromStreams for a version without an index: every conversation is asked. */
+function scanStreams(streams: UnreadsState['streams'], ids: IdProbe): UnreadsState['streams'] {
   // Copied only when a stream changes: a read event touches a few of thousands of topics.
   let next: Record<number, TopicUnreads> | null = null;
   for (const key of Object.keys(streams)) {
     const streamId = Number(key);
     const topics = streams[streamId];
-    const updated = removeFromBuckets(topics, ids);
+    const updated = scanBuckets(topics, ids);
     if (updated === topics) continue;
     next ??= { ...streams };
     if (Object.keys(updated).length > 0) next[streamId] = updated;
@@ -274,10 +425,7 @@ function removeFromStreams(
 }
 
 /** Removes ids from every bucket, dropping buckets that become empty. */
-function removeFromBuckets(
-  buckets: Readonly<Record<string, readonly number[]>>,
-  ids: IdProbe,
-): Readonly<Record<string, readonly number[]>> {
+function scanBuckets(buckets: Buckets, ids: IdProbe): Buckets {
   let next: Record<string, readonly number[]> | null = null;
   for (const key of Object.keys(buckets)) {
     const bucket = buckets[key];
