@@ -353,6 +353,12 @@ export async function insertMessage(
     // through perUser, which the wire type (flags required) cannot see at this point.
     event: untypedEvent({ type: 'message', message: record }),
     perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
+    conversation: {
+      streamId: message.stream_id,
+      topic: message.topic,
+      topicKey: message.topic_key,
+      dmKey: message.dm_key,
+    },
   };
   if (opts.queueId && opts.localId !== undefined)
     delivery.echo = { queueId: opts.queueId, localId: opts.localId };

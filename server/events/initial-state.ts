@@ -35,8 +35,8 @@ import { userGroupObjects } from '../actions/user-groups.js';
 import { realmEmojiDict } from '../actions/realm-emoji.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
 import { rowsWith } from '../db/flag-conditions.js';
-import { idList } from '../db/dialect.js';
-import { topicsOf, unreadConversations } from '../db/unread-conversations.js';
+import { topicsOf } from '../db/unread-conversations.js';
+import { unreadGroups, type UnreadGroup } from './unread-cache.js';
 import { realmUsersFor } from './realm-users.js';
 
 export const FEATURE_LEVEL = 222;
@@ -517,15 +517,6 @@ async function recentConversations(ctx: AppContext, user: User) {
   }));
 }
 
-interface UnreadGroup {
-  streamId: number | null;
-  topicKey: string;
-  dmKey: string | null;
-  ids: number[];
-  mentioned: number[];
-  wildcard: number[];
-}
-
 /** Leaves out the oldest of the messages (the one past the limit), wherever it stands. */
 function dropOldest(groups: UnreadGroup[]): UnreadGroup[] {
   let oldest = -1;
@@ -534,6 +525,7 @@ function dropOldest(groups: UnreadGroup[]): UnreadGroup[] {
   if (oldest < 0) return groups;
   const group = groups[oldest];
   const id = group.ids.shift();
+  group.topic = undefined; // its oldest message is another one now
   group.mentioned = group.mentioned.filter((m) => m !== id);
   group.wildcard = group.wildcard.filter((m) => m !== id);
   return group.ids.length ? groups : groups.filter((g) => g !== group);
@@ -544,25 +536,22 @@ function dropOldest(groups: UnreadGroup[]): UnreadGroup[] {
  * grouped from the database (unreadConversations), each topic is read from its oldest message
  * among them, and conversations are listed in the order of their oldest unread message.
  */
-export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UNREAD_MESSAGES) {
+export async function unreadMessages(
+  ctx: AppContext,
+  user: User,
+  limit = MAX_UNREAD_MESSAGES,
+  source: 'memory' | 'database' = 'memory',
+) {
   // One more than the limit tells whether older unread messages are left out.
-  let groups: UnreadGroup[] = (
-    await unreadConversations(ctx.db, ctx.dialect, user.id, limit + 1)
-  ).map((r) => ({
-    streamId: r.stream_id,
-    topicKey: r.topic_key,
-    dmKey: r.dm_key,
-    ids: idList(r.ids),
-    mentioned: idList(r.mentioned),
-    wildcard: idList(r.wildcard),
-  }));
+  let groups = await unreadGroups(ctx, user.id, limit + 1, source);
   const total = groups.reduce((n, g) => n + g.ids.length, 0);
   const oldMissing = total > limit;
   if (oldMissing) groups = dropOldest(groups);
   groups.sort((a, b) => a.ids[0] - b.ids[0]);
+  // Each topic as its oldest unread message names it; the copy in memory knows most of them.
   const topics = await topicsOf(
     ctx.db,
-    groups.filter((g) => g.streamId !== null).map((g) => g.ids[0]),
+    groups.filter((g) => g.streamId !== null && g.topic === undefined).map((g) => g.ids[0]),
   );
   const mutedStreams = new Set(
     (
@@ -603,7 +592,7 @@ export async function unreadMessages(ctx: AppContext, user: User, limit = MAX_UN
       }
       streams.push({
         stream_id: g.streamId,
-        topic: topics.get(g.ids[0]) ?? '',
+        topic: g.topic ?? topics.get(g.ids[0]) ?? '',
         unread_message_ids: g.ids,
       });
       continue;

@@ -35,6 +35,8 @@ export interface EventDelivery {
   echo?: { queueId: string; localId: string };
   /** a message to a public stream: also for queues registered with `all_public_streams` */
   publicStreamId?: number;
+  /** a message: its conversation as stored, for the unread copies kept in memory (unread-cache) */
+  conversation?: { streamId: number | null; topic: string; topicKey: string; dmKey: string | null };
   control?: undefined;
 }
 
