@@ -38,6 +38,9 @@ export async function buildServer({ quiet = false, outDir = serverOutDir } = {})
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
+    // Stack traces need only the mappings: without the sources' text the map is a fraction of its
+    // size, and Node reads it at every start.
+    sourcesContent: false,
     legalComments: 'linked',
     logLevel: quiet ? 'error' : 'warning',
   });
