@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
@@ -212,5 +213,12 @@ function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
   }
   chunks.push(Buffer.from(`${text}}`, 'utf8'));
   reply.type('application/json; charset=utf-8');
-  return Buffer.concat(chunks);
+  const length = chunks.reduce((n, c) => n + c.length, 0);
+  // Megabytes (the people of a large organization at /register) go out piece by piece rather
+  // than copied into one more buffer for every response.
+  if (length < STREAM_FROM) return Buffer.concat(chunks, length);
+  reply.header('content-length', length);
+  return Readable.from(chunks, { objectMode: false });
 }
+
+const STREAM_FROM = 1 << 20;
