@@ -105,11 +105,12 @@ class UnreadCache {
 
   /** The people with a copy among those an event is for. */
   private reached(d: EventDelivery): number[] {
+    // Whichever side is smaller is walked.
+    if (d.userIds.length <= this.entries.size)
+      return d.userIds.filter((id) => this.entries.has(id));
     // A message's recipients are the keys of its per-user flags: no set of thousands to build.
     if (d.event.type === 'message' && d.perUser)
       return [...this.entries.keys()].filter((id) => d.perUser![id] !== undefined);
-    if (d.userIds.length <= this.entries.size)
-      return d.userIds.filter((id) => this.entries.has(id));
     const to = new Set(d.userIds);
     return [...this.entries.keys()].filter((id) => to.has(id));
   }
