@@ -104,6 +104,7 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
     log: console,
     queues: new QueueManager(new MemoryBus(), 600_000),
     loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
+    toDisk: handle.toDisk,
   };
   try {
     switch (command) {

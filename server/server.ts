@@ -47,6 +47,7 @@ export async function startServer(
     lock: new Mutex(),
     log: console,
     loginAttempts,
+    toDisk: handle.toDisk,
   };
   const app = await buildApp(ctx, { logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));

@@ -413,5 +413,7 @@ export async function deactivateRealm(ctx: AppContext, realm: Realm) {
 
 /** Undoes deactivateRealm. */
 export async function reactivateRealm(ctx: AppContext, realm: Realm) {
-  await ctx.db.updateTable('realms').set({ deactivated: 0 }).where('id', '=', realm.id).execute();
+  await transact(ctx, (trx) =>
+    trx.updateTable('realms').set({ deactivated: 0 }).where('id', '=', realm.id).execute(),
+  );
 }

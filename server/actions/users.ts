@@ -163,7 +163,9 @@ export async function fetchApiKey(
 
 export async function setPassword(ctx: AppContext, userId: number, password: string) {
   const hash = await hashPassword(password, ctx.config.scryptCost);
-  await ctx.db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+  await transact(ctx, (trx) =>
+    trx.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute(),
+  );
 }
 
 export async function profileDataFor(db: Database, realmId: number, userIds?: number[]) {

@@ -115,6 +115,8 @@ export async function seedDemo(ctx: AppContext, password: string): Promise<boole
   });
 
   await seedMessages(ctx, realm, users);
+  // Some of the demo was written outside transact, which syncs for its writes.
+  await ctx.toDisk();
   void realmSettings;
   return true;
 }

@@ -1,8 +1,9 @@
 /**
- * A first-come first-served async mutex. Writes (commit + publish) and register snapshots take
- * it, so that a snapshot is never taken between a commit and the publication of its events:
- * every event is either reflected in the snapshot or delivered to the new queue, never both or
- * neither.
+ * A first-come first-served async mutex. Writes (up to their commit) and register snapshots take
+ * it; a snapshot also waits for the publication of what was committed before it
+ * (writesPublished), so that it is never taken between a commit and the publication of its
+ * events: every event is either reflected in the snapshot or delivered to the new queue, never
+ * both or neither.
  */
 export class Mutex {
   private tail: Promise<void> = Promise.resolve();

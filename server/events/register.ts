@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import { type AppContext, writesPublished } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/realm.js';
@@ -83,6 +83,8 @@ export async function registerQueue(
   // The queue exists before the snapshot is read, under the lock writers take, so every change
   // is either in the snapshot or in the queue.
   return ctx.lock.run(async () => {
+    // Writes committed before the lock was ours publish their events first (after their sync).
+    await writesPublished(ctx);
     const queue = ctx.queues.create({
       userId: user.id,
       realmId: realm.id,

@@ -21,15 +21,9 @@ describe('the compiled server', () => {
   let url = '';
   let output = '';
 
-  beforeAll(async () => {
-    const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--out', outDir], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 170_000,
-    });
-    expect(build.status, build.stderr).toBe(0);
-    expect(fs.existsSync(path.join(outDir, 'main.js'))).toBe(true);
-
+  /** Starts the built server on `dataDir` and waits until it prints its address. */
+  async function startChild() {
+    output = '';
     child = spawn(process.execPath, [path.join(outDir, 'main.js')], {
       cwd: root,
       env: {
@@ -57,6 +51,18 @@ describe('the compiled server', () => {
       child!.stdout!.on('data', check);
       child!.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
     });
+  }
+
+  beforeAll(async () => {
+    const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--out', outDir], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 170_000,
+    });
+    expect(build.status, build.stderr).toBe(0);
+    expect(fs.existsSync(path.join(outDir, 'main.js'))).toBe(true);
+
+    await startChild();
   }, 240_000);
 
   afterAll(async () => {
@@ -88,6 +94,31 @@ describe('the compiled server', () => {
     const got = await hamlet.get(`/messages/${sent.body.id}`);
     expect(got.body.message.content).toContain('class="emoji emoji-1f680"');
     expect(got.body.message.content).toContain('class="katex"');
+  });
+
+  it('keeps every acknowledged message when the process is killed at once', async () => {
+    const hamlet = await TestClient.login(url, 'hamlet@example.com', DEMO_PASSWORD);
+    // Concurrent sends, so that several share a commit and its sync.
+    const sent = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        hamlet.post('/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'kill',
+          content: `m${i}`,
+        }),
+      ),
+    );
+    expect(sent.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const killed = new Promise((r) => child!.once('exit', r));
+    child!.kill('SIGKILL');
+    await killed;
+    await startChild();
+    const again = new TestClient(url, hamlet.email, hamlet.apiKey);
+    for (const r of sent) {
+      const got = await again.get(`/messages/${r.body.id}`);
+      expect(got.status).toBe(200);
+    }
   });
 
   it('stops cleanly on SIGTERM', async () => {

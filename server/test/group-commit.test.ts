@@ -1,7 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { transact } from '../context.js';
 import type { Delivery } from '../events/types.js';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { TestClient, drain } from './client.js';
+import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+
+/** A promise resolved or rejected from outside: a sync to disk the test decides the end of. */
+function gate() {
+  let open!: () => void;
+  let fail!: (error: Error) => void;
+  const promise = new Promise<void>((resolve, reject) => ((open = resolve), (fail = reject)));
+  return { promise, open, fail };
+}
 
 describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
   let server: TestServer;
@@ -81,5 +92,118 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       });
     await Promise.all([count(), count(), count(), count()]);
     expect(seen).toEqual([3, 4, 5, 6]);
+  });
+
+  describe('the sync to disk', () => {
+    let realToDisk: TestServer['ctx']['toDisk'];
+    beforeAll(() => (realToDisk = server.ctx.toDisk));
+    afterEach(() => {
+      server.ctx.toDisk = realToDisk;
+      vi.restoreAllMocks();
+    });
+
+    /** Each sync the server starts waits for the next of `gates`, then really syncs. */
+    const syncsWaitFor = (...gates: ReturnType<typeof gate>[]) => {
+      let started = 0;
+      server.ctx.toDisk = () => {
+        const g = gates[started++];
+        return g ? g.promise.then(() => realToDisk()) : realToDisk();
+      };
+      return () => started;
+    };
+
+    it.runIf(db === 'sqlite')('on SQLite, syncs the write-ahead log to disk itself', async () => {
+      const synced: string[] = [];
+      const open = fs.promises.open;
+      vi.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
+        const handle = await open(file, ...rest);
+        const sync = handle.sync.bind(handle);
+        handle.sync = async () => (synced.push(String(file)), sync());
+        return handle;
+      });
+      expect(await write('zeta')).toBe('zeta');
+      expect(synced).toEqual([`${server.dataDir}/parley.sqlite3-wal`]);
+      // The commit itself does not wait for the disk; the sync above is what makes it durable.
+      const mode = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(server.ctx.db);
+      expect(mode.rows[0].synchronous).toBe(1);
+    });
+
+    it('answers a write and publishes its events only once its commit is on disk', async () => {
+      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+      const disk = gate();
+      const syncs = syncsWaitFor(disk);
+      let answered = false;
+      const done = write('eta').then((w) => ((answered = true), w));
+      // Committed (another connection's read sees it) and its sync started, not finished.
+      await vi.waitFor(async () => expect(await words()).toContain('eta'));
+      await vi.waitFor(() => expect(syncs()).toBe(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(answered).toBe(false);
+      expect(publish).not.toHaveBeenCalled();
+      disk.open();
+      expect(await done).toBe('eta');
+      expect(publish).toHaveBeenCalledTimes(1);
+    });
+
+    it('runs the next batch while the last one syncs, and publishes in commit order', async () => {
+      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+      const first = gate();
+      const second = gate();
+      const syncs = syncsWaitFor(first, second);
+      const order: string[] = [];
+      const a = write('theta').then((w) => order.push(w));
+      await vi.waitFor(() => expect(syncs()).toBe(1));
+      // The first batch's sync has not ended, and the next write still commits.
+      const b = write('iota').then((w) => order.push(w));
+      await vi.waitFor(() => expect(syncs()).toBe(2));
+      expect(await words()).toEqual(expect.arrayContaining(['theta', 'iota']));
+      // The later sync ends first: its write waits for the earlier one's.
+      second.open();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(order).toEqual([]);
+      expect(publish).not.toHaveBeenCalled();
+      first.open();
+      await Promise.all([a, b]);
+      expect(order).toEqual(['theta', 'iota']);
+      const published = publish.mock.calls.map(
+        (call) => ((call[0] as Delivery[])[0].event as { alert_words: string[] }).alert_words[0],
+      );
+      expect(published).toEqual(['theta', 'iota']);
+    });
+
+    it('refuses the writes of a batch whose sync failed, and publishes none of its events', async () => {
+      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+      const logged = vi.spyOn(server.ctx.log, 'error').mockImplementation(() => {});
+      const disk = gate();
+      syncsWaitFor(disk);
+      const refused = write('kappa');
+      await vi.waitFor(async () => expect(await words()).toContain('kappa'));
+      disk.fail(new Error('EIO: the disk failed'));
+      await expect(refused).rejects.toThrow('EIO: the disk failed');
+      expect(publish).not.toHaveBeenCalled();
+      expect(logged).toHaveBeenCalledWith('Syncing the database to disk failed', expect.any(Error));
+      // The next write syncs anew and is answered.
+      server.ctx.toDisk = realToDisk;
+      expect(await write('lambda')).toBe('lambda');
+    });
+
+    it('a registration waits for a committed write and then has it in its snapshot, not its queue', async () => {
+      const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
+      const disk = gate();
+      const syncs = syncsWaitFor(disk);
+      const written = write('mu');
+      await vi.waitFor(() => expect(syncs()).toBe(1));
+      let registered = false;
+      const registration = hamlet
+        .post('/register', { event_types: ['alert_words'] })
+        .then((r) => ((registered = true), r));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(registered).toBe(false);
+      disk.open();
+      await written;
+      const { body } = await registration;
+      expect(body.alert_words).toContain('mu');
+      expect(await drain(hamlet, body.queue_id)).toEqual([]);
+    });
   });
 });
