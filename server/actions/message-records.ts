@@ -11,6 +11,11 @@ export async function buildMessageRecords(
   db: Database,
   realm: Realm,
   messages: Message[],
+  /**
+   * What the caller has just read in the same transaction: a message being sent knows its
+   * channel and has no reactions yet, so neither is read again.
+   */
+  known: { streams?: Stream[]; noReactions?: boolean } = {},
 ): Promise<Map<number, Record<string, unknown>>> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -26,17 +31,18 @@ export async function buildMessageRecords(
         .where('id', 'in', [...userIds])
         .execute()
     : [];
-  const streams = streamIds.size
-    ? await db
-        .selectFrom('streams')
-        .selectAll()
-        .where('id', 'in', [...streamIds])
-        .execute()
-    : [];
-  const reactions = await reactionsFor(
-    db,
-    messages.map((m) => m.id),
-  );
+  const streams = [...(known.streams ?? [])];
+  const missing = [...streamIds].filter((id) => !streams.some((st) => st.id === id));
+  if (missing.length)
+    streams.push(
+      ...(await db.selectFrom('streams').selectAll().where('id', 'in', missing).execute()),
+    );
+  const reactions = known.noReactions
+    ? new Map<number, never[]>()
+    : await reactionsFor(
+        db,
+        messages.map((m) => m.id),
+      );
   const userMap = new Map(users.map((u) => [u.id, u]));
   const streamMap = new Map<number, Stream>(streams.map((s) => [s.id, s]));
   const out = new Map<number, Record<string, unknown>>();

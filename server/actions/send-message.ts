@@ -345,7 +345,12 @@ export async function insertMessage(
       .values(rows.slice(i, i + 500))
       .execute();
 
-  const record = (await buildMessageRecords(ctx, trx, realm, [message])).get(message.id)!;
+  const record = (
+    await buildMessageRecords(ctx, trx, realm, [message], {
+      streams: stream ? [stream] : [],
+      noReactions: true,
+    })
+  ).get(message.id)!;
   const delivery: Delivery = {
     realmId: realm.id,
     userIds: recipients,

@@ -95,15 +95,17 @@ export async function openDatabase(opts: {
       sqlite.pragma('foreign_keys = ON');
       sqlite.pragma('busy_timeout = 5000');
       registerSearchFunctions(sqlite);
+      const wal = walSyncer(`${file}-wal`);
       const db = new Kysely<DB>({
         dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       });
       handle = {
         db,
         dialect: 'sqlite',
-        toDisk: () => syncFile(`${file}-wal`),
+        toDisk: () => wal.sync(),
         close: async () => {
           await db.destroy();
+          wal.close();
           unlock();
         },
       };
@@ -117,23 +119,35 @@ export async function openDatabase(opts: {
 }
 
 /**
- * fsync of one file in the thread pool. The write-ahead log holds every commit since the last
+ * fsync of the write-ahead log in the thread pool. The log holds every commit since the last
  * checkpoint, in order, each frame checksummed over those before it: once it is synced, every
- * commit written to it is durable. A log that does not exist holds nothing to sync.
+ * commit written to it is durable. It is opened once and kept: SQLite truncates or rewrites it in
+ * place but removes it only when its last connection closes, and this one stays open until
+ * `close`. A log that does not exist yet holds nothing to sync.
  */
-async function syncFile(file: string): Promise<void> {
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+function walSyncer(file: string) {
+  let fd: number | null = null;
+  const fsync = (descriptor: number) =>
+    new Promise<void>((resolve, reject) =>
+      fs.fsync(descriptor, (error) => (error ? reject(error) : resolve())),
+    );
+  return {
+    async sync(): Promise<void> {
+      if (fd === null) {
+        try {
+          fd = fs.openSync(file, 'r');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw error;
+        }
+      }
+      await fsync(fd);
+    },
+    close() {
+      if (fd !== null) fs.closeSync(fd);
+      fd = null;
+    },
+  };
 }
 
 /** Prepared statements kept per connection, by SQL text; the least recently used go first. */

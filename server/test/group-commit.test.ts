@@ -114,15 +114,14 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
 
     it.runIf(db === 'sqlite')('on SQLite, syncs the write-ahead log to disk itself', async () => {
       const synced: string[] = [];
-      const open = fs.promises.open;
-      vi.spyOn(fs.promises, 'open').mockImplementation(async (file, ...rest) => {
-        const handle = await open(file, ...rest);
-        const sync = handle.sync.bind(handle);
-        handle.sync = async () => (synced.push(String(file)), sync());
-        return handle;
-      });
+      const fsync = fs.fsync;
+      vi.spyOn(fs, 'fsync').mockImplementation(((fd: number, done: (e: unknown) => void) => {
+        // Which file the descriptor is open on (Linux).
+        synced.push(fs.readlinkSync(`/proc/self/fd/${fd}`));
+        return fsync(fd, done);
+      }) as typeof fs.fsync);
       expect(await write('zeta')).toBe('zeta');
-      expect(synced).toEqual([`${server.dataDir}/parley.sqlite3-wal`]);
+      expect(synced).toEqual([fs.realpathSync(`${server.dataDir}/parley.sqlite3-wal`)]);
       // The commit itself does not wait for the disk; the sync above is what makes it durable.
       const mode = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(server.ctx.db);
       expect(mode.rows[0].synchronous).toBe(1);
