@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -10,7 +11,8 @@ import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
-import { compressOptions, type CompressionEffort } from './compression.js';
+import { COMPRESS_THRESHOLD, compressOptions, type CompressionEffort } from './compression.js';
+import { SECURITY_HEADERS } from './static.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -38,6 +40,13 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
    * so that a long-poll repeating the headers its queue verified reads nothing from the database.
    */
   queueAuth?: boolean;
+  /**
+   * Answers below the compression threshold are written straight to the socket, with the
+   * headers Fastify's hooks would add, instead of through Fastify's reply: when an event goes
+   * out, thousands of parked long-polls (GET /events) are answered at once, and that path is
+   * most of their cost.
+   */
+  directAnswer?: boolean;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -172,6 +181,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         })) ?? {};
       const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
       if (ignored.length) body.ignored_parameters_unsupported = ignored;
+      if (def.directAnswer) return answerDirectly(body, reply);
       return withRawJson(body, reply);
     },
   });
@@ -212,7 +222,7 @@ function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
     text = '';
   }
   chunks.push(Buffer.from(`${text}}`, 'utf8'));
-  reply.type('application/json; charset=utf-8');
+  reply.type(JSON_TYPE);
   const length = chunks.reduce((n, c) => n + c.length, 0);
   // Megabytes (the people of a large organization at /register) go out piece by piece rather
   // than copied into one more buffer for every response.
@@ -222,3 +232,27 @@ function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
 }
 
 const STREAM_FROM = 1 << 20;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A small answer written to the socket without Fastify's reply path (RouteDef.directAnswer): the
+ * same status, body and headers (security headers, rate limits), none of the hooks. Larger ones
+ * go the usual way, to be compressed.
+ */
+function answerDirectly(body: Record<string, unknown>, reply: FastifyReply) {
+  const out = withRawJson(body, reply);
+  if (out instanceof Readable) return out;
+  const buffer = Buffer.isBuffer(out) ? out : Buffer.from(JSON.stringify(out), 'utf8');
+  if (buffer.length >= COMPRESS_THRESHOLD) return reply.type(JSON_TYPE).send(buffer);
+  reply.hijack();
+  const raw = reply.raw;
+  if (raw.destroyed) return;
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    ...SECURITY_HEADERS,
+    'content-type': JSON_TYPE,
+    'content-length': buffer.length,
+  });
+  raw.end(buffer);
+}

@@ -37,6 +37,7 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
       method: 'GET',
       path: '/events',
       queueAuth: true,
+      directAnswer: true,
       params: {
         queue_id: p.string(),
         last_event_id: p.int().optional(),

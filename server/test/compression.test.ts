@@ -179,6 +179,59 @@ describe('the web client files and compressed API answers', () => {
     expect(JSON.parse(small.body.toString('utf8')).result).toBe('success');
   });
 
+  it('answers a long-poll directly with the headers of any API answer, and compresses a large one', async () => {
+    const auth = {
+      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
+    };
+    const queue = (await hamlet.post('/register', { event_types: ['message'] })).body;
+    const poll = (last: number, encoding = 'br, gzip') =>
+      raw(
+        `${server.url}/api/v1/events?${new URLSearchParams({ queue_id: queue.queue_id, last_event_id: String(last) })}`,
+        { headers: { ...auth, 'Accept-Encoding': encoding } },
+      );
+    // A poll parked before the message goes out, answered when it does.
+    const parked = poll(queue.last_event_id);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sent = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'direct',
+      content: 'one event',
+    });
+    const answered = await parked;
+    expect(answered.status).toBe(200);
+    const body = JSON.parse(answered.body.toString('utf8'));
+    expect(body).toMatchObject({ result: 'success', msg: '', queue_id: queue.queue_id });
+    expect(body.events.map((e: any) => e.message.id)).toEqual([sent.body.id]);
+    expect(answered.headers['content-length']).toBe(String(answered.body.length));
+    expect(answered.headers['content-encoding']).toBeUndefined();
+    // The same headers as an answer through Fastify's hooks, but for length and date.
+    const usual = await raw(`${server.url}/api/v1/users/me`, { headers: auth });
+    const names = (h: http.IncomingHttpHeaders) =>
+      Object.keys(h)
+        .filter((n) => !['content-length', 'date'].includes(n))
+        .sort();
+    expect(names(answered.headers)).toEqual(names(usual.headers));
+    for (const name of ['content-type', 'content-security-policy', 'x-frame-options'])
+      expect(answered.headers[name]).toBe(usual.headers[name]);
+    expect(answered.headers['x-ratelimit-limit']).toBe(usual.headers['x-ratelimit-limit']);
+
+    // Enough events for an answer over the threshold: compressed as any large answer.
+    for (let i = 0; i < 12; i++)
+      await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'direct',
+        content: `a longer message ${i} `.repeat(60),
+      });
+    const large = await poll(body.events[0].id, 'gzip');
+    expect(large.headers['content-encoding']).toBe('gzip');
+    const all = JSON.parse(decode(large));
+    expect(all.events).toHaveLength(12);
+    expect(zlib.gunzipSync(large.body).length).toBeGreaterThan(COMPRESS_THRESHOLD);
+    expect(large.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('compresses /register at gzip level 1, as it grows with the organization, and the rest at the usual level', async () => {
     const auth = {
       Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
