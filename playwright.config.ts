@@ -13,7 +13,9 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // In CI a failing test runs once more: one that then passes is reported by name as flaky at
+  // the end of `npm test` (scripts/test.mjs), to be fixed, rather than failing the run outright.
+  retries: process.env.CI ? 1 : 0,
   reporter: [
     ['list'],
     ['json', { outputFile: process.env.PARLEY_E2E_REPORT ?? 'test-results/e2e.json' }],

@@ -89,6 +89,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test/setup-i18n.ts'],
+          testTimeout: 30000,
         },
       },
     ],

@@ -37,10 +37,17 @@ const vitestOk = run('unit and integration tests', 'npx', [
   '--reporter=json',
   `--outputFile.json=${vitestJson}`,
 ]);
+/** Tests by name, for the last lines of the output (all that a CI log's tail may show). */
+const failedTests = [];
+const flakyTests = [];
 if (fs.existsSync(vitestJson)) {
   const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
+  for (const file of r.testResults ?? [])
+    for (const t of file.assertionResults ?? [])
+      if (t.status === 'failed')
+        failedTests.push(`${path.relative(root, file.name)} › ${t.fullName ?? t.title}`);
   if (r.numFailedTests === 0 && !vitestOk) {
     failed++;
     failures.push('vitest (suite error)');
@@ -72,9 +79,22 @@ if (hasE2e) {
     PARLEY_E2E_REPORT: pwJson,
   });
   if (fs.existsSync(pwJson)) {
-    const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats ?? {};
+    const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+    const s = report.stats ?? {};
+    const visit = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? []) {
+          const name = `${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`;
+          if (t.status === 'unexpected') failedTests.push(name);
+          else if (t.status === 'flaky') flakyTests.push(name);
+        }
+      for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+    };
+    for (const suite of report.suites ?? []) visit(suite, []);
     passed += s.expected ?? 0;
-    failed += (s.unexpected ?? 0) + (s.flaky ?? 0) * 0;
+    // A flaky test (CI retries once: playwright.config.ts) passed, and is named at the end.
+    passed += s.flaky ?? 0;
+    failed += s.unexpected ?? 0;
     if (!ok && !s.unexpected) {
       failed++;
       failures.push('playwright (run error)');
@@ -91,6 +111,12 @@ if (hasE2e) {
 if (process.env.CI || process.env.PARLEY_MUTATION === '1')
   step('mutation check', 'node', ['scripts/mutation.mjs']);
 
+if (flakyTests.length)
+  console.log(
+    `\nFlaky (failed, then passed on retry):\n${flakyTests.map((t) => `  ${t}`).join('\n')}`,
+  );
+if (failedTests.length)
+  console.log(`\nFailed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

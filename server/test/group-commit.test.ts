@@ -6,6 +6,9 @@ import type { Delivery } from '../events/types.js';
 import { TestClient, drain } from './client.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 
+/** How long a commit may take to show on a loaded machine: the default second is too short. */
+const SLOW = { timeout: 20_000 };
+
 /** A promise resolved or rejected from outside: a sync to disk the test decides the end of. */
 function gate() {
   let open!: () => void;
@@ -134,8 +137,8 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       let answered = false;
       const done = write('eta').then((w) => ((answered = true), w));
       // Committed (another connection's read sees it) and its sync started, not finished.
-      await vi.waitFor(async () => expect(await words()).toContain('eta'));
-      await vi.waitFor(() => expect(syncs()).toBe(1));
+      await vi.waitFor(async () => expect(await words()).toContain('eta'), SLOW);
+      await vi.waitFor(() => expect(syncs()).toBe(1), SLOW);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(answered).toBe(false);
       expect(publish).not.toHaveBeenCalled();
@@ -151,10 +154,10 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       const syncs = syncsWaitFor(first, second);
       const order: string[] = [];
       const a = write('theta').then((w) => order.push(w));
-      await vi.waitFor(() => expect(syncs()).toBe(1));
+      await vi.waitFor(() => expect(syncs()).toBe(1), SLOW);
       // The first batch's sync has not ended, and the next write still commits.
       const b = write('iota').then((w) => order.push(w));
-      await vi.waitFor(() => expect(syncs()).toBe(2));
+      await vi.waitFor(() => expect(syncs()).toBe(2), SLOW);
       expect(await words()).toEqual(expect.arrayContaining(['theta', 'iota']));
       // The later sync ends first: its write waits for the earlier one's.
       second.open();
@@ -176,7 +179,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       const disk = gate();
       syncsWaitFor(disk);
       const refused = write('kappa');
-      await vi.waitFor(async () => expect(await words()).toContain('kappa'));
+      await vi.waitFor(async () => expect(await words()).toContain('kappa'), SLOW);
       disk.fail(new Error('EIO: the disk failed'));
       await expect(refused).rejects.toThrow('EIO: the disk failed');
       expect(publish).not.toHaveBeenCalled();
@@ -191,7 +194,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       const disk = gate();
       const syncs = syncsWaitFor(disk);
       const written = write('mu');
-      await vi.waitFor(() => expect(syncs()).toBe(1));
+      await vi.waitFor(() => expect(syncs()).toBe(1), SLOW);
       let registered = false;
       const registration = hamlet
         .post('/register', { event_types: ['alert_words'] })
