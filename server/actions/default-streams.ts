@@ -47,18 +47,19 @@ export async function defaultStreamGroupObjects(db: Database, realmId: number) {
     .selectAll()
     .where('realm_id', '=', realmId)
     .execute();
-  const links = groups.length
-    ? await db
-        .selectFrom('default_stream_group_streams')
-        .selectAll()
-        .where(
-          'group_id',
-          'in',
-          groups.map((g) => g.id),
-        )
-        .execute()
-    : [];
-  const streams = await realmStreams(db, realmId);
+  // Most organizations have none: then neither the channels nor their first messages are read.
+  if (!groups.length) return [];
+  const links = await db
+    .selectFrom('default_stream_group_streams')
+    .selectAll()
+    .where(
+      'group_id',
+      'in',
+      groups.map((g) => g.id),
+    )
+    .execute();
+  const linked = new Set(links.map((l) => l.stream_id));
+  const streams = (await realmStreams(db, realmId)).filter((s) => linked.has(s.id));
   const objects = new Map(
     (await streamObjects(db, streams)).map((o) => [o.stream_id as number, o]),
   );

@@ -10,6 +10,11 @@ export class RawJson {
   constructor(
     readonly json: string,
     private encoded?: Buffer,
+    /**
+     * The text's UTF-8 as deflate pieces (domain/deflate-pieces.ts), when the holder keeps them
+     * compressed: a gzip answer then copies them in instead of compressing the text again.
+     */
+    readonly deflated?: () => Promise<Buffer[]>,
   ) {}
 
   /** the text as UTF-8 */

@@ -4,6 +4,7 @@ import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { userToApi } from '../domain/serialize.js';
 import { profileDataFor, realmUsers } from '../actions/users.js';
 import { RawJson } from '../domain/raw-json.js';
+import { deflatePiece } from '../domain/deflate-pieces.js';
 import { MemoryBus, type Delivery } from './types.js';
 
 /**
@@ -149,13 +150,25 @@ interface Joined {
   /** the same as UTF-8, made at first use */
   bytes?: Buffer;
   slots: Map<number, { at: number; shown: boolean; address: string }>;
+  /**
+   * Where the text is cut into pieces for compression, between two people (offsets in `json`,
+   * 0 and its length included): a reader whose own address differs from what the others see
+   * has only the piece holding it compressed again.
+   */
+  cuts: number[];
+  /** each piece between cuts, deflated (domain/deflate-pieces.ts), made at first use */
+  deflated?: Promise<Buffer[]>;
 }
+
+/** About how long a piece is: 256 KB of text compresses in ~1 ms at level 1. */
+const PIECE = 256 * 1024;
 
 function join(pieces: UserPieces[], role: number): Joined {
   // A reader of this role who is none of these people: each reader's own entry is fixed after.
   const reader = { id: -1, role };
   const parts: string[] = ['['];
   const slots: Joined['slots'] = new Map();
+  const cuts = [0];
   let length = 1;
   pieces.forEach((p, i) => {
     const shown = mayReadDeliveryEmail(reader, p.user);
@@ -164,9 +177,41 @@ function join(pieces: UserPieces[], role: number): Joined {
     slots.set(p.user.id, { at: length + head.length, shown, address: p.address });
     parts.push(head, value, p.tail);
     length += head.length + value.length + p.tail.length;
+    if (length - cuts[cuts.length - 1] >= PIECE) cuts.push(length);
   });
   parts.push(']');
-  return { json: parts.join(''), slots };
+  length += 1;
+  if (cuts[cuts.length - 1] !== length) cuts.push(length);
+  return { json: parts.join(''), slots, cuts };
+}
+
+/** The text between cuts `k` and `k + 1` as UTF-8 (cuts fall between people: never in a character). */
+const pieceText = (
+  joined: Joined,
+  k: number,
+  text = joined.json.slice(joined.cuts[k], joined.cuts[k + 1]),
+) => Buffer.from(text, 'utf8');
+
+function deflatedPieces(joined: Joined): Promise<Buffer[]> {
+  if (!joined.deflated) {
+    const made = Promise.all(
+      joined.cuts.slice(0, -1).map((_, k) => deflatePiece(pieceText(joined, k))),
+    );
+    joined.deflated = made;
+    // A failure is not kept: the next answer tries again.
+    made.catch(() => joined.deflated === made && (joined.deflated = undefined));
+  }
+  return joined.deflated;
+}
+
+/** The pieces with the reader's own address where the others see null. */
+async function deflatedWithAddress(joined: Joined, at: number, address: string): Promise<Buffer[]> {
+  const shared = await deflatedPieces(joined);
+  const k = joined.cuts.findIndex((cut, i) => cut <= at && at < joined.cuts[i + 1]);
+  const [from, to] = [joined.cuts[k], joined.cuts[k + 1]];
+  const text = joined.json.slice(from, at) + address + joined.json.slice(at + 'null'.length, to);
+  const own = await deflatePiece(pieceText(joined, k, text));
+  return shared.map((piece, i) => (i === k ? own : piece));
 }
 
 function listFor(entry: Entry, which: 'active' | 'inactive', viewer: User): RawJson {
@@ -174,10 +219,15 @@ function listFor(entry: Entry, which: 'active' | 'inactive', viewer: User): RawJ
   let joined = entry.joined.get(key);
   if (!joined) entry.joined.set(key, (joined = join(entry[which], viewer.role)));
   const own = joined.slots.get(viewer.id);
+  const list = joined;
   if (!own || own.shown)
-    return new RawJson(joined.json, (joined.bytes ??= Buffer.from(joined.json)));
+    return new RawJson(joined.json, (joined.bytes ??= Buffer.from(joined.json)), () =>
+      deflatedPieces(list),
+    );
   return new RawJson(
     joined.json.slice(0, own.at) + own.address + joined.json.slice(own.at + 'null'.length),
+    undefined,
+    () => deflatedWithAddress(list, own.at, own.address),
   );
 }
 

@@ -12,7 +12,8 @@ import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
 import { COMPRESS_THRESHOLD, compressOptions, type CompressionEffort } from './compression.js';
-import { SECURITY_HEADERS } from './static.js';
+import { SECURITY_HEADERS, acceptedEncodings } from './static.js';
+import { deflatePiece, gzipOfPieces } from '../domain/deflate-pieces.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -203,10 +204,14 @@ function abortOnClose(reply: FastifyReply): AbortSignal {
 /**
  * A body with parts already serialized (RawJson: the people of a large organization at
  * /register) is written as bytes with those parts copied in; any other body is left to Fastify.
+ * When a part is kept compressed too and the client takes gzip, the answer is a gzip of pieces
+ * (domain/deflate-pieces.ts): only the rest of the body is compressed for this answer.
  */
-function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
+async function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
   if (!Object.values(body).some((v) => v instanceof RawJson)) return body;
-  const chunks: Buffer[] = [];
+  const texts: Buffer[] = [];
+  /** the part each text is, where it is one kept serialized */
+  const kept: (RawJson | null)[] = [];
   let text = '{';
   let first = true;
   for (const [key, value] of Object.entries(body)) {
@@ -218,17 +223,52 @@ function withRawJson(body: Record<string, unknown>, reply: FastifyReply) {
       text += json;
       continue;
     }
-    chunks.push(Buffer.from(text, 'utf8'), (value as RawJson).bytes());
+    texts.push(Buffer.from(text, 'utf8'), (value as RawJson).bytes());
+    kept.push(null, value as RawJson);
     text = '';
   }
-  chunks.push(Buffer.from(`${text}}`, 'utf8'));
+  texts.push(Buffer.from(`${text}}`, 'utf8'));
+  kept.push(null);
   reply.type(JSON_TYPE);
-  const length = chunks.reduce((n, c) => n + c.length, 0);
+  const length = texts.reduce((n, c) => n + c.length, 0);
+  const chunks =
+    length >= COMPRESS_THRESHOLD && kept.some((k) => k?.deflated) && takesGzip(reply.request)
+      ? await gzipWithKeptPieces(texts, kept, reply)
+      : texts;
+  const size = chunks.reduce((n, c) => n + c.length, 0);
   // Megabytes (the people of a large organization at /register) go out piece by piece rather
   // than copied into one more buffer for every response.
-  if (length < STREAM_FROM) return Buffer.concat(chunks, length);
-  reply.header('content-length', length);
+  if (size < STREAM_FROM) return Buffer.concat(chunks, size);
+  reply.header('content-length', size);
   return Readable.from(chunks, { objectMode: false });
+}
+
+/** Gzip is the encoding every client of the API takes; brotli-only clients go the usual way. */
+function takesGzip(request: FastifyRequest): boolean {
+  return (
+    request.headers['x-no-compression'] === undefined &&
+    acceptedEncodings(request.headers['accept-encoding'])('gzip')
+  );
+}
+
+/** Text compressed for one answer is cut this small, so that the thread pool shares it out. */
+const TEXT_PIECE = 256 * 1024;
+
+async function gzipWithKeptPieces(texts: Buffer[], kept: (RawJson | null)[], reply: FastifyReply) {
+  const pieces = await Promise.all(
+    texts.map((text, i) => {
+      const deflated = kept[i]?.deflated;
+      if (deflated) return deflated();
+      const cuts: Buffer[] = [];
+      for (let at = 0; at < text.length || at === 0; at += TEXT_PIECE)
+        cuts.push(text.subarray(at, at + TEXT_PIECE));
+      return Promise.all(cuts.map(deflatePiece));
+    }),
+  );
+  reply.header('content-encoding', 'gzip');
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  return gzipOfPieces(texts, pieces);
 }
 
 const STREAM_FROM = 1 << 20;
@@ -240,8 +280,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * same status, body and headers (security headers, rate limits), none of the hooks. Larger ones
  * go the usual way, to be compressed.
  */
-function answerDirectly(body: Record<string, unknown>, reply: FastifyReply) {
-  const out = withRawJson(body, reply);
+async function answerDirectly(body: Record<string, unknown>, reply: FastifyReply) {
+  const out = await withRawJson(body, reply);
   if (out instanceof Readable) return out;
   const buffer = Buffer.isBuffer(out) ? out : Buffer.from(JSON.stringify(out), 'utf8');
   if (buffer.length >= COMPRESS_THRESHOLD) return reply.type(JSON_TYPE).send(buffer);
