@@ -34,6 +34,8 @@ const UNRELATED_EVENTS = new Set([
   'reaction',
   'typing',
   'presence',
+  // a status is its own section of /register (user_status), not part of a person's entry
+  'user_status',
   'heartbeat',
   'user_topic',
   'drafts',
