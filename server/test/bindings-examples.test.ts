@@ -251,6 +251,11 @@ describe('documented examples of the official bindings, against our server', () 
 
     it('private-messages.js, call_endpoint.js, reactions.js: direct messages, a raw call, a reaction added and removed', async () => {
       const pm = await example('private-messages.js');
+      // The example sends without awaiting and fetches at once: the two answers may come back in
+      // either order (the send's waits for its sync to disk), and are taken in request order.
+      const [first, second] = pm.exchanges;
+      if (first && second && first.method === 'GET' && second.method === 'POST')
+        pm.exchanges.splice(0, 2, second, first);
       expectCalls(pm.exchanges, [
         ['POST', /\/messages/, 'success'],
         ['GET', /\/messages/, 'BAD_REQUEST'], // `res` is a promise in the example: anchor=undefined
