@@ -12,10 +12,11 @@ export async function buildMessageRecords(
   realm: Realm,
   messages: Message[],
   /**
-   * What the caller has just read in the same transaction: a message being sent knows its
-   * channel and has no reactions yet, so neither is read again.
+   * What the caller has already read: a message being sent knows its channel, its sender (as
+   * upstream, the person who sent it as they were when the request came in) and its direct
+   * recipients, and has no reactions yet, so none of them is read again.
    */
-  known: { streams?: Stream[]; noReactions?: boolean } = {},
+  known: { streams?: Stream[]; users?: User[]; noReactions?: boolean } = {},
 ): Promise<Map<number, Record<string, unknown>>> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -24,13 +25,18 @@ export async function buildMessageRecords(
     if (m.stream_id !== null) streamIds.add(m.stream_id);
     for (const id of dmIds(m.dm_key)) userIds.add(id);
   }
-  const users = userIds.size
-    ? await db
+  const users: Pick<User, 'id' | 'email' | 'full_name' | 'avatar_version'>[] = [
+    ...(known.users ?? []),
+  ];
+  const missingUsers = [...userIds].filter((id) => !users.some((u) => u.id === id));
+  if (missingUsers.length)
+    users.push(
+      ...(await db
         .selectFrom('users')
         .select(['id', 'email', 'full_name', 'avatar_version'])
-        .where('id', 'in', [...userIds])
-        .execute()
-    : [];
+        .where('id', 'in', missingUsers)
+        .execute()),
+    );
   const streams = [...(known.streams ?? [])];
   const missing = [...streamIds].filter((id) => !streams.some((st) => st.id === id));
   if (missing.length)

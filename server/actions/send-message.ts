@@ -239,6 +239,7 @@ export async function insertMessage(
   let recipients: number[];
   let dmKey: string | null = null;
   let subscriberCount = 0;
+  let people: User[] = [sender];
   if (opts.recipient.type === 'stream') {
     const { streamId, streamName } = opts.recipient;
     // The channel is looked up whoever sends: one that exists but is closed to the sender is
@@ -252,6 +253,7 @@ export async function insertMessage(
     subscriberCount = recipients.length;
   } else {
     const users = await resolveDirectRecipients(trx, realm, sender, opts.recipient);
+    people = users;
     recipients = users.filter((u) => u.is_active).map((u) => u.id);
     dmKey = dmKeyOf(users.map((u) => u.id));
   }
@@ -348,6 +350,7 @@ export async function insertMessage(
   const record = (
     await buildMessageRecords(ctx, trx, realm, [message], {
       streams: stream ? [stream] : [],
+      users: people,
       noReactions: true,
     })
   ).get(message.id)!;

@@ -76,6 +76,7 @@ export async function openDatabase(opts: {
     // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    pool.on('connect', preparedStatements);
     // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
@@ -116,6 +117,40 @@ export async function openDatabase(opts: {
   }
   await migrate(handle);
   return handle;
+}
+
+/** Statement names by SQL text, shared by every connection (each prepares a name once). */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 5_000;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * A PostgreSQL connection runs this server's queries as named prepared statements, parsed and
+ * analysed once per connection rather than at every execution: a message sent runs a dozen small
+ * statements inside the write lock. PostgreSQL plans the first five executions of each for their
+ * own values and keeps a generic plan afterwards only where it costs no more than those
+ * (`plan_cache_mode = auto`); forcing a plan per execution kept most of the time this saves
+ * (sending with 16 clients at `--scale 10k`: 422 msg/s unprepared, 438 forced, 497 auto).
+ * Statements with long lists of values, and texts past the first few thousand, stay unnamed,
+ * so that no connection keeps an unbounded number of them.
+ */
+function preparedStatements(client: import('pg').PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (
+      typeof text === 'string' &&
+      Array.isArray(values) &&
+      values.length <= 100 &&
+      text.length <= 4000 &&
+      PREPARABLE.test(text)
+    ) {
+      let name = statementNames.get(text);
+      if (!name && statementNames.size < MAX_STATEMENT_NAMES)
+        statementNames.set(text, (name = `parley_${statementNames.size}`));
+      if (name) return query({ name, text, values }, ...rest);
+    }
+    return query(text, values, ...rest);
+  };
 }
 
 /**
