@@ -82,7 +82,7 @@ function MenuPopover({
   };
 
   // Placed beside the button: below it when it fits, else above; always inside the window.
-  useLayoutEffect(() => {
+  const place = () => {
     const anchor = button.current?.getBoundingClientRect();
     const box = menu.current?.getBoundingClientRect();
     if (!anchor || !box) return;
@@ -96,8 +96,10 @@ function MenuPopover({
       Math.max(margin, anchor.right - box.width),
       window.innerWidth - box.width - margin,
     );
-    setPosition({ top, left });
-  }, [button]);
+    setPosition((old) => (old && old.top === top && old.left === left ? old : { top, left }));
+  };
+  // Placed once; scrolling places it again (below).
+  useLayoutEffect(place, [button]);
 
   // The first item takes the focus once placed (a hidden element cannot take it).
   const placed = position !== null;
@@ -105,7 +107,10 @@ function MenuPopover({
     if (placed) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [placed]);
 
-  // A click elsewhere or a scroll of the feed closes it; the focus stays where the person put it.
+  // A click elsewhere closes it, and so does scrolling its message out of sight; the focus stays
+  // where the person put it. While the message stays in sight, the menu follows it: the feed
+  // also scrolls by itself (rows measured, new messages), and that must not shut a menu the
+  // person just opened.
   useLayoutEffect(() => {
     const onPointer = (event: Event) => {
       const target = event.target as Node;
@@ -113,7 +118,15 @@ function MenuPopover({
       close(false);
     };
     const onScroll = (event: Event) => {
-      if (!menu.current?.contains(event.target as Node)) close(false);
+      if (menu.current?.contains(event.target as Node)) return;
+      const anchor = button.current?.getBoundingClientRect();
+      const gone =
+        !anchor ||
+        !button.current?.isConnected ||
+        anchor.bottom <= 0 ||
+        anchor.top >= window.innerHeight;
+      if (gone) close(false);
+      else place();
     };
     document.addEventListener('mousedown', onPointer);
     document.addEventListener('scroll', onScroll, true);

@@ -1,0 +1,67 @@
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eg } from '../../test/eg';
+import { fakeSession } from '../../test/fake-session';
+import { MessageActionsMenu } from './MessageActionsMenu';
+import { useMessageActionsUi } from './store';
+
+/** Where the ⋮ button is in the window: jsdom lays nothing out, so the test says. */
+function buttonAt(top: number) {
+  const button = screen.getByRole('button', { name: 'Message actions' });
+  vi.spyOn(button, 'getBoundingClientRect').mockReturnValue({
+    top,
+    bottom: top + 24,
+    left: 900,
+    right: 924,
+    width: 24,
+    height: 24,
+    x: 900,
+    y: top,
+    toJSON: () => ({}),
+  });
+  return button;
+}
+
+function setUp() {
+  const session = fakeSession();
+  const message = eg.streamMessage({ id: 42, flags: ['read'] });
+  render(
+    <MessageActionsMenu
+      message={message}
+      canEdit={false}
+      canDelete={false}
+      onEdit={() => {}}
+      onDelete={() => {}}
+    />,
+    { wrapper: session.wrapper },
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  useMessageActionsUi.setState({ menu: null });
+});
+
+describe('the message actions menu and scrolling', () => {
+  it('stays open while its message stays in sight, and closes once it scrolls out', async () => {
+    setUp();
+    const button = buttonAt(300);
+    fireEvent.click(button);
+    expect(await screen.findByRole('menu', { name: 'Message actions' })).toBeTruthy();
+
+    // The feed scrolls by itself (a row measured, a message arriving): the menu follows.
+    buttonAt(280);
+    act(() => {
+      document.dispatchEvent(new Event('scroll'));
+    });
+    expect(screen.queryByRole('menu', { name: 'Message actions' })).not.toBeNull();
+
+    // Scrolled out of the window: closed.
+    buttonAt(-100);
+    act(() => {
+      document.dispatchEvent(new Event('scroll'));
+    });
+    expect(screen.queryByRole('menu', { name: 'Message actions' })).toBeNull();
+  });
+});
