@@ -25,32 +25,32 @@ export async function buildMessageRecords(
     if (m.stream_id !== null) streamIds.add(m.stream_id);
     for (const id of dmIds(m.dm_key)) userIds.add(id);
   }
-  const users: Pick<User, 'id' | 'email' | 'full_name' | 'avatar_version'>[] = [
-    ...(known.users ?? []),
-  ];
-  const missingUsers = [...userIds].filter((id) => !users.some((u) => u.id === id));
+  const userMap = new Map<number, Pick<User, 'id' | 'email' | 'full_name' | 'avatar_version'>>(
+    (known.users ?? []).map((u) => [u.id, u]),
+  );
+  const missingUsers = [...userIds].filter((id) => !userMap.has(id));
   if (missingUsers.length)
-    users.push(
-      ...(await db
-        .selectFrom('users')
-        .select(['id', 'email', 'full_name', 'avatar_version'])
-        .where('id', 'in', missingUsers)
-        .execute()),
-    );
-  const streams = [...(known.streams ?? [])];
-  const missing = [...streamIds].filter((id) => !streams.some((st) => st.id === id));
-  if (missing.length)
-    streams.push(
-      ...(await db.selectFrom('streams').selectAll().where('id', 'in', missing).execute()),
-    );
+    for (const u of await db
+      .selectFrom('users')
+      .select(['id', 'email', 'full_name', 'avatar_version'])
+      .where('id', 'in', missingUsers)
+      .execute())
+      userMap.set(u.id, u);
+  const streamMap = new Map<number, Stream>((known.streams ?? []).map((s) => [s.id, s]));
+  const missingStreams = [...streamIds].filter((id) => !streamMap.has(id));
+  if (missingStreams.length)
+    for (const s of await db
+      .selectFrom('streams')
+      .selectAll()
+      .where('id', 'in', missingStreams)
+      .execute())
+      streamMap.set(s.id, s);
   const reactions = known.noReactions
     ? new Map<number, never[]>()
     : await reactionsFor(
         db,
         messages.map((m) => m.id),
       );
-  const userMap = new Map(users.map((u) => [u.id, u]));
-  const streamMap = new Map<number, Stream>(streams.map((s) => [s.id, s]));
   const out = new Map<number, Record<string, unknown>>();
   for (const m of messages) {
     const sender = userMap.get(m.sender_id)!;

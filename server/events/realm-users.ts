@@ -187,17 +187,14 @@ function join(pieces: UserPieces[], role: number): Joined {
   return { json: parts.join(''), slots, cuts };
 }
 
-/** The text between cuts `k` and `k + 1` as UTF-8 (cuts fall between people: never in a character). */
-const pieceText = (
-  joined: Joined,
-  k: number,
-  text = joined.json.slice(joined.cuts[k], joined.cuts[k + 1]),
-) => Buffer.from(text, 'utf8');
+/** The text between cuts `k` and `k + 1` (cuts fall between people: never in a character). */
+const pieceText = (joined: Joined, k: number) =>
+  joined.json.slice(joined.cuts[k], joined.cuts[k + 1]);
 
 function deflatedPieces(joined: Joined): Promise<Buffer[]> {
   if (!joined.deflated) {
     const made = Promise.all(
-      joined.cuts.slice(0, -1).map((_, k) => deflatePiece(pieceText(joined, k))),
+      joined.cuts.slice(0, -1).map((_, k) => deflatePiece(Buffer.from(pieceText(joined, k)))),
     );
     joined.deflated = made;
     // A failure is not kept: the next answer tries again.
@@ -210,9 +207,10 @@ function deflatedPieces(joined: Joined): Promise<Buffer[]> {
 async function deflatedWithAddress(joined: Joined, at: number, address: string): Promise<Buffer[]> {
   const shared = await deflatedPieces(joined);
   const k = joined.cuts.findIndex((cut, i) => cut <= at && at < joined.cuts[i + 1]);
-  const [from, to] = [joined.cuts[k], joined.cuts[k + 1]];
-  const text = joined.json.slice(from, at) + address + joined.json.slice(at + 'null'.length, to);
-  const own = await deflatePiece(pieceText(joined, k, text));
+  const piece = pieceText(joined, k);
+  const within = at - joined.cuts[k];
+  const text = piece.slice(0, within) + address + piece.slice(within + 'null'.length);
+  const own = await deflatePiece(Buffer.from(text));
   return shared.map((piece, i) => (i === k ? own : piece));
 }
 

@@ -19,7 +19,8 @@ export class TestClient {
     return new TestClient(baseUrl, r.body.email, r.body.api_key);
   }
 
-  private headers(): Record<string, string> {
+  /** The `Authorization` header this client sends, for tests that make requests of their own. */
+  headers(): Record<string, string> {
     if (!this.email) return {};
     return {
       Authorization: 'Basic ' + Buffer.from(`${this.email}:${this.apiKey}`).toString('base64'),

@@ -146,9 +146,7 @@ describe('the web client files and compressed API answers', () => {
   });
 
   it('compresses a large API answer when asked, and only then', async () => {
-    const auth = {
-      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
-    };
+    const auth = hamlet.headers();
     const register = (encoding?: string) =>
       raw(`${server.url}/api/v1/register`, {
         method: 'POST',
@@ -180,9 +178,7 @@ describe('the web client files and compressed API answers', () => {
   });
 
   it('answers a long-poll directly with the headers of any API answer, and compresses a large one', async () => {
-    const auth = {
-      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
-    };
+    const auth = hamlet.headers();
     const queue = (await hamlet.post('/register', { event_types: ['message'] })).body;
     const poll = (last: number, encoding = 'br, gzip') =>
       raw(
@@ -233,9 +229,7 @@ describe('the web client files and compressed API answers', () => {
   });
 
   it('compresses /register at gzip level 1, as it grows with the organization, and the rest at the usual level', async () => {
-    const auth = {
-      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
-    };
+    const auth = hamlet.headers();
     const register = await raw(`${server.url}/api/v1/register`, {
       method: 'POST',
       headers: { ...auth, 'Accept-Encoding': 'gzip' },
@@ -272,9 +266,7 @@ describe('the web client files and compressed API answers', () => {
     const data = JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => ({ i })) });
     const form = new FormData();
     form.append('file', new File([data], 'rows.json', { type: 'application/json' }));
-    const auth = {
-      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
-    };
+    const auth = hamlet.headers();
     const up = await fetch(`${server.url}/api/v1/user_uploads`, {
       method: 'POST',
       body: form,
@@ -308,9 +300,7 @@ describe('a /register of several megabytes', () => {
     }
     server = await server.restart();
     const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    auth = {
-      Authorization: 'Basic ' + Buffer.from(`${hamlet.email}:${hamlet.apiKey}`).toString('base64'),
-    };
+    auth = hamlet.headers();
   }, 180_000);
   afterAll(() => server?.close());
 
@@ -347,8 +337,7 @@ describe('a /register of several megabytes', () => {
       const r = await raw(`${server.url}/api/v1/register`, {
         method: 'POST',
         headers: {
-          Authorization:
-            'Basic ' + Buffer.from(`${client.email}:${client.apiKey}`).toString('base64'),
+          ...client.headers(),
           'Accept-Encoding': encoding,
         },
       });
