@@ -44,7 +44,7 @@ afterEach(() => {
 });
 
 describe('the message actions menu and scrolling', () => {
-  it('stays open while its message stays in sight, and closes once it scrolls out', async () => {
+  it('stays open while its message stays in sight in the feed, and closes once it leaves it', async () => {
     setUp();
     const button = buttonAt(300);
     fireEvent.click(button);
@@ -57,7 +57,31 @@ describe('the message actions menu and scrolling', () => {
     });
     expect(screen.queryByRole('menu', { name: 'Message actions' })).not.toBeNull();
 
-    // Scrolled out of the window: closed.
+    // The feed scrolls the message below its lower edge (behind the composer): closed, though
+    // the button is still inside the window.
+    const feed = button.closest('div') ?? document.body;
+    vi.spyOn(feed, 'getBoundingClientRect').mockReturnValue({
+      top: 100,
+      bottom: 600,
+      left: 0,
+      right: 1000,
+      width: 1000,
+      height: 500,
+      x: 0,
+      y: 100,
+      toJSON: () => ({}),
+    });
+    buttonAt(590);
+    act(() => {
+      feed.dispatchEvent(new Event('scroll'));
+    });
+    expect(screen.queryByRole('menu', { name: 'Message actions' })).toBeNull();
+  });
+
+  it('closes once its message is scrolled out of the window', async () => {
+    setUp();
+    fireEvent.click(buttonAt(300));
+    expect(await screen.findByRole('menu', { name: 'Message actions' })).toBeTruthy();
     buttonAt(-100);
     act(() => {
       document.dispatchEvent(new Event('scroll'));

@@ -118,13 +118,20 @@ function MenuPopover({
       close(false);
     };
     const onScroll = (event: Event) => {
-      if (menu.current?.contains(event.target as Node)) return;
+      const target = event.target;
+      if (menu.current?.contains(target as Node)) return;
       const anchor = button.current?.getBoundingClientRect();
+      // In sight: wholly inside the element that scrolled (the feed, which the composer and the
+      // header border), or inside the window when something else scrolled.
+      const area =
+        target instanceof Element && button.current && target.contains(button.current)
+          ? target.getBoundingClientRect()
+          : { top: 0, bottom: window.innerHeight };
       const gone =
         !anchor ||
         !button.current?.isConnected ||
-        anchor.bottom <= 0 ||
-        anchor.top >= window.innerHeight;
+        anchor.top < area.top ||
+        anchor.bottom > area.bottom;
       if (gone) close(false);
       else place();
     };
