@@ -1,4 +1,5 @@
 import type { Database } from '../db/index.js';
+import { compiledQuery } from '../db/compiled.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import { isAdmin, isGuest, ROLE } from '../domain/roles.js';
 
@@ -81,17 +82,19 @@ export async function isSubscribed(
 }
 
 export async function activeSubscriberIds(db: Database, streamId: number): Promise<number[]> {
-  const rows = await db
+  return (await activeSubscribers.all(db, streamId)).map((r) => r.user_id);
+}
+
+const activeSubscribers = compiledQuery((db, streamId: number) =>
+  db
     .selectFrom('subscriptions')
     .innerJoin('users', 'users.id', 'subscriptions.user_id')
     .select('subscriptions.user_id')
     .where('subscriptions.stream_id', '=', streamId)
     .where('subscriptions.active', '=', 1)
     .where('users.is_active', '=', 1)
-    .orderBy('subscriptions.user_id')
-    .execute();
-  return rows.map((r) => r.user_id);
-}
+    .orderBy('subscriptions.user_id'),
+);
 
 /** Users who should hear about changes to a stream: subscribers, and everyone for public ones. */
 export async function streamAudience(db: Database, stream: Stream): Promise<number[]> {

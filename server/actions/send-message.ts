@@ -25,6 +25,7 @@ import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
 import { isDbId } from './admin-checks.js';
+import { compiledForLength, compiledQuery } from '../db/compiled.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -90,13 +91,7 @@ export async function markdownContext(
           .where('is_system_group', '=', 0)
           .where('deactivated', '=', 0)
           .execute();
-  const linkifiers = await db
-    .selectFrom('linkifiers')
-    .select(['id', 'pattern', 'url_template'])
-    .where('realm_id', '=', realm.id)
-    .orderBy('order')
-    .orderBy('id')
-    .execute();
+  const linkifiers = await realmLinkifiers.all(db, realm.id);
   return {
     users: users.map((u) => ({ id: u.id, full_name: u.full_name, is_active: !!u.is_active })),
     streams,
@@ -115,6 +110,15 @@ export async function markdownContext(
     }),
   };
 }
+
+const realmLinkifiers = compiledQuery((db, realmId: number) =>
+  db
+    .selectFrom('linkifiers')
+    .select(['id', 'pattern', 'url_template'])
+    .where('realm_id', '=', realmId)
+    .orderBy('order')
+    .orderBy('id'),
+);
 
 /**
  * Whether `column` may equal one of `lowered` once lower-cased as JavaScript does: an ASCII name
@@ -214,6 +218,67 @@ async function resolveDirectRecipients(
   return [...all.values()];
 }
 
+/** The statements every message sent runs, compiled once (db/compiled.ts). */
+const insertMessageRow = compiledQuery(
+  (
+    db,
+    realmId: number,
+    senderId: number,
+    type: 'stream' | 'private',
+    streamId: number | null,
+    topic: string,
+    topicKey: string,
+    dmKey: string | null,
+    content: string,
+    rendered: string,
+    dateSent: number,
+    client: string,
+  ) =>
+    db
+      .insertInto('messages')
+      .values({
+        realm_id: realmId,
+        sender_id: senderId,
+        type,
+        stream_id: streamId,
+        topic,
+        topic_key: topicKey,
+        dm_key: dmKey,
+        content,
+        rendered_content: rendered,
+        date_sent: dateSent,
+        last_edit_time: null,
+        sending_client: client,
+      })
+      .returningAll(),
+);
+const alertWordsOf = compiledForLength((db, userIds: number[]) =>
+  db.selectFrom('alert_words').select(['user_id', 'word']).where('user_id', 'in', userIds),
+);
+/** Rows as flat triples: user_id, message_id, flags. */
+const insertUserMessages = compiledForLength(
+  (db, triples: number[]) =>
+    db.insertInto('user_messages').values(
+      Array.from({ length: triples.length / 3 }, (_, i) => ({
+        user_id: triples[3 * i],
+        message_id: triples[3 * i + 1],
+        flags: triples[3 * i + 2],
+      })),
+    ),
+  3 * 32,
+);
+const mutedByOthers = compiledQuery((db, senderId: number) =>
+  db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId),
+);
+const topicPolicy = compiledQuery((db, userId: number, streamId: number, topicKey: string) =>
+  db
+    .selectFrom('user_topics')
+    .select('visibility_policy')
+    .where('user_id', '=', userId)
+    .where('stream_id', '=', streamId)
+    .where('topic_key', '=', topicKey),
+);
+
 /** POST /messages */
 export async function sendMessage(ctx: AppContext, realm: Realm, sender: User, opts: SendOptions) {
   return transact(ctx, (trx, events) => insertMessage(ctx, trx, events, realm, sender, opts));
@@ -269,35 +334,23 @@ export async function insertMessage(
       stream ? { stream, topic, subscriberCount } : null,
     );
   const now = Math.floor(Date.now() / 1000);
-  const message = await trx
-    .insertInto('messages')
-    .values({
-      realm_id: realm.id,
-      sender_id: sender.id,
-      type: stream ? 'stream' : 'private',
-      stream_id: stream?.id ?? null,
-      topic,
-      topic_key: topic.toLowerCase(),
-      dm_key: dmKey,
-      content,
-      rendered_content: md.html,
-      date_sent: now,
-      last_edit_time: null,
-      sending_client: opts.client,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const message = (await insertMessageRow.first(
+    trx,
+    realm.id,
+    sender.id,
+    stream ? 'stream' : 'private',
+    stream?.id ?? null,
+    topic,
+    topic.toLowerCase(),
+    dmKey,
+    content,
+    md.html,
+    now,
+    opts.client,
+  ))!;
   await claimLinkedUploads(ctx, trx, realm, sender, message);
 
-  const mutedBy = new Set(
-    (
-      await trx
-        .selectFrom('muted_users')
-        .select('user_id')
-        .where('muted_user_id', '=', sender.id)
-        .execute()
-    ).map((r) => r.user_id),
-  );
+  const mutedBy = new Set((await mutedByOthers.all(trx, sender.id)).map((r) => r.user_id));
   const topicParticipants =
     md.topicWildcard && stream
       ? new Set(
@@ -313,12 +366,10 @@ export async function insertMessage(
         )
       : new Set<number>();
   const mentioned = new Set(await mentionedUserIds(trx, realm.id, md));
-  const alertWords = await trx
-    .selectFrom('alert_words')
-    .select(['user_id', 'word'])
-    .where('user_id', 'in', recipients)
-    .execute();
   const lowered = content.toLowerCase();
+  const alerted = new Set<number>();
+  for (const a of await alertWordsOf(trx, recipients))
+    if (a.user_id !== sender.id && lowered.includes(a.word.toLowerCase())) alerted.add(a.user_id);
   const flagsFor = (userId: number) => {
     let flags = message.type === 'private' ? PRIVATE_MESSAGE_BIT : 0;
     if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))
@@ -327,13 +378,7 @@ export async function insertMessage(
     if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
     if (md.topicWildcard && topicParticipants.has(userId))
       flags |= FLAG_BITS.topic_wildcard_mentioned;
-    if (
-      alertWords.some(
-        (a) =>
-          a.user_id === userId && userId !== sender.id && lowered.includes(a.word.toLowerCase()),
-      )
-    )
-      flags |= FLAG_BITS.has_alert_word;
+    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
     return flags;
   };
   const rows = recipients.map((userId) => ({
@@ -342,10 +387,10 @@ export async function insertMessage(
     flags: flagsFor(userId),
   }));
   for (let i = 0; i < rows.length; i += 500)
-    await trx
-      .insertInto('user_messages')
-      .values(rows.slice(i, i + 500))
-      .execute();
+    await insertUserMessages(
+      trx,
+      rows.slice(i, i + 500).flatMap((r) => [r.user_id, r.message_id, r.flags]),
+    );
 
   const record = (
     await buildMessageRecords(ctx, trx, realm, [message], {
@@ -395,13 +440,7 @@ async function automaticFollow(
   const settings = parseSettings(USER_SETTING_DEFAULTS, sender.settings);
   const policy = settings.automatically_follow_topics_policy;
   if (policy === 4) return null;
-  const existing = await trx
-    .selectFrom('user_topics')
-    .select('visibility_policy')
-    .where('user_id', '=', sender.id)
-    .where('stream_id', '=', stream.id)
-    .where('topic_key', '=', topic.toLowerCase())
-    .executeTakeFirst();
+  const existing = await topicPolicy.first(trx, sender.id, stream.id, topic.toLowerCase());
   if (existing && existing.visibility_policy !== 0) return null;
   if (policy === 3) {
     // Whether this message started the topic: two rows answer it, however long the topic is.

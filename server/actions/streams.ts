@@ -14,6 +14,7 @@ import {
 } from './access.js';
 import { adminRequired, isDbId } from './admin-checks.js';
 import { systemGroupId } from './realm.js';
+import { compiledQuery } from '../db/compiled.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
@@ -75,15 +76,19 @@ export async function findStream(
   if (ref.id !== undefined && !isDbId(ref.id)) return undefined;
   // No channel name holds NUL, and PostgreSQL refuses to compare text containing it.
   if (ref.id === undefined && (ref.name ?? '').includes('\u0000')) return undefined;
-  let q = db
-    .selectFrom('streams')
-    .selectAll()
-    .where('realm_id', '=', realm.id)
-    .where('deactivated', '=', 0);
-  if (ref.id !== undefined) q = q.where('id', '=', ref.id);
-  else q = q.where((eb) => eb(eb.fn('lower', ['name']), '=', (ref.name ?? '').toLowerCase()));
-  return q.executeTakeFirst();
+  return ref.id !== undefined
+    ? streamById.first(db, realm.id, ref.id)
+    : streamByName.first(db, realm.id, (ref.name ?? '').toLowerCase());
 }
+
+const liveStreams = (db: Database, realmId: number) =>
+  db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('deactivated', '=', 0);
+const streamById = compiledQuery((db, realmId: number, id: number) =>
+  liveStreams(db, realmId).where('id', '=', id),
+);
+const streamByName = compiledQuery((db, realmId: number, lowered: string) =>
+  liveStreams(db, realmId).where((eb) => eb(eb.fn('lower', ['name']), '=', lowered)),
+);
 
 export interface StreamForUserOptions extends StreamAccessOptions {
   /** the refusal, which also answers an unknown channel; by default upstream's `access_stream_by_*` wording */

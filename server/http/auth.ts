@@ -3,6 +3,21 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { constantTimeEqual } from '../domain/password.js';
 import { DomainError, realmDeactivated, userDeactivated } from '../domain/errors.js';
+import { compiledQuery } from '../db/compiled.js';
+
+const realmBySubdomain = compiledQuery((db, sub: string) =>
+  db.selectFrom('realms').selectAll().where('string_id', '=', sub),
+);
+const firstRealm = compiledQuery((db) =>
+  db.selectFrom('realms').selectAll().orderBy('id').limit(1),
+);
+const userByEmail = compiledQuery((db, realmId: number, email: string) =>
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('delivery_email', '=', email),
+);
 
 export interface Auth {
   realm: Realm;
@@ -20,19 +35,10 @@ export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Pro
       ? host.split('.')[0]
       : '';
   if (sub) {
-    const bySub = await ctx.db
-      .selectFrom('realms')
-      .selectAll()
-      .where('string_id', '=', sub)
-      .executeTakeFirst();
+    const bySub = await realmBySubdomain.first(ctx.db, sub);
     if (bySub) return bySub;
   }
-  const realm = await ctx.db
-    .selectFrom('realms')
-    .selectAll()
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const realm = await firstRealm.first(ctx.db);
   if (!realm)
     throw new DomainError('No organization exists on this server yet', 'BAD_REQUEST', 400);
   return realm;
@@ -63,12 +69,7 @@ export async function authenticate(
   // No email holds NUL, and PostgreSQL refuses to compare text containing it.
   const user = creds.email.includes('\u0000')
     ? undefined
-    : await ctx.db
-        .selectFrom('users')
-        .selectAll()
-        .where('realm_id', '=', realm.id)
-        .where('delivery_email', '=', creds.email.trim().toLowerCase())
-        .executeTakeFirst();
+    : await userByEmail.first(ctx.db, realm.id, creds.email.trim().toLowerCase());
   if (!user || !constantTimeEqual(user.api_key, creds.key)) {
     throw new DomainError('Invalid API key', 'INVALID_API_KEY', 401);
   }

@@ -209,12 +209,13 @@ describe.each(DATABASES)('api-spec.md conventions, resources and register on %s'
   });
 
   it('convention 7: a failure inside the server is a 50x in the same envelope', async () => {
-    const db = w.server.ctx.db;
-    const real = db.selectFrom.bind(db);
+    // Every query, built or compiled once (db/compiled.ts), runs through the executor.
+    const executor = w.server.ctx.db.getExecutor();
+    const real = executor.executeQuery.bind(executor);
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const broken = vi.spyOn(db, 'selectFrom').mockImplementation(((table: string) => {
-      if (table === 'realms') throw new Error('the database went away');
-      return real(table as any);
+    const broken = vi.spyOn(executor, 'executeQuery').mockImplementation(((query: any) => {
+      if (/from "realms"/.test(query.sql)) throw new Error('the database went away');
+      return real(query);
     }) as any);
     try {
       const r = await w.c.hamlet.get('/users/me');
