@@ -1,5 +1,6 @@
 import type { Database } from '../db/index.js';
 import { compiledQuery } from '../db/compiled.js';
+import { cachedRow } from '../db/row-cache.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import { isAdmin, isGuest, ROLE } from '../domain/roles.js';
 
@@ -82,7 +83,10 @@ export async function isSubscribed(
 }
 
 export async function activeSubscriberIds(db: Database, streamId: number): Promise<number[]> {
-  return (await activeSubscribers.all(db, streamId)).map((r) => r.user_id);
+  const ids = await cachedRow(db, `subscribers:${streamId}`, async () =>
+    (await activeSubscribers.all(db, streamId)).map((r) => r.user_id),
+  );
+  return ids!;
 }
 
 const activeSubscribers = compiledQuery((db, streamId: number) =>

@@ -15,6 +15,7 @@ import {
 import { adminRequired, isDbId } from './admin-checks.js';
 import { systemGroupId } from './realm.js';
 import { compiledQuery } from '../db/compiled.js';
+import { cachedRow } from '../db/row-cache.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
@@ -76,9 +77,14 @@ export async function findStream(
   if (ref.id !== undefined && !isDbId(ref.id)) return undefined;
   // No channel name holds NUL, and PostgreSQL refuses to compare text containing it.
   if (ref.id === undefined && (ref.name ?? '').includes('\u0000')) return undefined;
-  return ref.id !== undefined
-    ? streamById.first(db, realm.id, ref.id)
-    : streamByName.first(db, realm.id, (ref.name ?? '').toLowerCase());
+  if (ref.id !== undefined) {
+    const id = ref.id;
+    return cachedRow(db, `stream:${realm.id}:${id}`, () => streamById.first(db, realm.id, id));
+  }
+  const lowered = (ref.name ?? '').toLowerCase();
+  return cachedRow(db, `stream:${realm.id}:name:${lowered}`, () =>
+    streamByName.first(db, realm.id, lowered),
+  );
 }
 
 const liveStreams = (db: Database, realmId: number) =>

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatab
 import type { DB } from './schema.js';
 import { InCodeMigrations, type Dialect } from './migrations.js';
 import { registerSearchFunctions } from './search.js';
+import { RowCache, attachRowCache } from './row-cache.js';
 
 export type Database = Kysely<DB>;
 
@@ -97,9 +98,15 @@ export async function openDatabase(opts: {
       sqlite.pragma('busy_timeout = 5000');
       registerSearchFunctions(sqlite);
       const wal = walSyncer(`${file}-wal`);
+      const rows = new RowCache(sqlite);
       const db = new Kysely<DB>({
-        dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+        dialect: new SqliteDialect({
+          database: withStatementCache(sqlite, (text, statement) =>
+            rows.noteStatement(text, statement.reader),
+          ),
+        }),
       });
+      attachRowCache(db, rows);
       handle = {
         db,
         dialect: 'sqlite',
@@ -193,7 +200,11 @@ const STATEMENT_CACHE_SIZE = 500;
  * query anew, which for the small queries of a send costs more than running them. A statement
  * still being iterated (a streamed query) is not handed out twice.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(
+  sqlite: SQLite.Database,
+  /** told of every statement about to run (RowCache.noteStatement) */
+  onStatement?: (text: string, statement: SQLite.Statement) => void,
+): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -203,9 +214,11 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
         // Map order is insertion order: moving it to the end keeps the eviction LRU.
         cache.delete(text);
         cache.set(text, kept);
+        onStatement?.(text, kept);
         return kept;
       }
       const statement = sqlite.prepare(text);
+      onStatement?.(text, statement);
       if (!kept) {
         cache.set(text, statement);
         if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);

@@ -4,6 +4,7 @@ import type { Realm, User } from '../db/schema.js';
 import { constantTimeEqual } from '../domain/password.js';
 import { DomainError, realmDeactivated, userDeactivated } from '../domain/errors.js';
 import { compiledQuery } from '../db/compiled.js';
+import { cachedRow } from '../db/row-cache.js';
 
 const realmBySubdomain = compiledQuery((db, sub: string) =>
   db.selectFrom('realms').selectAll().where('string_id', '=', sub),
@@ -35,10 +36,12 @@ export async function realmForRequest(ctx: AppContext, req: FastifyRequest): Pro
       ? host.split('.')[0]
       : '';
   if (sub) {
-    const bySub = await realmBySubdomain.first(ctx.db, sub);
+    const bySub = await cachedRow(ctx.db, `realm:${sub}`, () =>
+      realmBySubdomain.first(ctx.db, sub),
+    );
     if (bySub) return bySub;
   }
-  const realm = await firstRealm.first(ctx.db);
+  const realm = await cachedRow(ctx.db, 'realm', () => firstRealm.first(ctx.db));
   if (!realm)
     throw new DomainError('No organization exists on this server yet', 'BAD_REQUEST', 400);
   return realm;
@@ -67,9 +70,12 @@ export async function authenticate(
     return null;
   }
   // No email holds NUL, and PostgreSQL refuses to compare text containing it.
-  const user = creds.email.includes('\u0000')
+  const email = creds.email.trim().toLowerCase();
+  const user = email.includes('\u0000')
     ? undefined
-    : await userByEmail.first(ctx.db, realm.id, creds.email.trim().toLowerCase());
+    : await cachedRow(ctx.db, `user:${realm.id}:${email}`, () =>
+        userByEmail.first(ctx.db, realm.id, email),
+      );
   if (!user || !constantTimeEqual(user.api_key, creds.key)) {
     throw new DomainError('Invalid API key', 'INVALID_API_KEY', 401);
   }

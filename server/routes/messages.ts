@@ -8,7 +8,11 @@ import { getMessages, getSingleMessage } from '../actions/get-messages.js';
 import { parseNarrow } from '../actions/narrow.js';
 import { updateMessageFlags } from '../actions/flags.js';
 
+/** Whether a text can be JSON at all: a channel name or an email is not worth an exception. */
+const MAY_BE_JSON = /^\s*(?:[[{"\-\d]|true\b|false\b|null\b)/;
+
 function tryJson(raw: string): unknown {
+  if (!MAY_BE_JSON.test(raw)) return undefined;
   try {
     return JSON.parse(raw);
   } catch {
