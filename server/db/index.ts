@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatab
 import type { DB } from './schema.js';
 import { InCodeMigrations, type Dialect } from './migrations.js';
 import { registerSearchFunctions } from './search.js';
-import { RowCache, attachRowCache } from './row-cache.js';
+import { ROWS_CHANGED_CHANNEL, RowCache, attachRowCache } from './row-cache.js';
 
 export type Database = Kysely<DB>;
 
@@ -77,11 +77,41 @@ export async function openDatabase(opts: {
     // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    pool.on('connect', preparedStatements);
+    const rows = new RowCache(null);
+    pool.on('connect', (client) => preparedStatements(client, rows));
     // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    handle = { db, dialect: 'postgres', toDisk: async () => {}, close: () => db.destroy() };
+    let listener: import('pg').Client | null = null;
+    handle = {
+      db,
+      dialect: 'postgres',
+      toDisk: async () => {},
+      close: async () => {
+        await listener?.end().catch(() => {});
+        await db.destroy();
+      },
+    };
+    await migrate(handle);
+    if (opts.lock !== false) {
+      // Changes committed by other processes reach the kept rows through the triggers'
+      // notifications; without them nothing is kept.
+      listener = new pg.Client({ connectionString: opts.databaseUrl });
+      const lost = () => rows.disable();
+      listener.on('error', lost);
+      listener.on('end', lost);
+      listener.on('notification', () => rows.dropAll());
+      try {
+        await listener.connect();
+        await listener.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
+        attachRowCache(db, rows);
+      } catch (error) {
+        console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
+        await listener.end().catch(() => {});
+        listener = null;
+      }
+    }
+    return handle;
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
     const unlock = opts.lock === false ? () => {} : lockDataDir(opts.dataDir);
@@ -141,9 +171,19 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * Statements with long lists of values, and texts past the first few thousand, stay unnamed,
  * so that no connection keeps an unbounded number of them.
  */
-function preparedStatements(client: import('pg').PoolClient) {
+function preparedStatements(client: import('pg').PoolClient, rows: RowCache) {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const state = { inTransaction: false, dirty: false };
   (client as { query: unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    const after = typeof text === 'string' ? rows.notePostgresStatement(text, state) : null;
+    const result = namedQuery(text, values, ...rest);
+    if (after) {
+      if (result instanceof Promise) result.then(after, after);
+      else after();
+    }
+    return result;
+  };
+  const namedQuery = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     if (
       typeof text === 'string' &&
       Array.isArray(values) &&

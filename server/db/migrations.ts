@@ -6,6 +6,7 @@ import {
   UNREAD_CONDITION,
 } from './flag-conditions.js';
 import type { Dialect } from './dialect.js';
+import { ROWS_CHANGED_CHANNEL } from './row-cache.js';
 import { createMessageSearch } from './search.js';
 
 export type { Dialect };
@@ -577,6 +578,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .on('users')
           .columns(['realm_id', 'is_active', 'role', 'id'])
           .execute();
+      },
+    },
+    '0014_rows_changed_notifications': {
+      async up(db: Kysely<any>) {
+        // PostgreSQL: a commit that changed a table whose rows servers keep (db/row-cache.ts)
+        // tells every server listening, whichever process wrote it. SQLite needs nothing: its
+        // one server sees every other connection's commits through PRAGMA data_version.
+        if (dialect !== 'postgres') return;
+        await sql`CREATE OR REPLACE FUNCTION parley_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify(${sql.lit(ROWS_CHANGED_CHANNEL)}, ''); RETURN NULL; END $$`.execute(
+          db,
+        );
+        for (const table of ['realms', 'users', 'streams', 'subscriptions'])
+          await sql`CREATE TRIGGER ${sql.raw(`${table}_rows_changed`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION parley_rows_changed()`.execute(
+            db,
+          );
       },
     },
   };

@@ -6,15 +6,40 @@ import { transact } from '../context.js';
 import { findStream } from '../actions/streams.js';
 import type { Realm } from './schema.js';
 import { TestClient } from '../test/client.js';
-import { startTestServer, type TestServer } from '../test/harness.js';
+import { DATABASES, startTestServer, type TestServer } from '../test/harness.js';
 
-/** The kept rows of the SQLite connection (db/row-cache.ts); PostgreSQL keeps none. */
-describe('rows kept between requests (sqlite)', () => {
+/** What another process does: a management command, or another server on the same database. */
+async function writeFromAnotherProcess(
+  server: TestServer,
+  db: 'sqlite' | 'postgres',
+  text: string,
+) {
+  if (db === 'sqlite') {
+    const other = new SQLite(path.join(server.dataDir, 'parley.sqlite3'));
+    try {
+      other.prepare(text).run();
+    } finally {
+      other.close();
+    }
+    return;
+  }
+  const { default: pg } = await import('pg');
+  const other = new pg.Client({ connectionString: server.ctx.config.databaseUrl });
+  await other.connect();
+  try {
+    await other.query(text);
+  } finally {
+    await other.end();
+  }
+}
+
+/** The rows kept between requests (db/row-cache.ts). */
+describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
   let server: TestServer;
   let realm: Realm;
   let hamlet: TestClient;
   beforeAll(async () => {
-    server = await startTestServer({ db: 'sqlite' });
+    server = await startTestServer({ db });
     realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     hamlet = await TestClient.login(server.url, 'hamlet@example.com', 'parley-demo');
   });
@@ -54,17 +79,16 @@ describe('rows kept between requests (sqlite)', () => {
 
   it('sees a change committed by another process (a management command)', async () => {
     expect((await hamlet.get('/users/me')).status).toBe(200);
-    const other = new SQLite(path.join(server.dataDir, 'parley.sqlite3'));
-    try {
-      other
-        .prepare("update users set is_active = 0 where delivery_email = 'hamlet@example.com'")
-        .run();
-    } finally {
-      other.close();
-    }
-    const r = await hamlet.get('/users/me');
-    expect(r.status).toBe(401);
-    expect(r.body.code).toBe('USER_DEACTIVATED');
+    await writeFromAnotherProcess(
+      server,
+      db,
+      "update users set is_active = 0 where delivery_email = 'hamlet@example.com'",
+    );
+    // SQLite sees it at the next request; PostgreSQL's notification arrives just after the commit.
+    await vi.waitFor(async () => expect((await hamlet.get('/users/me')).status).toBe(401), {
+      timeout: 10_000,
+    });
+    expect((await hamlet.get('/users/me')).body.code).toBe('USER_DEACTIVATED');
     await sql`update users set is_active = 1 where delivery_email = 'hamlet@example.com'`.execute(
       server.ctx.db,
     );
@@ -101,6 +125,13 @@ describe('rows kept between requests (sqlite)', () => {
         .where('id', '=', denmark.id)
         .execute();
       expect((await findStream(trx, realm, { id: denmark.id }))?.description).toBe('committed');
+      if (db === 'postgres') {
+        // Meanwhile another connection reads the committed value, which must not outlive the commit.
+        // (SQLite's one connection waits for the transaction: the read would wait forever here.)
+        expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
+          denmark.description,
+        );
+      }
     });
     expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
       'committed',

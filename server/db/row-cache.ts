@@ -3,49 +3,102 @@ import type { Database } from './index.js';
 
 /** The tables whose rows are kept; a write naming any of them drops every kept row. */
 const CACHED_TABLES = /\b(?:realms|users|streams|subscriptions)\b/i;
+/** Statements that may change rows (PostgreSQL's driver does not say which ones read only). */
+const WRITES = /^\s*(?:insert|update|delete|with|alter|drop|create|truncate|merge)\b/i;
 /** Rows kept at most; past it the cache starts over. */
 const MAX_ENTRIES = 50_000;
+/** What PostgreSQL's triggers notify when one of the cached tables changes (migration 0014). */
+export const ROWS_CHANGED_CHANNEL = 'parley_rows_changed';
 
 /**
  * Rows that nearly every request reads and that rarely change: the organization, the person
  * authenticating, a channel by name or id and its subscribers. Each costs a statement per request
  * otherwise, about a fifth of the server's work for a message sent.
  *
- * SQLite only, where this process owns the one connection that writes (the data directory is
- * locked), so that every change is seen:
- *  - this connection's own writes: every statement prepared passes through `noteStatement`, and
- *    one that writes (or alters) and names a cached table drops every kept row before it runs;
- *  - other processes (management commands while the server runs): `PRAGMA data_version` changes
- *    when another connection commits, and is read before each use of the cache.
- * A row is kept only when it was read outside a transaction, or inside one that has not yet
- * written a cached table, so that no uncommitted value is ever kept. Callers get copies.
- *
- * PostgreSQL has no such cache: several processes may write to it, and nothing tells this one.
+ * Every change is seen:
+ *  - this process's own writes: every statement passes through `noteStatement`, and one that
+ *    writes (or alters) and names a cached table drops every kept row before it runs, and again
+ *    once it is committed;
+ *  - other processes (management commands while the server runs, other servers on the same
+ *    PostgreSQL database): on SQLite, `PRAGMA data_version` changes when another connection
+ *    commits, and is read before each use; on PostgreSQL, triggers on the cached tables notify
+ *    `ROWS_CHANGED_CHANNEL` at commit, which this process listens to (`dropAll`), and the cache
+ *    is switched off if that connection fails.
+ * A row is kept only when nothing that may have changed it was uncommitted while it was read:
+ * no uncommitted value is ever kept. Callers get copies.
  */
 export class RowCache {
   private generation = 0;
-  /** the generation when the open transaction began; null outside a transaction */
-  private atBegin: number | null = null;
   private entries = new Map<string, unknown>();
-  private readonly dataVersion: SQLite.Statement;
-  private seenVersion: number;
+  private enabled = true;
+  /** SQLite: the generation when the open transaction began; null outside a transaction */
+  private atBegin: number | null = null;
+  /** PostgreSQL: open transactions that have written a cached table */
+  private dirtyTransactions = 0;
+  private readonly dataVersion: SQLite.Statement | null;
+  private seenVersion = 0;
 
-  constructor(private readonly sqlite: SQLite.Database) {
-    this.dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-    this.seenVersion = this.dataVersion.get() as number;
+  /** `sqlite`: the one connection of an SQLite database; none for PostgreSQL. */
+  constructor(private readonly sqlite: SQLite.Database | null) {
+    this.dataVersion = sqlite ? sqlite.prepare('PRAGMA data_version').pluck() : null;
+    if (this.dataVersion) this.seenVersion = this.dataVersion.get() as number;
   }
 
-  /** Called with every statement about to run on the connection (withStatementCache). */
+  /** SQLite: called with every statement about to run on the connection (withStatementCache). */
   noteStatement(text: string, reader: boolean) {
     if (reader) return;
     if (text === 'begin') this.atBegin = this.generation;
     else if (text === 'commit' || text === 'rollback') this.atBegin = null;
-    else if (CACHED_TABLES.test(text)) this.drop();
+    else if (CACHED_TABLES.test(text)) this.dropAll();
   }
 
-  private drop() {
+  /**
+   * PostgreSQL: called with every statement a pooled connection is about to run; `state` is that
+   * connection's. Returns what to do once the statement has ended (null: nothing).
+   */
+  notePostgresStatement(
+    text: string,
+    state: { inTransaction: boolean; dirty: boolean },
+  ): (() => void) | null {
+    const lowered = text.length < 20 ? text.trim().toLowerCase() : '';
+    if (lowered === 'begin' || /^\s*start\s+transaction\b/i.test(text)) {
+      state.inTransaction = true;
+      return null;
+    }
+    if (lowered === 'commit' || lowered === 'rollback') {
+      state.inTransaction = false;
+      if (!state.dirty) return null;
+      return () => {
+        state.dirty = false;
+        this.dirtyTransactions--;
+        this.dropAll();
+      };
+    }
+    if (!WRITES.test(text) || !CACHED_TABLES.test(text)) return null;
+    this.dropAll();
+    if (!state.inTransaction) return () => this.dropAll(); // committed when it ends
+    if (!state.dirty) {
+      state.dirty = true;
+      this.dirtyTransactions++;
+    }
+    return null;
+  }
+
+  dropAll() {
     this.generation++;
     this.entries.clear();
+  }
+
+  /** Keeps nothing from now on (PostgreSQL: the notifications can no longer be trusted). */
+  disable() {
+    this.enabled = false;
+    this.dropAll();
+  }
+
+  private safeToKeep(generation: number) {
+    if (!this.enabled || this.generation !== generation) return false;
+    if (this.sqlite) return !this.sqlite.inTransaction || this.atBegin === generation;
+    return this.dirtyTransactions === 0;
   }
 
   /**
@@ -53,17 +106,18 @@ export class RowCache {
    * never kept: it may be created next.
    */
   async get<T extends object>(key: string, load: () => Promise<T | undefined>) {
-    const version = this.dataVersion.get() as number;
-    if (version !== this.seenVersion) {
-      this.seenVersion = version;
-      this.drop();
+    if (this.dataVersion) {
+      const version = this.dataVersion.get() as number;
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.dropAll();
+      }
     }
     const kept = this.entries.get(key) as T | undefined;
     if (kept) return copy(kept);
     const generation = this.generation;
     const value = await load();
-    const unwritten = !this.sqlite.inTransaction || this.atBegin === generation;
-    if (value !== undefined && this.generation === generation && unwritten) {
+    if (value !== undefined && this.safeToKeep(generation)) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(key, copy(value));
     }
@@ -84,7 +138,7 @@ export function attachRowCache(db: Database, cache: RowCache) {
 
 /**
  * `load`'s value through the row cache of `db` (a database or one of its transactions), or
- * straight from `load` where there is none (PostgreSQL).
+ * straight from `load` where there is none.
  */
 export function cachedRow<T extends object>(
   db: Database,
