@@ -3,9 +3,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { DB } from './schema.js';
-import { InCodeMigrations, type Dialect } from './migrations.js';
+import { InCodeMigrations, ROWS_CHANGED_CHANNEL, type Dialect } from './migrations.js';
 import { registerSearchFunctions } from './search.js';
-import { ROWS_CHANGED_CHANNEL, RowCache, attachRowCache } from './row-cache.js';
+import { RowCache, attachRowCache } from './row-cache.js';
 
 export type Database = Kysely<DB>;
 

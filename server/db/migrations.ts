@@ -6,7 +6,6 @@ import {
   UNREAD_CONDITION,
 } from './flag-conditions.js';
 import type { Dialect } from './dialect.js';
-import { ROWS_CHANGED_CHANNEL } from './row-cache.js';
 import { createMessageSearch } from './search.js';
 
 export type { Dialect };
@@ -15,6 +14,9 @@ export type { Dialect };
  * Versioned migrations, applied in order at start. Never edit a migration that has shipped:
  * add a new one. Booleans are integers and JSON is text so both dialects share the schema.
  */
+/** What PostgreSQL's triggers notify when a table whose rows servers keep changes (0014). */
+export const ROWS_CHANGED_CHANNEL = 'parley_rows_changed';
+
 export function migrations(dialect: Dialect): Record<string, Migration> {
   const idType = dialect === 'sqlite' ? 'integer' : 'serial';
   const id = (c: any) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey());

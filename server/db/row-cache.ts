@@ -1,5 +1,9 @@
 import type SQLite from 'better-sqlite3';
-import type { Database } from './index.js';
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
+/** The database or one of its transactions (index.ts's Database, which imports this module). */
+type Database = Kysely<DB>;
 
 /** The tables whose rows are kept; a write naming any of them drops every kept row. */
 const CACHED_TABLES = /\b(?:realms|users|streams|subscriptions)\b/i;
@@ -7,8 +11,6 @@ const CACHED_TABLES = /\b(?:realms|users|streams|subscriptions)\b/i;
 const WRITES = /^\s*(?:insert|update|delete|with|alter|drop|create|truncate|merge)\b/i;
 /** Rows kept at most; past it the cache starts over. */
 const MAX_ENTRIES = 50_000;
-/** What PostgreSQL's triggers notify when one of the cached tables changes (migration 0014). */
-export const ROWS_CHANGED_CHANNEL = 'parley_rows_changed';
 
 /**
  * Rows that nearly every request reads and that rarely change: the organization, the person
@@ -22,7 +24,7 @@ export const ROWS_CHANGED_CHANNEL = 'parley_rows_changed';
  *  - other processes (management commands while the server runs, other servers on the same
  *    PostgreSQL database): on SQLite, `PRAGMA data_version` changes when another connection
  *    commits, and is read before each use; on PostgreSQL, triggers on the cached tables notify
- *    `ROWS_CHANGED_CHANNEL` at commit, which this process listens to (`dropAll`), and the cache
+ *    `ROWS_CHANGED_CHANNEL` (migrations.ts) at commit, which this process listens to (`dropAll`), and the cache
  *    is switched off if that connection fails.
  * A row is kept only when nothing that may have changed it was uncommitted while it was read:
  * no uncommitted value is ever kept. Callers get copies.
