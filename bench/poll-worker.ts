@@ -3,10 +3,12 @@
  * all at once and answers with the time each was answered; it exits when its parent
  * disconnects, closing every socket it held.
  */
-import { pollAll, type PollRequest } from './pollers.js';
+import { RawPolls, type PollRequest } from './pollers.js';
+
+const polls = new RawPolls();
 
 process.on('message', (msg: { requests: PollRequest[] }) => {
-  pollAll(msg.requests).then(
+  polls.pollAll(msg.requests).then(
     (answers) => process.send!({ answers }),
     (err: unknown) => process.send!({ error: String(err) }),
   );

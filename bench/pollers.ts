@@ -1,8 +1,10 @@
 /**
- * Who holds the parked long-polls of a delivery figure. In the benchmark's own process each
- * poll costs two file descriptors there (its client socket and the server's); 10,000 polls need
- * more than a usual hard limit of 20,000 allows. A child process (bench/poll-worker.ts) then
- * holds the client sockets, so that each process needs about one descriptor per poll.
+ * Who holds the parked long-polls of a delivery figure. By default a child process
+ * (bench/poll-worker.ts): the people waiting for a message are elsewhere than the server, and
+ * reading 10,000 answers in the server's own process would time that reading along with the
+ * server's writing (on a 2-core machine each process has a core of its own). Each process then
+ * needs about one descriptor per poll; in one process each poll costs two, and 10,000 polls need
+ * more than a usual hard limit of 20,000 allows.
  *
  * Times are read from the monotonic clock every process of the machine shares
  * (`process.hrtime`), so the time from the send (read here) to each answer (read where the poll
@@ -10,7 +12,9 @@
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 /** Milliseconds on the machine-wide monotonic clock. */
 export const clockMs = () => Number(process.hrtime.bigint()) / 1e6;
@@ -34,25 +38,188 @@ export interface Poller {
   close(): Promise<void>;
 }
 
-async function answer(request: PollRequest): Promise<PollAnswer> {
-  const res = await fetch(request.url, { headers: request.headers });
-  const body = (await res.json()) as { events?: { id: number }[] };
-  const at = clockMs();
-  if (!res.ok) throw new Error(`poll answered ${res.status}: ${JSON.stringify(body)}`);
-  const events = body.events ?? [];
-  return { at, lastEventId: events.length ? events[events.length - 1]!.id : undefined };
+/**
+ * Long-polls over plain sockets: each request is written as HTTP/1.1 bytes on a kept-alive
+ * connection of its own slot, and its answer is read with no more work than finding where the
+ * body ends (Content-Length or chunks). A poll's cost on the client is then a small part of a
+ * server's, so the figure times the server writing its answers rather than a client reading them.
+ */
+class RawConnection {
+  private socket: net.Socket | null = null;
+  private buffer: Buffer = Buffer.alloc(0);
+  private current: {
+    resolve(answer: PollAnswer): void;
+    reject(err: Error): void;
+    received: boolean;
+    retry: (err?: Error) => void;
+  } | null = null;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
+
+  /** Whether this connection goes where `url` does. */
+  serves(url: URL): boolean {
+    return url.hostname === this.host && Number(url.port) === this.port;
+  }
+
+  private connect(): net.Socket {
+    const socket = net.connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    let ended = false;
+    const gone = (err?: Error) => {
+      // 'error' is followed by 'close': one end per socket.
+      if (ended) return;
+      ended = true;
+      if (this.socket !== socket) return;
+      this.socket = null;
+      const current = this.current;
+      if (!current) return;
+      // A kept-alive connection the server closed before this request reached it, or a
+      // connection refused while thousands are opened at once: the poll is tried anew (a GET
+      // of the same events), a few times.
+      if (!current.received) return current.retry(err);
+      this.current = null;
+      current.reject(err ?? new Error('the server closed the connection mid-answer'));
+    };
+    socket.on('error', (err) => gone(err));
+    socket.on('close', () => gone());
+    return socket;
+  }
+
+  send(request: PollRequest): Promise<PollAnswer> {
+    const url = new URL(request.url);
+    let head = `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
+    head += 'Accept-Encoding: gzip\r\n';
+    for (const [k, v] of Object.entries(request.headers ?? {})) head += `${k}: ${v}\r\n`;
+    const bytes = head + '\r\n';
+    return new Promise((resolve, reject) => {
+      let tries = 0;
+      const write = () => {
+        this.buffer = Buffer.alloc(0);
+        if (!this.socket || this.socket.destroyed) this.socket = this.connect();
+        this.socket.write(bytes);
+      };
+      this.current = {
+        resolve,
+        reject,
+        received: false,
+        retry: (err) => {
+          if (++tries > 3) {
+            this.current = null;
+            return reject(err ?? new Error('the server closed the connection four times'));
+          }
+          write();
+        },
+      };
+      write();
+    });
+  }
+
+  private onData(chunk: Buffer) {
+    const current = this.current;
+    if (!current) return;
+    current.received = true;
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end === -1) return;
+    const head = this.buffer.subarray(0, end).toString('latin1');
+    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
+    const header = (name: string) =>
+      new RegExp(`\\r\\n${name}:\\s*([^\\r]*)`, 'i').exec(head)?.[1]?.trim().toLowerCase();
+    let body: Buffer | null = null;
+    const rest = this.buffer.subarray(end + 4);
+    const length = header('content-length');
+    if (length !== undefined) {
+      if (rest.length < Number(length)) return;
+      body = rest.subarray(0, Number(length));
+    } else if (header('transfer-encoding') === 'chunked') {
+      body = dechunk(rest);
+      if (!body) return;
+    } else {
+      return; // the body ends when the connection closes, which a long-poll's never does
+    }
+    const at = clockMs();
+    this.current = null;
+    this.buffer = Buffer.alloc(0);
+    if (header('connection') === 'close') {
+      this.socket?.destroy();
+      this.socket = null;
+    }
+    try {
+      const text = (
+        header('content-encoding') === 'gzip' ? zlib.gunzipSync(body) : body
+      ).toString();
+      const parsed = JSON.parse(text) as { events?: { id: number }[] };
+      if (status < 200 || status > 299) throw new Error(`poll answered ${status}: ${text}`);
+      const events = parsed.events ?? [];
+      current.resolve({
+        at,
+        lastEventId: events.length ? events[events.length - 1]!.id : undefined,
+      });
+    } catch (err) {
+      current.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  close() {
+    this.socket?.destroy();
+    this.socket = null;
+  }
 }
 
-/** Sends the requests of `poll` from this process. */
-export function pollAll(requests: PollRequest[]): Promise<PollAnswer[]> {
-  return Promise.all(requests.map(answer));
+/** The body of a complete chunked answer, or null while its last chunk has not arrived. */
+function dechunk(data: Buffer): Buffer | null {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const line = data.indexOf('\r\n', at);
+    if (line === -1) return null;
+    const size = parseInt(data.subarray(at, line).toString('latin1'), 16);
+    if (Number.isNaN(size)) throw new Error('a malformed chunk');
+    if (size === 0) return data.length >= line + 4 ? Buffer.concat(parts) : null;
+    if (data.length < line + 2 + size + 2) return null;
+    parts.push(data.subarray(line + 2, line + 2 + size));
+    at = line + 2 + size + 2;
+  }
 }
 
-export const inProcessPoller: Poller = {
-  where: 'this process',
-  poll: pollAll,
-  close: async () => {},
-};
+/** A set of kept-alive connections, one per place in a batch, reused batch after batch. */
+export class RawPolls {
+  private connections: RawConnection[] = [];
+
+  /** Sends every request at once; resolves, in order, once all are answered. */
+  pollAll(requests: PollRequest[]): Promise<PollAnswer[]> {
+    return Promise.all(
+      requests.map((request, i) => {
+        const url = new URL(request.url);
+        let connection = this.connections[i];
+        if (!connection || !connection.serves(url)) {
+          connection?.close();
+          connection = this.connections[i] = new RawConnection(url.hostname, Number(url.port));
+        }
+        return connection.send(request);
+      }),
+    );
+  }
+
+  close() {
+    for (const connection of this.connections) connection.close();
+    this.connections = [];
+  }
+}
+
+/** Polls from this process, sharing its event loop with whatever else runs here. */
+export function inProcessPoller(): Poller {
+  const polls = new RawPolls();
+  return {
+    where: 'this process',
+    poll: (requests) => polls.pollAll(requests),
+    close: async () => polls.close(),
+  };
+}
 
 /** A child process that sends the polls; one batch at a time. Closing it closes its sockets. */
 export function childPoller(): Poller {
@@ -106,15 +273,12 @@ export function openFileLimit(): number | null {
 }
 
 /**
- * Where `waiters` polls can be held: here when client and server sockets both fit under the
- * limit (as the smaller figures always were), else in a child process when one side fits, else
- * nowhere (null). `mode` forces one. Each call of the answer gives a poller to use and close.
+ * Where `waiters` polls can be held: in a child process (`auto`, `child`) or here (`same`), or
+ * nowhere (null) when the open-file limit cannot hold them there. Each call of the answer gives a
+ * poller to use and close.
  */
 export function pollerFor(waiters: number, mode: 'auto' | 'same' | 'child'): (() => Poller) | null {
   const limit = openFileLimit() ?? Infinity;
-  const fitsHere = limit >= waiters * 2 + 1_000;
-  const fitsSplit = limit >= waiters + 1_000;
-  if (mode === 'same') return fitsHere ? () => inProcessPoller : null;
-  if (mode === 'child' || !fitsHere) return fitsSplit ? childPoller : null;
-  return () => inProcessPoller;
+  if (mode === 'same') return limit >= waiters * 2 + 1_000 ? inProcessPoller : null;
+  return limit >= waiters + 1_000 ? childPoller : null;
 }

@@ -9,10 +9,12 @@
  * run (bare route, bare insert, bare publish) and its goal. SQLite always; PostgreSQL too when
  * BENCH_DATABASE_URL is set (in a schema of its own, dropped at the end). Prints a table and one
  * JSON line per figure. Every step is bounded in count; traffic goes only to 127.0.0.1.
+ * BENCH_PROFILE_DIR=DIR writes a CPU profile of each delivery round (the server's process) there.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -346,7 +348,8 @@ async function longPollDelivery(
   let rssParked = rssBefore;
   const poller = pollers();
   try {
-    for (let r = 0; r < rounds; r++) {
+    // Round -1 warms up (as timeEach does for the other figures) and is not counted.
+    for (let r = -1; r < rounds; r++) {
       const polls = poller.poll(
         queues.map((q) => ({
           url: `${url}/api/v1/events?${TestClient.encode({ queue_id: q.queue, last_event_id: q.last })}`,
@@ -359,6 +362,7 @@ async function longPollDelivery(
       // the message goes out would time the server's intake of polls, not the delivery.
       await untilParked(server, queues, 500 + waiters / 10);
       rssParked = Math.max(rssParked, process.memoryUsage().rss);
+      const profile = await startProfile();
       const sent = clockMs();
       await sender.post('/messages', {
         type: 'stream',
@@ -366,10 +370,18 @@ async function longPollDelivery(
         topic: 'delivery',
         content: `delivery ${r}`,
       });
+      const acked = clockMs();
       const answers = await polls;
+      if (process.env.BENCH_DEBUG) {
+        const at = answers.map((a) => a.at - sent).sort((a, b) => a - b);
+        console.log(
+          `round ${r}: ack ${(acked - sent).toFixed(1)} first ${at[0]!.toFixed(1)} p50 ${at[at.length >> 1]!.toFixed(1)} last ${at[at.length - 1]!.toFixed(1)}`,
+        );
+      }
+      await profile?.save(`delivery-${waiters}-round-${r}`);
       answers.forEach((a, i) => {
         if (a.lastEventId === undefined) throw new Error('a poll was answered without events');
-        samples.push(a.at - sent);
+        if (r >= 0) samples.push(a.at - sent);
         queues[i]!.last = a.lastEventId;
       });
     }
@@ -392,6 +404,28 @@ async function longPollDelivery(
     latency: stats(samples),
     floor,
     rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
+  };
+}
+
+/**
+ * With BENCH_PROFILE_DIR set, a CPU profile of this process (the server's) from now until `save`,
+ * written there as NAME.cpuprofile for Chromium's DevTools; otherwise null.
+ */
+async function startProfile() {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return null;
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return {
+    async save(name: string) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    },
   };
 }
 

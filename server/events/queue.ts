@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
-import type { ApiEvent, EventDelivery as Delivery } from './types.js';
+import type { ApiEvent, ClientGone, EventDelivery as Delivery } from './types.js';
 import { RawJson } from '../domain/raw-json.js';
 import type { Realm, User } from '../db/schema.js';
 import { USER_SETTING_NAMES, USER_SETTINGS } from '../../src/api/model/user-settings.js';
@@ -67,6 +67,32 @@ export function eventsJson(events: QueuedEvent[]): RawJson {
   return new RawJson(`[${parts.join(',')}]`);
 }
 
+/**
+ * Parked polls a publish woke, answered WAKE_BATCH at a time: the first batch once the publish's
+ * own work is done, each further one in a turn of the event loop of its own. An answer's bytes
+ * reach its socket only at the end of the turn that wrote it, so thousands of polls answered in
+ * one turn would all wait for the last; in batches the first answers are on their way (and read,
+ * on another core) while later ones are written, and other requests are served in between.
+ */
+const WAKE_BATCH = 128;
+let wakeups: (() => void)[] = [];
+let wakeScheduled = false;
+
+function wakeSoon(wake: () => void) {
+  wakeups.push(wake);
+  if (wakeScheduled) return;
+  wakeScheduled = true;
+  queueMicrotask(wakeBatch);
+}
+
+function wakeBatch() {
+  const batch = wakeups.length > WAKE_BATCH ? wakeups.splice(0, WAKE_BATCH) : wakeups;
+  if (batch === wakeups) wakeups = [];
+  for (const wake of batch) wake();
+  if (wakeups.length) setImmediate(wakeBatch);
+  else wakeScheduled = false;
+}
+
 interface Waiter {
   resolve: (events: QueuedEvent[]) => void;
 }
@@ -109,8 +135,8 @@ export class EventQueue {
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
-      // Let other pushes from the same publish land in this answer too.
-      queueMicrotask(() => w.resolve(this.events.slice()));
+      // Other pushes from the same publish land in this answer too.
+      wakeSoon(() => w.resolve(this.events.slice()));
     }
   }
 
@@ -124,28 +150,35 @@ export class EventQueue {
     return this.events.slice();
   }
 
-  /** Waits until an event arrives or `timeoutMs` passes (then it answers with what it has). */
-  wait(timeoutMs: number, signal: AbortSignal): Promise<QueuedEvent[]> {
+  /**
+   * Waits until an event arrives or `timeoutMs` passes (then it answers with what it has), or
+   * the client goes away (`gone`: then it answers nothing).
+   */
+  wait(timeoutMs: number, gone: ClientGone): Promise<QueuedEvent[]> {
     this.lastAccess = Date.now();
     if (this.waiter) this.waiter.resolve([]); // a newer fetch replaces an older one
     return new Promise((resolve) => {
+      let unwatch = () => {};
+      let done = false;
       const finish = (events: QueuedEvent[]) => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        unwatch();
         if (this.waiter === waiter) this.waiter = null;
         this.lastAccess = Date.now();
         resolve(events);
       };
       const waiter: Waiter = { resolve: finish };
-      const onAbort = () => finish([]);
       const timer = setTimeout(() => {
         if (this.waiter !== waiter) return;
         this.waiter = null;
         this.push({ type: 'heartbeat' });
         finish(this.events.slice());
       }, timeoutMs);
-      signal.addEventListener('abort', onAbort);
       this.waiter = waiter;
+      unwatch = gone.watch(() => finish([]));
+      if (done) unwatch();
     });
   }
 

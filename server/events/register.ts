@@ -15,6 +15,7 @@ import {
 import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
 import { eventsJson, type ClientCapabilities } from './queue.js';
+import type { ClientGone } from './types.js';
 
 export interface RegisterParams {
   apply_markdown: boolean;
@@ -162,7 +163,7 @@ export async function getEvents(
   ctx: AppContext,
   user: User,
   params: { queue_id: string; last_event_id?: number; dont_block: boolean },
-  signal: AbortSignal,
+  gone: ClientGone,
 ) {
   const queue = ownQueue(
     ctx,
@@ -174,7 +175,7 @@ export async function getEvents(
   if (params.last_event_id !== undefined) queue.acknowledge(params.last_event_id);
   let events = queue.pending();
   if (!events.length && !params.dont_block) {
-    events = await queue.wait(ctx.config.longPollSeconds * 1000, signal);
+    events = await queue.wait(ctx.config.longPollSeconds * 1000, gone);
   }
   return { events: eventsJson(events), queue_id: queue.id };
 }

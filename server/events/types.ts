@@ -88,3 +88,14 @@ export class MemoryBus implements Bus {
     this.handlers = [];
   }
 }
+
+/**
+ * The client of a request going away before its answer, for what waits (long-polls). The HTTP
+ * layer gives it (http/client-gone.ts) as a listener on the response's `close` rather than an
+ * AbortSignal: when one event goes out to thousands of parked polls, each answer would otherwise
+ * pay for an AbortController and its EventTarget listeners.
+ */
+export interface ClientGone {
+  /** Calls `fn` once if the client goes away before its answer; the answer returned stops it. */
+  watch(fn: () => void): () => void;
+}

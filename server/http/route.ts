@@ -14,6 +14,8 @@ import { RawJson } from '../domain/raw-json.js';
 import { COMPRESS_THRESHOLD, compressOptions, type CompressionEffort } from './compression.js';
 import { SECURITY_HEADERS, acceptedEncodings } from './static.js';
 import { deflatePiece, gzipOfPieces } from '../domain/deflate-pieces.js';
+import { clientGone } from './client-gone.js';
+import type { ClientGone } from '../events/types.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -59,8 +61,8 @@ export interface ApiRequest<S extends ParamSpec, A extends AuthMode> {
   params: Parsed<S>;
   path: Record<string, string>;
   pathInt(name: string): number;
-  /** aborts when the client goes away (long-polls use it) */
-  signal: AbortSignal;
+  /** the client going away before its answer (long-polls watch it) */
+  gone: ClientGone;
   userAgent: string;
   raw: FastifyRequest;
   reply: FastifyReply;
@@ -164,7 +166,6 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
         if (Array.isArray(v)) raw[k] = String(v[v.length - 1]);
       const { params, ignored } = parseParams(def.params, raw, def.aliases);
 
-      let signal: AbortSignal | undefined;
       const result =
         (await handler({
           ctx,
@@ -173,9 +174,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
           params,
           path: pathParams,
           pathInt: (name) => (Number(pathParams[name]) > MAX_ID ? -1 : Number(pathParams[name])),
-          get signal() {
-            return (signal ??= abortOnClose(reply));
-          },
+          gone: clientGone(reply.raw),
           userAgent: String(request.headers['user-agent'] ?? ''),
           raw: request,
           reply,
@@ -186,19 +185,6 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
       return withRawJson(body, reply);
     },
   });
-}
-
-/**
- * A signal that aborts when the client goes away before its answer, made only for the handlers
- * that ask (long-polls): a thousand answered polls would otherwise each pay for a controller,
- * a listener and, at every close, an abort exception.
- */
-function abortOnClose(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  const gone = () => !reply.raw.writableFinished && controller.abort();
-  if (reply.raw.socket?.destroyed) gone();
-  else reply.raw.on('close', gone);
-  return controller.signal;
 }
 
 /**
@@ -281,10 +267,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * go the usual way, to be compressed.
  */
 async function answerDirectly(body: Record<string, unknown>, reply: FastifyReply) {
-  const out = await withRawJson(body, reply);
-  if (out instanceof Readable) return out;
-  const buffer = Buffer.isBuffer(out) ? out : Buffer.from(JSON.stringify(out), 'utf8');
-  if (buffer.length >= COMPRESS_THRESHOLD) return reply.type(JSON_TYPE).send(buffer);
+  let text = '';
+  for (const key in body) {
+    const value = body[key];
+    const json = value instanceof RawJson ? value.json : JSON.stringify(value);
+    if (json !== undefined) text += `${text ? ',' : '{'}${JSON.stringify(key)}:${json}`;
+  }
+  text = text ? `${text}}` : '{}';
+  const length = Buffer.byteLength(text, 'utf8');
+  if (length >= COMPRESS_THRESHOLD) return withRawJson(body, reply);
   reply.hijack();
   const raw = reply.raw;
   if (raw.destroyed) return;
@@ -292,7 +283,7 @@ async function answerDirectly(body: Record<string, unknown>, reply: FastifyReply
     ...(reply.getHeaders() as OutgoingHttpHeaders),
     ...SECURITY_HEADERS,
     'content-type': JSON_TYPE,
-    'content-length': buffer.length,
+    'content-length': length,
   });
-  raw.end(buffer);
+  raw.end(text, 'utf8');
 }

@@ -44,7 +44,7 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
         dont_block: p.bool().default(false),
       },
     },
-    async ({ user, params, signal }) => getEvents(ctx, user, params, signal),
+    async ({ user, params, gone }) => getEvents(ctx, user, params, gone),
   );
 
   route(

@@ -28,7 +28,7 @@ describe('the benchmark pollers', () => {
   }
 
   for (const [where, make] of [
-    ['this process', () => inProcessPoller],
+    ['this process', inProcessPoller],
     ['a child process', childPoller],
   ] as const) {
     it(`answers every poll, after the release, from ${where}`, async () => {
@@ -59,9 +59,10 @@ describe('the benchmark pollers', () => {
     }
   });
 
-  it('holds polls in a child only when this process lacks the descriptors for both sides', () => {
-    expect(pollerFor(10, 'auto')?.()).toBe(inProcessPoller);
-    expect(pollerFor(10, 'same')?.()).toBe(inProcessPoller);
+  it('holds polls in a child unless told otherwise, and nowhere past the open-file limit', () => {
+    expect(pollerFor(10, 'auto')).toBe(childPoller);
+    expect(pollerFor(10, 'child')).toBe(childPoller);
+    expect(pollerFor(10, 'same')).toBe(inProcessPoller);
     expect(pollerFor(1e9, 'auto')).toBeNull();
     expect(pollerFor(1e9, 'same')).toBeNull();
   });
