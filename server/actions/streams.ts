@@ -21,13 +21,16 @@ export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 export async function realmStreams(db: Database, realmId: number): Promise<Stream[]> {
-  return db
-    .selectFrom('streams')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('deactivated', '=', 0)
-    .orderBy('id')
-    .execute();
+  const rows = await cachedRow(db, `streams:${realmId}`, () =>
+    db
+      .selectFrom('streams')
+      .selectAll()
+      .where('realm_id', '=', realmId)
+      .where('deactivated', '=', 0)
+      .orderBy('id')
+      .execute(),
+  );
+  return rows ?? [];
 }
 
 export async function firstMessageIds(

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import { sql } from 'kysely';
 import { dialectOf, idList, joinedIds } from '../db/dialect.js';
 import type { Database } from '../db/index.js';
+import { cachedRow } from '../db/row-cache.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { isGuest } from '../domain/roles.js';
@@ -89,14 +90,16 @@ export class GroupGraph {
       .where('user_groups.realm_id', '=', realmId)
       .execute();
     // A few rows of joined ids rather than a row object per person (ten thousand at scale).
-    const roles = await db
-      .selectFrom('users')
-      .select(['role', joinedIds(dialectOf(db), sql.ref('id')).as('ids')])
-      .where('realm_id', '=', realmId)
-      .where('is_active', '=', 1)
-      .groupBy('role')
-      .execute();
-    const byRole = new Map(roles.map((r) => [r.role, idList(r.ids)]));
+    const roles = await cachedRow(db, `roles:${realmId}`, () =>
+      db
+        .selectFrom('users')
+        .select(['role', joinedIds(dialectOf(db), sql.ref('id')).as('ids')])
+        .where('realm_id', '=', realmId)
+        .where('is_active', '=', 1)
+        .groupBy('role')
+        .execute(),
+    );
+    const byRole = new Map((roles ?? []).map((r) => [r.role, idList(r.ids)]));
     return new GroupGraph(groups, members, subgroups, byRole);
   }
 

@@ -3,7 +3,8 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transact } from '../context.js';
-import { findStream } from '../actions/streams.js';
+import { findStream, realmStreams } from '../actions/streams.js';
+import { tableVersion } from './row-cache.js';
 import type { Realm } from './schema.js';
 import { TestClient } from '../test/client.js';
 import { DATABASES, startTestServer, type TestServer } from '../test/harness.js';
@@ -77,6 +78,19 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     hamlet = renewed;
   });
 
+  it('sees a change this server wrote with RETURNING (which SQLite counts as a read)', async () => {
+    const stream = (await findStream(server.ctx.db, realm, { name: 'engineering' }))!;
+    await sql`update streams set description = ${'returned'} where id = ${stream.id} returning id`.execute(
+      server.ctx.db,
+    );
+    expect((await findStream(server.ctx.db, realm, { name: 'engineering' }))?.description).toBe(
+      'returned',
+    );
+    await sql`update streams set description = ${stream.description} where id = ${stream.id}`.execute(
+      server.ctx.db,
+    );
+  });
+
   it('sees a change committed by another process (a management command)', async () => {
     expect((await hamlet.get('/users/me')).status).toBe(200);
     await writeFromAnotherProcess(
@@ -142,5 +156,94 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
       'committed',
     );
+  });
+
+  it('says when the people or their messages may have changed but by its own events', async () => {
+    const users = () => tableVersion(server.ctx.db, 'users');
+    const messages = () => tableVersion(server.ctx.db, 'user_messages');
+    const before = { users: users(), messages: messages() };
+    expect(before.users).not.toBeNull();
+    // Reading changes nothing (on PostgreSQL, the notifications of earlier tests' writes may
+    // still be arriving, each a change as far as this process can tell).
+    await realmStreams(server.ctx.db, realm.id);
+    if (db === 'sqlite') expect(users()).toBe(before.users);
+    // This process writing the people.
+    await sql`update users set timezone = 'UTC' where delivery_email = 'iago@example.com'`.execute(
+      server.ctx.db,
+    );
+    expect(users()).not.toBe(before.users);
+    if (db === 'postgres') {
+      // No trigger announces the messages people have: never vouched for.
+      expect(messages()).toBeNull();
+      return;
+    }
+    const afterUsers = messages();
+    expect(messages()).toBe(afterUsers);
+    await sql`update user_messages set flags = flags where message_id = (select min(message_id) from user_messages)`.execute(
+      server.ctx.db,
+    );
+    expect(messages()).not.toBe(afterUsers);
+    // Another process committing anything.
+    const beforeOther = { users: users(), messages: messages() };
+    await writeFromAnotherProcess(
+      server,
+      db,
+      "update users set timezone = 'Europe/Oslo' where delivery_email = 'iago@example.com'",
+    );
+    expect(users()).not.toBe(beforeOther.users);
+    expect(messages()).not.toBe(beforeOther.messages);
+  });
+
+  it('registers with the unread messages and people another process changed', async () => {
+    const unreadCount = (body: Record<string, unknown>) =>
+      (body.unread_msgs as { count: number }).count;
+    const register = async () => {
+      const r = await hamlet.post('/register', {});
+      expect(r.body.result).toBe('success');
+      await hamlet.request('DELETE', '/events', { queue_id: r.body.queue_id });
+      return r.body as Record<string, unknown>;
+    };
+    await register();
+    const first = await register();
+    if (db === 'sqlite') {
+      // Nothing changed since: the copies are used without reading the counts that prove them.
+      const spy = statements();
+      try {
+        await register();
+        const texts = spy.mock.calls.map(([q]) => (q as { sql: string }).sql);
+        expect(texts.some((s) => /count\(\*\).*from "user_messages"/.test(s))).toBe(false);
+        expect(texts.some((s) => /count\(\*\).*from "users"/.test(s))).toBe(false);
+      } finally {
+        spy.mockRestore();
+      }
+    }
+    const hamletId = (first.realm_users as { email: string; user_id: number }[]).find(
+      (u) => u.email === hamlet.email,
+    )!.user_id;
+    await writeFromAnotherProcess(
+      server,
+      db,
+      `update user_messages set flags = flags | 1 where user_id = ${hamletId} and (flags & 1) = 0`,
+    );
+    await writeFromAnotherProcess(
+      server,
+      db,
+      `insert into users (realm_id, email, delivery_email, full_name, api_key, password_hash, role, date_joined)
+       select realm_id, 'newcomer@example.com', 'newcomer@example.com', 'Newcomer', '${'n'.repeat(32)}', '', 400, date_joined
+       from users where id = ${hamletId}`,
+    );
+    await vi.waitFor(
+      async () => {
+        const after = await register();
+        expect(unreadCount(after)).toBe(0);
+        expect(
+          (after.realm_users as { email: string }[]).some(
+            (u) => u.email === 'newcomer@example.com',
+          ),
+        ).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
+    expect(unreadCount(first)).toBeGreaterThan(0);
   });
 });

@@ -7,6 +7,8 @@ type Database = Kysely<DB>;
 
 /** The tables whose rows are kept; a write naming any of them drops every kept row. */
 const CACHED_TABLES = /\b(?:realms|users|streams|subscriptions)\b/i;
+const USER_MESSAGES = /\buser_messages\b/i;
+const RETURNING = /\breturning\b/i;
 /** Statements that may change rows (PostgreSQL's driver does not say which ones read only). */
 const WRITES = /^\s*(?:insert|update|delete|with|alter|drop|create|truncate|merge)\b/i;
 /** Rows kept at most; past it the cache starts over. */
@@ -14,7 +16,8 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * Rows that nearly every request reads and that rarely change: the organization, the person
- * authenticating, a channel by name or id and its subscribers. Each costs a statement per request
+ * authenticating, a channel by name or id and its subscribers, and for /register the
+ * organization's channels, its bots and its people's ids by role. Each costs a statement per request
  * otherwise, about a fifth of the server's work for a message sent.
  *
  * Every change is seen:
@@ -39,6 +42,8 @@ export class RowCache {
   private dirtyTransactions = 0;
   private readonly dataVersion: SQLite.Statement | null;
   private seenVersion = 0;
+  /** SQLite: statements this connection ran that write and name `user_messages` */
+  private userMessageWrites = 0;
 
   /** `sqlite`: the one connection of an SQLite database; none for PostgreSQL. */
   constructor(private readonly sqlite: SQLite.Database | null) {
@@ -48,10 +53,39 @@ export class RowCache {
 
   /** SQLite: called with every statement about to run on the connection (withStatementCache). */
   noteStatement(text: string, reader: boolean) {
-    if (reader) return;
+    // better-sqlite3 counts a write with RETURNING among the statements that read.
+    if (reader && !RETURNING.test(text)) return;
     if (text === 'begin') this.atBegin = this.generation;
     else if (text === 'commit' || text === 'rollback') this.atBegin = null;
-    else if (CACHED_TABLES.test(text)) this.dropAll();
+    else {
+      if (CACHED_TABLES.test(text)) this.dropAll();
+      if (USER_MESSAGES.test(text)) this.userMessageWrites++;
+    }
+  }
+
+  /** SQLite: drops everything when another connection has committed since the last look. */
+  private seeOtherConnections() {
+    if (!this.dataVersion) return;
+    const version = this.dataVersion.get() as number;
+    if (version !== this.seenVersion) {
+      this.seenVersion = version;
+      this.dropAll();
+    }
+  }
+
+  /**
+   * A value that stays the same only while nothing has changed the rows of `table` but through
+   * the events this process publishes: no other process has committed, and no statement of this
+   * one has written that table. Copies kept apart from this cache that follow those events (the
+   * people of /register, a person's unread messages) skip the reading that proves them current
+   * while it holds. Null where it cannot be told: PostgreSQL, for the messages people have, whose
+   * changes no trigger announces.
+   */
+  versionOf(table: 'users' | 'user_messages'): string | null {
+    if (!this.enabled) return null;
+    this.seeOtherConnections();
+    if (table === 'users') return `${this.generation}`;
+    return this.sqlite ? `${this.generation}:${this.userMessageWrites}` : null;
   }
 
   /**
@@ -108,13 +142,7 @@ export class RowCache {
    * never kept: it may be created next.
    */
   async get<T extends object>(key: string, load: () => Promise<T | undefined>) {
-    if (this.dataVersion) {
-      const version = this.dataVersion.get() as number;
-      if (version !== this.seenVersion) {
-        this.seenVersion = version;
-        this.dropAll();
-      }
-    }
+    this.seeOtherConnections();
     const kept = this.entries.get(key) as T | undefined;
     if (kept) return copy(kept);
     const generation = this.generation;
@@ -127,8 +155,10 @@ export class RowCache {
   }
 }
 
+/** A copy a caller may change: of a list, its rows are copied too. */
 function copy<T extends object>(value: T): T {
-  return (Array.isArray(value) ? [...value] : { ...value }) as T;
+  if (!Array.isArray(value)) return { ...value };
+  return value.map((v: unknown) => (typeof v === 'object' && v !== null ? { ...v } : v)) as T;
 }
 
 const caches = new WeakMap<object, RowCache>();
@@ -149,4 +179,9 @@ export function cachedRow<T extends object>(
 ): Promise<T | undefined> {
   const cache = caches.get(db.getExecutor().adapter);
   return cache ? cache.get(key, load) : load();
+}
+
+/** RowCache.versionOf for the database `db`, or null where it has no row cache. */
+export function tableVersion(db: Database, table: 'users' | 'user_messages'): string | null {
+  return caches.get(db.getExecutor().adapter)?.versionOf(table) ?? null;
 }

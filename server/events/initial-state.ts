@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { Database } from '../db/index.js';
+import { cachedRow } from '../db/row-cache.js';
 import { isAdmin } from '../domain/roles.js';
 import { policyFlags } from '../actions/policies.js';
 import { statusSnapshot } from '../actions/user-status.js';
@@ -202,13 +203,15 @@ export async function initialState(ctx: AppContext, realm: Realm, user: User, op
     });
   }
   if (wants(opts, 'realm_bot')) {
-    const bots = await db
-      .selectFrom('users')
-      .selectAll()
-      .where('realm_id', '=', realm.id)
-      .where('is_bot', '=', 1)
-      .execute();
-    state.realm_bots = bots
+    const bots = await cachedRow(db, `bots:${realm.id}`, () =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('realm_id', '=', realm.id)
+        .where('is_bot', '=', 1)
+        .execute(),
+    );
+    state.realm_bots = (bots ?? [])
       .filter((b) => isAdmin(user) || b.bot_owner_id === user.id)
       .map((b) => botToApi(ctx, b));
   }

@@ -4,6 +4,7 @@ import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { userToApi } from '../domain/serialize.js';
 import { profileDataFor, realmUsers } from '../actions/users.js';
 import { RawJson } from '../domain/raw-json.js';
+import { tableVersion } from '../db/row-cache.js';
 import { deflatePiece } from '../domain/deflate-pieces.js';
 import { MemoryBus, type Delivery } from './types.js';
 
@@ -22,7 +23,8 @@ import { MemoryBus, type Delivery } from './types.js';
  * under the write lock that /register takes, only with the in-memory bus of a single process:
  * with several processes (the Redis bus) nothing is kept. And people added by another process
  * (`manage create-user` beside a running server) change the count or the highest id, which are
- * read at each use.
+ * read at each use unless the database shows that no other process has written since they were
+ * last read (db/row-cache.ts, tableVersion).
  */
 
 /** Events that never change what realm_users shows; every other event drops the copy. */
@@ -61,6 +63,8 @@ interface UserPieces {
 interface Entry {
   count: number;
   maxId: number;
+  /** the database's version of people when count and maxId were last proved (tableVersion) */
+  proved: string | null;
   active: UserPieces[];
   inactive: UserPieces[];
   /** the lists as JSON per reader role ("active:400"), made at first use */
@@ -111,6 +115,7 @@ async function build(ctx: AppContext, realm: Realm): Promise<Entry> {
   const entry: Entry = {
     count: users.length,
     maxId: 0,
+    proved: null,
     active: [],
     inactive: [],
     joined: new Map(),
@@ -136,12 +141,21 @@ async function entryFor(ctx: AppContext, realm: Realm): Promise<Entry> {
   if (!state) return build(ctx, realm);
   const cached = state.entries.get(realm.id);
   if (cached) {
+    // Unchanged since the last proof (nothing but this process's events can have added people):
+    // no need to read the count again.
+    const version = tableVersion(ctx.db, 'users');
+    if (version !== null && version === cached.proved) return cached;
     const now = await fingerprint(ctx, realm.id);
-    if (now.count === cached.count && now.maxId === cached.maxId) return cached;
+    if (now.count === cached.count && now.maxId === cached.maxId) {
+      cached.proved = version;
+      return cached;
+    }
     state.entries.delete(realm.id);
   }
   const generation = state.generations.get(realm.id) ?? 0;
+  const version = tableVersion(ctx.db, 'users');
   const entry = await build(ctx, realm);
+  entry.proved = version;
   if ((state.generations.get(realm.id) ?? 0) === generation) state.entries.set(realm.id, entry);
   return entry;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { idList } from '../db/dialect.js';
 import { rowsWith } from '../db/flag-conditions.js';
+import { tableVersion } from '../db/row-cache.js';
 import { topicsOf, unreadConversations } from '../db/unread-conversations.js';
 import { MemoryBus, type Delivery, type EventDelivery } from './types.js';
 
@@ -29,8 +30,11 @@ export interface UnreadGroup {
  * It is still checked before each use: the number of the person's unread rows and the newest of
  * them are read from the index of unread rows (a few milliseconds at fifty thousand) and must be
  * what the copy expects, so a change that reached the database without an event (another
- * process, a tool) makes it read afresh instead of answering wrongly. Kept only with the
- * in-memory bus of a single process, as realm_users is (realm-users.ts).
+ * process, a tool) makes it read afresh instead of answering wrongly. That check is skipped while
+ * the database shows that no such change can have happened since it last passed: on SQLite, no
+ * other connection has committed and no statement of this process has written the table
+ * (db/row-cache.ts, tableVersion). Kept only with the in-memory bus of a single process, as
+ * realm_users is (realm-users.ts).
  */
 
 interface Entry {
@@ -44,6 +48,11 @@ interface Entry {
   /** the person's unread rows in the database, and the newest of them, as events left them */
   total: number;
   newest: number;
+  /**
+   * The database's version of the messages people have when the copy was last proved equal to
+   * it (db/row-cache.ts, tableVersion): while it holds, no proof is needed. Null: always prove.
+   */
+  proved: string | null;
 }
 
 /** Ids held in all copies at most; the least recently used copies go first. */
@@ -295,15 +304,19 @@ export async function unreadGroups(
   if (!cache) return fromDatabase(ctx, userId, limit);
   const cached = cache.use(userId);
   if (cached) {
-    const now = await unreadFingerprint(ctx, userId);
+    const version = tableVersion(ctx.db, 'user_messages');
     const enough = !cached.partial || cached.where.size >= limit;
+    const now =
+      version !== null && version === cached.proved ? cached : await unreadFingerprint(ctx, userId);
     if (enough && now.total === cached.total && now.newest === cached.newest) {
+      cached.proved = version;
       await learnTopics(ctx, cached.groups.values());
       return groupsOf(cached, limit);
     }
     cache.drop(userId);
   }
   const changes = cache.changes;
+  const version = tableVersion(ctx.db, 'user_messages');
   const fingerprint = await unreadFingerprint(ctx, userId);
   const entry: Entry = {
     groups: new Map(),
@@ -311,6 +324,7 @@ export async function unreadGroups(
     partial: false,
     total: fingerprint.total,
     newest: fingerprint.newest,
+    proved: version,
   };
   for (const g of await fromDatabase(ctx, userId, limit)) {
     entry.groups.set(conversationKey(g), g);
