@@ -269,13 +269,27 @@ function groupsOf(entry: Entry, limit: number): UnreadGroup[] {
   }
   const out: UnreadGroup[] = [];
   for (const g of entry.groups.values()) {
-    const keep = (list: number[]) => (floor ? list.filter((id) => id >= floor) : list.slice());
-    const ids = keep(g.ids);
-    const topic = ids[0] === g.ids[0] ? g.topic : undefined;
-    if (ids.length)
-      out.push({ ...g, ids, mentioned: keep(g.mentioned), wildcard: keep(g.wildcard), topic });
+    const ids = keepFrom(g.ids, floor);
+    if (!ids.length) continue;
+    out.push({
+      streamId: g.streamId,
+      topicKey: g.topicKey,
+      dmKey: g.dmKey,
+      ids,
+      mentioned: keepFrom(g.mentioned, floor),
+      wildcard: keepFrom(g.wildcard, floor),
+      topic: ids[0] === g.ids[0] ? g.topic : undefined,
+    });
   }
   return out;
+}
+
+/** A copy of the ascending `list` from `floor` on (all of it when `floor` is 0). */
+function keepFrom(list: number[], floor: number): number[] {
+  if (!floor || !list.length || list[0] >= floor) return list.slice();
+  let at = 0;
+  while (at < list.length && list[at] < floor) at++;
+  return list.slice(at);
 }
 
 async function fromDatabase(ctx: AppContext, userId: number, limit: number) {
