@@ -119,16 +119,23 @@ class RawConnection {
   }
 
   private onData(chunk: Buffer) {
+    // When these bytes were read: the answer's time once they complete it.
+    const at = clockMs();
     const current = this.current;
     if (!current) return;
     current.received = true;
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     const end = this.buffer.indexOf('\r\n\r\n');
     if (end === -1) return;
-    const head = this.buffer.subarray(0, end).toString('latin1');
-    const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
-    const header = (name: string) =>
-      new RegExp(`\\r\\n${name}:\\s*([^\\r]*)`, 'i').exec(head)?.[1]?.trim().toLowerCase();
+    const head = this.buffer.subarray(0, end).toString('latin1').toLowerCase();
+    const status = Number(head.slice(9, 12));
+    const header = (name: string) => {
+      const at = head.indexOf(`\r\n${name}:`);
+      if (at === -1) return undefined;
+      const from = at + name.length + 3;
+      const to = head.indexOf('\r\n', from);
+      return head.slice(from, to === -1 ? undefined : to).trim();
+    };
     let body: Buffer | null = null;
     const rest = this.buffer.subarray(end + 4);
     const length = header('content-length');
@@ -141,7 +148,6 @@ class RawConnection {
     } else {
       return; // the body ends when the connection closes, which a long-poll's never does
     }
-    const at = clockMs();
     this.current = null;
     this.buffer = Buffer.alloc(0);
     if (header('connection') === 'close') {
