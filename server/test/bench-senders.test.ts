@@ -1,0 +1,50 @@
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendFromChild } from '../../bench/senders.js';
+
+/** The benchmark's concurrent senders (bench/senders.ts), run from a child process. */
+describe('the benchmark senders', () => {
+  const app = Fastify();
+  const bodies: string[] = [];
+  let url = '';
+  beforeAll(async () => {
+    app.post('/x', async (request) => {
+      bodies.push((request.body as { content: string }).content);
+      return { result: 'success' };
+    });
+    app.post('/refuse', async (_request, reply) => reply.code(400).send({ result: 'error' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    url = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(() => app.close());
+
+  it('sends every request of every client, numbered, after the uncounted warm-up', async () => {
+    const rate = await sendFromChild({
+      url: `${url}/x`,
+      headers: { 'content-type': 'application/json' },
+      body: '{"content":"n{i}"}',
+      clients: 4,
+      perClient: 5,
+      warmUp: 2,
+    });
+    expect(rate).toBeGreaterThan(0);
+    expect(bodies).toHaveLength(4 * 2 + 4 * 5);
+    const counted = bodies.filter((b) => Number(b.slice(1)) < 1_000_000);
+    expect(new Set(counted)).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `n${i}`)));
+  });
+
+  it('fails rather than counting a refused request', async () => {
+    await expect(
+      sendFromChild({
+        url: `${url}/refuse`,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        clients: 2,
+        perClient: 2,
+        warmUp: 0,
+      }),
+    ).rejects.toThrow(/400/);
+  });
+});
