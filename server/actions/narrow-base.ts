@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../db/index.js';
-import { cachedRow } from '../db/row-cache.js';
+import { allRealmStreams } from '../db/realm-streams.js';
 import type { Dialect } from '../db/migrations.js';
 import type { SearchReading } from '../db/search.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
@@ -70,12 +70,7 @@ export async function narrowLookup(
   user: User | null,
   terms?: NarrowTerm[],
 ): Promise<Lookup> {
-  // Every channel, deactivated ones too (their messages are still named by id), kept with the
-  // rows between requests: five hundred of them are most of a message fetch's reading otherwise.
-  const streams =
-    (await cachedRow(db, `streams-all:${realm.id}`, () =>
-      db.selectFrom('streams').selectAll().where('realm_id', '=', realm.id).execute(),
-    )) ?? [];
+  const streams = await allRealmStreams(db, realm.id);
   const subscribed = user
     ? new Set(
         (

@@ -16,21 +16,13 @@ import { adminRequired, isDbId } from './admin-checks.js';
 import { systemGroupId } from './realm.js';
 import { compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
+import { allRealmStreams } from '../db/realm-streams.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 export async function realmStreams(db: Database, realmId: number): Promise<Stream[]> {
-  const rows = await cachedRow(db, `streams:${realmId}`, () =>
-    db
-      .selectFrom('streams')
-      .selectAll()
-      .where('realm_id', '=', realmId)
-      .where('deactivated', '=', 0)
-      .orderBy('id')
-      .execute(),
-  );
-  return rows ?? [];
+  return (await allRealmStreams(db, realmId)).filter((s) => !s.deactivated);
 }
 
 export async function firstMessageIds(

@@ -158,7 +158,9 @@ export class RowCache {
 /** A copy a caller may change: of a list, its rows are copied too. */
 function copy<T extends object>(value: T): T {
   if (!Array.isArray(value)) return { ...value };
-  return value.map((v: unknown) => (typeof v === 'object' && v !== null ? { ...v } : v)) as T;
+  // A list of ids (a channel's subscribers, read at every message sent) needs no more.
+  if (typeof value[0] !== 'object' || value[0] === null) return [...value] as T;
+  return value.map((v: object) => ({ ...v })) as T;
 }
 
 const caches = new WeakMap<object, RowCache>();

@@ -20,15 +20,23 @@ describe('the benchmark senders', () => {
   });
   afterAll(() => app.close());
 
+  const plan = (
+    route: string,
+    body: string,
+    clients: number,
+    perClient: number,
+    warmUp: number,
+  ) => ({
+    url: `${url}${route}`,
+    headers: { 'content-type': 'application/json' },
+    body,
+    clients,
+    perClient,
+    warmUp,
+  });
+
   it('sends every request of every client, numbered, after the uncounted warm-up', async () => {
-    const rate = await sendFromChild({
-      url: `${url}/x`,
-      headers: { 'content-type': 'application/json' },
-      body: '{"content":"n{i}"}',
-      clients: 4,
-      perClient: 5,
-      warmUp: 2,
-    });
+    const rate = await sendFromChild(plan('/x', '{"content":"n{i}"}', 4, 5, 2));
     expect(rate).toBeGreaterThan(0);
     expect(bodies).toHaveLength(4 * 2 + 4 * 5);
     const counted = bodies.filter((b) => Number(b.slice(1)) < 1_000_000);
@@ -36,15 +44,6 @@ describe('the benchmark senders', () => {
   });
 
   it('fails rather than counting a refused request', async () => {
-    await expect(
-      sendFromChild({
-        url: `${url}/refuse`,
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        clients: 2,
-        perClient: 2,
-        warmUp: 0,
-      }),
-    ).rejects.toThrow(/400/);
+    await expect(sendFromChild(plan('/refuse', '{}', 2, 2, 0))).rejects.toThrow(/400/);
   });
 });
