@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unreadMessages } from '../events/initial-state.js';
+import { randomSource } from '../populate.js';
 import type { User } from '../db/schema.js';
 import { TestClient } from './client.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
@@ -16,16 +17,10 @@ describe.each(DATABASES)('the unread copy in memory against the database (%s)', 
   const c: Record<string, TestClient> = {};
   const users: Record<string, User> = {};
 
-  /** mulberry32: `pick(n)` is 0 to n - 1. */
+  /** `pick(n)` is 0 to n - 1, from populate's seeded generator. */
   function random(seed: number) {
-    let x = seed >>> 0;
-    return (n: number) => {
-      x = (x + 0x6d2b79f5) >>> 0;
-      let t = x;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-    };
+    const next = randomSource(seed);
+    return (n: number) => Math.floor(next() * n);
   }
 
   const ok = async (r: Promise<{ status: number; body: any }>) => {
