@@ -28,16 +28,29 @@ export const FLAG_STATISTICS = {
   user_messages_private_stats: PRIVATE_MESSAGE_BIT,
 } as const;
 
+/**
+ * Rows whose message holds one of the person's alert words (migration 0015; not among
+ * FLAG_INDEXES, which migration 0009 created as it stood then). Few rows have it, so without
+ * this index `is:alerted` read every message of the person to find them.
+ */
+export const ALERTED_INDEX = {
+  name: 'user_messages_alerted',
+  condition: `flags & ${FLAG_BITS.has_alert_word} != 0`,
+  statistics: 'user_messages_alerted_stats',
+  bits: FLAG_BITS.has_alert_word,
+} as const;
+
 /** The condition of the index on unread rows, user_messages_unread_flags. */
 export const UNREAD_CONDITION = `flags & ${FLAG_BITS.read} = 0`;
 
-export type FlagIndex = 'unread' | 'starred' | 'mentioned' | 'private';
+export type FlagIndex = 'unread' | 'starred' | 'mentioned' | 'private' | 'alerted';
 
 const CONDITIONS: Record<FlagIndex, string> = {
   unread: UNREAD_CONDITION,
   starred: FLAG_INDEXES.user_messages_starred,
   mentioned: FLAG_INDEXES.user_messages_mentioned,
   private: FLAG_INDEXES.user_messages_private,
+  alerted: ALERTED_INDEX.condition,
 };
 
 /**

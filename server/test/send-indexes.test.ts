@@ -1,11 +1,13 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findStream } from '../actions/streams.js';
+import { rowsWith } from '../db/flag-conditions.js';
 import { DATABASES, startTestServer, type TestServer } from './harness.js';
 
 /**
  * The lookups every send makes are answered from an index, not by reading the whole table: a
- * channel by its name in any case, who muted the sender, the realm's linkifiers. PostgreSQL is
+ * channel by its name in any case, who muted the sender, the realm's linkifiers; and so are the
+ * `is:alerted` and `dm-including` narrows. PostgreSQL is
  * told to avoid sequential scans, as a small test table would otherwise be read whole anyway.
  */
 describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
@@ -84,4 +86,19 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
     expect(p).toContain('users_realm_active_role');
     if (db === 'sqlite') expect(p).toContain('COVERING INDEX');
   });
+
+  // Narrows of few rows read them from a partial index of the person's rows, not all of theirs.
+  for (const [kind, index] of [
+    ['alerted', 'user_messages_alerted'],
+    ['private', 'user_messages_private'],
+  ] as const)
+    it(`reads a person's ${kind} rows through ${index}`, async () => {
+      const q = server.ctx.db
+        .selectFrom('user_messages as um')
+        .select('um.message_id')
+        .where('um.user_id', '=', 1)
+        .where(rowsWith(kind, 'um'))
+        .orderBy('um.message_id', 'desc');
+      expect(await plan(q)).toContain(index);
+    });
 });
