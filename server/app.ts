@@ -29,7 +29,7 @@ export async function buildApp(
   });
   if (opts.logger) ctx.log = app.log;
   await app.register(compress, {
-    ...compressOptions('usual'),
+    ...compressOptions(),
     // Request bodies are read as sent, as before; no client of the Zulip API compresses them.
     globalDecompression: false,
   });

@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
  * length of the whole text, which zlib.crc32 reads at about 7 GB/s.
  */
 
-/** The compression level of pieces: gzip level 1, as for every answer that grows with the organization. */
+/** The compression level of pieces: gzip level 1, as for every answer (http/compression.ts). */
 const LEVEL = 1;
 
 const deflateRaw = promisify(zlib.deflateRaw);

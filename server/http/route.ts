@@ -11,7 +11,7 @@ import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import type { RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
-import { COMPRESS_THRESHOLD, compressOptions, type CompressionEffort } from './compression.js';
+import { COMPRESS_THRESHOLD } from './compression.js';
 import { SECURITY_HEADERS, acceptedEncodings } from './static.js';
 import { deflatePiece, gzipOfPieces } from '../domain/deflate-pieces.js';
 import { clientGone } from './client-gone.js';
@@ -36,8 +36,6 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
    * guests (`require_member_or_admin` with `human_users_only`).
    */
   callers?: 'humans' | 'members';
-  /** how hard to compress the answer (http/compression.ts); 'usual' unless said */
-  compression?: CompressionEffort;
   /**
    * The request names an event queue (`queue_id`) that may vouch for its credentials: GET /events,
    * so that a long-poll repeating the headers its queue verified reads nothing from the database.
@@ -114,7 +112,6 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app.route({
     method: def.method,
     url,
-    ...(def.compression ? { compress: compressOptions(def.compression) } : {}),
     handler: async (request, reply) => {
       const pathParams = (request.params ?? {}) as Record<string, string>;
       for (const name of def.pathInts ?? []) {

@@ -12,8 +12,6 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
       method: 'POST',
       path: '/register',
       auth: 'optional',
-      // grows with the organization: several MB at ten thousand people
-      compression: 'fast',
       params: {
         apply_markdown: p.bool().default(false),
         client_gravatar: p.bool().optional(),
