@@ -230,6 +230,8 @@ async function serverFigures(
     ['is_unread', [{ operator: 'is', operand: 'unread' }], 'newest'],
     ['is_starred', [{ operator: 'is', operand: 'starred' }], 'newest'],
     ['is_mentioned', [{ operator: 'is', operand: 'mentioned' }], 'newest'],
+    ['is_alerted', [{ operator: 'is', operand: 'alerted' }], 'newest'],
+    ['dm_including', [{ operator: 'dm-including', operand: dmPartner ?? someSender }], 'newest'],
     ['sender', [{ operator: 'sender', operand: someSender }], 'newest'],
   ]; // prettier-ignore
   for (const [name, narrow, anchor] of narrows) {
