@@ -290,7 +290,9 @@ async function serverFigures(
   });
   record({ db, name: 'send_16_clients_per_s', value: throughput, unit: 'msg/s',
     floor: floors.insert.concurrent_per_s,
-    goal: db === 'sqlite' ? { min: floors.insert.concurrent_per_s } : null }); // prettier-ignore
+    // PostgreSQL within 2x of SQLite's goal, as every other figure.
+    goal: { min: db === 'sqlite' ? floors.insert.concurrent_per_s
+      : Math.round(floors.insert.concurrent_per_s / 2) } }); // prettier-ignore
 
   await deliveryFigures(db, server, scale.users);
 }
