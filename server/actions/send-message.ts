@@ -26,6 +26,7 @@ import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
 import { isDbId } from './admin-checks.js';
 import { compiledForLength, compiledQuery } from '../db/compiled.js';
+import { cachedRow } from '../db/row-cache.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -91,23 +92,24 @@ export async function markdownContext(
           .where('is_system_group', '=', 0)
           .where('deactivated', '=', 0)
           .execute();
-  const linkifiers = await realmLinkifiers.all(db, realm.id);
   return {
     users: users.map((u) => ({ id: u.id, full_name: u.full_name, is_active: !!u.is_active })),
     streams,
     userGroups: groups,
     realmEmoji: refs && !refs.emoji ? [] : await activeRealmEmoji(db, realm.id),
-    linkifiers: linkifiers.flatMap((l) => {
-      // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
-      try {
-        const { regexp } = compileLinkifierPattern(l.pattern);
-        return [
-          { id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template },
-        ];
-      } catch {
-        return [];
-      }
-    }),
+    linkifiers: (await cachedRow(db, `linkifiers:${realm.id}`, async () =>
+      (await realmLinkifiers.all(db, realm.id)).flatMap((l) => {
+        // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
+        try {
+          const { regexp } = compileLinkifierPattern(l.pattern);
+          return [
+            { id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template },
+          ];
+        } catch {
+          return [];
+        }
+      }),
+    ))!,
   };
 }
 
@@ -252,8 +254,13 @@ const insertMessageRow = compiledQuery(
       })
       .returningAll(),
 );
-const alertWordsOf = compiledForLength((db, userIds: number[]) =>
-  db.selectFrom('alert_words').select(['user_id', 'word']).where('user_id', 'in', userIds),
+/** Every alert word of the organization's people, flat: user id, word, user id, word... */
+const realmAlertWords = compiledQuery((db, realmId: number) =>
+  db
+    .selectFrom('alert_words as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.user_id', 'a.word'])
+    .where('u.realm_id', '=', realmId),
 );
 /** Rows as flat triples: user_id, message_id, flags. */
 const insertUserMessages = compiledForLength(
@@ -350,7 +357,12 @@ export async function insertMessage(
   ))!;
   await claimLinkedUploads(ctx, trx, realm, sender, message);
 
-  const mutedBy = new Set((await mutedByOthers.all(trx, sender.id)).map((r) => r.user_id));
+  // Who muted the sender and the organization's alert words are kept between sends (db/row-cache.ts).
+  const mutedBy = new Set(
+    (await cachedRow(trx, `muted-by:${sender.id}`, async () =>
+      (await mutedByOthers.all(trx, sender.id)).map((r) => r.user_id),
+    ))!,
+  );
   const topicParticipants =
     md.topicWildcard && stream
       ? new Set(
@@ -368,8 +380,18 @@ export async function insertMessage(
   const mentioned = new Set(await mentionedUserIds(trx, realm.id, md));
   const lowered = content.toLowerCase();
   const alerted = new Set<number>();
-  for (const a of await alertWordsOf(trx, recipients))
-    if (a.user_id !== sender.id && lowered.includes(a.word.toLowerCase())) alerted.add(a.user_id);
+  const alertWords = (await cachedRow(trx, `alert-words:${realm.id}`, async () =>
+    (await realmAlertWords.all(trx, realm.id)).flatMap((a) => [a.user_id, a.word]),
+  ))!;
+  if (alertWords.length) {
+    const receiving = new Set(recipients);
+    for (let i = 0; i < alertWords.length; i += 2) {
+      const userId = alertWords[i] as number;
+      const word = alertWords[i + 1] as string;
+      if (userId !== sender.id && receiving.has(userId) && lowered.includes(word.toLowerCase()))
+        alerted.add(userId);
+    }
+  }
   const flagsFor = (userId: number) => {
     let flags = message.type === 'private' ? PRIVATE_MESSAGE_BIT : 0;
     if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))

@@ -618,6 +618,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0016_more_rows_changed_notifications': {
+      async up(db: Kysely<any>) {
+        // Every message sent reads the organization's linkifiers and alert words and who muted
+        // the sender, now kept between sends (db/row-cache.ts): their changes are announced as
+        // those of the tables of 0014.
+        if (dialect !== 'postgres') return;
+        for (const table of ['linkifiers', 'muted_users', 'alert_words'])
+          await sql`CREATE TRIGGER ${sql.raw(`${table}_rows_changed`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION parley_rows_changed()`.execute(
+            db,
+          );
+      },
+    },
   };
 }
 

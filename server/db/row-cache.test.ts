@@ -246,4 +246,65 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     );
     expect(unreadCount(first)).toBeGreaterThan(0);
   });
+
+  it('sees alert words, mutes and linkifiers change between two sends, however they changed', async () => {
+    const othello = await TestClient.login(server.url, 'othello@example.com', 'parley-demo');
+    const iago = await TestClient.login(server.url, 'iago@example.com', 'parley-demo');
+    const othelloId = (await othello.get('/users/me')).body.user_id as number;
+    const hamletId = (await hamlet.get('/users/me')).body.user_id as number;
+    const send = async (content: string) => {
+      const r = await othello.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'kept rows',
+        content,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.id as number;
+    };
+    const hamletSees = async (id: number) =>
+      (await hamlet.get(`/messages/${id}`)).body.message as {
+        flags: string[];
+        content: string;
+      };
+
+    // Each is read once before it changes, so that a kept copy would show.
+    expect((await hamletSees(await send('zebra crossing PR-7'))).flags).not.toContain(
+      'has_alert_word',
+    );
+    expect((await hamlet.post('/users/me/alert_words', { alert_words: ['zebra'] })).status).toBe(
+      200,
+    );
+    expect((await hamletSees(await send('zebra again'))).flags).toContain('has_alert_word');
+    await writeFromAnotherProcess(
+      server,
+      db,
+      `delete from alert_words where user_id = ${hamletId}`,
+    );
+    await vi.waitFor(
+      async () =>
+        expect((await hamletSees(await send('zebra once more'))).flags).not.toContain(
+          'has_alert_word',
+        ),
+      { timeout: 10_000 },
+    );
+
+    expect((await hamletSees(await send('loud'))).flags).not.toContain('read');
+    expect((await hamlet.post(`/users/me/muted_users/${othelloId}`, {})).status).toBe(200);
+    expect((await hamletSees(await send('still loud'))).flags).toContain('read');
+    expect((await hamlet.delete(`/users/me/muted_users/${othelloId}`)).status).toBe(200);
+    expect((await hamletSees(await send('heard again'))).flags).not.toContain('read');
+
+    expect((await hamletSees(await send('see PR-8'))).content).not.toContain('<a ');
+    const filter = await iago.post('/realm/filters', {
+      pattern: 'PR-(?P<id>[0-9]+)',
+      url_template: 'https://example.com/pr/{id}',
+    });
+    expect(filter.status, JSON.stringify(filter.body)).toBe(200);
+    expect((await hamletSees(await send('see PR-9'))).content).toContain(
+      'href="https://example.com/pr/9"',
+    );
+    expect((await iago.delete(`/realm/filters/${filter.body.id}`)).status).toBe(200);
+    expect((await hamletSees(await send('see PR-10'))).content).not.toContain('<a ');
+  });
 });

@@ -6,7 +6,8 @@ import type { DB } from './schema.js';
 type Database = Kysely<DB>;
 
 /** The tables whose rows are kept; a write naming any of them drops every kept row. */
-const CACHED_TABLES = /\b(?:realms|users|streams|subscriptions)\b/i;
+const CACHED_TABLES =
+  /\b(?:realms|users|streams|subscriptions|linkifiers|muted_users|alert_words)\b/i;
 const USER_MESSAGES = /\buser_messages\b/i;
 const RETURNING = /\breturning\b/i;
 /** Statements that may change rows (PostgreSQL's driver does not say which ones read only). */
@@ -16,8 +17,9 @@ const MAX_ENTRIES = 50_000;
 
 /**
  * Rows that nearly every request reads and that rarely change: the organization, the person
- * authenticating, a channel by name or id and its subscribers, and for /register the
- * organization's channels, its bots and its people's ids by role. Each costs a statement per request
+ * authenticating, a channel by name or id and its subscribers, for /register the organization's
+ * channels, its bots and its people's ids by role, and for every message sent the organization's
+ * linkifiers and alert words and who muted the sender. Each costs a statement per request
  * otherwise, about a fifth of the server's work for a message sent.
  *
  * Every change is seen:
