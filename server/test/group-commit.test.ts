@@ -72,6 +72,17 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
     publish.mockRestore();
   });
 
+  it('rolls back a failing first and last write of a batch and keeps the one between', async () => {
+    const results = await Promise.allSettled([
+      write('first', true),
+      write('middle'),
+      write('last', true),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'rejected']);
+    expect(await words()).toEqual(['alpha', 'gamma', 'middle']);
+    await server.ctx.db.deleteFrom('alert_words').where('word', '=', 'middle').execute();
+  });
+
   it('a write alone rolls back entirely when it fails, and later writes go on', async () => {
     await expect(write('delta', true)).rejects.toThrow('refused delta');
     expect(await write('epsilon')).toBe('epsilon');

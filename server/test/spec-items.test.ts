@@ -1194,6 +1194,15 @@ describe.each(DATABASES)('api-spec.md endpoint rules on %s', (db) => {
       content: 'and go on',
     });
     expect(second.body.automatic_new_visibility_policy).toBeUndefined();
+    // Someone else's reply does not start the topic: with the same setting, no follow.
+    const reply = await c.othello.post('/messages', {
+      type: 'stream',
+      to: general,
+      topic: 'brand new topic',
+      content: 'joining in',
+    });
+    expect(reply.body).toMatchObject({ result: 'success' });
+    expect(reply.body.automatic_new_visibility_policy).toBeUndefined();
     expect(
       (await c.hamlet.patch('/settings', { automatically_follow_topics_policy: 4 })).status,
     ).toBe(200);
