@@ -245,10 +245,11 @@ async function serverFigures(
       goal: { max: db === 'sqlite' ? 10 : 20 }, detail: { messages: count, p95_ms: s.p95_ms } }); // prettier-ignore
   }
 
-  // Full-text search: a word that occurs nowhere, and a common one.
+  // Full-text search: a word that occurs nowhere, a common one, and a quoted phrase of two.
   for (const [name, word] of [
     ['search_nowhere', 'zyxwvutsrq'],
     ['search_common', 'roadmap'],
+    ['search_phrase', '"roadmap budget"'],
   ] as const) {
     const s = await timeEach(Math.min(rounds, 10), async () => {
       const r = await admin.get('/messages', {
