@@ -254,20 +254,26 @@ const insertMessageRow = compiledQuery(
       })
       .returningAll(),
 );
+/** A new message's values, in insertMessageRow's order. */
+type MessageValues =
+  Parameters<typeof insertMessageRow.first> extends [Database, ...infer V] ? V : never;
+
 /** PostgreSQL: the message row and its recipients' rows (user ids and flags, in order) at once. */
 async function insertWithRecipients(
   db: Database,
-  realmId: number,
-  senderId: number,
-  type: 'stream' | 'private',
-  streamId: number | null,
-  topic: string,
-  topicKey: string,
-  dmKey: string | null,
-  content: string,
-  rendered: string,
-  dateSent: number,
-  client: string,
+  [
+    realmId,
+    senderId,
+    type,
+    streamId,
+    topic,
+    topicKey,
+    dmKey,
+    content,
+    rendered,
+    dateSent,
+    client,
+  ]: MessageValues,
   userIds: number[],
   flags: number[],
 ) {
@@ -445,7 +451,7 @@ export async function insertMessage(
   const flags = recipients.map(flagsFor);
 
   const now = Math.floor(Date.now() / 1000);
-  const values = [
+  const values: MessageValues = [
     realm.id,
     sender.id,
     stream ? 'stream' : 'private',
@@ -457,11 +463,11 @@ export async function insertMessage(
     md.html,
     now,
     opts.client,
-  ] as const;
+  ];
   let message: Selectable<DB['messages']>;
   if (ctx.dialect === 'postgres') {
     // The message and its recipients' rows in one statement: one round trip instead of two.
-    message = (await insertWithRecipients(trx, ...values, recipients, flags))!;
+    message = (await insertWithRecipients(trx, values, recipients, flags))!;
   } else {
     message = (await insertMessageRow.first(trx, ...values))!;
     for (let i = 0; i < recipients.length; i += 500)

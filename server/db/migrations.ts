@@ -510,17 +510,12 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         // PostgreSQL guesses how many of a person's rows have a flag from the whole table, and
         // then prefers to walk every message: statistics per person and flag correct the guess
         // (SQLite's planner takes the partial indexes as they are).
-        if (dialect === 'postgres') {
-          const version = await sql<{
-            v: string;
-          }>`SELECT current_setting('server_version_num') AS v`.execute(db);
-          if (Number(version.rows[0]?.v) >= 140000) {
-            for (const [name, bits] of Object.entries(FLAG_STATISTICS))
-              await sql`CREATE STATISTICS ${sql.id(name)} (mcv) ON user_id, (flags & ${sql.lit(bits)}) FROM user_messages`.execute(
-                db,
-              );
-            await sql`ANALYZE user_messages`.execute(db);
-          }
+        if (dialect === 'postgres' && (await hasExpressionStatistics(db))) {
+          for (const [name, bits] of Object.entries(FLAG_STATISTICS))
+            await sql`CREATE STATISTICS ${sql.id(name)} (mcv) ON user_id, (flags & ${sql.lit(bits)}) FROM user_messages`.execute(
+              db,
+            );
+          await sql`ANALYZE user_messages`.execute(db);
         }
       },
     },
@@ -605,16 +600,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`CREATE INDEX ${sql.id(ALERTED_INDEX.name)} ON user_messages (user_id, message_id) WHERE ${sql.raw(ALERTED_INDEX.condition)}`.execute(
           db,
         );
-        if (dialect === 'postgres') {
-          const version = await sql<{
-            v: string;
-          }>`SELECT current_setting('server_version_num') AS v`.execute(db);
-          if (Number(version.rows[0]?.v) >= 140000) {
-            await sql`CREATE STATISTICS ${sql.id(ALERTED_INDEX.statistics)} (mcv) ON user_id, (flags & ${sql.lit(ALERTED_INDEX.bits)}) FROM user_messages`.execute(
-              db,
-            );
-            await sql`ANALYZE user_messages`.execute(db);
-          }
+        if (dialect === 'postgres' && (await hasExpressionStatistics(db))) {
+          await sql`CREATE STATISTICS ${sql.id(ALERTED_INDEX.statistics)} (mcv) ON user_id, (flags & ${sql.lit(ALERTED_INDEX.bits)}) FROM user_messages`.execute(
+            db,
+          );
+          await sql`ANALYZE user_messages`.execute(db);
         }
       },
     },
@@ -631,6 +621,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       },
     },
   };
+}
+
+/** PostgreSQL 14 and later keep statistics on expressions (CREATE STATISTICS ... ON (expr)). */
+async function hasExpressionStatistics(db: Kysely<any>): Promise<boolean> {
+  const version = await sql<{
+    v: string;
+  }>`SELECT current_setting('server_version_num') AS v`.execute(db);
+  return Number(version.rows[0]?.v) >= 140000;
 }
 
 /** Messages read per step of the back-fill. */
