@@ -133,8 +133,8 @@ const INDEXED_IS: Record<string, FlagIndex> = {
 
 /**
  * The narrow's conditions, plus the condition of the partial index on user_messages that an `is`
- * term selects (unread, starred, mentioned, alerted, direct messages): the same rows, stated so that the
- * database can read them from that index rather than test every message of the reader.
+ * term selects (unread, starred, mentioned, alerted, direct messages): the same rows, stated so
+ * that the database can read them from that index rather than test every message of the reader.
  */
 function withIndexedFlags(plan: NarrowPlan, terms: NarrowTerm[]): NarrowPlan {
   const extra = terms.flatMap((t) =>

@@ -293,7 +293,7 @@ async function insertWithRecipients(
   return rows[0];
 }
 
-/** Every alert word of the organization's people, flat: user id, word, user id, word... */
+/** Every alert word of the organization's people, kept flat and lower-cased: id, word, id, word. */
 const realmAlertWords = compiledQuery((db, realmId: number) =>
   db
     .selectFrom('alert_words as a')
@@ -426,14 +426,14 @@ export async function insertMessage(
   const lowered = content.toLowerCase();
   const alerted = new Set<number>();
   const alertWords = (await cachedRow(trx, `alert-words:${realm.id}`, async () =>
-    (await realmAlertWords.all(trx, realm.id)).flatMap((a) => [a.user_id, a.word]),
+    (await realmAlertWords.all(trx, realm.id)).flatMap((a) => [a.user_id, a.word.toLowerCase()]),
   ))!;
   if (alertWords.length) {
     const receiving = new Set(recipients);
     for (let i = 0; i < alertWords.length; i += 2) {
       const userId = alertWords[i] as number;
       const word = alertWords[i + 1] as string;
-      if (userId !== sender.id && receiving.has(userId) && lowered.includes(word.toLowerCase()))
+      if (userId !== sender.id && receiving.has(userId) && lowered.includes(word))
         alerted.add(userId);
     }
   }
