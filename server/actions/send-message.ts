@@ -400,7 +400,7 @@ export async function insertMessage(
       md,
       stream ? { stream, topic, subscriberCount } : null,
     );
-  // Who muted the sender and the organization's alert words are kept between sends (db/row-cache.ts).
+  // Who muted the sender and the organization's alert words: kept between sends (row-cache.ts).
   const mutedBy = new Set(
     (await cachedRow(trx, `muted-by:${sender.id}`, async () =>
       (await mutedByOthers.all(trx, sender.id)).map((r) => r.user_id),
