@@ -4,16 +4,16 @@ import type { DB, Message, Realm, User } from '../db/schema.js';
 import { badRequest, notLoggedIn } from '../domain/errors.js';
 import { rowsWith, type FlagIndex } from '../db/flag-conditions.js';
 import {
-  countSearchMatches,
   messagesBySearch,
   SEARCH_ORDER_COLUMN,
   searchOrderBound,
+  searchMatchIds,
 } from '../db/search.js';
 import type { SearchQuery } from '../domain/search-text.js';
 import { accessibleMessage, HISTORICAL_FLAGS, invalidMessage } from './message-access.js';
 import { formatMessages } from './message-records.js';
 import { expandWithOperator } from './narrow-with.js';
-import { searchMatch } from './search-highlight.js';
+import { searchMatcher } from './search-highlight.js';
 import {
   checkSpectatorNarrow,
   narrowLookup,
@@ -97,10 +97,11 @@ export const SEARCH_READING_LIMITS = {
 
 /**
  * SQLite cannot weigh how many messages a full-text search matches, so this chooses how its
- * matches are read (db/search.ts SearchReading) from two bounded counts: few matches are read as
- * a list; many matches in a small narrow (a quiet channel, a conversation) are probed message by
- * message; many matches in a large narrow are read newest first from the index, so that a page
- * of a common word costs about a page of rows. Returns the queries that then drive the reading.
+ * matches are read (db/search.ts SearchReading) from two bounded readings: few matches are read
+ * from the index once, and their ids given to the fetch; many matches in a small narrow (a quiet
+ * channel, a conversation) are probed message by message; many matches in a large narrow are
+ * read newest first from the index, so that a page of a common word costs about a page of rows.
+ * Returns the queries that then drive the reading.
  */
 async function chooseSearchReading(
   ctx: AppContext,
@@ -110,7 +111,12 @@ async function chooseSearchReading(
   if (ctx.dialect !== 'sqlite' || plan.searches.length === 0) return null;
   const queries = plan.searches.map((t) => t.query);
   const { fewMatches, smallNarrow } = SEARCH_READING_LIMITS;
-  if ((await countSearchMatches(ctx.db, queries, fewMatches)) < fewMatches) return null;
+  const ids = await searchMatchIds(ctx.db, queries, fewMatches);
+  if (ids.length < fewMatches) {
+    // The ids match every search term: the first reads them, the others hold already.
+    plan.searches.forEach((term, i) => (term.reading = i === 0 ? { ids } : 'driven'));
+    return null;
+  }
   for (const term of plan.searches) term.reading = 'driven';
   const rest = await (ctx.db as any)
     .selectFrom(baseQuery(ctx, user, plan).clearSelect().select('m.id').limit(smallNarrow).as('r'))
@@ -251,10 +257,10 @@ export async function getMessages(
   });
   // A search highlights its words in every result, as upstream's match_content and match_subject.
   const words = plan.searchWords;
-  const messages =
-    words.length === 0
-      ? formatted
-      : formatted.map((message, index) => ({ ...message, ...searchMatch(rows[index]!, words) }));
+  const match = words.length === 0 ? null : searchMatcher(words);
+  const messages = match
+    ? formatted.map((message, index) => ({ ...message, ...match(rows[index]!) }))
+    : formatted;
   return {
     anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
     found_anchor: anchorRows.length > 0,

@@ -6,7 +6,7 @@ import { canReadStreamHistory } from './access.js';
 import { baseQuery } from './get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
 import { expandWithOperator } from './narrow-with.js';
-import { searchMatch } from './search-highlight.js';
+import { searchMatcher } from './search-highlight.js';
 import { markdownContext } from './send-message.js';
 import { streamForUser } from './streams.js';
 
@@ -67,6 +67,7 @@ export async function matchesNarrow(
   if (!ids.length) return { messages: {} };
   const rows = await baseQuery(ctx, user, plan).where('m.id', 'in', ids.slice(0, 1000)).execute();
   const messages: Record<string, { match_content: string; match_subject: string }> = {};
-  for (const r of rows) messages[String(r.id)] = searchMatch(r, plan.searchWords);
+  const match = searchMatcher(plan.searchWords);
+  for (const r of rows) messages[String(r.id)] = match(r);
   return { messages };
 }

@@ -140,9 +140,11 @@ function tsquery(q: SearchQuery) {
  * many the rest of the narrow holds (get-messages): `list` reads every match from the index
  * first, quick when they are few; `probe` asks the index about each message of a small narrow;
  * `driven` reads the messages in id order from the index itself (messagesBySearch), the term's
- * own condition then being always true. PostgreSQL's planner makes this choice itself.
+ * own condition then being always true; `{ ids }` is every match, already read from the index
+ * (searchMatchIds), so that the index is not asked again. PostgreSQL's planner makes this choice
+ * itself.
  */
-export type SearchReading = 'list' | 'probe' | 'driven';
+export type SearchReading = 'list' | 'probe' | 'driven' | { ids: number[] };
 
 /** The condition that message `m` matches a query (which must search for something). */
 export function searchCondition(
@@ -152,6 +154,10 @@ export function searchCondition(
 ): Expression<SqlBool> {
   if (dialect === 'postgres') return sql<SqlBool>`m.search_tsvector @@ (${tsquery(q)})`;
   if (reading === 'driven') return sql<SqlBool>`1 = 1`;
+  if (typeof reading === 'object')
+    return reading.ids.length
+      ? sql<SqlBool>`m.id IN (SELECT value FROM json_each(${JSON.stringify(reading.ids)}))`
+      : sql<SqlBool>`1 = 0`;
   if (reading === 'probe')
     return sql<SqlBool>`EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ${ftsMatch(q)} AND rowid = m.id)`;
   return sql<SqlBool>`m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsMatch(q)})`;
@@ -159,18 +165,23 @@ export function searchCondition(
 
 const ftsMatchAll = (queries: SearchQuery[]) => queries.map(ftsMatch).join(' AND ');
 
-/** SQLite: how many messages match all the queries, counted up to `cap`. */
-export async function countSearchMatches(
+/**
+ * SQLite: the ids of the messages that match all the queries, up to `cap` of them, in no order
+ * that matters (the index's, ascending, which FTS5 walks quickest). Fewer than `cap` is every
+ * match: a phrase of two common words has the index compare the positions of both words in every
+ * message holding them, the bulk of such a search's time, and this reads that answer once.
+ */
+export async function searchMatchIds(
   db: Kysely<any>,
   queries: SearchQuery[],
   cap: number,
-): Promise<number> {
+): Promise<number[]> {
   const { rows } = await sql<{
-    n: number;
-  }>`SELECT count(*) AS n FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${ftsMatchAll(queries)} LIMIT ${cap})`.execute(
+    id: number;
+  }>`SELECT rowid AS id FROM messages_fts WHERE messages_fts MATCH ${ftsMatchAll(queries)} LIMIT ${cap}`.execute(
     db,
   );
-  return Number(rows[0]?.n ?? 0);
+  return rows.map((r) => Number(r.id));
 }
 
 /** The column that orders messagesBySearch: the index's own id order. */

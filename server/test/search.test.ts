@@ -281,6 +281,18 @@ describe.each(DATABASES)('search of common words on %s', (db) => {
     expect(around.ids).toEqual(expected.wombat.slice(3, 8));
     const oldest = await page([['search', 'wombat quokka']], 'oldest', 0, 1000);
     expect(oldest.ids).toEqual(expected.wombat.filter((x) => expected.quokka.includes(x)));
+    // Two search terms: every message matches both, however the first is read.
+    const both = await page(
+      [
+        ['search', 'quokka'],
+        ['search', 'numbat'],
+      ],
+      'newest',
+      1000,
+      0,
+    );
+    expect(both.ids).toEqual(expected.quokka.filter((x) => expected.numbat.includes(x)));
+    expect(both.ids.length).toBeGreaterThan(0);
     const channel = await page(
       [
         ['channel', 'common'],
