@@ -11,7 +11,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { clockMs, type Poller } from './pollers.js';
-import { sendFromChild } from './senders.js';
+import { sendFromChild, type SendPlan } from './senders.js';
 import { stats, timeEach, type Stats } from './stats.js';
 
 async function listen(app: ReturnType<typeof Fastify>): Promise<string> {
@@ -36,12 +36,18 @@ export async function bareRoute(rounds: number): Promise<Stats> {
 
 export interface InsertFloor {
   one: Stats;
-  /** messages per second with `clients` concurrent senders */
+  /** messages per second with `clients` concurrent senders (the median round) */
   concurrent_per_s: number;
+  /** each timed round's messages per second */
+  concurrent_rounds: number[];
   clients: number;
 }
 
-export async function bareInsert(rounds: number, clients: number, perClient: number) {
+export async function bareInsert(
+  rounds: number,
+  clients: number,
+  send: Pick<SendPlan, 'perClient' | 'warmUp' | 'rounds'>,
+): Promise<InsertFloor> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-floor-'));
   const db = new SQLite(path.join(dir, 'floor.sqlite3'));
   db.pragma('journal_mode = WAL');
@@ -66,15 +72,19 @@ export async function bareInsert(rounds: number, clients: number, perClient: num
   try {
     const one = await timeEach(rounds, (i) => post(i));
     // From another process, as the figure's senders are (bench/senders.ts).
-    const concurrent_per_s = await sendFromChild({
+    const concurrent = await sendFromChild({
       url: `${url}/x`,
       headers: { 'content-type': 'application/json' },
       body: '{"content":"floor {i}"}',
       clients,
-      perClient,
-      warmUp: 5,
+      ...send,
     });
-    return { one, concurrent_per_s, clients };
+    return {
+      one,
+      concurrent_per_s: concurrent.median,
+      concurrent_rounds: concurrent.rounds,
+      clients,
+    };
   } finally {
     await app.close();
     db.close();

@@ -26,6 +26,7 @@ describe('the benchmark senders', () => {
     clients: number,
     perClient: number,
     warmUp: number,
+    rounds = 1,
   ) => ({
     url: `${url}${route}`,
     headers: { 'content-type': 'application/json' },
@@ -33,14 +34,19 @@ describe('the benchmark senders', () => {
     clients,
     perClient,
     warmUp,
+    rounds,
   });
 
   it('sends every request of every client, numbered, after the uncounted warm-up', async () => {
-    const rate = await sendFromChild(plan('/x', '{"content":"n{i}"}', 4, 5, 2));
-    expect(rate).toBeGreaterThan(0);
-    expect(bodies).toHaveLength(4 * 2 + 4 * 5);
+    bodies.length = 0;
+    const result = await sendFromChild(plan('/x', '{"content":"n{i}"}', 4, 5, 2, 3));
+    expect(result.rounds).toHaveLength(3);
+    for (const rate of result.rounds) expect(rate).toBeGreaterThan(0);
+    expect(result.median).toBe([...result.rounds].sort((a, b) => a - b)[1]);
+    expect(bodies).toHaveLength(4 * 2 + 3 * 4 * 5);
     const counted = bodies.filter((b) => Number(b.slice(1)) < 1_000_000);
-    expect(new Set(counted)).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `n${i}`)));
+    // Every round's requests are numbered apart from the other rounds'.
+    expect(new Set(counted)).toEqual(new Set(Array.from({ length: 60 }, (_, i) => `n${i}`)));
   });
 
   it('fails rather than counting a refused request', async () => {
