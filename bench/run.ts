@@ -241,6 +241,7 @@ async function serverFigures(
     ['is_alerted', [{ operator: 'is', operand: 'alerted' }], 'newest'],
     ['dm_including', [{ operator: 'dm-including', operand: dmPartner ?? someSender }], 'newest'],
     ['sender', [{ operator: 'sender', operand: someSender }], 'newest'],
+    ['has_link', [{ operator: 'has', operand: 'link' }], 'newest'],
   ]; // prettier-ignore
   for (const [name, narrow, anchor] of narrows) {
     let count = 0;

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { contentFlagsOf } from '../domain/message-content.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
@@ -198,7 +199,12 @@ export async function editMessage(
         .execute();
       await trx
         .updateTable('messages')
-        .set({ content, rendered_content: md.html, last_edit_time: editTime })
+        .set({
+          content,
+          rendered_content: md.html,
+          content_flags: contentFlagsOf(md.html),
+          last_edit_time: editTime,
+        })
         .where('id', '=', row.id)
         .execute();
       await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);

@@ -217,12 +217,3 @@ export interface OperatorDef<R> {
 /** Keeps each definition's operand type while they share one table. */
 export const defineOperator = <R>(def: OperatorDef<R>): OperatorDef<unknown> =>
   def as OperatorDef<unknown>;
-
-/**
- * A case-sensitive substring test that means the same on SQLite and PostgreSQL (LIKE ignores
- * ASCII case on SQLite only) and as `String.prototype.includes` in memory.
- */
-export const containsText =
-  (column: 'm.rendered_content', needle: string): Cond =>
-  (eb) =>
-    eb(eb.fn('replace', [eb.ref(column), eb.val(needle), eb.val('')]), '!=', eb.ref(column));

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { searchCondition } from '../db/search.js';
+import { messagesHolding } from '../db/flag-conditions.js';
+import { CONTENT_FLAGS, contentFlagsOf, type ContentFlag } from '../domain/message-content.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { VISIBILITY } from '../domain/conversations.js';
 import { parseSearch, searchesNothing } from '../domain/search-text.js';
 import {
   badNarrow,
-  containsText,
   defineOperator,
   matchesNothing,
   textOperand,
@@ -73,24 +74,16 @@ const IS: Record<string, Property> = {
   },
 };
 
-/**
- * What the rendered HTML holds. The needles are markup only the renderer writes (user text has
- * its quotes and angle brackets escaped), except the upload path, which is compared with case
- * on every side so that both databases and the queues agree.
- */
+/** What the rendered HTML holds (domain/message-content.ts), kept with each message. */
+const holding = (flag: ContentFlag): Property => ({
+  sql: () => () => messagesHolding(flag, 'm'),
+  memory: (m) => (contentFlagsOf(m.renderedContent) & CONTENT_FLAGS[flag].bit) !== 0,
+});
+
 const HAS: Record<string, Property> = {
-  link: {
-    sql: () => containsText('m.rendered_content', '<a '),
-    memory: (m) => m.renderedContent.includes('<a '),
-  },
-  image: {
-    sql: () => containsText('m.rendered_content', 'class="message_inline_image"'),
-    memory: (m) => m.renderedContent.includes('class="message_inline_image"'),
-  },
-  attachment: {
-    sql: () => containsText('m.rendered_content', '/user_uploads/'),
-    memory: (m) => m.renderedContent.includes('/user_uploads/'),
-  },
+  link: holding('link'),
+  image: holding('image'),
+  attachment: holding('attachment'),
   // At delivery a message has no reactions yet, so a queue's has:reaction matches nothing new.
   reaction: {
     sql: () => (eb) =>

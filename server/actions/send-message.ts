@@ -27,6 +27,7 @@ import { activeRealmEmoji } from './realm-emoji.js';
 import { isDbId } from './admin-checks.js';
 import { compiledForLength, compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
+import { contentFlagsOf } from '../domain/message-content.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
 export const MAX_TOPIC_LENGTH = 60;
@@ -233,6 +234,7 @@ const insertMessageRow = compiledQuery(
     dmKey: string | null,
     content: string,
     rendered: string,
+    contentFlags: number,
     dateSent: number,
     client: string,
   ) =>
@@ -248,6 +250,7 @@ const insertMessageRow = compiledQuery(
         dm_key: dmKey,
         content,
         rendered_content: rendered,
+        content_flags: contentFlags,
         date_sent: dateSent,
         last_edit_time: null,
         sending_client: client,
@@ -271,6 +274,7 @@ async function insertWithRecipients(
     dmKey,
     content,
     rendered,
+    contentFlags,
     dateSent,
     client,
   ]: MessageValues,
@@ -280,9 +284,9 @@ async function insertWithRecipients(
   const { rows } = await sql<Selectable<DB['messages']>>`
     WITH m AS (
       INSERT INTO messages (realm_id, sender_id, type, stream_id, topic, topic_key, dm_key,
-        content, rendered_content, date_sent, last_edit_time, sending_client)
+        content, rendered_content, content_flags, date_sent, last_edit_time, sending_client)
       VALUES (${realmId}, ${senderId}, ${type}, ${streamId}, ${topic}, ${topicKey}, ${dmKey},
-        ${content}, ${rendered}, ${dateSent}, NULL, ${client})
+        ${content}, ${rendered}, ${contentFlags}, ${dateSent}, NULL, ${client})
       RETURNING *
     ), recipients AS (
       INSERT INTO user_messages (user_id, message_id, flags)
@@ -461,6 +465,7 @@ export async function insertMessage(
     dmKey,
     content,
     md.html,
+    contentFlagsOf(md.html),
     now,
     opts.client,
   ];

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
+import { CONTENT_FLAGS, type ContentFlag } from '../domain/message-content.js';
 
 /**
  * Not a flag of the API (flagsToList never lists it): set on every user_messages row of a direct
@@ -62,4 +63,26 @@ export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
   return alias
     ? sql<SqlBool>`${sql.ref(alias)}.${sql.raw(condition)}`
     : sql<SqlBool>`${sql.raw(condition)}`;
+}
+
+/**
+ * The partial indexes on messages (id) by what their rendered HTML holds (migration 0017), one
+ * per `has` operand but `reaction`: a page of `has:link` is read from the few messages that have
+ * one instead of testing every message of the person.
+ */
+export const CONTENT_INDEXES: Record<ContentFlag, { name: string; condition: string }> = {
+  link: { name: 'messages_has_link', condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0` },
+  image: {
+    name: 'messages_has_image',
+    condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
+  },
+  attachment: {
+    name: 'messages_has_attachment',
+    condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
+  },
+};
+
+/** `alias.content_flags & BIT != 0` with the constant inline, matching its partial index. */
+export function messagesHolding(flag: ContentFlag, alias: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(alias)}.${sql.raw(CONTENT_INDEXES[flag].condition)}`;
 }

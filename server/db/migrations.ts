@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import {
   ALERTED_INDEX,
+  CONTENT_INDEXES,
   FLAG_INDEXES,
   FLAG_STATISTICS,
   PRIVATE_MESSAGE_BIT,
@@ -8,6 +9,7 @@ import {
 } from './flag-conditions.js';
 import type { Dialect } from './dialect.js';
 import { createMessageSearch } from './search.js';
+import { CONTENT_FLAGS } from '../domain/message-content.js';
 
 export type { Dialect };
 
@@ -618,6 +620,34 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           await sql`CREATE TRIGGER ${sql.raw(`${table}_rows_changed`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION parley_rows_changed()`.execute(
             db,
           );
+      },
+    },
+    '0017_message_content_flags': {
+      async up(db: Kysely<any>) {
+        // `has:link`, `has:image` and `has:attachment` tested the rendered HTML of every message
+        // of the person: at 1,000,000 messages, 290-530 ms when few or none had one. What the
+        // HTML holds is kept with the message instead, with a partial index per kind.
+        await db.schema
+          .alterTable('messages')
+          .addColumn('content_flags', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        const holds = (needle: string) =>
+          sql`replace(rendered_content, ${needle}, '') != rendered_content`;
+        const kinds = Object.values(CONTENT_FLAGS);
+        await sql`UPDATE messages SET content_flags = ${sql.join(
+          kinds.map(
+            ({ bit, needle }) => sql`CASE WHEN ${holds(needle)} THEN ${sql.lit(bit)} ELSE 0 END`,
+          ),
+          sql` + `,
+        )} WHERE ${sql.join(
+          kinds.map(({ needle }) => holds(needle)),
+          sql` OR `,
+        )}`.execute(db);
+        for (const { name, condition } of Object.values(CONTENT_INDEXES))
+          await sql`CREATE INDEX ${sql.id(name)} ON messages (id) WHERE ${sql.raw(condition)}`.execute(
+            db,
+          );
+        if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
       },
     },
   };

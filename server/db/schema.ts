@@ -224,6 +224,8 @@ export interface MessageTable {
   dm_key: string | null;
   content: string;
   rendered_content: string;
+  /** what rendered_content holds: domain/message-content.ts CONTENT_FLAGS */
+  content_flags: Generated<number>;
   date_sent: number;
   last_edit_time: number | null;
   sending_client: string;
