@@ -10,6 +10,9 @@ const CACHED_TABLES =
   /\b(?:realms|users|streams|subscriptions|linkifiers|muted_users|alert_words)\b/i;
 const USER_MESSAGES = /\buser_messages\b/i;
 const RETURNING = /\breturning\b/i;
+/** SQLite: statements that change rows, and so take the write lock. */
+const ROW_WRITES = /^\s*(?:insert|update|delete|replace)\b/i;
+const ROLLBACK_TO = /^\s*rollback\s+to\b/i;
 /** Statements that may change rows (PostgreSQL's driver does not say which ones read only). */
 const WRITES = /^\s*(?:insert|update|delete|with|alter|drop|create|truncate|merge)\b/i;
 /** Rows kept at most; past it the cache starts over. */
@@ -46,6 +49,8 @@ export class RowCache {
   private seenVersion = 0;
   /** SQLite: statements this connection ran that write and name `user_messages` */
   private userMessageWrites = 0;
+  /** SQLite: the open transaction has written, so it holds the database's one write lock */
+  private holdsWriteLock = false;
 
   /** `sqlite`: the one connection of an SQLite database; none for PostgreSQL. */
   constructor(private readonly sqlite: SQLite.Database | null) {
@@ -58,16 +63,27 @@ export class RowCache {
     // better-sqlite3 counts a write with RETURNING among the statements that read.
     if (reader && !RETURNING.test(text)) return;
     if (text === 'begin') this.atBegin = this.generation;
-    else if (text === 'commit' || text === 'rollback') this.atBegin = null;
-    else {
+    else if (text === 'commit' || text === 'rollback') {
+      this.atBegin = null;
+      this.holdsWriteLock = false;
+    } else if (ROLLBACK_TO.test(text)) {
+      // A write refused for want of the lock leaves the transaction without it.
+      this.holdsWriteLock = false;
+    } else {
       if (CACHED_TABLES.test(text)) this.dropAll();
       if (USER_MESSAGES.test(text)) this.userMessageWrites++;
+      // It runs as soon as it is prepared; a savepoint takes no lock.
+      if (ROW_WRITES.test(text) && this.sqlite?.inTransaction) this.holdsWriteLock = true;
     }
   }
 
-  /** SQLite: drops everything when another connection has committed since the last look. */
+  /**
+   * SQLite: drops everything when another connection has committed since the last look. Not
+   * asked while this connection's transaction holds the write lock: no other connection can
+   * commit before it ends (a batch of messages sent asks once, not at every kept row it reads).
+   */
   private seeOtherConnections() {
-    if (!this.dataVersion) return;
+    if (!this.dataVersion || this.holdsWriteLock) return;
     const version = this.dataVersion.get() as number;
     if (version !== this.seenVersion) {
       this.seenVersion = version;
