@@ -242,6 +242,7 @@ async function serverFigures(
     ['dm_including', [{ operator: 'dm-including', operand: dmPartner ?? someSender }], 'newest'],
     ['sender', [{ operator: 'sender', operand: someSender }], 'newest'],
     ['has_link', [{ operator: 'has', operand: 'link' }], 'newest'],
+    ['is_resolved', [{ operator: 'is', operand: 'resolved' }], 'newest'],
   ]; // prettier-ignore
   for (const [name, narrow, anchor] of narrows) {
     let count = 0;

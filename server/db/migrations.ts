@@ -3,6 +3,8 @@ import {
   ALERTED_INDEX,
   CONTENT_INDEXES,
   FLAG_INDEXES,
+  RESOLVED_INDEX,
+  resolvedTopicCondition,
   FLAG_STATISTICS,
   PRIVATE_MESSAGE_BIT,
   UNREAD_CONDITION,
@@ -626,7 +628,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // `has:link`, `has:image` and `has:attachment` tested the rendered HTML of every message
         // of the person: at 1,000,000 messages, 290-530 ms when few or none had one. What the
-        // HTML holds is kept with the message instead, with a partial index per kind.
+        // HTML holds is kept with the message instead, with a partial index per kind, by
+        // channel: a channel's messages with a link are read in order from it, and the person's
+        // few among all are found from it too.
         await db.schema
           .alterTable('messages')
           .addColumn('content_flags', 'integer', (c) => c.notNull().defaultTo(0))
@@ -644,9 +648,19 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           sql` OR `,
         )}`.execute(db);
         for (const { name, condition } of Object.values(CONTENT_INDEXES))
-          await sql`CREATE INDEX ${sql.id(name)} ON messages (id) WHERE ${sql.raw(condition)}`.execute(
+          await sql`CREATE INDEX ${sql.id(name)} ON messages (stream_id, id) WHERE ${sql.raw(condition)}`.execute(
             db,
           );
+        if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
+      },
+    },
+    '0018_resolved_topics_index': {
+      async up(db: Kysely<any>) {
+        // `is:resolved` tested the topic of every message of the person (290-410 ms at
+        // 1,000,000 messages); the messages of resolved topics have an index of their own.
+        await sql`CREATE INDEX ${sql.id(RESOLVED_INDEX)} ON messages (stream_id, id) WHERE ${sql.raw(resolvedTopicCondition())}`.execute(
+          db,
+        );
         if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
       },
     },

@@ -3,6 +3,9 @@
  * all use; kept here, with no imports, so that reading them pulls in no action module.
  */
 
+/** What a resolved topic's name starts with (upstream's RESOLVED_TOPIC_PREFIX). */
+export const RESOLVED_PREFIX = '✔ ';
+
 /** A user's policy for one topic (`user_topic` visibility_policy). */
 export const VISIBILITY = { NONE: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
 
