@@ -67,21 +67,29 @@ export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
 }
 
 /**
- * The partial indexes on messages (stream_id, id) by what their rendered HTML holds (0017), one
- * per `has` operand but `reaction`: a page of `has:link` is read from the few messages that have
- * one instead of testing every message of the person.
+ * The partial indexes on messages by what their rendered HTML holds (0017), one per `has` operand
+ * but `reaction`, each twice: by id, from which the person's few messages with a link among all
+ * are read newest first, and by channel and id, from which a channel's are. Either way a page of
+ * `has:link` is read from the messages that have one instead of testing every message.
  */
-export const CONTENT_INDEXES: Record<ContentFlag, { name: string; condition: string }> = {
-  link: { name: 'messages_has_link', condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0` },
-  image: {
-    name: 'messages_has_image',
-    condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
-  },
-  attachment: {
-    name: 'messages_has_attachment',
-    condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
-  },
-};
+export const CONTENT_INDEXES: Record<ContentFlag, { names: [string, string]; condition: string }> =
+  {
+    link: {
+      names: ['messages_has_link', 'messages_has_link_by_channel'],
+      condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0`,
+    },
+    image: {
+      names: ['messages_has_image', 'messages_has_image_by_channel'],
+      condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
+    },
+    attachment: {
+      names: ['messages_has_attachment', 'messages_has_attachment_by_channel'],
+      condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
+    },
+  };
+
+/** The columns of each pair of partial indexes on messages: by id, and by channel and id. */
+export const PARTIAL_MESSAGE_INDEX_COLUMNS = ['id', 'stream_id, id'] as const;
 
 /** `alias.content_flags & BIT != 0` with the constant inline, matching its partial index. */
 export function messagesHolding(flag: ContentFlag, alias: string): RawBuilder<SqlBool> {
@@ -89,12 +97,15 @@ export function messagesHolding(flag: ContentFlag, alias: string): RawBuilder<Sq
 }
 
 /**
- * Messages in a resolved topic (0018): a partial index on messages (stream_id, id) with this
- * condition, `prefix` naming the table (`m.`) in queries and nothing in the index. The topic's
- * first characters are compared, which means the same on both databases whatever their LIKE
- * rules, and as `startsWith` in memory.
+ * Messages in a resolved topic (0018): partial indexes on messages by id and by channel, as
+ * CONTENT_INDEXES, with this condition, `prefix` naming the table (`m.`) in queries and nothing
+ * in the index. The topic's first characters are compared, which means the same on both
+ * databases whatever their LIKE rules, and as `startsWith` in memory.
  */
 export const resolvedTopicCondition = (prefix = '') =>
   `${prefix}type = 'stream' AND substr(${prefix}topic, 1, ${[...RESOLVED_PREFIX].length}) = '${RESOLVED_PREFIX}'`;
 
-export const RESOLVED_INDEX = 'messages_resolved';
+export const RESOLVED_INDEXES: [string, string] = [
+  'messages_resolved',
+  'messages_resolved_by_channel',
+];

@@ -3,7 +3,8 @@ import {
   ALERTED_INDEX,
   CONTENT_INDEXES,
   FLAG_INDEXES,
-  RESOLVED_INDEX,
+  PARTIAL_MESSAGE_INDEX_COLUMNS,
+  RESOLVED_INDEXES,
   resolvedTopicCondition,
   FLAG_STATISTICS,
   PRIVATE_MESSAGE_BIT,
@@ -628,9 +629,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // `has:link`, `has:image` and `has:attachment` tested the rendered HTML of every message
         // of the person: at 1,000,000 messages, 290-530 ms when few or none had one. What the
-        // HTML holds is kept with the message instead, with a partial index per kind, by
-        // channel: a channel's messages with a link are read in order from it, and the person's
-        // few among all are found from it too.
+        // HTML holds is kept with the message instead, with partial indexes per kind.
         await db.schema
           .alterTable('messages')
           .addColumn('content_flags', 'integer', (c) => c.notNull().defaultTo(0))
@@ -647,10 +646,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           kinds.map(({ needle }) => holds(needle)),
           sql` OR `,
         )}`.execute(db);
-        for (const { name, condition } of Object.values(CONTENT_INDEXES))
-          await sql`CREATE INDEX ${sql.id(name)} ON messages (stream_id, id) WHERE ${sql.raw(condition)}`.execute(
-            db,
-          );
+        for (const { names, condition } of Object.values(CONTENT_INDEXES))
+          await partialMessageIndexes(db, names, condition);
         if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
       },
     },
@@ -658,13 +655,19 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         // `is:resolved` tested the topic of every message of the person (290-410 ms at
         // 1,000,000 messages); the messages of resolved topics have an index of their own.
-        await sql`CREATE INDEX ${sql.id(RESOLVED_INDEX)} ON messages (stream_id, id) WHERE ${sql.raw(resolvedTopicCondition())}`.execute(
-          db,
-        );
+        await partialMessageIndexes(db, RESOLVED_INDEXES, resolvedTopicCondition());
         if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
       },
     },
   };
+}
+
+/** A pair of partial indexes on messages with `condition`: by id, and by channel and id. */
+async function partialMessageIndexes(db: Kysely<any>, names: string[], condition: string) {
+  for (const [i, name] of names.entries())
+    await sql`CREATE INDEX ${sql.id(name)} ON messages (${sql.raw(PARTIAL_MESSAGE_INDEX_COLUMNS[i]!)}) WHERE ${sql.raw(condition)}`.execute(
+      db,
+    );
 }
 
 /** PostgreSQL 14 and later keep statistics on expressions (CREATE STATISTICS ... ON (expr)). */

@@ -110,8 +110,8 @@ describe.each(DATABASES)('messages.content_flags on %s', (db) => {
       .execute();
     expect(before.some((m) => m.content_flags !== 0)).toBe(true);
     // As a database from before 0017: no column, no indexes; the migration makes them anew.
-    for (const { name } of Object.values(CONTENT_INDEXES))
-      await sql`DROP INDEX ${sql.id(name)}`.execute(server.ctx.db);
+    for (const { names } of Object.values(CONTENT_INDEXES))
+      for (const name of names) await sql`DROP INDEX ${sql.id(name)}`.execute(server.ctx.db);
     await sql`ALTER TABLE messages DROP COLUMN content_flags`.execute(server.ctx.db);
     await migrations(db)['0017_message_content_flags']!.up(server.ctx.db);
     const after = await server.ctx.db
