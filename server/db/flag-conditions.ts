@@ -72,21 +72,34 @@ export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
  * are read newest first, and by channel and id, from which a channel's are. Either way a page of
  * `has:link` is read from the messages that have one instead of testing every message.
  */
-export const CONTENT_INDEXES: Record<ContentFlag, { names: [string, string]; condition: string }> =
+export const CONTENT_INDEXES: Record<
+  ContentFlag,
   {
-    link: {
-      names: ['messages_has_link', 'messages_has_link_by_channel'],
-      condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0`,
-    },
-    image: {
-      names: ['messages_has_image', 'messages_has_image_by_channel'],
-      condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
-    },
-    attachment: {
-      names: ['messages_has_attachment', 'messages_has_attachment_by_channel'],
-      condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
-    },
-  };
+    names: [string, string];
+    condition: string;
+    /** PostgreSQL: statistics of the condition's expression (name, expression) */
+    statistics: [string, string];
+  }
+> = {
+  link: {
+    names: ['messages_has_link', 'messages_has_link_by_channel'],
+    condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0`,
+    statistics: ['messages_has_link_stats', `content_flags & ${CONTENT_FLAGS.link.bit}`],
+  },
+  image: {
+    names: ['messages_has_image', 'messages_has_image_by_channel'],
+    condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
+    statistics: ['messages_has_image_stats', `content_flags & ${CONTENT_FLAGS.image.bit}`],
+  },
+  attachment: {
+    names: ['messages_has_attachment', 'messages_has_attachment_by_channel'],
+    condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
+    statistics: [
+      'messages_has_attachment_stats',
+      `content_flags & ${CONTENT_FLAGS.attachment.bit}`,
+    ],
+  },
+};
 
 /** The columns of each pair of partial indexes on messages: by id, and by channel and id. */
 export const PARTIAL_MESSAGE_INDEX_COLUMNS = ['id', 'stream_id, id'] as const;
@@ -108,4 +121,10 @@ export const resolvedTopicCondition = (prefix = '') =>
 export const RESOLVED_INDEXES: [string, string] = [
   'messages_resolved',
   'messages_resolved_by_channel',
+];
+
+/** PostgreSQL: statistics of the start of topics, for the condition above. */
+export const RESOLVED_STATISTICS: [string, string] = [
+  'messages_resolved_stats',
+  `substr(topic, 1, ${[...RESOLVED_PREFIX].length})`,
 ];

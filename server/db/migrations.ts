@@ -5,6 +5,7 @@ import {
   FLAG_INDEXES,
   PARTIAL_MESSAGE_INDEX_COLUMNS,
   RESOLVED_INDEXES,
+  RESOLVED_STATISTICS,
   resolvedTopicCondition,
   FLAG_STATISTICS,
   PRIVATE_MESSAGE_BIT,
@@ -648,7 +649,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         )}`.execute(db);
         for (const { names, condition } of Object.values(CONTENT_INDEXES))
           await partialMessageIndexes(db, names, condition);
-        if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
+        await expressionStatistics(
+          db,
+          dialect,
+          Object.values(CONTENT_INDEXES).map((c) => c.statistics),
+        );
       },
     },
     '0018_resolved_topics_index': {
@@ -656,10 +661,30 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         // `is:resolved` tested the topic of every message of the person (290-410 ms at
         // 1,000,000 messages); the messages of resolved topics have an index of their own.
         await partialMessageIndexes(db, RESOLVED_INDEXES, resolvedTopicCondition());
-        if (dialect === 'postgres') await sql`ANALYZE messages`.execute(db);
+        await expressionStatistics(db, dialect, [RESOLVED_STATISTICS]);
       },
     },
   };
+}
+
+/**
+ * PostgreSQL: statistics of expressions of messages, then ANALYZE. Without them the planner
+ * takes `content_flags & 1 != 0` to hold for nearly every message (the default guess for `!=`)
+ * and read has:link from the person's 750,000 rows (486 ms at 1,000,000 messages) rather than
+ * from the empty partial index. SQLite's planner takes the partial indexes as they are.
+ */
+async function expressionStatistics(
+  db: Kysely<any>,
+  dialect: Dialect,
+  statistics: [string, string][],
+) {
+  if (dialect !== 'postgres') return;
+  if (await hasExpressionStatistics(db))
+    for (const [name, expression] of statistics)
+      await sql`CREATE STATISTICS ${sql.id(name)} ON (${sql.raw(expression)}) FROM messages`.execute(
+        db,
+      );
+  await sql`ANALYZE messages`.execute(db);
 }
 
 /** A pair of partial indexes on messages with `condition`: by id, and by channel and id. */
