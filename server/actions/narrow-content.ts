@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import { searchCondition } from '../db/search.js';
 import { messagesHolding, resolvedTopicCondition } from '../db/flag-conditions.js';
-import { CONTENT_FLAGS, contentFlagsOf, type ContentFlag } from '../domain/message-content.js';
+import { CONTENT_FLAGS, type ContentFlag } from '../domain/message-content.js';
 import { ANY_MENTION_BITS, FLAG_BITS } from '../domain/flags.js';
 import { RESOLVED_PREFIX, VISIBILITY } from '../domain/conversations.js';
 import { parseSearch, searchesNothing } from '../domain/search-text.js';
@@ -74,7 +74,7 @@ const IS: Record<string, Property> = {
 /** What the rendered HTML holds (domain/message-content.ts), kept with each message. */
 const holding = (flag: ContentFlag): Property => ({
   sql: () => () => messagesHolding(flag, 'm'),
-  memory: (m) => (contentFlagsOf(m.renderedContent) & CONTENT_FLAGS[flag].bit) !== 0,
+  memory: (m) => m.renderedContent.includes(CONTENT_FLAGS[flag].needle),
 });
 
 const HAS: Record<string, Property> = {

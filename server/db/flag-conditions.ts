@@ -72,34 +72,17 @@ export function rowsWith(kind: FlagIndex, alias?: string): RawBuilder<SqlBool> {
  * are read newest first, and by channel and id, from which a channel's are. Either way a page of
  * `has:link` is read from the messages that have one instead of testing every message.
  */
-export const CONTENT_INDEXES: Record<
-  ContentFlag,
-  {
-    names: [string, string];
-    condition: string;
-    /** PostgreSQL: statistics of the condition's expression (name, expression) */
-    statistics: [string, string];
-  }
-> = {
-  link: {
-    names: ['messages_has_link', 'messages_has_link_by_channel'],
-    condition: `content_flags & ${CONTENT_FLAGS.link.bit} != 0`,
-    statistics: ['messages_has_link_stats', `content_flags & ${CONTENT_FLAGS.link.bit}`],
-  },
-  image: {
-    names: ['messages_has_image', 'messages_has_image_by_channel'],
-    condition: `content_flags & ${CONTENT_FLAGS.image.bit} != 0`,
-    statistics: ['messages_has_image_stats', `content_flags & ${CONTENT_FLAGS.image.bit}`],
-  },
-  attachment: {
-    names: ['messages_has_attachment', 'messages_has_attachment_by_channel'],
-    condition: `content_flags & ${CONTENT_FLAGS.attachment.bit} != 0`,
-    statistics: [
-      'messages_has_attachment_stats',
-      `content_flags & ${CONTENT_FLAGS.attachment.bit}`,
-    ],
-  },
-};
+export const CONTENT_INDEXES = Object.fromEntries(
+  Object.entries(CONTENT_FLAGS).map(([kind, { bit }]) => [
+    kind,
+    {
+      names: [`messages_has_${kind}`, `messages_has_${kind}_by_channel`],
+      condition: `content_flags & ${bit} != 0`,
+      /** PostgreSQL: statistics of the condition's expression (name, expression) */
+      statistics: [`messages_has_${kind}_stats`, `content_flags & ${bit}`],
+    },
+  ]),
+) as Record<ContentFlag, { names: string[]; condition: string; statistics: [string, string] }>;
 
 /** The columns of each pair of partial indexes on messages: by id, and by channel and id. */
 export const PARTIAL_MESSAGE_INDEX_COLUMNS = ['id', 'stream_id, id'] as const;
@@ -116,7 +99,10 @@ export function messagesHolding(flag: ContentFlag, alias: string): RawBuilder<Sq
  * databases whatever their LIKE rules, and as `startsWith` in memory.
  */
 export const resolvedTopicCondition = (prefix = '') =>
-  `${prefix}type = 'stream' AND substr(${prefix}topic, 1, ${[...RESOLVED_PREFIX].length}) = '${RESOLVED_PREFIX}'`;
+  `${prefix}type = 'stream' AND substr(${prefix}topic, 1, ${PREFIX_LENGTH}) = '${RESOLVED_PREFIX}'`;
+
+/** The prefix's length in characters, as substr counts on both databases. */
+const PREFIX_LENGTH = [...RESOLVED_PREFIX].length;
 
 export const RESOLVED_INDEXES: [string, string] = [
   'messages_resolved',
@@ -126,5 +112,5 @@ export const RESOLVED_INDEXES: [string, string] = [
 /** PostgreSQL: statistics of the start of topics, for the condition above. */
 export const RESOLVED_STATISTICS: [string, string] = [
   'messages_resolved_stats',
-  `substr(topic, 1, ${[...RESOLVED_PREFIX].length})`,
+  `substr(topic, 1, ${PREFIX_LENGTH})`,
 ];
