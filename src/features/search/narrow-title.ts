@@ -29,6 +29,14 @@ function hasNoun(operand: string): string {
 }
 
 const quote = (text: string) => t('search:title.quote', { text });
+/**
+ * Search words in quotes: a query that is one quoted phrase (`"roadmap budget"`) is quoted once,
+ * with the title's own quotation marks, not shown as “"roadmap budget"”.
+ */
+const quoteSearch = (text: string) => {
+  const phrase = /^\s*"([^"]+)"\s*$/.exec(text);
+  return quote(phrase ? phrase[1].trim() : text.trim());
+};
 
 function personName(directory: SearchDirectory, operand: string): string {
   if (!/^\d+$/.test(operand)) return operand;
@@ -58,7 +66,7 @@ export function narrowTitle(narrow: Narrow, directory: SearchDirectory): string 
     case 'mentions':
       return t('search:title.mentions');
     case 'search':
-      return t('search:title.searchResults', { query: quote(narrow.query) });
+      return t('search:title.searchResults', { query: quoteSearch(narrow.query) });
     default:
       return describeTerms(narrowTerms(narrow), directory);
   }
@@ -68,7 +76,7 @@ function describeTerms(terms: NarrowTerm[], directory: SearchDirectory): string 
   const positiveIs = terms.find((t) => t.operator === 'is' && !t.negated);
   const onlySearch = terms.every((t) => t.operator === 'search' && !t.negated);
   if (onlySearch && terms.length > 0)
-    return t('search:title.searchResults', { query: quote(terms[0].operand) });
+    return t('search:title.searchResults', { query: quoteSearch(terms[0].operand) });
   const noun =
     positiveIs && isKnownIs(positiveIs.operand)
       ? t(`search:title.is.${positiveIs.operand}`)
@@ -145,7 +153,7 @@ function describeTerms(terms: NarrowTerm[], directory: SearchDirectory): string 
         say(
           6,
           t(negated ? 'search:title.notMatching' : 'search:title.matching', {
-            text: quote(operand),
+            text: quoteSearch(operand),
           }),
         );
         break;

@@ -199,6 +199,10 @@ describe('narrowTitle', () => {
     ],
     ['is:starred', 'Starred messages'],
     ['lunch', 'Search results for “lunch”'],
+    // A quoted phrase is quoted once, by the title.
+    ['"roadmap budget"', 'Search results for “roadmap budget”'],
+    ['roadmap "budget plan"', 'Search results for “roadmap "budget plan"”'],
+    ['channel:general "roadmap budget"', 'Messages in #general matching “roadmap budget”'],
     ['has:image', 'Messages with images'],
     ['is:starred -sender:me', 'Starred messages not from you'],
     ['is:resolved channel:general topic:x', 'Messages in resolved topics in #general › x'],
