@@ -3,6 +3,8 @@
  * same run so that each figure can be read against it.
  *  - a bare route: Fastify answering a small JSON body;
  *  - a bare insert: Fastify plus one durable SQLite insert (WAL, synchronous=FULL) per request;
+ *  - a message's writes: Fastify plus what Parley writes for one message (in Parley's own schema)
+ *    in one durable transaction per request, the way a server without group commit would;
  *  - a bare publish: Fastify answering N parked long-polls when one POST arrives.
  */
 import fs from 'node:fs';
@@ -10,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
+import { openDatabase } from '../server/db/index.js';
+import { registerSearchFunctions } from '../server/db/search.js';
 import { clockMs, type Poller } from './pollers.js';
 import { sendFromChild, type SendPlan } from './senders.js';
 import { stats, timeEach, type Stats } from './stats.js';
@@ -85,6 +89,78 @@ export async function bareInsert(
       concurrent_rounds: concurrent.rounds,
       clients,
     };
+  } finally {
+    await app.close();
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What group commit is measured against: each request writes what Parley writes for a message to
+ * a channel of `recipients` subscribers (the message row with its indexes, its row in the search
+ * index through Parley's triggers, one row per recipient with theirs) in a transaction of its own,
+ * synced to disk before the answer (WAL, synchronous=FULL). The schema is Parley's, migrated into
+ * an empty database, so this floor's indexes are shallower than those of a populated
+ * organization: it errs in the floor's favour. No authentication, Markdown or events: only the
+ * writes, from the same concurrent senders as the figure (form-encoded, as Parley's).
+ */
+export async function sameWritesInsert(
+  recipients: number,
+  clients: number,
+  send: Pick<SendPlan, 'perClient' | 'warmUp' | 'rounds'>,
+  /** shown the database before it is removed (the tests) */
+  inspect?: (db: SQLite.Database) => void,
+): Promise<{ concurrent_per_s: number; concurrent_rounds: number[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-floor-'));
+  const migrated = await openDatabase({ dataDir: dir, lock: false });
+  await migrated.close();
+  const db = new SQLite(path.join(dir, 'parley.sqlite3'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  // No realm, people or channel rows to refer to: the floor writes messages alone.
+  db.pragma('foreign_keys = OFF');
+  registerSearchFunctions(db);
+  const message = db.prepare(
+    `INSERT INTO messages (realm_id, sender_id, type, stream_id, topic, topic_key, dm_key, content,
+       rendered_content, content_flags, date_sent, sending_client)
+     VALUES (1, 1, 'stream', 1, 'bench', 'bench', NULL, ?, ?, 0, ?, 'floor') RETURNING id`,
+  );
+  const rows = db.prepare(
+    `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${Array.from(
+      { length: recipients },
+      () => '(?, ?, ?)',
+    ).join(', ')}`,
+  );
+  const write = db.transaction((content: string) => {
+    const { id } = message.get(content, `<p>${content}</p>`, Math.floor(Date.now() / 1000)) as {
+      id: number;
+    };
+    // The first recipient is the sender, who has read it; the others have not.
+    rows.run(Array.from({ length: recipients }, (_, k) => [k + 1, id, k === 0 ? 1 : 0]).flat());
+    return id;
+  });
+  const app = Fastify();
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.post('/x', async (request) => {
+    const body = request.body as { content?: string } | undefined;
+    return { result: 'success', msg: '', id: write(body?.content ?? '') };
+  });
+  const url = await listen(app);
+  try {
+    const concurrent = await sendFromChild({
+      url: `${url}/x`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'type=stream&to=firehose&topic=bench&content=bench%20message%20{i}',
+      clients,
+      ...send,
+    });
+    inspect?.(db);
+    return { concurrent_per_s: concurrent.median, concurrent_rounds: concurrent.rounds };
   } finally {
     await app.close();
     db.close();

@@ -29,7 +29,7 @@ import { populate, POPULATE_DEFAULTS } from '../server/populate.js';
 import { startServer } from '../server/server.js';
 import { TestClient } from '../server/test/client.js';
 import { renderMarkdown } from '../server/markdown/index.js';
-import { bareInsert, barePublish, bareRoute } from './floors.js';
+import { bareInsert, barePublish, bareRoute, sameWritesInsert } from './floors.js';
 import { clockMs, openFileLimit, pollerFor, type Poller } from './pollers.js';
 import { sendFromChild } from './senders.js';
 import { stats, timeEach, type Stats } from './stats.js';
@@ -105,12 +105,18 @@ async function freshPostgresSchema(base: string): Promise<{ url: string; drop():
   };
 }
 
+interface Floors {
+  route: Stats;
+  insert: Awaited<ReturnType<typeof bareInsert>>;
+  sameWrites: Awaited<ReturnType<typeof sameWritesInsert>>;
+}
+
 /** The scale figures on one database. */
 async function databaseFigures(
   db: 'sqlite' | 'postgres',
   scale: (typeof SCALES)[ScaleName],
   rounds: number,
-  floors: { route: Stats; insert: Awaited<ReturnType<typeof bareInsert>> },
+  floors: Floors,
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const schema =
@@ -176,7 +182,7 @@ async function serverFigures(
   db: 'sqlite' | 'postgres',
   server: Awaited<ReturnType<typeof startServer>>,
   rounds: number,
-  floors: { route: Stats; insert: Awaited<ReturnType<typeof bareInsert>> },
+  floors: Floors,
   scale: (typeof SCALES)[ScaleName],
 ) {
   const url = server.url;
@@ -304,6 +310,11 @@ async function serverFigures(
     goal: { min: db === 'sqlite' ? floors.insert.concurrent_per_s
       : Math.round(floors.insert.concurrent_per_s / 2) },
     detail: { rounds: throughput.rounds, floor_rounds: floors.insert.concurrent_rounds } }); // prettier-ignore
+  // What group commit buys: the figure over a server that syncs a message's writes once per
+  // request (bench/floors.ts sameWritesInsert), with the same senders.
+  record({ db, name: 'send_16_clients_over_same_writes', unit: 'x',
+    value: round(throughput.median / floors.sameWrites.concurrent_per_s),
+    floor: floors.sameWrites.concurrent_per_s, goal: { min: db === 'sqlite' ? 1 : 0.5 } }); // prettier-ignore
 
   await deliveryFigures(db, server, scale.users);
 }
@@ -708,6 +719,16 @@ async function main() {
     floor: null, goal: null }); // prettier-ignore
   record({ db: '-', name: 'floor_bare_insert_16_clients_per_s', value: insert.concurrent_per_s,
     unit: 'msg/s', floor: null, goal: null, detail: { rounds: insert.concurrent_rounds } }); // prettier-ignore
+  // The large channel's subscribers, the sender among them: the recipients of the figure's messages.
+  const sameWrites = await sameWritesInsert(
+    POPULATE_DEFAULTS.largeChannelSubscribers,
+    16,
+    sendPlan(rounds),
+  );
+  record({ db: '-', name: 'floor_same_writes_16_clients_per_s', unit: 'msg/s',
+    value: sameWrites.concurrent_per_s, floor: null, goal: null,
+    detail: { rounds: sameWrites.concurrent_rounds,
+      recipients: POPULATE_DEFAULTS.largeChannelSubscribers } }); // prettier-ignore
 
   if (!values['skip-start']) {
     const start = await startToReady(5);
@@ -726,7 +747,7 @@ async function main() {
   record({ db: '-', name: 'client_typeahead_keystroke_ms', value: client.typeaheadMs, unit: 'ms',
     floor: null, goal: { max: 16 }, detail: { users: scale.users } }); // prettier-ignore
 
-  const floors = { route, insert };
+  const floors = { route, insert, sameWrites };
   await databaseFigures('sqlite', scale, rounds, floors);
   if (process.env.BENCH_DATABASE_URL) await databaseFigures('postgres', scale, rounds, floors);
   printTable();

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sameWritesInsert } from '../../bench/floors.js';
 import { sendFromChild } from '../../bench/senders.js';
 
 /** The benchmark's concurrent senders (bench/senders.ts), run from a child process. */
@@ -51,5 +52,26 @@ describe('the benchmark senders', () => {
 
   it('fails rather than counting a refused request', async () => {
     await expect(sendFromChild(plan('/refuse', '{}', 2, 2, 0))).rejects.toThrow(/400/);
+  });
+});
+
+/** The floor of sending with 16 clients without group commit (bench/floors.ts). */
+describe("the benchmark's floor of a message's writes", () => {
+  it("writes each request's message, its search row and a row per recipient, in Parley's schema", async () => {
+    let seen: { messages: number; recipients: number; unread: number; found: number } | null = null;
+    const result = await sameWritesInsert(5, 3, { perClient: 4, warmUp: 2, rounds: 2 }, (db) => {
+      const count = (q: string) => (db.prepare(q).get() as { n: number }).n;
+      seen = {
+        messages: count('SELECT count(*) AS n FROM messages'),
+        recipients: count('SELECT count(*) AS n FROM user_messages'),
+        unread: count('SELECT count(*) AS n FROM user_messages WHERE flags & 1 = 0'),
+        // Through the search index the triggers fill: "message" is in every one.
+        found: count(`SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'message'`),
+      };
+    });
+    expect(result.concurrent_rounds).toHaveLength(2);
+    for (const rate of result.concurrent_rounds) expect(rate).toBeGreaterThan(0);
+    const sent = 3 * 2 + 2 * 3 * 4;
+    expect(seen).toEqual({ messages: sent, recipients: 5 * sent, unread: 4 * sent, found: sent });
   });
 });
