@@ -77,6 +77,13 @@ test('a role change shows live, to the person and to another administrator; only
   const people = iago.getByRole('table', { name: 'People in the organization' });
   // An administrator may not make owners, nor change an owner's role.
   const othelloRole = people.getByRole('combobox', { name: 'Role of Othello, the Moor of Venice' });
+  // Between the two sidebars of a 1280-pixel window each person takes two lines (about 90
+  // pixels), not a card of four labelled lines (about 200): a long list stays readable.
+  const othelloRow = people.getByRole('row').filter({
+    has: iago.getByRole('combobox', { name: 'Role of Othello, the Moor of Venice' }),
+  });
+  expect(await othelloRow.evaluate((row) => row.getBoundingClientRect().height)).toBeLessThan(110);
+  await expect(othelloRow.getByRole('cell', { name: 'othello@example.com' })).toBeVisible();
   await expect(othelloRole.getByRole('option')).toHaveText([
     'Administrator',
     'Moderator',

@@ -362,10 +362,11 @@ const PersonRow = memo(function PersonRow({
           </span>
         </span>
       </th>
-      <td data-label={t('users.columns.email')} className="admin-email">
+      {/* The whole address on hover, where a narrow column cuts it short. */}
+      <td data-label={t('users.columns.email')} className="admin-email" title={emailOf(user)}>
         {emailOf(user)}
       </td>
-      <td data-label={t('users.columns.role')}>
+      <td data-label={t('users.columns.role')} className="admin-role-cell">
         {choices.length > 0 ? (
           <span className="admin-role">
             <select
@@ -389,7 +390,7 @@ const PersonRow = memo(function PersonRow({
           <span className="admin-role-text">{roleName(user.role)}</span>
         )}
       </td>
-      <td data-label={t('users.columns.lastActive')} className="admin-muted">
+      <td data-label={t('users.columns.lastActive')} className="admin-muted admin-last-active">
         {seen ? formatAgo(seen) : t('users.never')}
       </td>
       <td className="admin-actions">
