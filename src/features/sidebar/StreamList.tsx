@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, useMemo, useState } from 'react';
+import { Fragment, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Subscription } from '../../api/model';
@@ -24,8 +24,8 @@ import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection, useIsSpectator } from '../app/session-context';
 import { ChannelMenu } from '../channels/ChannelMenu';
 import { TopicActionsMenu } from '../topics/TopicActionsMenu';
+import { sidebarTopics } from './sidebar-topics';
 
-const TOPICS_SHOWN = 8;
 /** Muted topics stay listed, greyed; their unread messages do not count for the stream. */
 const MUTED_TEXT = { color: 'var(--color-text-muted)' };
 
@@ -138,6 +138,37 @@ function StreamItem({ subscription, open, streamCurrent, openTopic }: StreamItem
   );
 }
 
+/** Rows of the full topic list rendered at a time. */
+const TOPICS_PAGE = 100;
+
+/**
+ * The end of a page of the full topic list: shows the next page when it scrolls into view, or
+ * when pressed.
+ */
+function NextPage({ onShow, count }: { onShow(): void; count: number }) {
+  const { t } = useTranslation('channels');
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const element = button.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) onShow();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [onShow]);
+  return (
+    <button
+      ref={button}
+      type="button"
+      className="sidebar-row topic-row topic-more"
+      onClick={onShow}
+    >
+      <span className="sidebar-name">{t('sidebar.nextTopics', { count })}</span>
+    </button>
+  );
+}
+
 function TopicList({
   subscription,
   openTopic,
@@ -151,29 +182,39 @@ function TopicList({
   const unreads = useUnreads();
   const unreadTopics = unreads.streams[subscription.stream_id];
   const isMuted = useTopicMutedPredicate();
+  // "More topics": every topic of the channel, with a filter.
+  const [more, setMore] = useState(false);
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const filterInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (more) filterInput.current?.focus();
+  }, [more]);
+  // The whole list is rendered a page at a time: 2,000 rows at once would take a second.
+  const [limit, setLimit] = useState(TOPICS_PAGE);
+  const showMore = useCallback(() => setLimit((l) => l + TOPICS_PAGE), []);
 
-  const rows = useMemo(() => {
-    const names = (topics.data ?? []).map((t) => t.name);
-    // Unread topics always show, even beyond the first few or before the list loads.
-    const unreadNames = Object.keys(unreadTopics ?? {}).filter(
-      (name) => !names.some((n) => sameTopic(n, name)),
-    );
-    const shown = names.filter(
-      (name, index) =>
-        index < TOPICS_SHOWN || (unreadTopics?.[name]?.length ?? 0) > 0 || name === openTopic,
-    );
-    if (
-      openTopic &&
-      !shown.some((n) => sameTopic(n, openTopic)) &&
-      !unreadNames.includes(openTopic)
-    )
-      shown.unshift(openTopic);
-    return [...unreadNames, ...shown];
-  }, [topics.data, unreadTopics, openTopic]);
+  const list = useMemo(
+    () =>
+      sidebarTopics(
+        (topics.data ?? []).map((t) => t.name),
+        Object.keys(unreadTopics ?? {}),
+        (name) => unreadTopics?.[name]?.length ?? 0,
+        (name) => isMuted(subscription.stream_id, name),
+        openTopic,
+      ),
+    [topics.data, unreadTopics, isMuted, subscription.stream_id, openTopic],
+  );
+  const matching = useMemo(() => {
+    if (!more) return list.shown;
+    const needle = filter.trim().toLowerCase();
+    return needle ? list.all.filter((name) => name.toLowerCase().includes(needle)) : list.all;
+  }, [more, filter, list]);
+  const rows = more ? matching.slice(0, limit) : matching;
 
-  if (topics.isPending && rows.length === 0)
+  if (topics.isPending && list.all.length === 0)
     return <p className="sidebar-topics-loading">{t('sidebar.loadingTopics')}</p>;
-  if (topics.isError && rows.length === 0)
+  if (topics.isError && list.all.length === 0)
     return (
       <LoadError
         compact
@@ -182,36 +223,86 @@ function TopicList({
         retry={() => void topics.refetch()}
       />
     );
-  if (rows.length === 0) return <p className="sidebar-topics-loading">{t('sidebar.noTopics')}</p>;
+  if (list.all.length === 0)
+    return <p className="sidebar-topics-loading">{t('sidebar.noTopics')}</p>;
+  const toggle =
+    list.hidden > 0 || more ? (
+      <button
+        type="button"
+        className="sidebar-row topic-row topic-more"
+        aria-expanded={more}
+        onClick={() => {
+          setMore((m) => !m);
+          setFilter('');
+          setLimit(TOPICS_PAGE);
+        }}
+      >
+        <span className="sidebar-name">
+          {more ? t('sidebar.fewerTopics') : t('sidebar.moreTopics', { count: list.hidden })}
+        </span>
+        {!more && <UnreadBadge count={list.hiddenUnread} />}
+      </button>
+    ) : null;
   return (
-    <ul
-      className="sidebar-list topic-list"
-      aria-label={t('sidebar.topicsIn', { name: subscription.name })}
-    >
-      {rows.map((topic) => {
-        const count = unreadTopics?.[topic]?.length ?? 0;
-        const muted = isMuted(subscription.stream_id, topic);
-        return (
-          <li key={topic} className={muted ? 'topic-row-item topic-muted' : 'topic-row-item'}>
-            <Link
-              to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
-              className="sidebar-row topic-row"
-              aria-label={withUnreadLabel(topic, count)}
-              aria-current={openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined}
-            >
-              <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
-                {topic || t('sidebar.noTopic')}
-              </span>
-              <UnreadBadge count={count} />
-            </Link>
-            <TopicActionsMenu
-              streamId={subscription.stream_id}
-              topic={topic}
-              className="sidebar-topic-actions"
-            />
-          </li>
-        );
-      })}
-    </ul>
+    <div className="topic-list-block">
+      {more && (
+        <>
+          <label htmlFor={filterId} className="visually-hidden">
+            {t('sidebar.filterTopics')}
+          </label>
+          <input
+            id={filterId}
+            ref={filterInput}
+            className="text-input topic-filter"
+            type="search"
+            placeholder={t('sidebar.filterTopics')}
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setLimit(TOPICS_PAGE);
+            }}
+            autoComplete="off"
+          />
+        </>
+      )}
+      {more && matching.length === 0 && (
+        <p className="sidebar-topics-loading">{t('sidebar.noTopicMatch', { filter })}</p>
+      )}
+      <ul
+        className="sidebar-list topic-list"
+        aria-label={t('sidebar.topicsIn', { name: subscription.name })}
+      >
+        {rows.map((topic) => {
+          const count = unreadTopics?.[topic]?.length ?? 0;
+          const muted = isMuted(subscription.stream_id, topic);
+          return (
+            <li key={topic} className={muted ? 'topic-row-item topic-muted' : 'topic-row-item'}>
+              <Link
+                to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
+                className="sidebar-row topic-row"
+                aria-label={withUnreadLabel(topic, count)}
+                aria-current={
+                  openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined
+                }
+              >
+                <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
+                  {topic || t('sidebar.noTopic')}
+                </span>
+                <UnreadBadge count={count} />
+              </Link>
+              <TopicActionsMenu
+                streamId={subscription.stream_id}
+                topic={topic}
+                className="sidebar-topic-actions"
+              />
+            </li>
+          );
+        })}
+      </ul>
+      {rows.length < matching.length && (
+        <NextPage onShow={showMore} count={matching.length - rows.length} />
+      )}
+      {toggle}
+    </div>
   );
 }

@@ -2,7 +2,7 @@
  * The topic actions menu: mark as resolved or unresolved, rename, move. Offered on recipient
  * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 import { sameTopic } from '../../narrow';
@@ -37,7 +37,13 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
   // The newest message is the target of topic-wide changes, as in the reference app: the time
   // limits are checked against it, and a long-gone first message would refuse the whole topic.
   const topics = useStreamTopics(streamId, anyAllowed && open);
-  const newestId = topics.data?.find((t) => sameTopic(t.name, topic))?.maxId ?? messageId;
+  // Looked up only while the menu is open: a closed menu sits on every recipient bar and sidebar
+  // row, and a channel's list can hold thousands of topics.
+  const newestId = useMemo(
+    () =>
+      (open ? topics.data?.find((t) => sameTopic(t.name, topic))?.maxId : undefined) ?? messageId,
+    [open, topics.data, topic, messageId],
+  );
   const move = useMoveMessages();
   const openDialog = useTopicDialog((s) => s.open);
 
