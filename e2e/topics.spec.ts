@@ -266,3 +266,40 @@ test('one message moves to another topic from its hover actions', async ({ brows
     .toBe('e2e party');
   await hamlet.close();
 });
+
+test('a channel of many topics lists the recent ones, and the rest behind "more topics"', async ({
+  browser,
+}) => {
+  const hamlet = await apiClient(server.url, 'hamlet@example.com');
+  await hamlet.post('/users/me/subscriptions', {
+    subscriptions: JSON.stringify([{ name: 'busy' }]),
+  });
+  // Sixteen topics, "topic 16" the most recent; all read by Hamlet, who wrote them.
+  for (let i = 1; i <= 16; i++) {
+    const topic = `topic ${String(i).padStart(2, '0')}`;
+    await hamlet.post('/messages', { type: 'stream', to: 'busy', topic, content: `in ${topic}` });
+  }
+  const page = await logIn(browser, server.url, 'hamlet@example.com');
+  await page.goto(`/narrow/channel/${await streamId('busy')}-busy`);
+  const topics = page.getByRole('list', { name: 'Topics in busy' });
+  const names = topics.locator('.sidebar-name');
+  await expect(names).toHaveText([16, 15, 14, 13, 12, 11, 10, 9].map((n) => `topic ${String(n).padStart(2, '0')}`)); // prettier-ignore
+  const more = page.getByRole('button', { name: '8 more topics' });
+  await more.click();
+  await expect(names).toHaveCount(16);
+  const filter = page.getByRole('searchbox', { name: 'Filter topics' });
+  await expect(filter).toBeFocused();
+  await filter.fill('topic 0');
+  await expect(names).toHaveText([9, 8, 7, 6, 5, 4, 3, 2, 1].map((n) => `topic 0${n}`));
+  await shot(page, 'more-topics');
+  await topics.getByRole('link', { name: 'topic 03' }).click();
+  await expect(conversation(page, /topic 03/)).toBeVisible();
+  await expect(conversation(page, /topic 03/).getByText('in topic 03')).toBeVisible();
+  // The list stays open on the topic; "Fewer topics" folds it again.
+  await page.getByRole('button', { name: 'Fewer topics' }).click();
+  await expect(names).toHaveCount(9);
+  await expect(topics.getByRole('link', { name: 'topic 03' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+});
