@@ -38,6 +38,18 @@ export async function bareRoute(rounds: number): Promise<Stats> {
   }
 }
 
+/** A floor's throughput, sent from another process as the figure's senders are (senders.ts). */
+async function concurrentSenders(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  clients: number,
+  send: Pick<SendPlan, 'perClient' | 'warmUp' | 'rounds'>,
+): Promise<{ concurrent_per_s: number; concurrent_rounds: number[] }> {
+  const result = await sendFromChild({ url, headers, body, clients, ...send });
+  return { concurrent_per_s: result.median, concurrent_rounds: result.rounds };
+}
+
 export interface InsertFloor {
   one: Stats;
   /** messages per second with `clients` concurrent senders (the median round) */
@@ -75,20 +87,14 @@ export async function bareInsert(
     }).then((r) => r.json());
   try {
     const one = await timeEach(rounds, (i) => post(i));
-    // From another process, as the figure's senders are (bench/senders.ts).
-    const concurrent = await sendFromChild({
-      url: `${url}/x`,
-      headers: { 'content-type': 'application/json' },
-      body: '{"content":"floor {i}"}',
+    const concurrent = await concurrentSenders(
+      `${url}/x`,
+      { 'content-type': 'application/json' },
+      '{"content":"floor {i}"}',
       clients,
-      ...send,
-    });
-    return {
-      one,
-      concurrent_per_s: concurrent.median,
-      concurrent_rounds: concurrent.rounds,
-      clients,
-    };
+      send,
+    );
+    return { one, ...concurrent, clients };
   } finally {
     await app.close();
     db.close();
@@ -152,15 +158,15 @@ export async function sameWritesInsert(
   });
   const url = await listen(app);
   try {
-    const concurrent = await sendFromChild({
-      url: `${url}/x`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'type=stream&to=firehose&topic=bench&content=bench%20message%20{i}',
+    const concurrent = await concurrentSenders(
+      `${url}/x`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'type=stream&to=firehose&topic=bench&content=bench%20message%20{i}',
       clients,
-      ...send,
-    });
+      send,
+    );
     inspect?.(db);
-    return { concurrent_per_s: concurrent.median, concurrent_rounds: concurrent.rounds };
+    return concurrent;
   } finally {
     await app.close();
     db.close();
