@@ -1,9 +1,11 @@
+/// <reference types="vitest/config" />
+// The test settings below are read by vitest only; the build imports nothing of it, so a production
+// install (`npm ci --omit=dev`) builds the client without the test tools.
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';

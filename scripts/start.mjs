@@ -1,6 +1,5 @@
 // npm start: build the web client and the server when they are missing or older than their
 // sources, then run the compiled server (plain JavaScript, in this same process).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,11 +26,15 @@ if (
   builtAt(clientIndex) < newestOf(['src', 'public', 'index.html', 'vite.config.ts'])
 ) {
   console.log('Building the web client...');
-  const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  // Vite is one of the dependencies (not a development tool), so a production install builds the
+  // client here from what it installed; nothing is fetched.
+  const { build } = await import('vite');
+  try {
+    await build({ root, logLevel: 'warn' });
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
 }
 
 // The bundle holds the packages the server uses too, so a changed lock file rebuilds it.
