@@ -54,10 +54,9 @@ export class ServerProcess {
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
       try {
-        // main.ts prints its address after seeding the demo organization on a new database; the
-        // API answers before that, while the demo people are still being created.
-        const r = await fetch(`${this.url}/api/v1/server_settings`);
-        if (r.ok && output.includes('Parley is running at')) return;
+        // Ready once the demo organization is seeded on a new database (503 until then).
+        const r = await fetch(`${this.url}/ready`);
+        if (r.ok) return;
       } catch {
         /* not listening yet */
       }

@@ -1,23 +1,31 @@
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { MAX_BODY_BYTES, registerBodyParsers } from './http/body.js';
 import { DomainError } from './domain/errors.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/errors.js';
 import { compressOptions } from './http/compression.js';
 import { knownRoutes } from './http/route.js';
+import { operationsHooks } from './http/operations.js';
+import { RequestLog } from './http/request-log.js';
 import { securityHeaders, sendClientFile } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
+import type { Logger } from './logging.js';
 
 export { COMPRESS_THRESHOLD } from './http/compression.js';
 
-/** The HTTP application: API under /api/v1 and the web client at /. */
+/**
+ * The HTTP application: API under /api/v1 and the web client at /. Without a logger, Fastify
+ * logs nothing (tests, benchmarks) and unexpected errors go to ctx.log.
+ */
 export async function buildApp(
   ctx: AppContext,
-  opts: { logger?: boolean } = {},
+  opts: { logger?: Logger } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ? { level: process.env.LOG_LEVEL ?? 'warn' } : false,
+    ...(opts.logger
+      ? { loggerInstance: opts.logger as FastifyBaseLogger, logController: new RequestLog() }
+      : { logger: false }),
     bodyLimit: MAX_BODY_BYTES,
     // X-Forwarded-For only from the proxies named in the configuration: anyone else could pick
     // the address that per-address limits count.
@@ -35,6 +43,7 @@ export async function buildApp(
   });
   registerBodyParsers(app);
   securityHeaders(app);
+  operationsHooks(app, ctx);
 
   app.setErrorHandler((err: any, request, reply) => {
     if (err instanceof DomainError) {
@@ -60,8 +69,7 @@ export async function buildApp(
             : 'Malformed request';
       return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
     }
-    request.log.error({ err }, 'unexpected error');
-    if (!opts.logger) console.error(err);
+    (opts.logger ? request.log : ctx.log).error({ err, req: request }, 'unexpected error');
     return reply
       .code(500)
       .send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });

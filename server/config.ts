@@ -1,4 +1,10 @@
+import net from 'node:net';
 import path from 'node:path';
+import { z } from 'zod';
+import { isAddressOrRange, splitList } from './addresses.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   port: number;
@@ -25,44 +31,178 @@ export interface Config {
    * send that header and per-address limits would count whatever they wrote
    */
   trustedProxies: string[];
+  /** addresses or CIDRs that may read GET /metrics, besides loopback */
+  metricsAllow: string[];
   /** the address people use to reach this server (realm_uri); set from the listen address */
   externalUrl: string;
+  /** whether PARLEY_EXTERNAL_URL named it (otherwise the listen address replaces it) */
+  externalUrlConfigured: boolean;
+  /** the log level in effect: LOG_LEVEL, else `warn` with PARLEY_QUIET=1, else `info` */
+  logLevel: LogLevel;
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
-  return {
-    port: Number(env.PORT ?? 9991),
-    host: env.HOST ?? '127.0.0.1',
-    dataDir: path.resolve(env.PARLEY_DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    demo: (env.PARLEY_DEMO ?? '1') !== '0',
-    demoPassword: env.PARLEY_DEMO_PASSWORD ?? 'parley-demo',
-    clientDir: path.resolve(env.PARLEY_CLIENT_DIR ?? './dist'),
-    longPollSeconds: Number(env.PARLEY_LONGPOLL_SECONDS ?? 50),
-    queueIdleSeconds: Number(env.PARLEY_QUEUE_IDLE_SECONDS ?? 600),
-    scryptCost: Number(env.PARLEY_SCRYPT_COST ?? 16384),
-    rateLimitPerMinute: Number(env.PARLEY_RATE_LIMIT ?? 200),
-    loginAttempts: positiveInteger('PARLEY_LOGIN_ATTEMPTS', env.PARLEY_LOGIN_ATTEMPTS, 5),
-    loginWindowSeconds: positiveInteger(
-      'PARLEY_LOGIN_WINDOW_SECONDS',
-      env.PARLEY_LOGIN_WINDOW_SECONDS,
-      1800,
+/** A configuration the server must not start with; its message is the one line to print. */
+export class ConfigError extends Error {}
+
+// Each variable is text in the environment; empty counts as unset (as `FOO=` in an env file).
+const text = (fallback?: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? fallback : v));
+
+const wholeNumber = (what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,15}$/, `must be ${what}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${what}`);
+
+const FLAGS: Record<string, boolean> = { 1: true, true: true, yes: true, on: true };
+for (const off of ['0', 'false', 'no', 'off']) FLAGS[off] = false;
+const flag = (what: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => v in FLAGS, `must be 1 ${what} or 0`)
+    .transform((v) => FLAGS[v]);
+
+const url = (protocols: string[], what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), `must be ${what}`);
+
+const addressList = (what: string, named: boolean) =>
+  z
+    .string()
+    .transform(splitList)
+    .refine((list) => list.every((e) => isAddressOrRange(e, named)), `must be ${what}`);
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * Every environment variable the server reads, with its default. README's configuration table
+ * lists the same ones.
+ */
+const ENVIRONMENT = z.object({
+  PORT: text('9991').pipe(wholeNumber('a port number from 0 to 65535', 0, 65535)),
+  HOST: text('127.0.0.1').pipe(
+    z
+      .string()
+      .trim()
+      .refine((h) => net.isIP(h) !== 0 || HOST_NAME.test(h), 'must be an IP address or host name'),
+  ),
+  PARLEY_DATA_DIR: text('./data').pipe(z.string().transform((p) => path.resolve(p))),
+  DATABASE_URL: text().pipe(
+    url(
+      ['postgres:', 'postgresql:'],
+      'a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL',
+    ).optional(),
+  ),
+  REDIS_URL: text().pipe(url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL').optional()),
+  PARLEY_DEMO: text('1').pipe(flag('(seed the demo organization into an empty database)')),
+  PARLEY_DEMO_PASSWORD: text('parley-demo').pipe(z.string()),
+  PARLEY_CLIENT_DIR: text('./dist').pipe(z.string().transform((p) => path.resolve(p))),
+  PARLEY_LONGPOLL_SECONDS: text('50').pipe(
+    wholeNumber('a whole number of seconds from 1 to 3600', 1, 3600),
+  ),
+  PARLEY_QUEUE_IDLE_SECONDS: text('600').pipe(
+    wholeNumber('a whole number of seconds, at least 1', 1),
+  ),
+  PARLEY_SCRYPT_COST: text('16384').pipe(
+    wholeNumber('a power of two from 1024 to 262144', 1024, 262144).refine(
+      (n) => (n & (n - 1)) === 0,
+      'must be a power of two from 1024 to 262144',
     ),
-    trustedProxies: (env.PARLEY_TRUSTED_PROXIES ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-    externalUrl:
-      env.PARLEY_EXTERNAL_URL ?? `http://${env.HOST ?? '127.0.0.1'}:${Number(env.PORT ?? 9991)}`,
+  ),
+  PARLEY_RATE_LIMIT: text('200').pipe(
+    wholeNumber('a whole number of requests per minute, at least 1', 1),
+  ),
+  PARLEY_LOGIN_ATTEMPTS: text('5').pipe(
+    wholeNumber('a whole number of failed password attempts, at least 1', 1),
+  ),
+  PARLEY_LOGIN_WINDOW_SECONDS: text('1800').pipe(
+    wholeNumber('a whole number of seconds, at least 1', 1),
+  ),
+  PARLEY_TRUSTED_PROXIES: text('').pipe(
+    addressList(
+      'a comma-separated list of addresses or CIDRs (or loopback, linklocal, uniquelocal)',
+      true,
+    ),
+  ),
+  PARLEY_METRICS_ALLOW: text('').pipe(
+    addressList('a comma-separated list of addresses or CIDRs', false),
+  ),
+  PARLEY_EXTERNAL_URL: text().pipe(
+    url(['http:', 'https:'], 'the http:// or https:// address people reach the server at')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  LOG_LEVEL: text().pipe(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }))
+      .optional(),
+  ),
+  PARLEY_QUIET: text('0').pipe(flag('(log warnings and errors only)')),
+});
+
+/** Variables whose value is never repeated in an error: they may hold a password. */
+const SECRET = new Set(['DATABASE_URL', 'REDIS_URL', 'PARLEY_DEMO_PASSWORD']);
+
+/**
+ * The configuration from the environment, checked against ENVIRONMENT. A value that does not fit
+ * throws a ConfigError naming every variable at fault on one line: a mistyped limit must not
+ * quietly become no limit (NaN compares false).
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ENVIRONMENT.safeParse(env);
+  if (!parsed.success) {
+    const faults = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      if (faults.has(name)) continue;
+      const raw = env[name];
+      faults.set(
+        name,
+        SECRET.has(name) || raw === undefined
+          ? `${name} ${issue.message}`
+          : `${name} ${issue.message}, not ${JSON.stringify(raw)}`,
+      );
+    }
+    throw new ConfigError(`Invalid configuration: ${[...faults.values()].join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.PARLEY_DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    demo: e.PARLEY_DEMO,
+    demoPassword: e.PARLEY_DEMO_PASSWORD,
+    clientDir: e.PARLEY_CLIENT_DIR,
+    longPollSeconds: e.PARLEY_LONGPOLL_SECONDS,
+    queueIdleSeconds: e.PARLEY_QUEUE_IDLE_SECONDS,
+    scryptCost: e.PARLEY_SCRYPT_COST,
+    rateLimitPerMinute: e.PARLEY_RATE_LIMIT,
+    loginAttempts: e.PARLEY_LOGIN_ATTEMPTS,
+    loginWindowSeconds: e.PARLEY_LOGIN_WINDOW_SECONDS,
+    trustedProxies: e.PARLEY_TRUSTED_PROXIES,
+    metricsAllow: e.PARLEY_METRICS_ALLOW,
+    externalUrl: e.PARLEY_EXTERNAL_URL ?? httpUrl(e.HOST, e.PORT),
+    externalUrlConfigured: e.PARLEY_EXTERNAL_URL !== undefined,
+    logLevel: e.LOG_LEVEL ?? (e.PARLEY_QUIET ? 'warn' : 'info'),
   };
 }
 
-/** A mistyped security limit must not quietly become no limit (NaN compares false): refuse to start. */
-function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`${name} must be a positive whole number, not "${raw}"`);
-  return n;
+/** The http:// address of a host and port, an IPv6 address in brackets. */
+export function httpUrl(host: string, port: number): string {
+  return `http://${net.isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }

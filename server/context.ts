@@ -2,13 +2,21 @@ import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { Dialect } from './db/migrations.js';
+import { DomainError } from './domain/errors.js';
 import type { LoginAttempts } from './domain/login-attempts.js';
 import { Mutex } from './events/lock.js';
 import type { QueueManager } from './events/manager.js';
 import type { Delivery } from './events/types.js';
+import type { ServerMetrics } from './metrics.js';
+import type { Readiness } from './readiness.js';
 
-/** Where actions report trouble: Fastify's logger in the server, the console elsewhere. */
+/**
+ * Where actions report: the server's logger (pino, as Fastify's), the console in the management
+ * commands. Pass the fields first and the message after: `log.warn({ err }, 'what failed')`.
+ */
 export interface Logger {
+  debug(...args: any[]): void;
+  info(...args: any[]): void;
   warn(...args: any[]): void;
   error(...args: any[]): void;
 }
@@ -25,6 +33,10 @@ export interface AppContext {
   loginAttempts: LoginAttempts;
   /** resolves once every commit made before the call is on disk (DatabaseHandle.toDisk) */
   toDisk(): Promise<void>;
+  /** the server's metrics (GET /metrics); none in the management commands */
+  metrics?: ServerMetrics;
+  /** the server's start and stop, as GET /ready reports them; none in the management commands */
+  readiness?: Readiness;
 }
 
 /**
@@ -47,11 +59,108 @@ export function transact<T>(
   ctx: AppContext,
   fn: (trx: Database, events: Delivery[]) => Promise<T>,
 ): Promise<T> {
+  const outer = joined.get(ctx.db);
+  if (outer) return joinTransaction(ctx.db, outer, fn);
   return new Promise<T>((resolve, reject) => {
     const batch = batchOf(ctx);
     batch.waiting.push({ fn, resolve, reject } as PendingWrite);
     if (!batch.scheduled) scheduleBatch(ctx, batch);
   });
+}
+
+/**
+ * Runs `fn` with a context whose writes all join one transaction, committed when `fn` returns
+ * and rolled back entirely if it throws: the actions it calls (createUser, sendMessage...) run
+ * as they always do, each in a savepoint of its own, and nothing of them is stored unless all of
+ * them are. The events they emit are published after the commit, as transact's are. Holds the
+ * write lock throughout, so that other writes and register snapshots wait for it.
+ *
+ * Its writes run one after another (a transaction is one connection): `fn` awaits each action
+ * before the next.
+ */
+export async function inOneTransaction<T>(
+  ctx: AppContext,
+  fn: (ctx: AppContext) => Promise<T>,
+): Promise<T> {
+  if (joined.has(ctx.db)) return fn(ctx); // already inside one
+  const events: Delivery[] = [];
+  const value = await ctx.lock.run(async () => {
+    const started = performance.now();
+    try {
+      const value = await ctx.db.transaction().execute((trx) => {
+        joined.set(trx, events);
+        return fn({ ...ctx, db: trx });
+      });
+      countTransaction(ctx, started, [{ ok: true }]);
+      return value;
+    } catch (error) {
+      countTransaction(ctx, started, [], error);
+      throw error;
+    }
+  });
+  await durable(ctx);
+  if (events.length) await ctx.queues.bus.publish(events);
+  return value;
+}
+
+/** Open transactions of inOneTransaction, with the events their writes emitted. */
+const joined = new WeakMap<Database, Delivery[]>();
+
+/** A write inside inOneTransaction's transaction: in a savepoint, so that it fails alone. */
+async function joinTransaction<T>(
+  trx: Database,
+  events: Delivery[],
+  fn: (trx: Database, events: Delivery[]) => Promise<T>,
+): Promise<T> {
+  const own: Delivery[] = [];
+  await sql`SAVEPOINT parley_joined`.execute(trx);
+  try {
+    const value = await fn(trx, own);
+    await sql`RELEASE SAVEPOINT parley_joined`.execute(trx);
+    events.push(...own);
+    return value;
+  } catch (error) {
+    await sql`ROLLBACK TO SAVEPOINT parley_joined`.execute(trx);
+    await sql`RELEASE SAVEPOINT parley_joined`.execute(trx);
+    throw error;
+  }
+}
+
+/**
+ * Counts a write transaction in the metrics: its time from `started`, and what became of its
+ * writes (`outcomes`), or its `failure` when nothing was committed. A refused action (a
+ * DomainError) is not a failure of the database, even when alone it rolled its transaction back.
+ */
+function countTransaction(
+  ctx: AppContext,
+  started: number,
+  outcomes: readonly { ok: boolean; error?: unknown }[],
+  failure?: unknown,
+) {
+  if (!ctx.metrics) return;
+  const seconds = (performance.now() - started) / 1000;
+  if (failure !== undefined && !(failure instanceof DomainError && outcomes.length === 0)) {
+    ctx.metrics.observeTransaction(seconds, 'failed');
+    return;
+  }
+  const counts = { committed: 0, refused: failure === undefined ? 0 : 1, errors: 0 };
+  for (const o of outcomes) {
+    if (o.ok) counts.committed++;
+    else if (o.error instanceof DomainError) counts.refused++;
+    else counts.errors++;
+  }
+  ctx.metrics.observeTransaction(seconds, counts);
+}
+
+/** ctx.toDisk, its time and failures counted in the metrics. */
+function durable(ctx: AppContext): Promise<void> {
+  const started = performance.now();
+  const sync = ctx.toDisk();
+  sync.then(
+    () => ctx.metrics?.observeSync((performance.now() - started) / 1000, false),
+    () => ctx.metrics?.observeSync((performance.now() - started) / 1000, true),
+  );
+  return sync;
 }
 
 /**
@@ -101,10 +210,10 @@ function runWhenLocked(ctx: AppContext, batch: WriteBatch) {
       const outcomes = await commitBatch(ctx, writes);
       if (outcomes) {
         // The sync starts now, beside the next batch; publications keep the commit order.
-        const durable = ctx.toDisk();
-        durable.catch(() => {});
+        const synced = durable(ctx);
+        synced.catch(() => {});
         const previous = batch.published;
-        batch.published = previous.then(() => publishBatch(ctx, writes, outcomes, durable));
+        batch.published = previous.then(() => publishBatch(ctx, writes, outcomes, synced));
       }
     } finally {
       // What arrived meanwhile goes behind anyone already waiting for the lock.
@@ -122,6 +231,7 @@ type Outcome = { ok: true; value: unknown; events: Delivery[] } | { ok: false; e
 /** Runs and commits one batch; null (every write rejected) when nothing was committed. */
 async function commitBatch(ctx: AppContext, writes: PendingWrite[]): Promise<Outcome[] | null> {
   const outcomes: Outcome[] = [];
+  const started = performance.now();
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (writes.length === 1) {
@@ -153,10 +263,12 @@ async function commitBatch(ctx: AppContext, writes: PendingWrite[]): Promise<Out
       }
     });
   } catch (error) {
+    countTransaction(ctx, started, outcomes, error);
     // Nothing was committed: every write of the batch fails with the reason.
     for (const write of writes) write.reject(error);
     return null;
   }
+  countTransaction(ctx, started, outcomes);
   return outcomes;
 }
 
@@ -171,7 +283,7 @@ async function publishBatch(
     await durable;
   } catch (error) {
     // Committed but perhaps not on disk: no caller is told it succeeded.
-    ctx.log.error('Syncing the database to disk failed', error);
+    ctx.log.error({ err: error }, 'Syncing the database to disk failed');
     for (const write of writes) write.reject(error);
     return;
   }

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { httpUrl, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { seedDemo } from './demo/seed.js';
+import { fallbackLogger, type Logger } from './logging.js';
+import { ServerMetrics } from './metrics.js';
+import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus, type Bus } from './events/types.js';
@@ -21,11 +25,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the database, builds the app and listens. Used by main.ts and by the tests. */
-export async function startServer(
-  config: Config,
-  opts: { logger?: boolean; beforeListen?: (ctx: AppContext) => Promise<void> } = {},
-): Promise<RunningServer> {
+export interface StartOptions {
+  /** where the server and Fastify log; without one, Fastify logs nothing (see buildApp) */
+  logger?: Logger;
+  /** seed the demo organization into an empty database, its people with this password */
+  demoPassword?: string;
+}
+
+/**
+ * Opens (and migrates) the database, builds the app, listens and, when asked, seeds the demo
+ * organization in one transaction; resolves once the server is ready. While the seed runs, only
+ * GET /health, /ready and /metrics are served, every other request gets 503 (http/operations.ts).
+ * Used by main.ts and by the tests.
+ */
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  const metrics = new ServerMetrics();
+  const readiness = new Readiness(opts.demoPassword === undefined ? 'off' : 'running');
   const handle: DatabaseHandle = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -45,10 +60,13 @@ export async function startServer(
     config,
     queues,
     lock: new Mutex(),
-    log: console,
+    log: opts.logger ?? fallbackLogger(),
     loginAttempts,
     toDisk: handle.toDisk,
+    metrics,
+    readiness,
   };
+  metrics.watchQueues(queues);
   const app = await buildApp(ctx, { logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
   try {
@@ -62,17 +80,17 @@ export async function startServer(
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}`;
-  if (config.port === 0 || !process.env.PARLEY_EXTERNAL_URL) config.externalUrl = url;
-  if (opts.beforeListen) await opts.beforeListen(ctx);
+  const url = httpUrl(config.host, port);
+  if (config.port === 0 || !config.externalUrlConfigured) config.externalUrl = url;
   let closed = false;
-  return {
+  const server: RunningServer = {
     app,
     ctx,
     url,
     async close() {
       if (closed) return;
       closed = true;
+      readiness.stopping = true;
       queues.close();
       await app.close();
       await bus.close();
@@ -80,4 +98,26 @@ export async function startServer(
       await handle.close();
     },
   };
+  if (opts.demoPassword !== undefined) await seed(server, opts.demoPassword);
+  return server;
+}
+
+/** Seeds the demo organization, then serves; a seed that fails stops the server. */
+async function seed(server: RunningServer, password: string) {
+  const { ctx } = server;
+  const readiness = ctx.readiness!;
+  const started = performance.now();
+  try {
+    const seeded = await seedDemo(ctx, password);
+    readiness.seed = seeded ? 'seeded' : 'present';
+    if (seeded)
+      ctx.log.info(
+        { ms: Math.round(performance.now() - started) },
+        'Seeded the demo organization "Parley Demo"',
+      );
+  } catch (err) {
+    readiness.seed = 'failed';
+    await server.close();
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import { inOneTransaction, type AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { ROLE } from '../domain/roles.js';
@@ -37,10 +37,28 @@ export const DEMO_STREAMS = [
   { name: 'welcome', description: 'Public to the web: read without an account', web_public: true },
 ];
 
-/** Seeds "Parley Demo" into an empty database. Returns false when an organization exists. */
+/**
+ * Seeds "Parley Demo" into an empty database, in one transaction: a process stopped halfway
+ * leaves nothing, and the next start seeds it whole. Returns false when an organization exists
+ * (or another process, sharing a PostgreSQL database, seeded it meanwhile).
+ */
 export async function seedDemo(ctx: AppContext, password: string): Promise<boolean> {
-  const existing = await ctx.db.selectFrom('realms').select('id').executeTakeFirst();
-  if (existing) return false;
+  if (await organizationExists(ctx)) return false;
+  try {
+    return await inOneTransaction(ctx, (joined) => seedInto(joined, password));
+  } catch (error) {
+    if (await organizationExists(ctx)) return false;
+    throw error;
+  }
+}
+
+async function organizationExists(ctx: AppContext): Promise<boolean> {
+  return !!(await ctx.db.selectFrom('realms').select('id').executeTakeFirst());
+}
+
+/** `ctx`: a context whose writes join one transaction (inOneTransaction). */
+async function seedInto(ctx: AppContext, password: string): Promise<boolean> {
+  if (await organizationExists(ctx)) return false;
   const realm = await createRealm(ctx.db, {
     stringId: '',
     name: 'Parley Demo',
@@ -93,30 +111,27 @@ export async function seedDemo(ctx: AppContext, password: string): Promise<boole
   const everyone = [...users.values()].map((u) => u.id);
   const members = [...users.values()].filter((u) => u.role !== ROLE.GUEST).map((u) => u.id);
   const designers = ['desdemona', 'iago', 'hamlet', 'cordelia'].map((n) => users.get(n)!.id);
-  await ctx.db.transaction().execute(async (trx) => {
-    const none: never[] = [];
-    await subscribeUsersToStreams(
-      ctx,
-      trx,
-      realm,
-      everyone,
-      [streams.get('general')!, streams.get('welcome')!],
-      none,
-    );
-    await subscribeUsersToStreams(
-      ctx,
-      trx,
-      realm,
-      members,
-      [streams.get('engineering')!, streams.get('announce')!],
-      none,
-    );
-    await subscribeUsersToStreams(ctx, trx, realm, designers, [streams.get('design')!], none);
-  });
+  // Nobody has a queue yet: the subscriptions' events would reach no one.
+  const none: never[] = [];
+  await subscribeUsersToStreams(
+    ctx,
+    ctx.db,
+    realm,
+    everyone,
+    [streams.get('general')!, streams.get('welcome')!],
+    none,
+  );
+  await subscribeUsersToStreams(
+    ctx,
+    ctx.db,
+    realm,
+    members,
+    [streams.get('engineering')!, streams.get('announce')!],
+    none,
+  );
+  await subscribeUsersToStreams(ctx, ctx.db, realm, designers, [streams.get('design')!], none);
 
   await seedMessages(ctx, realm, users);
-  // Some of the demo was written outside transact, which syncs for its writes.
-  await ctx.toDisk();
   void realmSettings;
   return true;
 }

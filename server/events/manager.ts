@@ -116,6 +116,13 @@ export class QueueManager {
     return this.queues.size;
   }
 
+  /** Queues with a long-poll (GET /events) parked on them, waiting for an event. */
+  get parkedPolls(): number {
+    let parked = 0;
+    for (const queue of this.queues.values()) if (queue.isWaiting) parked++;
+    return parked;
+  }
+
   private deliver(deliveries: Delivery[]) {
     for (const d of deliveries) {
       if (d.control) {

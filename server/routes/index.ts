@@ -26,6 +26,7 @@ import { presenceRoutes } from './presence.js';
 import { mutingRoutes } from './muting.js';
 import { uploadRoutes } from './uploads.js';
 import { statusRoutes } from './people.js';
+import { operationsRoutes } from './operations.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -54,4 +55,5 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   mutingRoutes(app, ctx);
   uploadRoutes(app, ctx);
   assetRoutes(app, ctx);
+  operationsRoutes(app, ctx);
 }

@@ -1,6 +1,7 @@
 import { BOT_ROWS } from './authz/bots.js';
 import { INVITE_ROWS } from './authz/invites.js';
 import { MESSAGE_ROWS } from './authz/messages.js';
+import { OPERATIONS_ROWS } from './authz/operations.js';
 import { PERSONAL_ROWS } from './authz/personal.js';
 import { REALM_ROWS } from './authz/realm.js';
 import { SITE_ROWS } from './authz/site.js';
@@ -22,4 +23,5 @@ export const MATRIX: Row[] = [
   ...INVITE_ROWS,
   ...BOT_ROWS,
   ...SITE_ROWS,
+  ...OPERATIONS_ROWS,
 ];

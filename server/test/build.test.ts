@@ -32,17 +32,16 @@ describe('the compiled server', () => {
         PARLEY_DATA_DIR: dataDir,
         PARLEY_CLIENT_DIR: path.join(dataDir, 'no-client'),
         PARLEY_DEMO: '1',
-        PARLEY_QUIET: '1',
         PARLEY_SCRYPT_COST: '1024',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    // main.ts prints the address once the demo organization is in place.
+    // main.ts logs the address (a JSON line) once the demo organization is in place.
     await new Promise<void>((resolve, reject) => {
       const check = () => {
-        const m = /Parley is running at (http:\/\/\S+)/.exec(output);
+        const m = /"url":"(http:\/\/[^"]+)"/.exec(output);
         if (m && output.includes('Log in as')) {
           url = m[1]!;
           resolve();
@@ -125,5 +124,26 @@ describe('the compiled server', () => {
     const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('refuses a mistyped setting with one line and exit code 2', () => {
+    for (const [name, value, must] of [
+      ['PARLEY_RATE_LIMIT', '2OO', 'must be a whole number of requests per minute, at least 1'],
+      ['PORT', 'abc', 'must be a port number from 0 to 65535'],
+    ]) {
+      const run = spawnSync(process.execPath, [path.join(outDir, 'main.js')], {
+        cwd: root,
+        env: { ...process.env, PARLEY_DATA_DIR: dataDir, [name]: value },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      const lines = `${run.stdout}${run.stderr}`.split('\n').filter(Boolean);
+      expect(run.status, lines.join('\n')).toBe(2);
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        level: 60,
+        msg: `Invalid configuration: ${name} ${must}, not "${value}"`,
+      });
+    }
   });
 });

@@ -194,7 +194,10 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       disk.fail(new Error('EIO: the disk failed'));
       await expect(refused).rejects.toThrow('EIO: the disk failed');
       expect(publish).not.toHaveBeenCalled();
-      expect(logged).toHaveBeenCalledWith('Syncing the database to disk failed', expect.any(Error));
+      expect(logged).toHaveBeenCalledWith(
+        { err: expect.any(Error) },
+        'Syncing the database to disk failed',
+      );
       // The next write syncs anew and is answered.
       server.ctx.toDisk = realToDisk;
       expect(await write('lambda')).toBe('lambda');

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { configFromEnv, type Config } from '../config.js';
-import { seedDemo } from '../demo/seed.js';
 import { startServer, type RunningServer } from '../server.js';
 
 export const DEMO_PASSWORD = 'parley-demo';
@@ -81,8 +80,7 @@ function withCleanup(server: TestServer, databaseUrl: string | undefined): TestS
 }
 
 async function boot(config: Config, demo: boolean): Promise<TestServer> {
-  const server = await startServer(config);
-  if (demo) await seedDemo(server.ctx, DEMO_PASSWORD);
+  const server = await startServer(config, { demoPassword: demo ? DEMO_PASSWORD : undefined });
   const result: TestServer = {
     ...server,
     dataDir: config.dataDir,

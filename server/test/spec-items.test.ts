@@ -211,7 +211,7 @@ describe.each(DATABASES)('api-spec.md conventions, resources and register on %s'
   it('convention 7: a failure inside the server is a 50x in the same envelope', async () => {
     // Every query, built or compiled once (db/compiled.ts), runs through the executor.
     const executor = w.server.ctx.db.getExecutor();
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const quiet = vi.spyOn(w.server.ctx.log, 'error').mockImplementation(() => {});
     // Every statement fails: some rows may be kept between requests (db/row-cache.ts).
     const broken = vi.spyOn(executor, 'executeQuery').mockImplementation((() => {
       throw new Error('the database went away');

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A port nothing listens on now, chosen by the system. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh data directory, removed by `removeDataDir`. */
+export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'parley-process-'));
+export const removeDataDir = (dir: string) => fs.rmSync(dir, { recursive: true, force: true });
+
+/**
+ * The server as `npm start` runs it (server/main.ts, here through tsx rather than the bundle),
+ * in a child process with its own environment: what it prints, its exit code and signals.
+ */
+export class ServerProcess {
+  readonly child: ChildProcess;
+  /** everything it wrote, standard output and standard error together */
+  output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PARLEY_CLIENT_DIR: path.join(os.tmpdir(), 'parley-no-client'),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (d) => (this.output += d));
+    this.child.stderr!.on('data', (d) => (this.output += d));
+    this.exited = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  /** Its output, line by line, without empty lines. */
+  get lines(): string[] {
+    return this.output.split('\n').filter((l) => l.trim() !== '');
+  }
+
+  /** Resolves once `done` holds, checked every few milliseconds; fails if the process exits. */
+  async until<T>(done: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`the server exited: ${this.output}`);
+      const value = await done();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out; the server wrote: ${this.output}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM') {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+/** GET `url`: its status and body (JSON or text), or undefined while nothing listens. */
+export async function probe(
+  url: string,
+): Promise<{ status: number; body: any; headers: Headers } | undefined> {
+  try {
+    const res = await fetch(url);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* text */
+    }
+    return { status: res.status, body, headers: res.headers };
+  } catch {
+    return undefined;
+  }
+}
