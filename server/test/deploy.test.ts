@@ -395,9 +395,10 @@ describe('deploy: parley.service started as systemd would start it', () => {
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     process.once('exit', () => child?.kill('SIGTERM'));
-    await until('the service to answer', async () => {
+    // As a load balancer or monitor would (deploy/README.md): GET /ready answers 200.
+    await until('the service to be ready', async () => {
       if (child!.exitCode !== null) throw new Error(`exited with ${child!.exitCode}: ${output}`);
-      return fetch(`${url}/api/v1/server_settings`).then(
+      return fetch(`${url}/ready`).then(
         (r) => r.ok,
         () => false,
       );
@@ -412,6 +413,20 @@ describe('deploy: parley.service started as systemd would start it', () => {
     if (isRoot)
       expect(fs.statSync(path.join(dataDir, fs.readdirSync(dataDir)[0]!)).uid).toBe(runAs.uid);
   }, 120_000);
+
+  it('a mistyped setting ends it with exit status 2, which the unit does not restart', async () => {
+    expect(setting(service, 'RestartPreventExitStatus')).toBe('2');
+    const [command, ...args] = setting(service, 'ExecStart')!.split(/\s+/);
+    const refused = spawnSync(command === '/usr/bin/node' ? process.execPath : command!, args, {
+      cwd: installDir,
+      env: { ...systemdEnvironment(), PORT: 'nine thousand' },
+      encoding: 'utf8',
+      timeout: 60_000,
+      ...(isRoot ? { uid: runAs.uid, gid: runAs.gid } : {}),
+    });
+    expect(refused.status, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stdout + refused.stderr).toContain('PORT');
+  }, 90_000);
 
   it('SIGTERM stops it within TimeoutStopSec with exit status 0, a long-poll open', async () => {
     expect(child?.exitCode).toBeNull();
@@ -921,12 +936,14 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
     }
     expect(upstream.filter((r) => /metrics/i.test(decodeURIComponent(r.url)))).toEqual([]);
 
-    for (const url of ['/health', '/ready']) {
-      const through = await request({ path: url });
-      const direct = await fetch(`${server.url}${url}`);
-      expect(through.status, url).toBe(direct.status);
-      expect(decoded(through).toString(), url).toBe(await direct.text());
-      expect((await reached(url)).method).toBe('GET');
+    for (const [url, status] of [
+      ['/health', 'alive'],
+      ['/ready', 'ready'],
+    ]) {
+      const answer = await request({ path: url! });
+      expect([answer.status, json(answer).status], url).toEqual([200, status]);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect((await reached(url!)).method).toBe('GET');
     }
   });
 
