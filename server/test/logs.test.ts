@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from './client.js';
+import { DEMO_PASSWORD } from './harness.js';
+import { ServerProcess, freePort, probe, removeDataDir, tempDataDir } from './process.js';
+
+/**
+ * What the server prints, from its start to its stop, with the most verbose of useful levels
+ * (`debug`: a line per request): JSON lines only, and no secret among them.
+ */
+describe('the log', () => {
+  const dataDir = tempDataDir();
+  let server: ServerProcess;
+  let url = '';
+  const secrets: Record<string, string> = {};
+  let lines: Record<string, any>[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = new ServerProcess({
+      PORT: String(port),
+      PARLEY_DATA_DIR: dataDir,
+      PARLEY_SCRYPT_COST: '1024',
+      LOG_LEVEL: 'debug',
+    });
+    await server.until(async () => ((await probe(`${url}/ready`))?.status === 200 ? 1 : undefined));
+
+    secrets.wrongPassword = 'not-her-password-6c1e';
+    const wrong = await new TestClient(url).post('/fetch_api_key', {
+      username: 'desdemona@example.com',
+      password: secrets.wrongPassword,
+    });
+    expect(wrong.status).toBe(401);
+
+    const owner = await TestClient.login(url, 'desdemona@example.com', DEMO_PASSWORD);
+    secrets.apiKey = owner.apiKey!;
+    secrets.basicCredentials = owner.headers().Authorization!.split(' ')[1]!;
+    expect((await owner.get('/users/me')).status).toBe(200);
+    // The key in the query string too, as some clients send it.
+    await fetch(`${url}/api/v1/users/me?api_key=${owner.apiKey}`, { headers: owner.headers() });
+    secrets.bearer = 'bearer-token-0b7d5e';
+    secrets.cookie = 'cookie-session-93fa';
+    await fetch(`${url}/api/v1/users/me`, {
+      headers: { Authorization: `Bearer ${secrets.bearer}`, Cookie: `sid=${secrets.cookie}` },
+    });
+
+    const general = (await owner.get('/get_stream_id', { stream: 'general' })).body.stream_id;
+    const invited = await owner.post('/invites', {
+      invitee_emails: 'newcomer@example.com',
+      stream_ids: [general],
+    });
+    expect(invited.status).toBe(200);
+    const hamlet = await TestClient.login(url, 'hamlet@example.com', DEMO_PASSWORD);
+    expect((await hamlet.patch('/settings', { email: 'prince@example.com' })).status).toBe(200);
+
+    const outbox = fs
+      .readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { to: string; link: string });
+    const invitation = outbox.find((m) => m.to === 'newcomer@example.com')!.link;
+    const confirmation = outbox.find((m) => m.to === 'prince@example.com')!.link;
+    secrets.invitationKey = /\/join\/([^/]+)/.exec(invitation)![1]!;
+    secrets.confirmationToken = /confirm_new_email\/([^/]+)/.exec(confirmation)![1]!;
+    // Following the links puts them in request lines.
+    await fetch(invitation);
+    await fetch(confirmation);
+
+    const stopped = await server.stop('SIGTERM');
+    expect(stopped.code).toBe(0);
+    lines = server.lines.map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return { notJson: line };
+      }
+    });
+  }, 120_000);
+  afterAll(() => removeDataDir(dataDir));
+
+  it('is JSON, line by line', () => {
+    expect(lines.filter((l) => 'notJson' in l)).toEqual([]);
+    expect(lines.length).toBeGreaterThan(10);
+  });
+
+  it('carries no password, API key, credentials, cookie or mailed link', () => {
+    for (const [what, secret] of Object.entries(secrets))
+      expect(server.output.includes(secret), `${what} in the log`).toBe(false);
+  });
+
+  it('tells the start, the seed, the mails, the requests and the stop', () => {
+    const messages = lines.map((l) => String(l.msg));
+    expect(messages).toContainEqual(expect.stringMatching(/^Seeded the demo organization/));
+    expect(messages).toContain(`Parley is running at ${url}`);
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^Log in as any demo user with the password "parley-demo": desdemona@/),
+    );
+    const mails = lines.filter((l) => /outbox/.test(l.msg));
+    expect(mails.map((l) => l.to).sort()).toEqual(['newcomer@example.com', 'prince@example.com']);
+    const requests = lines.filter((l) => l.msg === 'request completed');
+    expect(requests.map((l) => l.req.url)).toContainEqual(
+      expect.stringMatching(/^\/join\/\[redacted\]\/$/),
+    );
+    expect(requests.map((l) => l.req.url)).toContain('/api/v1/users/me?api_key=[redacted]');
+    expect(messages).toContain('SIGTERM: shutting down');
+    expect(messages.at(-1)).toBe('Stopped');
+  });
+});
