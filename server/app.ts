@@ -8,7 +8,7 @@ import { compressOptions } from './http/compression.js';
 import { knownRoutes } from './http/route.js';
 import { operationsHooks } from './http/operations.js';
 import { RequestLog } from './http/request-log.js';
-import { securityHeaders, sendClientFile } from './http/static.js';
+import { clientFiles, notFoundPage, securityHeaders } from './http/static.js';
 import { registerRoutes } from './routes/index.js';
 import type { Logger } from './logging.js';
 
@@ -90,9 +90,10 @@ export async function buildApp(
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
     }
-    return sendClientFile(ctx.config.clientDir, url, reply);
+    return notFoundPage(reply);
   });
 
   registerRoutes(app, ctx);
+  await app.register(clientFiles, { clientDir: ctx.config.clientDir });
   return app;
 }

@@ -1,29 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** Precompressed copies the build writes beside each file (vite.config.ts), best first. */
-const PRECOMPRESSED = [
-  { encoding: 'br', suffix: '.br' },
-  { encoding: 'gzip', suffix: '.gz' },
-] as const;
+import { clientRoutePaths } from './client-routes.js';
 
 /**
  * The content codings an Accept-Encoding header allows: named ones with a weight above zero, and
- * `*` for any not named. The weights only exclude: the server prefers brotli, then gzip.
+ * `*` for any not named (for the API answers http/route.ts writes itself; files are negotiated by
+ * @fastify/static).
  */
 export function acceptedEncodings(header: string | undefined): (encoding: string) => boolean {
   const weights = new Map<string, number>();
@@ -40,63 +24,112 @@ export function acceptedEncodings(header: string | undefined): (encoding: string
   };
 }
 
+const HASHED_FILE_CACHE = 'public, max-age=31536000, immutable';
+
+const NOT_BUILT_PAGE =
+  '<!doctype html><title>Parley</title><p>The web client has not been built. Run <code>npm run build</code> (npm start does it for you).</p>';
+
 /**
- * Serves the built web client; unknown paths get index.html so client-side routes work. Hashed
- * files under /assets/ never change, so browsers keep them for a year without asking again;
- * index.html (which names the current ones) is checked at every load. Where the build left a
- * brotli or gzip copy, a browser that accepts it gets that copy.
+ * The built web client, as a plugin (its own scope, so that `reply.sendFile` here sends the
+ * compressed copies; uploads have their own). @fastify/static answers with an ETag and
+ * Last-Modified, 304 to a conditional request, 206 to a range, and the brotli or gzip copy the
+ * build wrote beside a file (vite.config.ts) to a browser that accepts it, with
+ * `Vary: Accept-Encoding`. Hashed files under /assets/ never change, so browsers keep them for a
+ * year without asking again; index.html, which names the current ones, is revalidated at every
+ * load. The app's own routes (client-routes.ts) get index.html; any other path falls through to
+ * the not-found handler, and so does a missing file under /assets/: an old page asking for a file
+ * a newer build replaced must not be given a page it would run as a script and keep for a year.
  */
-export function sendClientFile(clientDir: string, urlPath: string, reply: FastifyReply) {
-  const decoded = safeDecode(urlPath.split('?')[0]);
-  const resolved = path.resolve(clientDir, '.' + decoded);
-  const inside = resolved.startsWith(clientDir + path.sep);
-  const found = inside && isFile(resolved);
-  const asset = decoded.startsWith('/assets/');
-  if (asset && !found) {
-    // An old page asking for a file a newer build replaced: index.html in its place would be run
-    // as a script or style and then kept for a year.
-    reply.code(404).header('Cache-Control', 'no-cache').type('text/plain; charset=utf-8');
-    return reply.send('Not Found');
-  }
-  const file = found ? resolved : path.join(clientDir, 'index.html');
-  if (!isFile(file)) {
-    reply.code(503).type('text/html; charset=utf-8');
-    return reply.send(
-      '<!doctype html><title>Parley</title><p>The web client has not been built. Run <code>npm run build</code> (npm start does it for you).</p>',
-    );
-  }
-  reply.header('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
-  reply.type(TYPES[path.extname(file)] ?? 'application/octet-stream');
-  const variants = PRECOMPRESSED.filter((v) => isFile(file + v.suffix));
-  let sent = file;
-  if (variants.length) {
-    // Caches must keep the copies apart: the answer depends on the request's Accept-Encoding.
-    reply.header('Vary', 'Accept-Encoding');
-    const accepts = acceptedEncodings(reply.request.headers['accept-encoding']);
-    const chosen = variants.find((v) => accepts(v.encoding));
-    if (chosen) {
-      sent = file + chosen.suffix;
-      reply.header('Content-Encoding', chosen.encoding);
-    }
-  }
-  reply.header('Content-Length', String(fs.statSync(sent).size));
-  return reply.send(fs.createReadStream(sent));
+export async function clientFiles(app: FastifyInstance, opts: { clientDir: string }) {
+  const root = path.resolve(opts.clientDir);
+  const hashed = path.join(root, 'assets') + path.sep;
+  await app.register(fastifyStatic, {
+    root,
+    // The routes are ours, below, to keep @fastify/compress off them: the copies are compressed
+    // already, and the bytes a range counts are those of the file as it is stored.
+    serve: false,
+    preCompressed: true,
+    cacheControl: false,
+    // A dotfile is no part of a build; whatever put one there, it is not for the world.
+    dotfiles: 'ignore',
+    setHeaders(reply, file) {
+      reply.header('Cache-Control', file.startsWith(hashed) ? HASHED_FILE_CACHE : 'no-cache');
+    },
+  });
+  // A path that is not in its plainest form (`//x`, `/a/../b`) is refused by @fastify/static;
+  // it names no file, so it is answered as any unknown path (the API's with its envelope).
+  app.setErrorHandler((err: FileError, _request, reply) => {
+    if (err.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
+    if (!sendRefusal(err, reply)) throw err;
+  });
+  // RFC 9239 made the type that send's table still gives scripts obsolete.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/javascript'))
+      reply.header('Content-Type', 'text/javascript; charset=utf-8');
+    return payload;
+  });
+
+  app.get('/*', { compress: false }, async (request, reply) =>
+    reply.sendFile((request.params as { '*': string })['*']),
+  );
+  const index = path.join(root, 'index.html');
+  for (const url of clientRoutePaths())
+    app.get(url, { compress: false }, async (_request, reply) => {
+      const built = await fs.promises.stat(index).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+      if (!built)
+        return reply
+          .code(503)
+          .header('Cache-Control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(NOT_BUILT_PAGE);
+      return reply.sendFile('index.html');
+    });
 }
 
-function safeDecode(p: string): string {
-  try {
-    return decodeURIComponent(p);
-  } catch {
-    return '/';
-  }
+interface FileError {
+  code?: string;
+  status?: number;
+  headers?: Record<string, string>;
 }
 
-function isFile(p: string): boolean {
-  try {
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
+/**
+ * Answers @fastify/send's refusals, which are no API errors, with their status and headers and no
+ * body: a range that starts past the end (416, with the Content-Range that tells the client the
+ * length) or a failed precondition (412). False for any other error, left to the app's handler.
+ */
+export function sendRefusal(err: unknown, reply: FastifyReply): boolean {
+  const { status, headers } = (err ?? {}) as FileError;
+  if (status !== 416 && status !== 412) return false;
+  void reply
+    .code(status)
+    .headers(headers ?? {})
+    .send();
+  return true;
+}
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<title>Page not found · Parley</title>' +
+  '<h1>Page not found</h1><p>There is nothing at this address. <a href="/">Open Parley</a></p>';
+
+/**
+ * What a browser gets for a path that is neither a file of the client nor one of the app's routes:
+ * a small page with status 404, so that a monitor, a load balancer or a crawler can tell a
+ * mistyped or retired address from a page, and a broken link does not start the whole app (with
+ * a session and an event queue) to show its own not-found view. Revalidated, like index.html, so
+ * that a route added by the next deploy is not hidden behind a kept 404.
+ */
+export function notFoundPage(reply: FastifyReply) {
+  return reply
+    .code(404)
+    .header('Cache-Control', 'no-cache')
+    .type('text/html; charset=utf-8')
+    .send(NOT_FOUND_PAGE);
 }
 
 /**

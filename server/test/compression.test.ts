@@ -1,11 +1,9 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESS_THRESHOLD } from '../app.js';
 import { acceptedEncodings, CONTENT_SECURITY_POLICY } from '../http/static.js';
+import { useClientBuild } from './fixtures.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
 import { runManage } from '../manage.js';
@@ -62,34 +60,24 @@ describe('acceptedEncodings', () => {
 
 describe('the web client files and compressed API answers', () => {
   let server: TestServer;
-  let clientDir: string;
   let hamlet: TestClient;
   const script = `console.log(${JSON.stringify('Parley '.repeat(2000))});\n`;
   const html = `<!doctype html><title>Parley</title><script src="/assets/app-Ab12Cd34.js"></script>${'<!-- padding -->'.repeat(100)}`;
+  // A small build as Vite leaves it: hashed files under assets/, with .br and .gz copies.
+  const build = useClientBuild(
+    {
+      'index.html': html,
+      'assets/app-Ab12Cd34.js': script,
+      'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    },
+    ['index.html', 'assets/app-Ab12Cd34.js'],
+  );
 
   beforeAll(async () => {
-    // A small build as Vite leaves it: hashed files under assets/, with .br and .gz copies.
-    clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-client-'));
-    fs.mkdirSync(path.join(clientDir, 'assets'));
-    const write = (name: string, text: string) => {
-      const file = path.join(clientDir, name);
-      fs.writeFileSync(file, text);
-      fs.writeFileSync(file + '.br', zlib.brotliCompressSync(text));
-      fs.writeFileSync(file + '.gz', zlib.gzipSync(text));
-    };
-    write('index.html', html);
-    write('assets/app-Ab12Cd34.js', script);
-    fs.writeFileSync(
-      path.join(clientDir, 'favicon.svg'),
-      '<svg xmlns="http://www.w3.org/2000/svg"/>',
-    );
-    server = await startTestServer({ config: { clientDir } });
+    server = await startTestServer({ config: { clientDir: build.dir } });
     hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
   });
-  afterAll(async () => {
-    await server?.close();
-    if (clientDir) fs.rmSync(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => server?.close());
 
   it('sends the brotli copy when accepted, else the gzip one, else the file itself', async () => {
     const url = `${server.url}/assets/app-Ab12Cd34.js`;
@@ -107,42 +95,113 @@ describe('the web client files and compressed API answers', () => {
 
     const refusesBrotli = await raw(url, { headers: { 'Accept-Encoding': 'br;q=0, gzip' } });
     expect(refusesBrotli.headers['content-encoding']).toBe('gzip');
+    // Weights are preferences: brotli only when it is liked at least as well as gzip.
+    const prefersGzip = await raw(url, { headers: { 'Accept-Encoding': 'gzip, br;q=0.5' } });
+    expect(prefersGzip.headers['content-encoding']).toBe('gzip');
+    const refusesBoth = await raw(url, { headers: { 'Accept-Encoding': 'br;q=0, gzip;q=0' } });
+    expect(refusesBoth.headers['content-encoding']).toBeUndefined();
 
     const plain = await raw(url);
     expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(plain.body.toString('utf8')).toBe(script);
     expect(Number(plain.headers['content-length'])).toBe(script.length);
 
-    for (const r of [br, gz, plain]) {
-      expect(r.headers['vary']).toBe('Accept-Encoding');
+    for (const r of [br, gz, refusesBoth, plain]) {
+      expect(r.headers['vary']).toMatch(/^accept-encoding$/i);
       expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     }
   });
 
   it('has index.html checked at every load, for its own path and for client routes', async () => {
-    for (const p of ['/', '/narrow/channel/1-general']) {
+    for (const p of ['/', '/narrow/channel/1-general', '/index.html']) {
       const r = await raw(server.url + p, { headers: { 'Accept-Encoding': 'br' } });
       expect(r.status).toBe(200);
       expect(r.headers['cache-control']).toBe('no-cache');
       expect(r.headers['content-encoding']).toBe('br');
-      expect(r.headers['vary']).toBe('Accept-Encoding');
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(r.headers['vary']).toMatch(/^accept-encoding$/i);
       expect(decode(r)).toBe(html);
       // the security headers are those of every page
       expect(r.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
       expect(r.headers['x-frame-options']).toBe('DENY');
       expect(r.headers['x-content-type-options']).toBe('nosniff');
     }
-    // a file without copies is sent as it is, with no Vary to split caches for nothing
+    // A file without copies is sent as it is (still varying: a copy was looked for).
     const icon = await raw(`${server.url}/favicon.svg`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(icon.status).toBe(200);
     expect(icon.headers['content-encoding']).toBeUndefined();
-    expect(icon.headers['vary']).toBeUndefined();
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers a conditional request for an unchanged file with 304, each copy with its own tag', async () => {
+    const url = `${server.url}/assets/app-Ab12Cd34.js`;
+    const first = await raw(url, { headers: { 'Accept-Encoding': 'br' } });
+    const etag = first.headers['etag']!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(first.headers['last-modified']).toBeDefined();
+    const again = await raw(url, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers['etag']).toBe(etag);
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(again.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // The gzip copy is another representation: the brotli copy's tag does not stand for it.
+    const gz = await raw(url, { headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': etag } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['etag']).not.toBe(etag);
+    const since = await raw(url, {
+      headers: { 'Accept-Encoding': 'br', 'If-Modified-Since': first.headers['last-modified']! },
+    });
+    expect(since.status).toBe(304);
+
+    // index.html, revalidated at every load, costs a 304 when it has not changed.
+    const page = await raw(`${server.url}/inbox`, { headers: { 'Accept-Encoding': 'gzip' } });
+    const revalidated = await raw(`${server.url}/inbox`, {
+      headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': page.headers['etag']! },
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers['cache-control']).toBe('no-cache');
+    expect(revalidated.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers a range of a file with 206 and those bytes, and an impossible one with 416', async () => {
+    const url = `${server.url}/assets/app-Ab12Cd34.js`;
+    const part = await raw(url, { headers: { Range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${script.length}`);
+    expect(part.headers['accept-ranges']).toBe('bytes');
+    expect(Number(part.headers['content-length'])).toBe(100);
+    expect(part.body.toString('utf8')).toBe(script.slice(100, 200));
+    expect(part.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+
+    const head = await raw(url, { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect(head.body.length).toBe(0);
+
+    const tail = await raw(url, { headers: { Range: 'bytes=-10' } });
+    expect(tail.status).toBe(206);
+    expect(tail.body.toString('utf8')).toBe(script.slice(-10));
+
+    // A resumed download whose file changed meanwhile gets the whole new file.
+    const stale = await raw(url, { headers: { Range: 'bytes=100-', 'If-Range': 'W/"0-0"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.body.toString('utf8')).toBe(script);
+
+    const beyond = await raw(url, { headers: { Range: `bytes=${script.length}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${script.length}`);
   });
 
   it('answers a missing hashed file with 404 rather than a page kept for a year', async () => {
     const r = await raw(`${server.url}/assets/app-Old00000.js`);
     expect(r.status).toBe(404);
     expect(r.headers['cache-control']).toBe('no-cache');
+    expect(r.body.toString('utf8')).not.toContain('<script');
   });
 
   it('compresses a large API answer when asked, and only then', async () => {

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll } from 'vitest';
 import type { Config } from '../config.js';
 import { TestClient } from './client.js';
@@ -55,4 +59,32 @@ export function useDemoServer(db: 'sqlite' | 'postgres', config: Partial<Config>
   });
   afterAll(() => world.server?.close());
   return world;
+}
+
+/**
+ * A built web client as Vite leaves it, in a temporary directory (the server's `clientDir`): the
+ * given files, and a brotli and a gzip copy beside those named in `compressed`, as the build's
+ * precompress step writes them. Written before the describe block's later hooks and tests (so
+ * call it before the `beforeAll` that starts the server), removed after them.
+ */
+export function useClientBuild(
+  files: Record<string, string>,
+  compressed: string[] = [],
+): { dir: string } {
+  const build = { dir: '' };
+  beforeAll(() => {
+    build.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-client-'));
+    for (const [name, text] of Object.entries(files)) {
+      const file = path.join(build.dir, name);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      if (!compressed.includes(name)) continue;
+      fs.writeFileSync(file + '.br', zlib.brotliCompressSync(text));
+      fs.writeFileSync(file + '.gz', zlib.gzipSync(text));
+    }
+  });
+  afterAll(() => {
+    if (build.dir) fs.rmSync(build.dir, { recursive: true, force: true });
+  });
+  return build;
 }

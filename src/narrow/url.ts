@@ -37,7 +37,8 @@ export type Place =
   /** `target`: the list opens at that message (a `near/ID` or `with/ID` link) */
   | { kind: 'narrow'; narrow: Narrow; target?: MessageTarget };
 
-const VIEWS: readonly ViewName[] = [
+/** The views, each at `/<name>`; the server serves the app at each (server/http/client-routes.ts). */
+export const VIEWS: readonly ViewName[] = [
   'inbox',
   'recent',
   'drafts',
@@ -49,13 +50,16 @@ const VIEWS: readonly ViewName[] = [
   'user',
 ];
 /** Views whose URL may go on with a section or an id (`/settings/notifications`, `/user/12`). */
-const VIEWS_WITH_PATH: readonly ViewName[] = [
+export const VIEWS_WITH_PATH: readonly ViewName[] = [
   'settings',
   'organization',
   'channels',
   'groups',
   'user',
 ];
+
+/** Where a visitor starts when no channel is web-public: no place, but an address a reload keeps. */
+export const NOTHING_PUBLIC_URL = '/nothing-public';
 
 /**
  * The encoding the reference web app uses in narrow links (encodeURIComponent, with '.' escaping

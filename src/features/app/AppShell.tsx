@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
 import {
   narrowToUrl,
+  NOTHING_PUBLIC_URL,
   parsePlaceUrl,
   pathFromZulipHash,
   streamNarrow,
@@ -96,7 +97,7 @@ export function AppShell() {
     const home = spectator
       ? firstChannel
         ? narrowToUrl(streamNarrow(firstChannel.stream_id), firstChannel.name)
-        : '/nothing-public'
+        : NOTHING_PUBLIC_URL
       : (HOME_URLS[homeView] ?? '/inbox');
     return <Navigate to={fromHash ?? home} replace />;
   }
