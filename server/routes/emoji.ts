@@ -14,7 +14,8 @@ import {
 } from '../actions/realm-emoji.js';
 
 /**
- * Custom emoji. `scope` is the upload scope, whose multipart parser keeps files (`filesOf`).
+ * Custom emoji. `scope` is the upload scope, whose multipart parser keeps files (`filesOf`) and
+ * whose `reply.sendFile` sends stored ones.
  * The images are public, as upstream serves them: /user_avatars/<realm_id>/emoji/images/<id>.<ext>.
  */
 export function emojiRoutes(
@@ -49,16 +50,15 @@ export function emojiRoutes(
       const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
       const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
       if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
-      const full = path.join(emojiImagesDir(ctx, Number(realmId)), file);
-      const stat = await fs.promises.stat(full).catch(() => null);
+      const dir = emojiImagesDir(ctx, Number(realmId));
+      const stat = await fs.promises.stat(path.join(dir, file)).catch(() => null);
       if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
       reply
         .type(type)
-        .header('Content-Length', String(stat.size))
         .header('Cache-Control', 'public, max-age=86400')
         .header('Content-Security-Policy', "default-src 'none'; sandbox")
         .header('X-Content-Type-Options', 'nosniff');
-      return reply.send(fs.createReadStream(full));
+      return reply.sendFile(file, dir, { contentType: false, cacheControl: false });
     },
   );
 }

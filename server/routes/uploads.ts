@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import fastifyStatic from '@fastify/static';
 import Busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -9,6 +10,7 @@ import type { RawParams } from '../http/body.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route } from '../http/route.js';
+import { sendRefusal } from '../http/static.js';
 import {
   MAX_FILE_UPLOAD_BYTES,
   prepareIncoming,
@@ -150,6 +152,17 @@ async function removeReceived(request: FastifyRequest) {
     if (file.tmpPath) await fs.promises.rm(file.tmpPath, { force: true }).catch(() => {});
 }
 
+/**
+ * What @fastify/send decides for an upload: ranges (a video can be seeked, a download resumed),
+ * an ETag and Last-Modified with conditional requests. The type, name and caching are the
+ * upload's own, set by `sendUpload`; the file was found by the access checks, dotted name or not.
+ */
+const UPLOAD_SEND_OPTIONS = {
+  contentType: false,
+  cacheControl: false,
+  dotfiles: 'allow',
+} as const;
+
 /** Headers for user content: never run as part of our origin, whatever the bytes are. */
 function sendUpload(reply: FastifyReply, served: ServedFile) {
   const name = served.downloadName;
@@ -159,7 +172,6 @@ function sendUpload(reply: FastifyReply, served: ServedFile) {
     : `filename*=utf-8''${encodeURIComponent(name)}`;
   reply
     .type(served.contentType)
-    .header('Content-Length', String(served.size))
     .header('Content-Disposition', `${served.attachment ? 'attachment' : 'inline'}; ${disposition}`)
     .header(
       'Content-Security-Policy',
@@ -167,16 +179,22 @@ function sendUpload(reply: FastifyReply, served: ServedFile) {
     )
     .header('X-Content-Type-Options', 'nosniff')
     .header('Cache-Control', 'private, max-age=86400, immutable');
-  return reply.send(fs.createReadStream(served.file));
+  return reply.sendFile(path.basename(served.file), path.dirname(served.file), UPLOAD_SEND_OPTIONS);
 }
 
 /**
  * POST /user_uploads; GET /user_uploads/{realm_id}/{path} at the site root (API credentials, or
  * none for spectators) and under /api/v1 (a temporary URL); GET /user_uploads/temporary/{token}/{name}.
- * Custom emoji share the upload parser, so their routes are registered here too.
+ * Custom emoji share the upload parser and the sending of stored files, so their routes are
+ * registered here too.
  */
 export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
   app.register(async (scope) => {
+    // reply.sendFile for the stored files (no root of its own: each call names the file's folder).
+    await scope.register(fastifyStatic, { serve: false });
+    scope.setErrorHandler((err, _request, reply) => {
+      if (!sendRefusal(err, reply)) throw err;
+    });
     scope.removeContentTypeParser('multipart/form-data');
     scope.addContentTypeParser('multipart/form-data', (request, payload, done) => {
       receiveMultipart(ctx, request, payload).then(
@@ -196,6 +214,33 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     emojiRoutes(scope, ctx, filesOf);
     avatarRoutes(scope, ctx, filesOf);
+
+    scope.get('/user_uploads/temporary/*', { compress: false }, async (request, reply) => {
+      const rest = (request.params as Record<string, string>)['*'] ?? '';
+      const slash = rest.indexOf('/');
+      const attachment = await uploadForToken(
+        ctx,
+        slash < 0 ? rest : rest.slice(0, slash),
+        slash < 0 ? '' : rest.slice(slash + 1),
+      );
+      return sendUpload(reply, await servedFile(ctx, attachment));
+    });
+
+    scope.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
+      const params = request.params as Record<string, string>;
+      if ((params['*'] ?? '').includes('\u0000'))
+        throw new DomainError('File not found', 'BAD_REQUEST', 404);
+      const realm = await realmForRequest(ctx, request);
+      const auth = await authenticate(ctx, request, realm);
+      const attachment = await readableUpload(
+        ctx,
+        realm,
+        auth?.user ?? null,
+        params.realm_id ?? '',
+        params['*'] ?? '',
+      );
+      return sendUpload(reply, await servedFile(ctx, attachment));
+    });
   });
 
   // The path after the realm id has several segments; the route layer records one pattern segment
@@ -209,31 +254,4 @@ export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
       temporaryUploadUrl(ctx, realm, user, params.realm_id_str!, params['*'] ?? ''),
   );
   knownRoutes[at] = { method: 'GET', pattern: new RegExp('^/api/v1/user_uploads/[^/]+/[^/]+/?$') };
-
-  app.get('/user_uploads/temporary/*', { compress: false }, async (request, reply) => {
-    const rest = (request.params as Record<string, string>)['*'] ?? '';
-    const slash = rest.indexOf('/');
-    const attachment = await uploadForToken(
-      ctx,
-      slash < 0 ? rest : rest.slice(0, slash),
-      slash < 0 ? '' : rest.slice(slash + 1),
-    );
-    return sendUpload(reply, await servedFile(ctx, attachment));
-  });
-
-  app.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
-    const params = request.params as Record<string, string>;
-    if ((params['*'] ?? '').includes('\u0000'))
-      throw new DomainError('File not found', 'BAD_REQUEST', 404);
-    const realm = await realmForRequest(ctx, request);
-    const auth = await authenticate(ctx, request, realm);
-    const attachment = await readableUpload(
-      ctx,
-      realm,
-      auth?.user ?? null,
-      params.realm_id ?? '',
-      params['*'] ?? '',
-    );
-    return sendUpload(reply, await servedFile(ctx, attachment));
-  });
 }

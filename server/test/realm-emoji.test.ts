@@ -79,6 +79,16 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(image.headers.get('cache-control')).toBe('public, max-age=86400');
+    // Kept by browsers and asked for again by its tag (fetch's own no-cache would skip the tag).
+    const again = await fetch(new URL(tick.source_url, server.url), {
+      headers: { 'If-None-Match': image.headers.get('etag')!, 'Cache-Control': 'max-age=0' },
+    });
+    expect(again.status).toBe(304);
+    expect(
+      (await fetch(new URL(tick.source_url, server.url), { headers: { Range: 'bytes=1-3' } }))
+        .status,
+    ).toBe(206);
     expect(
       (await fetch(new URL(`/user_avatars/${realmId}/emoji/images/999999.png`, server.url))).status,
     ).toBe(404);

@@ -38,8 +38,15 @@ async function upload(
 }
 
 /** GET a path at the site root (an upload, a temporary URL), with credentials or without. */
-function download(server: TestServer, url: string, as?: TestClient) {
-  return fetch(new URL(url, server.url), { headers: as ? { Authorization: basic(as) } : {} });
+function download(
+  server: TestServer,
+  url: string,
+  as?: TestClient | null,
+  headers: Record<string, string> = {},
+) {
+  return fetch(new URL(url, server.url), {
+    headers: { ...(as ? { Authorization: basic(as) } : {}), ...headers },
+  });
 }
 
 describe('sanitizeFilename', () => {
@@ -219,6 +226,69 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const late = await download(server, r.body.url);
     expect(late.status).toBe(400);
     expect(await late.json()).toMatchObject({ result: 'error', msg: 'Invalid token' });
+  });
+
+  it('answers ranges and conditional requests, with the headers of the file and its access checks', async () => {
+    const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    const { body } = await upload(server, hamlet, { name: 'clip.mp4', data, type: 'video/mp4' });
+    const own = (headers: Record<string, string>) => download(server, body.url, hamlet, headers);
+    const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
+
+    // A video seeked to its middle, a download resumed from where it stopped.
+    const middle = await own({ Range: 'bytes=1000-1999' });
+    expect(middle.status).toBe(206);
+    expect(middle.headers.get('content-range')).toBe('bytes 1000-1999/5000');
+    expect(middle.headers.get('content-length')).toBe('1000');
+    expect(await bytes(middle)).toEqual(data.subarray(1000, 2000));
+    const rest = await own({ Range: 'bytes=4000-' });
+    expect(rest.status).toBe(206);
+    expect(await bytes(rest)).toEqual(data.subarray(4000));
+    const whole = await own({});
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-length')).toBe('5000');
+    expect(await bytes(whole)).toEqual(data);
+    for (const r of [middle, rest, whole]) {
+      expect(r.headers.get('content-type')).toBe('video/mp4');
+      expect(r.headers.get('content-disposition')).toBe('inline; filename="clip.mp4"');
+      expect(r.headers.get('content-security-policy')).toMatch(/^default-src 'none'.*sandbox$/);
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.headers.get('cache-control')).toBe('private, max-age=86400, immutable');
+    }
+    const beyond = await own({ Range: 'bytes=5000-' });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe('bytes */5000');
+
+    // A browser asking again whether its copy is current is told so without the bytes. (fetch
+    // would add no-cache to a conditional request, which asks for the bytes whatever the tag.)
+    const revalidate = { 'Cache-Control': 'max-age=0' };
+    const etag = whole.headers.get('etag')!;
+    const modified = whole.headers.get('last-modified')!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(modified).toBeTruthy();
+    const unchanged = await own({ ...revalidate, 'If-None-Match': etag });
+    expect(unchanged.status).toBe(304);
+    expect(await unchanged.text()).toBe('');
+    expect(unchanged.headers.get('content-security-policy')).toMatch(/sandbox/);
+    expect((await own({ ...revalidate, 'If-Modified-Since': modified })).status).toBe(304);
+    // A resumed download whose copy is not this file gets the whole file.
+    const stale = await own({ Range: 'bytes=4000-', 'If-Range': 'W/"1-1"' });
+    expect(stale.status).toBe(200);
+    expect(await bytes(stale)).toEqual(data);
+
+    // Knowing the tag or asking for a range opens nothing: the access checks come first.
+    for (const headers of [{ ...revalidate, 'If-None-Match': etag }, { Range: 'bytes=0-9' }]) {
+      expect((await download(server, body.url, othello, headers)).status).toBe(403);
+      expect((await download(server, body.url, null, headers)).status).toBe(403);
+    }
+
+    // A temporary URL answers ranges as well.
+    const [, , realmId, ...path] = body.url.split('/');
+    const temporary = (await hamlet.get(`/user_uploads/${realmId}/${path.join('/')}`)).body.url;
+    const part = await download(server, temporary, null, { Range: 'bytes=0-9' });
+    expect(part.status).toBe(206);
+    expect(await bytes(part)).toEqual(data.subarray(0, 10));
+    expect(part.headers.get('content-disposition')).toBe('inline; filename="clip.mp4"');
   });
 
   it('refuses files over max_file_upload_size_mib with the upstream error, keeping nothing', async () => {
