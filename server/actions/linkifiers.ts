@@ -6,67 +6,28 @@ import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { activeUserIds } from './access.js';
 import { isDbId, requireAdmin } from './admin-checks.js';
+import { parseLinkifierPattern } from '../markdown/index.js';
 export { expandUrlTemplate } from '../markdown/index.js';
 
 /**
- * Linkifiers: patterns in the real server's (Python / RE2) regular-expression syntax, with named
- * groups, and RFC 6570 URL templates whose variables are exactly those groups.
+ * Linkifiers: patterns in the real server's regular-expression syntax (RE2's), with named groups,
+ * and RFC 6570 URL templates whose variables are exactly those groups.
  */
 
 const invalid = (field: 'pattern' | 'url_template' | '__all__', msg: string) =>
   badRequest(msg, { errors: { [field]: [msg] } });
 
-export interface CompiledPattern {
-  regexp: RegExp;
-  groups: string[];
-}
-
 /**
- * Compiles a linkifier pattern written for the real server into a JavaScript RegExp (named
- * groups `(?P<name>...)`, a leading `(?i)` flag). Constructs RE2 refuses are refused here too.
+ * Checks a linkifier pattern as the reference server does (`filter_pattern_validator`): RE2
+ * must compile it, or the answer is "Bad regular expression: " and RE2's reason. Returns its
+ * named groups.
  */
-export function compileLinkifierPattern(pattern: string): CompiledPattern {
-  const bad = (why: string) => invalid('pattern', `Bad regular expression: ${why}`);
+export function checkLinkifierPattern(pattern: string): string[] {
   if (pattern.trim() === '') throw invalid('pattern', 'pattern cannot be blank');
   if (pattern.includes('\u0000')) throw invalid('pattern', 'pattern must not contain null bytes');
-  let source = pattern;
-  let flags = '';
-  const inline = /^\(\?([a-zA-Z]+)\)/.exec(source);
-  if (inline) {
-    if (!/^[ims]+$/.test(inline[1])) throw bad(`invalid perl operator: (?${inline[1]})`);
-    flags = [...new Set(inline[1])].join('');
-    source = source.slice(inline[0].length);
-  }
-  const lookaround = /\(\?<?[=!]/.exec(source);
-  if (lookaround) throw bad(`invalid perl operator: ${lookaround[0]}`);
-  const backref = /\\[1-9]|\(\?P=\w*\)?|\\k</.exec(source);
-  if (backref) throw bad(`invalid escape sequence: ${backref[0]}`);
-  const groups: string[] = [];
-  source = source.replace(/\(\?P?<([^>]*)>/g, (whole, name: string) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw bad(`invalid named capture group: ${whole}`);
-    if (groups.includes(name)) throw bad(`duplicate capture group name: ${name}`);
-    groups.push(name);
-    return `(?<${name}>`;
-  });
-  source = source.replace(/\\A/g, '^').replace(/\\[zZ]/g, '$');
-  let regexp: RegExp | null = null;
-  let error = '';
-  for (const extra of ['', 'u']) {
-    try {
-      regexp = new RegExp(source, flags + extra);
-      break;
-    } catch (err) {
-      error ||= (err as Error).message.replace(/^Invalid regular expression: /, '');
-    }
-  }
-  if (!regexp) throw bad(error);
-  return { regexp, groups };
-}
-
-/** The JavaScript RegExp for a stored linkifier pattern (global, for scanning message text). */
-export function linkifierRegExp(pattern: string): RegExp {
-  const { regexp } = compileLinkifierPattern(pattern);
-  return new RegExp(regexp.source, regexp.flags + 'g');
+  const parsed = parseLinkifierPattern(pattern);
+  if (!parsed.ok) throw invalid('pattern', `Bad regular expression: ${parsed.error}`);
+  return parsed.groups;
 }
 
 const VARSPEC =
@@ -103,13 +64,9 @@ export function urlTemplateVariables(template: string): string[] | null {
   return names;
 }
 
-/**
- * Expands a URL template with string values, as RFC 6570 defines it for simple (non-list)
- * variables; for rendering linkified text.
- */
 /** Checks a pattern and template pair as the real server does, naming the first mismatch. */
 export function validateLinkifier(pattern: string, urlTemplate: string) {
-  const { groups } = compileLinkifierPattern(pattern);
+  const groups = checkLinkifierPattern(pattern);
   const variables = urlTemplateVariables(urlTemplate);
   if (variables === null) throw invalid('url_template', 'Invalid URL template.');
   const unknown = variables.filter((v) => !groups.includes(v)).sort();

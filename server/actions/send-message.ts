@@ -22,7 +22,6 @@ import { findStream } from './streams.js';
 import { checkMaySendToStream } from './send-access.js';
 import { checkMentionsAllowed } from './mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { compileLinkifierPattern } from './linkifiers.js';
 import { activeRealmEmoji } from './realm-emoji.js';
 import { isDbId } from './admin-checks.js';
 import { compiledForLength, compiledQuery } from '../db/compiled.js';
@@ -98,18 +97,9 @@ export async function markdownContext(
     streams,
     userGroups: groups,
     realmEmoji: refs && !refs.emoji ? [] : await activeRealmEmoji(db, realm.id),
-    linkifiers: (await cachedRow(db, `linkifiers:${realm.id}`, async () =>
-      (await realmLinkifiers.all(db, realm.id)).flatMap((l) => {
-        // Stored patterns use the real server's syntax; the renderer wants JavaScript's.
-        try {
-          const { regexp } = compileLinkifierPattern(l.pattern);
-          return [
-            { id: l.id, pattern: regexp.source, flags: regexp.flags, url_template: l.url_template },
-          ];
-        } catch {
-          return [];
-        }
-      }),
+    // Stored patterns are RE2's syntax, which the renderer runs as they are.
+    linkifiers: (await cachedRow(db, `linkifiers:${realm.id}`, () =>
+      realmLinkifiers.all(db, realm.id),
     ))!,
   };
 }

@@ -2,6 +2,7 @@ import type { MarkdownIt } from 'markdown-it';
 import { renderMath } from './inline.js';
 import { codeLanguage, highlightCode } from './highlight.js';
 import { escapeHtml } from './links.js';
+import { checkBudget } from './budget.js';
 import { renderEnv } from './types.js';
 
 /** ```quote / ```spoiler blocks may nest; past this depth they render as plain code. */
@@ -43,6 +44,7 @@ export function fencesPlugin(md: MarkdownIt): void {
   };
 
   md.renderer.rules.fence = (tokens, idx, _options, env) => {
+    checkBudget(renderEnv(env));
     const token = tokens[idx]!;
     const info = token.info.trim();
     const space = info.search(/\s/);

@@ -5,9 +5,16 @@ import { inlineImagesPlugin } from './images.js';
 import { inlinePlugin } from './inline.js';
 import { escapeHtml, isSafeUrl } from './links.js';
 import { linkifierPlugin } from './linkifiers.js';
+import {
+  RENDER_BUDGET_MS,
+  RenderBudgetExceeded,
+  checkBudget,
+  startBudget,
+  unableToRender,
+} from './budget.js';
 import { mentionsPlugin } from './mentions.js';
 import { globalTimesPlugin } from './times.js';
-import type { MarkdownContext, RenderEnv, RenderResult } from './types.js';
+import { renderEnv, type MarkdownContext, type RenderEnv, type RenderResult } from './types.js';
 
 export type {
   MarkdownContext,
@@ -20,7 +27,8 @@ export type {
 } from './types.js';
 export { emojiCodeForName, emojiNameForCode } from './emoji.js';
 export { hashEncode, isSafeUrl, streamNarrowUrl, streamSlug, topicNarrowUrl } from './links.js';
-export { expandUrlTemplate } from './linkifiers.js';
+export { expandUrlTemplate, parseLinkifierPattern } from './linkifiers.js';
+export { RENDER_BUDGET_MS } from './budget.js';
 export { markdownReferences, type MarkdownReferences } from './mentions.js';
 
 /**
@@ -39,6 +47,10 @@ md.disable(['image']);
 md.validateLink = isSafeUrl;
 // Bare domains (zulip.com, www.example.org) are linked like Zulip does; bare e-mail addresses are not.
 md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+
+// Block parsing and inline parsing are each one step; past the budget, stop before the next.
+md.core.ruler.after('block', 'zulip_budget_blocks', (state) => checkBudget(renderEnv(state.env)));
+md.core.ruler.after('inline', 'zulip_budget_inline', (state) => checkBudget(renderEnv(state.env)));
 
 mentionsPlugin(md);
 inlinePlugin(md);
@@ -76,8 +88,9 @@ rules.link_open = (tokens, idx) =>
 rules.html_block = (tokens, idx) => `<p>${escapeHtml(tokens[idx]!.content)}</p>\n`;
 rules.html_inline = (tokens, idx) => escapeHtml(tokens[idx]!.content);
 
-function newEnv(ctx: MarkdownContext): RenderEnv {
+function newEnv(ctx: MarkdownContext, budgetMs: number): RenderEnv {
   return {
+    budget: startBudget(budgetMs),
     ctx,
     mentionedUserIds: new Set(),
     mentionedGroupIds: new Set(),
@@ -88,16 +101,27 @@ function newEnv(ctx: MarkdownContext): RenderEnv {
   };
 }
 
-/** Zulip-flavoured Markdown to safe HTML, with the mentions it makes. Never throws. */
-export function renderMarkdown(content: string, ctx: MarkdownContext): RenderResult {
-  let env = newEnv(ctx);
+/**
+ * Zulip-flavoured Markdown to safe HTML, with the mentions it makes. Throws only the reference
+ * server's "Unable to render message" (a DomainError), when rendering outlasts its budget.
+ */
+export function renderMarkdown(
+  content: string,
+  ctx: MarkdownContext,
+  opts: { budgetMs?: number } = {},
+): RenderResult {
+  const budgetMs = opts.budgetMs ?? RENDER_BUDGET_MS;
+  let env = newEnv(ctx, budgetMs);
   let html: string;
   try {
     const src = typeof content === 'string' ? content : '';
     html = src.trim() ? md.render(src, env as unknown as Record<string, unknown>).trim() : '';
-  } catch {
+    // A single step that ran long (one huge formula) is caught here, after the fact.
+    checkBudget(env);
+  } catch (err) {
+    if (err instanceof RenderBudgetExceeded) throw unableToRender();
     // markdown-it does not throw on text; this is a last line of defence (no mentions then).
-    env = newEnv(ctx);
+    env = newEnv(ctx, budgetMs);
     html = `<p>${escapeHtml(String(content)).replace(/\r?\n/g, '<br>\n')}</p>`;
   }
   return {

@@ -1,5 +1,6 @@
 import katex from 'katex';
 import type { MarkdownIt, StateInline } from 'markdown-it';
+import { checkBudget } from './budget.js';
 import { emojiCodeForName, emojiSpan, realmEmojiImage } from './emoji.js';
 import { escapeHtml } from './links.js';
 import { renderEnv, type MarkdownRealmEmoji } from './types.js';
@@ -64,7 +65,10 @@ function mathRule(state: StateInline, silent: boolean): boolean {
   if (state.pos > 0 && state.src.charCodeAt(state.pos - 1) === 0x24) return false;
   const m = matchHere(state, INLINE_MATH);
   if (!m || !m[1]!.trim()) return false;
-  if (!silent) pushHtml(state, renderMath(m[1]!, false));
+  if (!silent) {
+    checkBudget(renderEnv(state.env));
+    pushHtml(state, renderMath(m[1]!, false));
+  }
   state.pos += m[0].length;
   return true;
 }

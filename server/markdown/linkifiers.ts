@@ -1,57 +1,81 @@
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
+import { RE2JS, RE2JSException } from 're2js';
+import { checkBudget } from './budget.js';
 import { isSafeUrl, wellFormed } from './links.js';
-import { hasNestedRepetition } from './regex-safety.js';
-import { renderEnv, type MarkdownLinkifier } from './types.js';
+import { renderEnv, type MarkdownLinkifier, type RenderEnv } from './types.js';
+
+/**
+ * Linkifier patterns are written by administrators in RE2's syntax and run by re2js, a port of
+ * RE2: matching takes time linear in the text whatever the pattern, so no pattern can make a
+ * message slow to render (JavaScript's RegExp backtracks, and `#(?P<id>[0-9]*[0-9]*z)`-like
+ * patterns took seconds per message). The same engine judges what the server accepts.
+ */
+
+/**
+ * Linear in the text, but the cost per character grows with the compiled program: a pattern
+ * bigger than this (`(?:a?){1000}a{1000}` is 3,000 instructions, 400 ms per 10,000 characters)
+ * is refused like one RE2 cannot compile at all. Real linkifiers take a few dozen.
+ */
+export const MAX_LINKIFIER_PROGRAM = 1000;
+/** Longer patterns are not compiled at all (compiling is linear in the pattern, but 25 MB...). */
+export const MAX_LINKIFIER_PATTERN_LENGTH = 1000;
+
+/** The pattern compiled on its own, and its named groups; or why RE2 refuses it. */
+export function parseLinkifierPattern(
+  pattern: string,
+): { ok: true; re: RE2JS; groups: string[] } | { ok: false; error: string } {
+  const tooLarge = { ok: false, error: 'pattern too large - compile failed' } as const;
+  if (pattern.length > MAX_LINKIFIER_PATTERN_LENGTH) return tooLarge;
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern);
+  } catch (err) {
+    if (!(err instanceof RE2JSException)) throw err;
+    return { ok: false, error: err.message.replace(/^error parsing regexp: /, '') };
+  }
+  if (re.programSize() > MAX_LINKIFIER_PROGRAM) return tooLarge;
+  return { ok: true, re, groups: Object.keys(re.namedGroups()) };
+}
 
 interface Compiled {
-  re: RegExp;
+  /** the pattern inside Zulip's boundaries; group 1 is what gets linked */
+  re: RE2JS;
+  groups: string[];
   template: string;
 }
 
 const cache = new Map<string, Compiled | null>();
 
 /**
- * Zulip's boundaries around a linkifier match: it starts at the beginning of the text or after
- * whitespace or one of '"(,:< and does not end in the middle of a word.
+ * Zulip's boundaries around a linkifier match (`prepare_linkifier_pattern`): it starts at the
+ * beginning of the text or after whitespace or one of '"(,:< and is followed by the end of the
+ * text or a character that is neither a letter nor a digit. Both are matched, not looked around
+ * (RE2 has no lookaround); the link covers the middle group only.
  */
-const BEFORE = `(?<![^\\s'"\\(,:<])`;
-const AFTER_UNICODE = '(?![\\p{L}\\p{N}_])';
-const AFTER_ASCII = '(?!\\w)';
+const withBoundaries = (pattern: string) => `(?:^|[\\s'"(,:<])(${pattern})(?:$|[^\\pL\\pN])`;
 
-function tryRegExp(source: string, flags: string): RegExp | null {
+/** The linkifier with Zulip's boundaries; null for a pattern the server would refuse. */
+function prepare(l: MarkdownLinkifier): Compiled | null {
+  if (typeof l.pattern !== 'string' || !l.pattern) return null;
+  // The pattern alone first: wrapped in a group, an unbalanced one could parse.
+  const alone = parseLinkifierPattern(l.pattern);
+  if (!alone.ok) return null;
   try {
-    return new RegExp(source, flags);
-  } catch {
-    return null;
+    // The boundaries add a few instructions to a program already within the limit.
+    const re = RE2JS.compile(withBoundaries(l.pattern));
+    return { re, groups: alone.groups, template: l.url_template };
+  } catch (err) {
+    if (err instanceof RE2JSException) return null;
+    throw err;
   }
 }
 
-/**
- * A linkifier's global regex with Zulip's boundaries, cached. Invalid patterns, and patterns that
- * could backtrack exponentially, compile to null and are skipped.
- */
+/** A linkifier prepared once and cached by pattern and template. */
 function compile(l: MarkdownLinkifier): Compiled | null {
-  const flags = [...new Set((l.flags ?? '').replace(/[^imsuv]/g, ''))].join('');
-  const key = `${l.pattern}\u0000${flags}\u0000${l.url_template}`;
+  const key = `${l.pattern}\u0000${l.url_template}`;
   let compiled = cache.get(key);
   if (compiled === undefined) {
-    compiled = null;
-    if (typeof l.pattern === 'string' && l.pattern && !hasNestedRepetition(l.pattern)) {
-      const unicode = /[uv]/.test(flags);
-      // Validate the pattern alone first: wrapping it could make an unbalanced one parse.
-      const plain = tryRegExp(l.pattern, flags)
-        ? flags
-        : !unicode && tryRegExp(l.pattern, flags + 'u')
-          ? flags + 'u'
-          : null;
-      if (plain !== null) {
-        const wrapped = (after: string) => `${BEFORE}(?:${l.pattern})${after}`;
-        const re =
-          tryRegExp(wrapped(AFTER_UNICODE), /[uv]/.test(plain) ? plain + 'g' : plain + 'gu') ??
-          tryRegExp(wrapped(AFTER_ASCII), plain + 'g');
-        if (re) compiled = { re, template: l.url_template };
-      }
-    }
+    compiled = prepare(l);
     if (cache.size >= 1000) cache.delete(cache.keys().next().value!);
     cache.set(key, compiled);
   }
@@ -118,51 +142,28 @@ interface Match {
 }
 
 const MAX_MATCHES = 500;
-/** Long texts are matched in whitespace-separated pieces of at most this length, bounding the
- * cost of patterns that backtrack polynomially; words longer than this are not linkified. */
-const SEGMENT = 500;
 
-function segments(text: string): [number, number][] {
-  if (text.length <= SEGMENT) return [[0, text.length]];
-  const out: [number, number][] = [];
-  let start = 0;
-  while (start < text.length) {
-    if (text.length - start <= SEGMENT) {
-      out.push([start, text.length]);
-      break;
-    }
-    let cut = start + SEGMENT;
-    while (cut > start && !/\s/.test(text[cut]!)) cut--;
-    if (cut > start) {
-      out.push([start, cut]);
-    } else {
-      cut = text.slice(start + SEGMENT).search(/\s/);
-      if (cut < 0) break;
-      cut += start + SEGMENT;
-    }
-    start = cut + 1;
-  }
-  return out;
-}
-
-function findMatches(text: string, linkifiers: Compiled[]): Match[] {
+/**
+ * Every linkifier's matches in the text, earlier linkifiers winning overlaps. Each linkifier
+ * scans the text once (a search resumes where the previous link ended, since the boundary
+ * character after a link may be the one before the next).
+ */
+function findMatches(text: string, linkifiers: Compiled[], env: RenderEnv | null): Match[] {
   const matches: Match[] = [];
-  for (const [from, to] of segments(text)) {
-    const piece = from === 0 && to === text.length ? text : text.slice(from, to);
-    for (const { re, template } of linkifiers) {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while (matches.length < MAX_MATCHES && (m = re.exec(piece)) !== null) {
-        if (m[0] === '') {
-          re.lastIndex++;
-          continue;
-        }
-        const start = from + m.index;
-        const end = start + m[0].length;
-        if (matches.some((x) => start < x.end && end > x.start)) continue;
-        const href = expandUrlTemplate(template, m.groups ?? {});
-        if (isSafeUrl(href)) matches.push({ start, end, href });
-      }
+  for (const { re, groups, template } of linkifiers) {
+    checkBudget(env);
+    const m = re.matcher(text);
+    let from = 0;
+    while (matches.length < MAX_MATCHES && from <= text.length && m.find(from)) {
+      const start = m.start(1);
+      const end = m.end(1);
+      from = Math.max(end, m.start(0) + 1);
+      if (end === start) continue;
+      if (matches.some((x) => start < x.end && end > x.start)) continue;
+      const values: Record<string, string | undefined> = {};
+      for (const name of groups) values[name] = m.group(name) ?? undefined;
+      const href = expandUrlTemplate(template, values);
+      if (isSafeUrl(href)) matches.push({ start, end, href });
     }
   }
   return matches.sort((a, b) => a.start - b.start);
@@ -170,7 +171,7 @@ function findMatches(text: string, linkifiers: Compiled[]): Match[] {
 
 function linkifyText(state: StateCore, token: Token, linkifiers: Compiled[]): Token[] | null {
   const text = token.content;
-  const matches = findMatches(text, linkifiers);
+  const matches = findMatches(text, linkifiers, renderEnv(state.env));
   if (!matches.length) return null;
   const out: Token[] = [];
   const pushText = (content: string) => {

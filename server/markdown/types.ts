@@ -16,10 +16,11 @@ export interface MarkdownUserGroup {
 
 export interface MarkdownLinkifier {
   id: number;
-  /** a JavaScript regular expression source, usually with named groups (?<name>...) */
+  /**
+   * a pattern in RE2's syntax, as the reference server stores it: named groups (?P<name>...),
+   * flags inline ((?i)); run by a linear-time engine, never by JavaScript's RegExp
+   */
   pattern: string;
-  /** optional JavaScript regex flags (any of imsuv; 'g' is added by the renderer) */
-  flags?: string;
   /** an RFC 6570 URL template such as https://github.com/zulip/zulip/issues/{id} */
   url_template: string;
 }
@@ -78,6 +79,8 @@ export interface RenderEnv {
   /** how many ```quote blocks the current nested render is in (no image previews in quotes) */
   quoteDepth?: number;
   lookups: Lookups;
+  /** the render's time budget (budget.ts): milliseconds of processor time, and when it started */
+  budget: { ms: number; deadline: number; cpuAtStart: NodeJS.CpuUsage };
 }
 
 /** The env of a markdown-it state, or null when rendering without our context. */

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient } from './client.js';
 import {
-  compileLinkifierPattern,
+  checkLinkifierPattern,
   expandUrlTemplate,
-  linkifierRegExp,
   urlTemplateVariables,
 } from '../actions/linkifiers.js';
+import { parseLinkifierPattern } from '../markdown/index.js';
 
 const GH = {
   pattern: '#(?P<id>[0-9]+)',
@@ -14,23 +14,35 @@ const GH = {
 };
 
 describe('linkifier patterns and templates', () => {
-  it('compiles the real server\u2019s syntax to JavaScript', () => {
-    const re = linkifierRegExp('(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>\\d+)');
-    const m = re.exec('see zulip/zulip#123 now');
-    expect(m?.groups).toEqual({ org: 'zulip', repo: 'zulip', id: '123' });
-    expect(compileLinkifierPattern('(?i)ticket-(?P<id>\\d+)').regexp.test('TICKET-9')).toBe(true);
-    expect(compileLinkifierPattern('\\bZULIP\\b').groups).toEqual([]);
+  it('compiles the real server\u2019s syntax with RE2\u2019s engine', () => {
+    const parsed = parseLinkifierPattern('(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>\\d+)');
+    expect(parsed.ok && (parsed.re.exec('see zulip/zulip#123 now') as any)?.groups).toEqual({
+      org: 'zulip',
+      repo: 'zulip',
+      id: '123',
+    });
+    const ci = parseLinkifierPattern('(?i)ticket-(?P<id>\\d+)');
+    expect(ci.ok && ci.re.test('TICKET-9')).toBe(true);
+    expect(checkLinkifierPattern('\\bZULIP\\b')).toEqual([]);
+    // RE2 names groups with any word characters, digits first included, as upstream accepts.
+    expect(checkLinkifierPattern('(?P<1d>a)')).toEqual(['1d']);
     for (const bad of [
       '(?P<id>[0-9]+',
       '(?=x)(?P<id>y)',
+      '(?<=#)(?P<id>\\d+)',
       '(?P<id>a)\\1',
-      '(?P<1d>a)',
       '(?P<a>x)(?P<a>y)',
       '(?x)a',
+      'a{1001}',
+      '(?:a?){1000}a{1000}',
+      'x'.repeat(1001),
       '',
     ]) {
-      expect(() => compileLinkifierPattern(bad), bad).toThrow();
+      expect(() => checkLinkifierPattern(bad), bad).toThrow();
     }
+    expect(() => checkLinkifierPattern('#(?P<id>[0-9]+')).toThrow(
+      'Bad regular expression: missing closing ): `#(?P<id>[0-9]+`',
+    );
   });
 
   it('reads and expands RFC 6570 templates', () => {
