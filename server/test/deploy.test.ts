@@ -515,19 +515,29 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
   /** A certificate authority and a certificate for localhost signed by it, as certbot would leave them. */
   function makeCertificates() {
     fs.mkdirSync(tlsDir, { mode: 0o700 });
-    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    const steps = [
-      ['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2'],
-      ['-subj', '/CN=Parley deploy test CA', '-addext', 'basicConstraints=critical,CA:TRUE'],
-      ['req', ...ec, '-keyout', 'privkey.pem', '-out', 'server.csr', '-subj', '/CN=localhost'],
-      ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'],
-      ['-CAcreateserial', '-out', 'fullchain.pem', '-days', '2', '-extfile', 'server.ext'],
-    ];
     fs.writeFileSync(
       path.join(tlsDir, 'server.ext'),
       'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth\n',
     );
-    for (const args of [steps[0]!.concat(steps[1]!), steps[2]!, steps[3]!.concat(steps[4]!)]) {
+    const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    for (const args of [
+      ['req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2'].concat([
+        '-subj',
+        '/CN=Parley deploy test CA',
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+      ]),
+      ['req', ...key, '-keyout', 'privkey.pem', '-out', 'server.csr', '-subj', '/CN=localhost'],
+      ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'].concat([
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-extfile',
+        'server.ext',
+        '-out',
+        'fullchain.pem',
+      ]),
+    ]) {
       const made = spawnSync(openssl!, args, { cwd: tlsDir, encoding: 'utf8' });
       if (made.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${made.stderr}`);
     }
@@ -549,25 +559,17 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
 
   /** Debian's nginx.conf, with its paths moved into the temporary directory and our site as its only site. */
   function writeNginxConfig() {
-    const listen = (port: number, v6: string, v4: string) => (ipv6 ? `${v4}\n    ${v6}` : v4);
+    // Loopback only, and IPv6 loopback too where this machine has it.
+    const listen = (port: number, rest = '') =>
+      `listen 127.0.0.1:${port}${rest};` + (ipv6 ? `\n    listen [::1]:${port}${rest};` : '');
     const site = render(siteText, [
       ['/etc/letsencrypt/live/chat.example.com/', `${tlsDir}/`],
       ['chat.example.com', 'localhost'],
-      ['server 127.0.0.1:9991;', `server 127.0.0.1:${server.url.split(':').at(-1)};`],
+      ['server 127.0.0.1:9991;', `server 127.0.0.1:${new URL(server.url).port};`],
       ['listen [::]:80;\n', ''],
       ['listen [::]:443 ssl http2;\n', ''],
-      [
-        'listen 80;',
-        listen(httpPort, `listen [::1]:${httpPort};`, `listen 127.0.0.1:${httpPort};`),
-      ],
-      [
-        'listen 443 ssl http2;',
-        listen(
-          httpsPort,
-          `listen [::1]:${httpsPort} ssl http2;`,
-          `listen 127.0.0.1:${httpsPort} ssl http2;`,
-        ),
-      ],
+      ['listen 80;', listen(httpPort)],
+      ['listen 443 ssl http2;', listen(httpsPort, ' ssl http2')],
     ]);
     fs.writeFileSync(siteFile, site);
     const temporary = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
@@ -651,6 +653,8 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
     plain?: boolean;
     host?: string;
     localAddress?: string;
+    /** send the headers only, and drop the connection once answered */
+    headersOnly?: boolean;
   }): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const options: https.RequestOptions = {
@@ -665,20 +669,22 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
-        res.on('end', () =>
+        res.on('end', () => {
           resolve({
             status: res.statusCode!,
             headers: res.headers,
             rawHeaders: res.rawHeaders,
             body: Buffer.concat(chunks),
-          }),
-        );
+          });
+          if (opts.headersOnly) req.destroy();
+        });
       };
       const req = opts.plain
         ? http.request({ ...options, agent: false }, onAnswer)
         : https.request({ ...options, agent, servername: 'localhost' }, onAnswer);
       req.on('error', reject);
-      req.end(opts.body);
+      if (opts.headersOnly) req.flushHeaders();
+      else req.end(opts.body);
     });
   }
 
@@ -811,39 +817,15 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
 
     // Refused from its Content-Length alone, before a byte of the body is sent.
     const before = upstream.length;
-    const refused = await new Promise<Answer>((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: httpsPort,
-          servername: 'localhost',
-          ca,
-          agent: false,
-          method: 'POST',
-          path: '/api/v1/user_uploads',
-          headers: {
-            host: 'localhost',
-            authorization: hamlet,
-            'content-type': 'multipart/form-data; boundary=x',
-            'content-length': String(2 * MAX_FILE_UPLOAD_BYTES),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            resolve({
-              status: res.statusCode!,
-              headers: res.headers,
-              rawHeaders: res.rawHeaders,
-              body: Buffer.concat(chunks),
-            });
-            req.destroy();
-          });
-        },
-      );
-      req.on('error', reject);
-      req.flushHeaders();
+    const refused = await request({
+      method: 'POST',
+      path: '/api/v1/user_uploads',
+      headers: {
+        authorization: hamlet,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(2 * MAX_FILE_UPLOAD_BYTES),
+      },
+      headersOnly: true,
     });
     expect(refused.status).toBe(413);
     expect(refused.headers['content-type']).toBe('application/json');
