@@ -1,4 +1,5 @@
 import type { Realm, User } from '../db/schema.js';
+import { parseClientJson } from '../domain/client-json.js';
 import { DomainError } from '../domain/errors.js';
 import { isAdmin, isGuest, isModeratorOrAbove, isOwner, ROLE } from '../domain/roles.js';
 import { realmSettings } from './realm.js';
@@ -86,7 +87,7 @@ export function inSystemGroup(realm: Realm, user: User, name: string): boolean {
 /** Form values that the real API JSON-encodes but clients also send bare ("unlimited"). */
 export function decodeLoose(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    return parseClientJson(raw);
   } catch {
     return raw;
   }

@@ -7,6 +7,14 @@ import { badRequest } from '../domain/errors.js';
 
 /** Alert words: words and phrases that flag a message `has_alert_word` for their owner. */
 export const MAX_ALERT_WORD_LENGTH = 100;
+/**
+ * The reference server has no limit on how many; every message sent is searched for every
+ * recipient's words, so one person's 20,000 words would slow every send, and one request of them
+ * failed in the database (too many SQL variables). A thousand is far more than people keep.
+ */
+export const MAX_ALERT_WORDS = 1000;
+
+const tooManyAlertWords = () => badRequest(`Too many alert words (limit: ${MAX_ALERT_WORDS})`);
 
 export async function alertWordsOf(db: Database, userId: number): Promise<string[]> {
   const rows = await db
@@ -44,11 +52,14 @@ export async function addAlertWords(ctx: AppContext, realm: Realm, user: User, w
     if (word.includes('\u0000')) throw badRequest(`alert_words[${i}] contains a null byte`);
   }
   const cleaned = words.map((w) => w.trim()).filter((w) => w !== '');
+  if (new Set(cleaned.map((w) => w.toLowerCase())).size > MAX_ALERT_WORDS)
+    throw tooManyAlertWords();
   return transact(ctx, async (trx, events) => {
     const known = new Set((await alertWordsOf(trx, user.id)).map((w) => w.toLowerCase()));
     const added = new Map<string, string>();
     for (const word of cleaned)
       if (!known.has(word.toLowerCase())) added.set(word.toLowerCase(), word);
+    if (known.size + added.size > MAX_ALERT_WORDS) throw tooManyAlertWords();
     if (added.size)
       await trx
         .insertInto('alert_words')

@@ -4,6 +4,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
+import { parseClientJson } from '../domain/client-json.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
 import { activeUserIds } from './access.js';
@@ -83,7 +84,7 @@ function userIdList(field: FieldRow, value: unknown): number[] {
   let list = value;
   if (typeof value === 'string') {
     try {
-      list = JSON.parse(value);
+      list = parseClientJson(value);
     } catch {
       list = null;
     }

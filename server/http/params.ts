@@ -1,3 +1,4 @@
+import { parseClientJson } from '../domain/client-json.js';
 import { invalidParam, missingParam } from '../domain/errors.js';
 
 /**
@@ -64,7 +65,7 @@ function parseBool(raw: string, name: string): boolean {
 
 export function parseJson(raw: string, name: string): unknown {
   try {
-    return JSON.parse(raw);
+    return parseClientJson(raw);
   } catch {
     throw invalidParam(name, `Argument "${name}" is not valid JSON.`);
   }

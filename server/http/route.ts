@@ -8,7 +8,7 @@ import { authenticate, realmForRequest } from './auth.js';
 import { realmSettings } from '../actions/realm.js';
 import { isGuest } from '../domain/roles.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
-import type { RawParams } from './body.js';
+import { MAX_FIELDS, tooManyFields, type RawParams } from './body.js';
 import { checkRateLimit } from './rate-limit.js';
 import { RawJson } from '../domain/raw-json.js';
 import { COMPRESS_THRESHOLD } from './compression.js';
@@ -96,6 +96,83 @@ function checkCaller(user: User, callers: 'humans' | 'members') {
     throw new DomainError('Not allowed for guest users', 'BAD_REQUEST', 400);
 }
 
+/** Who calls a route: settled in its onRequest hook, before the body is read. */
+interface Caller {
+  realm: Realm;
+  user: User | null;
+}
+const callers = new WeakMap<FastifyRequest, Caller>();
+
+/** Query-string parameters, repeated names counted once per value. */
+function queryCount(query: unknown): number {
+  let n = 0;
+  for (const v of Object.values((query ?? {}) as Record<string, unknown>))
+    n += Array.isArray(v) ? v.length : 1;
+  return n;
+}
+
+/** What `ignored_parameters_unsupported` echoes: a hundred names, each cut to a hundred characters. */
+const MAX_ECHOED = 100;
+function echoed(names: string[]): string[] {
+  return names
+    .slice(0, MAX_ECHOED)
+    .map((n) => (n.length > MAX_ECHOED ? `${n.slice(0, MAX_ECHOED)}\u2026` : n));
+}
+
+/**
+ * Everything a request is judged on before its body is read (the path, the query string, the
+ * credentials in its headers, the caller's kind and rate limit), so that a request refused for
+ * any of them costs no parsing: Fastify runs this in onRequest, before the content-type parsers.
+ * Routes that take their credentials from the body (`auth: 'none'`, as POST /fetch_api_key) are
+ * limited by address here and check those credentials in their handler, after parsing.
+ */
+async function admit<S extends ParamSpec, A extends AuthMode>(
+  ctx: AppContext,
+  def: RouteDef<S, A>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Caller> {
+  const pathParams = (request.params ?? {}) as Record<string, string>;
+  for (const name of def.pathInts ?? []) {
+    if (!PATH_INT.test(pathParams[name] ?? ''))
+      throw new DomainError('Not Found', 'NOT_FOUND', 404);
+  }
+  for (const [name, value] of Object.entries(pathParams))
+    if (value.includes('\u0000'))
+      throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
+  if (queryCount(request.query) > MAX_FIELDS) throw tooManyFields();
+  const mode = def.auth ?? 'required';
+  const queueCredentials = def.queueAuth ? credentialsForQueue(request) : null;
+  const vouched = queueCredentials && ctx.queues.authenticateByQueue(...queueCredentials);
+  let realm: Realm;
+  let user: User | null = null;
+  if (vouched) ({ realm, user } = vouched);
+  else {
+    const revocations = ctx.queues.revocationCount;
+    realm = await realmForRequest(ctx, request);
+    if (mode !== 'none') {
+      const auth = await authenticate(ctx, request, realm);
+      if (!auth && mode === 'required') {
+        reply.header('WWW-Authenticate', 'Basic realm="zulip"');
+        throw new DomainError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
+      }
+      user = auth?.user ?? null;
+      if (!user && realm.deactivated) throw realmDeactivated();
+      // The one gate for spectators: with spectator access off, every anonymous request to an
+      // endpoint that spectators may otherwise use is answered as upstream answers it.
+      if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access)
+        throw notLoggedIn();
+    }
+    if (user && queueCredentials) {
+      const [queueId, authorization, host] = queueCredentials;
+      ctx.queues.rememberCredentials(queueId, { authorization, host, realm, user }, revocations);
+    }
+  }
+  if (user && def.callers) checkCaller(user, def.callers);
+  checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
+  return { realm, user };
+}
+
 export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app: FastifyInstance,
   ctx: AppContext,
@@ -112,49 +189,12 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
   app.route({
     method: def.method,
     url,
+    onRequest: async (request, reply) => {
+      callers.set(request, await admit(ctx, def, request, reply));
+    },
     handler: async (request, reply) => {
+      const { realm, user } = callers.get(request)!;
       const pathParams = (request.params ?? {}) as Record<string, string>;
-      for (const name of def.pathInts ?? []) {
-        if (!PATH_INT.test(pathParams[name] ?? ''))
-          throw new DomainError('Not Found', 'NOT_FOUND', 404);
-      }
-      for (const [name, value] of Object.entries(pathParams))
-        if (value.includes('\u0000'))
-          throw new DomainError(`${name} contains NUL characters`, 'BAD_REQUEST', 400);
-      const mode = def.auth ?? 'required';
-      const queueCredentials = def.queueAuth ? credentialsForQueue(request) : null;
-      const vouched = queueCredentials && ctx.queues.authenticateByQueue(...queueCredentials);
-      let realm: Realm;
-      let user: User | null = null;
-      if (vouched) ({ realm, user } = vouched);
-      else {
-        const revocations = ctx.queues.revocationCount;
-        realm = await realmForRequest(ctx, request);
-        if (mode !== 'none') {
-          const auth = await authenticate(ctx, request, realm);
-          if (!auth && mode === 'required') {
-            reply.header('WWW-Authenticate', 'Basic realm="zulip"');
-            throw new DomainError("Missing 'Authorization' header.", 'UNAUTHORIZED', 401);
-          }
-          user = auth?.user ?? null;
-          if (!user && realm.deactivated) throw realmDeactivated();
-          // The one gate for spectators: with spectator access off, every anonymous request to an
-          // endpoint that spectators may otherwise use is answered as upstream answers it.
-          if (!user && mode === 'optional' && !realmSettings(realm).enable_spectator_access)
-            throw notLoggedIn();
-        }
-        if (user && queueCredentials) {
-          const [queueId, authorization, host] = queueCredentials;
-          ctx.queues.rememberCredentials(
-            queueId,
-            { authorization, host, realm, user },
-            revocations,
-          );
-        }
-      }
-      if (user && def.callers) checkCaller(user, def.callers);
-      checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
-
       const raw: RawParams = {
         ...((request.query ?? {}) as RawParams),
         ...(def.method === 'GET' ? {} : ((request.body ?? {}) as RawParams)),
@@ -177,7 +217,7 @@ export function route<S extends ParamSpec, A extends AuthMode = 'required'>(
           reply,
         })) ?? {};
       const body: Record<string, unknown> = { result: 'success', msg: '', ...result };
-      if (ignored.length) body.ignored_parameters_unsupported = ignored;
+      if (ignored.length) body.ignored_parameters_unsupported = echoed(ignored);
       if (def.directAnswer) return answerDirectly(body, reply);
       return withRawJson(body, reply);
     },

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { badRequest, missingParam } from '../domain/errors.js';
+import { parseClientJson } from '../domain/client-json.js';
 import { sendMessage, type Recipient } from '../actions/send-message.js';
 import { getMessages, getSingleMessage } from '../actions/get-messages.js';
 import { parseNarrow } from '../actions/narrow.js';
@@ -14,7 +15,7 @@ const MAY_BE_JSON = /^\s*(?:[[{"\-\d]|true\b|false\b|null\b)/;
 function tryJson(raw: string): unknown {
   if (!MAY_BE_JSON.test(raw)) return undefined;
   try {
-    return JSON.parse(raw);
+    return parseClientJson(raw);
   } catch {
     return undefined;
   }
