@@ -6,6 +6,11 @@ import type { DB } from './schema.js';
 import { InCodeMigrations, ROWS_CHANGED_CHANNEL, type Dialect } from './migrations.js';
 import { registerSearchFunctions } from './search.js';
 import { RowCache, attachRowCache } from './row-cache.js';
+import { SQLITE_FILE, lockDataDir } from './data-dir.js';
+import { holdSchemaShared, parleySchema } from './pg-tools.js';
+import { copyBeforeMigration, type MigrationStep } from './pre-migration.js';
+
+export { DataDirLockedError } from './data-dir.js';
 
 export type Database = Kysely<DB>;
 
@@ -19,51 +24,6 @@ export interface DatabaseHandle {
    */
   toDisk(): Promise<void>;
   close(): Promise<void>;
-}
-
-export class DataDirLockedError extends Error {}
-
-/**
- * Only one server process may own an SQLite data directory: a second one would see a consistent
- * database but keep its own in-memory event queues and write the same files. The lock file holds
- * the owner's pid; a lock left behind by a dead process is taken over.
- */
-function lockDataDir(dir: string): () => void {
-  const lockPath = path.join(dir, 'parley.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => {
-        try {
-          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (err: any) {
-      if (err.code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (owner && isAlive(owner)) {
-        throw new DataDirLockedError(
-          `Another Parley server (pid ${owner}) is already using the data directory ${dir}. ` +
-            `Stop it first, or set PARLEY_DATA_DIR to another directory.`,
-        );
-      }
-      fs.unlinkSync(lockPath); // stale lock from a process that died
-    }
-  }
-  throw new DataDirLockedError(`Could not lock the data directory ${dir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err: any) {
-    return err.code === 'EPERM';
-  }
 }
 
 export async function openDatabase(opts: {
@@ -92,10 +52,10 @@ export async function openDatabase(opts: {
         await db.destroy();
       },
     };
-    await migrate(handle);
     if (opts.lock !== false) {
       // Changes committed by other processes reach the kept rows through the triggers'
-      // notifications; without them nothing is kept.
+      // notifications; without them nothing is kept. The same connection holds the schema
+      // shared for as long as the server runs, which a restore waits for (pg-tools.ts).
       listener = new pg.Client({ connectionString: opts.databaseUrl });
       const lost = () => rows.disable();
       listener.on('error', lost);
@@ -103,12 +63,26 @@ export async function openDatabase(opts: {
       listener.on('notification', () => rows.dropAll());
       try {
         await listener.connect();
+        await holdSchemaShared(listener, await parleySchema(listener));
+      } catch (error) {
+        console.error('Listening to PostgreSQL failed: rows are not kept between requests', error);
+        await listener.end().catch(() => {});
+        listener = null;
+      }
+    }
+    await migrate(handle, (step, schema) =>
+      copyBeforeMigration(
+        { dialect: 'postgres', databaseUrl: opts.databaseUrl!, schema: schema! },
+        opts.dataDir,
+        step,
+      ),
+    );
+    if (listener) {
+      try {
         await listener.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
         attachRowCache(db, rows);
       } catch (error) {
         console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
-        await listener.end().catch(() => {});
-        listener = null;
       }
     }
     return handle;
@@ -116,7 +90,7 @@ export async function openDatabase(opts: {
     fs.mkdirSync(opts.dataDir, { recursive: true });
     const unlock = opts.lock === false ? () => {} : lockDataDir(opts.dataDir);
     try {
-      const file = path.join(opts.dataDir, 'parley.sqlite3');
+      const file = path.join(opts.dataDir, SQLITE_FILE);
       const sqlite = new SQLite(file);
       sqlite.pragma('journal_mode = WAL');
       // NORMAL: a commit writes the log (the WAL) without waiting for the disk, which would stop
@@ -149,7 +123,9 @@ export async function openDatabase(opts: {
           unlock();
         },
       };
-      await migrate(handle);
+      await migrate(handle, (step) =>
+        copyBeforeMigration({ dialect: 'sqlite', sqlite }, opts.dataDir, step),
+      );
       if (opts.lock !== false) optimizing = keepStatistics(sqlite);
       return handle;
     } catch (err) {
@@ -312,7 +288,14 @@ export function withStatementCache(
     },
   };
 }
-export async function migrate(handle: DatabaseHandle): Promise<void> {
+/**
+ * Applies the migrations the database lacks. Before they change an existing database (not a new
+ * one), `copyBefore` is given the step and, on PostgreSQL, the schema, to keep a copy.
+ */
+export async function migrate(
+  handle: DatabaseHandle,
+  copyBefore?: (step: MigrationStep, schema: string | undefined) => Promise<unknown>,
+): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
   const schema =
     handle.dialect === 'postgres'
@@ -320,7 +303,12 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
           .rows[0]?.schema
       : undefined;
   const provider = new InCodeMigrations(handle.dialect);
-  if (await allApplied(handle, Object.keys(await provider.getMigrations()), schema)) return;
+  const known = Object.keys(await provider.getMigrations()).sort();
+  const applied = await appliedMigrations(handle, schema);
+  const pending = known.filter((name) => !applied.includes(name));
+  if (!pending.length) return;
+  if (applied.length && copyBefore)
+    await copyBefore({ from: applied.at(-1)!, to: known.at(-1)! }, schema);
   const migrator = new Migrator({
     db: handle.db,
     provider,
@@ -336,20 +324,19 @@ export async function migrate(handle: DatabaseHandle): Promise<void> {
 }
 
 /**
- * Whether every migration is already recorded, read straight from Kysely's bookkeeping table: the
- * usual case at a start, answered with one query instead of the migrator's look at every table.
+ * The migrations recorded, in order, read straight from Kysely's bookkeeping table: whether all
+ * are applied is the usual question at a start, answered with one query instead of the
+ * migrator's look at every table. Empty for a new database.
  */
-async function allApplied(
+async function appliedMigrations(
   handle: DatabaseHandle,
-  names: string[],
   schema: string | undefined,
-): Promise<boolean> {
+): Promise<string[]> {
   const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
   try {
     const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(handle.db);
-    const applied = new Set(rows.map((r) => r.name));
-    return names.every((name) => applied.has(name));
+    return rows.map((r) => r.name).sort();
   } catch {
-    return false; // a new database: no bookkeeping table yet
+    return []; // a new database: no bookkeeping table yet
   }
 }
