@@ -1,35 +1,21 @@
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { configFromEnv, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/index.js';
+import { DomainError } from './domain/errors.js';
+import { MemoryLoginAttempts } from './domain/login-attempts.js';
+import { ROLE } from './domain/roles.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus } from './events/types.js';
-import { MemoryLoginAttempts } from './domain/login-attempts.js';
-import { createRealm } from './actions/realm.js';
 import { createUser, setPassword } from './actions/users.js';
-import { ROLE } from './domain/roles.js';
-import { insertStream } from './actions/streams.js';
+import { backup } from './ops/backup.js';
+import { UsageError } from './ops/errors.js';
+import { createOrganization, findRealm } from './ops/organizations.js';
+import { checkNewPassword, readNewPassword, type Terminal } from './ops/password-input.js';
+import { restore } from './ops/restore.js';
+import { parleyVersion } from './ops/version.js';
 import { populate, POPULATE_DEFAULTS } from './populate.js';
-
-const HELP = `Parley management commands (npm run manage -- <command> [options])
-
-  create-realm   --name NAME --owner-email EMAIL --owner-name NAME --password PW [--string-id ID]
-                 Creates an organization with its owner and a "general" default stream.
-  create-user    --email EMAIL --full-name NAME --password PW [--role owner|admin|moderator|member|guest] [--realm ID]
-  reset-password --email EMAIL --password PW [--realm ID]
-  populate       [--users N] [--channels N] [--messages N] [--unread-for EMAIL --unread N]
-                 [--reactions N] [--stars N] [--large-channel-subscribers N] [--channels-per-user N]
-                 [--days N] [--seed N] [--password PW] [--realm ID]
-                 Fills the organization (created if there is none) with people, channels and
-                 history as if it had been sent: most messages in one large channel "firehose",
-                 the rest over the other channels, topics and direct messages. The server must be
-                 stopped. Defaults: 100 people, 20 channels, 10,000 messages, password parley-demo.
-  list-users     [--realm ID]
-  list-realms
-
-The database is the one the server uses: PARLEY_DATA_DIR (default ./data) or DATABASE_URL.
-Changes made while the server runs are stored at once; open clients see them after a reload.`;
 
 const ROLES: Record<string, number> = {
   owner: ROLE.OWNER,
@@ -40,57 +26,303 @@ const ROLES: Record<string, number> = {
   guest: ROLE.GUEST,
 };
 
-function need(values: Record<string, unknown>, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || !v.trim()) throw new Error(`--${name} is required (see --help)`);
-  return v;
-}
+const ABOUT = `Parley's management commands: npm run manage -- <command> [options]`;
 
-async function realmFor(ctx: AppContext, stringId: unknown) {
-  let q = ctx.db.selectFrom('realms').selectAll();
-  q = typeof stringId === 'string' ? q.where('string_id', '=', stringId) : q.orderBy('id').limit(1);
-  const realm = await q.executeTakeFirst();
-  if (!realm)
-    throw new Error(
-      typeof stringId === 'string'
-        ? `No organization "${stringId}"`
-        : 'No organization yet: run create-realm first',
+const AFTER = `
+Database: the one the server uses, PARLEY_DATA_DIR (default ./data) or DATABASE_URL. Changes
+made while the server runs are stored at once; open clients see them after a reload.
+
+Passwords: asked for without echo when standard input is a terminal; otherwise read from the
+first line of standard input (--password-stdin, or whenever it is piped). --password PW works
+too, but shows the password to every user of the machine (ps) and is warned about.
+
+Organizations: --realm takes an id (as create-realm and list-realms print it) or a string id;
+--realm '' is the default organization. Without --realm, the only organization there is.
+
+Exit status: 0 done, 1 failed or refused (a server is running, a directory is not empty...),
+2 wrong input (an unknown command or option, a password the server would refuse, an unknown
+organization, a file that is not a Parley backup).`;
+
+const realmOption = () =>
+  new Option('--realm <id-or-string-id>', 'the organization (default: the only one)');
+
+/** Adds the ways to give a new password to an account-making command. */
+const withPassword = (command: Command) =>
+  command
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .addOption(
+      new Option('--password <password>', 'the password (visible to others in ps: avoid)'),
     );
-  return realm;
+
+interface PasswordFlags {
+  password?: string;
+  passwordStdin?: boolean;
 }
 
-export async function runManage(argv: string[], config: Config = configFromEnv()): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    console.log(HELP);
-    return command ? 0 : 1;
+/**
+ * Runs one management command and returns its exit status. `config` defaults to the
+ * environment's, read only when a command needs it (so that --help works whatever it holds).
+ */
+export async function runManage(
+  argv: string[],
+  config?: Config,
+  terminal: Terminal = { stdin: process.stdin, stderr: process.stderr },
+): Promise<number> {
+  const program = buildProgram(() => config ?? configFromEnv(), terminal);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    const wrongInput =
+      err instanceof UsageError || (err instanceof DomainError && err.httpStatus < 500);
+    return wrongInput ? 2 : 1;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      'owner-email': { type: 'string' },
-      'owner-name': { type: 'string' },
-      password: { type: 'string' },
-      'string-id': { type: 'string' },
-      email: { type: 'string' },
-      'full-name': { type: 'string' },
-      role: { type: 'string' },
-      realm: { type: 'string' },
-      users: { type: 'string' },
-      channels: { type: 'string' },
-      messages: { type: 'string' },
-      'unread-for': { type: 'string' },
-      unread: { type: 'string' },
-      reactions: { type: 'string' },
-      stars: { type: 'string' },
-      'large-channel-subscribers': { type: 'string' },
-      'channels-per-user': { type: 'string' },
-      days: { type: 'string' },
-      seed: { type: 'string' },
+}
+
+function buildProgram(config: () => Config, terminal: Terminal): Command {
+  const program = new Command('manage')
+    .description(ABOUT)
+    .version(parleyVersion(), '-V, --version', "print Parley's version")
+    .helpOption('-h, --help', 'show the help of manage or of a command')
+    .helpCommand('help [command]', 'show the help of a command')
+    .addHelpText('after', AFTER)
+    .showHelpAfterError('(add --help for the usage)')
+    .exitOverride();
+
+  withPassword(
+    program
+      .command('create-realm')
+      .description('Create an organization with its owner and a "general" default channel.')
+      .requiredOption('--name <name>', "the organization's name")
+      .requiredOption('--owner-email <email>', "the owner's email address")
+      .requiredOption('--owner-name <name>', "the owner's full name")
+      .option('--string-id <id>', 'its string id (subdomain); the default organization has ""', ''),
+  ).action(
+    async (
+      o: { name: string; ownerEmail: string; ownerName: string; stringId: string } & PasswordFlags,
+    ) => {
+      const password = await readNewPassword(o, terminal, o.ownerEmail);
+      await withContext(config(), async (ctx) => {
+        const { realm, owner } = await createOrganization(ctx, {
+          name: o.name,
+          stringId: o.stringId,
+          owner: { email: o.ownerEmail, fullName: o.ownerName, password },
+        });
+        console.log(
+          `Created organization "${realm.name}" (id ${realm.id}) with owner ${owner.email}.`,
+        );
+      });
     },
-    strict: true,
+  );
+
+  withPassword(
+    program
+      .command('create-user')
+      .description('Create an account in an organization.')
+      .requiredOption('--email <email>', 'the email address they log in with')
+      .requiredOption('--full-name <name>', 'their full name')
+      .addOption(
+        new Option('--role <role>', 'their role').choices(Object.keys(ROLES)).default('member'),
+      )
+      .addOption(realmOption()),
+  ).action(
+    async (
+      o: { email: string; fullName: string; role: string; realm?: string } & PasswordFlags,
+    ) => {
+      await withContext(config(), async (ctx) => {
+        const realm = await findRealm(ctx.db, o.realm);
+        const password = await readNewPassword(o, terminal, o.email);
+        const user = await createUser(ctx, realm, {
+          email: o.email,
+          fullName: o.fullName,
+          password,
+          role: ROLES[o.role]!,
+        });
+        console.log(`Created ${o.role} ${user.email} (id ${user.id}) in "${realm.name}".`);
+      });
+    },
+  );
+
+  withPassword(
+    program
+      .command('reset-password')
+      .description("Set a new password for someone's account.")
+      .requiredOption('--email <email>', 'the email address of the account')
+      .addOption(realmOption()),
+  ).action(async (o: { email: string; realm?: string } & PasswordFlags) => {
+    await withContext(config(), async (ctx) => {
+      const realm = await findRealm(ctx.db, o.realm);
+      const email = o.email.toLowerCase();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('realm_id', '=', realm.id)
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (!user) throw new UsageError(`There is no account ${email} in "${realm.name}"`);
+      await setPassword(ctx, user.id, await readNewPassword(o, terminal, email));
+      console.log(`Password of ${email} reset.`);
+    });
   });
+
+  addPopulate(program, config);
+
+  program
+    .command('list-users')
+    .description('List the accounts of an organization: id, email, name, role.')
+    .addOption(realmOption())
+    .action(async (o: { realm?: string }) => {
+      await withContext(config(), async (ctx) => {
+        const realm = await findRealm(ctx.db, o.realm);
+        const users = await ctx.db
+          .selectFrom('users')
+          .select(['id', 'email', 'full_name', 'role', 'is_active', 'is_bot'])
+          .where('realm_id', '=', realm.id)
+          .orderBy('id')
+          .execute();
+        for (const u of users)
+          console.log(
+            `${u.id}\t${u.email}\t${u.full_name}\trole ${u.role}${u.is_bot ? '\tbot' : ''}${u.is_active ? '' : '\tdeactivated'}`,
+          );
+      });
+    });
+
+  program
+    .command('list-realms')
+    .description('List the organizations: id, string id, name.')
+    .action(async () => {
+      await withContext(config(), async (ctx) => {
+        const realms = await ctx.db.selectFrom('realms').selectAll().orderBy('id').execute();
+        for (const r of realms) console.log(`${r.id}\t"${r.string_id}"\t${r.name}`);
+      });
+    });
+
+  addBackupCommands(program, config);
+  return program;
+}
+
+function addPopulate(program: Command, config: () => Config) {
+  const d = POPULATE_DEFAULTS;
+  const count = (value: string) => {
+    const n = Number(value.replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'));
+    if (!Number.isFinite(n)) throw new InvalidArgumentError('must be a number (10000, 10k, 1m)');
+    return n;
+  };
+  program
+    .command('populate')
+    .description(
+      'Fill an organization (made if there is none) with people, channels and history as if it ' +
+        'had been sent: most messages in one large channel "firehose", the rest over the other ' +
+        'channels, topics and direct messages. The server must be stopped.',
+    )
+    .option('--users <n>', 'people', count, d.users)
+    .option('--channels <n>', 'channels', count, d.channels)
+    .option('--messages <n>', 'messages (10k, 1m...)', count, d.messages)
+    .option('--unread-for <email>', 'someone who has --unread messages unread')
+    .option('--unread <n>', 'unread messages of --unread-for', count, d.unread)
+    .option('--reactions <n>', 'reactions', count, d.reactions)
+    .option('--stars <n>', 'starred messages', count, d.stars)
+    .option(
+      '--large-channel-subscribers <n>',
+      'subscribers of "firehose"',
+      count,
+      d.largeChannelSubscribers,
+    )
+    .option('--channels-per-user <n>', 'channels each person is in', count, d.channelsPerUser)
+    .option('--days <n>', 'days the history spans', count, d.days)
+    .option('--seed <n>', 'random seed', count, d.seed)
+    .option(
+      '--password <password>',
+      'password of the people made (not secret: test data)',
+      d.password,
+    )
+    .addOption(realmOption())
+    .action(async (o: PopulateFlags) => {
+      checkNewPassword(o.password);
+      const cfg = config();
+      await withContext(cfg, async (ctx, handle) => {
+        const realm = o.realm === undefined ? null : (await findRealm(ctx.db, o.realm)).string_id;
+        const result = await populate(
+          handle,
+          cfg,
+          { ...o, unreadFor: o.unreadFor ?? null, realm },
+          (line) => console.log(`  ${line}`),
+        );
+        console.log(
+          `Populated organization ${result.realmId}: ${result.users} people, ${result.channels} channels, ` +
+            `${result.messages} messages (${result.userMessages} recipient rows)` +
+            (result.unreadFor
+              ? `, ${result.unreadFor.unread} unread for ${result.unreadFor.email}`
+              : '') +
+            ` in ${result.seconds.toFixed(1)} s. Administrator: ${result.adminEmail}; password of the new people: ${o.password}.`,
+        );
+      });
+    });
+}
+
+interface PopulateFlags {
+  users: number;
+  channels: number;
+  messages: number;
+  unreadFor?: string;
+  unread: number;
+  reactions: number;
+  stars: number;
+  largeChannelSubscribers: number;
+  channelsPerUser: number;
+  days: number;
+  seed: number;
+  password: string;
+  realm?: string;
+}
+
+function addBackupCommands(program: Command, config: () => Config) {
+  program
+    .command('backup')
+    .description(
+      'Write a consistent copy of the database and the uploaded files (uploads, avatars, ' +
+        'custom emoji) into one tar archive, while the server runs (.tar.gz or .tgz: compressed).',
+    )
+    .argument('<file>', 'the archive to write, e.g. parley-backup.tar')
+    .action(async (file: string) => {
+      const r = await backup(config(), file);
+      const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+      console.log(
+        `Backed up ${r.manifest.database.kind === 'sqlite' ? 'the SQLite database' : `PostgreSQL schema "${r.manifest.database.schema}"`} ` +
+          `(${mb(r.databaseBytes)}, schema version ${r.manifest.migrations.at(-1)}) and ${r.files} files ` +
+          `into ${r.file} (${mb(r.bytes)}) in ${r.seconds.toFixed(1)} s.`,
+      );
+    });
+
+  program
+    .command('restore')
+    .description(
+      'Put a backup back: the server must be stopped; what the data directory (or schema) ' +
+        'holds is set aside, not deleted.',
+    )
+    .argument('<file>', 'a backup written by the backup command')
+    .option('--force', 'restore into a data directory or schema that is not empty')
+    .action(async (file: string, o: { force?: boolean }) => {
+      const cfg = config();
+      const r = await restore(cfg, file, { force: o.force ?? false });
+      console.log(
+        `Restored the backup of ${r.manifest.createdAt} (Parley ${r.manifest.parleyVersion}, ` +
+          `schema version ${r.manifest.migrations.at(-1)}, ${r.manifest.files} files) into ${cfg.dataDir}` +
+          (cfg.databaseUrl ? ' and PostgreSQL' : '') +
+          '.' +
+          (r.asideDir ? `\nThe data directory's previous contents are in ${r.asideDir}.` : '') +
+          (r.asideSchema ? `\nThe previous tables are in the schema "${r.asideSchema}".` : ''),
+      );
+    });
+}
+
+/** A context for running actions outside the server, on its database without its lock. */
+async function withContext(
+  config: Config,
+  run: (ctx: AppContext, handle: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>,
+) {
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -107,147 +339,7 @@ export async function runManage(argv: string[], config: Config = configFromEnv()
     toDisk: handle.toDisk,
   };
   try {
-    switch (command) {
-      case 'create-realm': {
-        const stringId = (values['string-id'] as string | undefined) ?? '';
-        const taken = await ctx.db
-          .selectFrom('realms')
-          .select('id')
-          .where('string_id', '=', stringId)
-          .executeTakeFirst();
-        if (taken)
-          throw new Error(`An organization with string id "${stringId}" exists; pass --string-id`);
-        const realm = await createRealm(ctx.db, { stringId, name: need(values, 'name') });
-        const owner = await createUser(ctx, realm, {
-          email: need(values, 'owner-email'),
-          fullName: need(values, 'owner-name'),
-          password: need(values, 'password'),
-          role: ROLE.OWNER,
-        });
-        const general = await insertStream(ctx.db, realm, {
-          name: 'general',
-          description: 'Everyone is here.',
-          creatorId: owner.id,
-        });
-        await ctx.db
-          .insertInto('default_streams')
-          .values({ realm_id: realm.id, stream_id: general.id })
-          .execute();
-        await ctx.db
-          .insertInto('subscriptions')
-          .values({
-            user_id: owner.id,
-            stream_id: general.id,
-            active: 1,
-            color: '#76ce90',
-            is_muted: 0,
-            pin_to_top: 0,
-            desktop_notifications: null,
-            audible_notifications: null,
-            push_notifications: null,
-            email_notifications: null,
-            wildcard_mentions_notify: null,
-          })
-          .execute();
-        console.log(
-          `Created organization "${realm.name}" (id ${realm.id}) with owner ${owner.email}.`,
-        );
-        return 0;
-      }
-      case 'create-user': {
-        const realm = await realmFor(ctx, values.realm);
-        const roleName = ((values.role as string | undefined) ?? 'member').toLowerCase();
-        if (!(roleName in ROLES)) throw new Error(`Unknown role "${roleName}"`);
-        const user = await createUser(ctx, realm, {
-          email: need(values, 'email'),
-          fullName: need(values, 'full-name'),
-          password: need(values, 'password'),
-          role: ROLES[roleName],
-        });
-        console.log(`Created ${roleName} ${user.email} (id ${user.id}).`);
-        return 0;
-      }
-      case 'reset-password': {
-        const realm = await realmFor(ctx, values.realm);
-        const email = need(values, 'email').toLowerCase();
-        const user = await ctx.db
-          .selectFrom('users')
-          .select('id')
-          .where('realm_id', '=', realm.id)
-          .where('email', '=', email)
-          .executeTakeFirst();
-        if (!user) throw new Error(`No user ${email}`);
-        await setPassword(ctx, user.id, need(values, 'password'));
-        console.log(`Password of ${email} reset.`);
-        return 0;
-      }
-      case 'populate': {
-        const number = (name: string, fallback: number) => {
-          const v = (values as Record<string, unknown>)[name];
-          if (v === undefined) return fallback;
-          const n = Number(
-            String(v).replace(/_/g, '').replace(/k$/i, '000').replace(/m$/i, '000000'),
-          );
-          if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
-          return n;
-        };
-        const d = POPULATE_DEFAULTS;
-        const result = await populate(
-          handle,
-          config,
-          {
-            users: number('users', d.users),
-            channels: number('channels', d.channels),
-            messages: number('messages', d.messages),
-            unreadFor: (values['unread-for'] as string | undefined) ?? null,
-            unread: number('unread', d.unread),
-            reactions: number('reactions', d.reactions),
-            stars: number('stars', d.stars),
-            largeChannelSubscribers: number('large-channel-subscribers', d.largeChannelSubscribers),
-            channelsPerUser: number('channels-per-user', d.channelsPerUser),
-            days: number('days', d.days),
-            seed: number('seed', d.seed),
-            password: (values.password as string | undefined) ?? d.password,
-            realm: (values.realm as string | undefined) ?? null,
-          },
-          (line) => console.log(`  ${line}`),
-        );
-        console.log(
-          `Populated organization ${result.realmId}: ${result.users} people, ${result.channels} channels, ` +
-            `${result.messages} messages (${result.userMessages} recipient rows)` +
-            (result.unreadFor
-              ? `, ${result.unreadFor.unread} unread for ${result.unreadFor.email}`
-              : '') +
-            ` in ${result.seconds.toFixed(1)} s. Administrator: ${result.adminEmail}; password of the new people: ${(values.password as string | undefined) ?? d.password}.`,
-        );
-        return 0;
-      }
-      case 'list-users': {
-        const realm = await realmFor(ctx, values.realm);
-        const users = await ctx.db
-          .selectFrom('users')
-          .select(['id', 'email', 'full_name', 'role', 'is_active', 'is_bot'])
-          .where('realm_id', '=', realm.id)
-          .orderBy('id')
-          .execute();
-        for (const u of users)
-          console.log(
-            `${u.id}\t${u.email}\t${u.full_name}\trole ${u.role}${u.is_bot ? '\tbot' : ''}${u.is_active ? '' : '\tdeactivated'}`,
-          );
-        return 0;
-      }
-      case 'list-realms': {
-        const realms = await ctx.db.selectFrom('realms').selectAll().orderBy('id').execute();
-        for (const r of realms) console.log(`${r.id}\t"${r.string_id}"\t${r.name}`);
-        return 0;
-      }
-      default:
-        console.error(`Unknown command "${command}".\n\n${HELP}`);
-        return 2;
-    }
-  } catch (err) {
-    console.error(err instanceof Error ? `Error: ${err.message}` : err);
-    return 1;
+    await run(ctx, handle);
   } finally {
     ctx.queues.close();
     await handle.close();

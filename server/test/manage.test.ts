@@ -1,12 +1,52 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { configFromEnv, type Config } from '../config.js';
 import { DataDirLockedError, openDatabase } from '../db/index.js';
+import { verifyPassword } from '../domain/password.js';
 import { runManage } from '../manage.js';
 import { startServer } from '../server.js';
 import { TestClient } from './client.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** What a command reads as its standard input when something is piped into it. */
+const piped = (text: string) => ({ stdin: Readable.from([text]), stderr: { write: () => true } });
+
+/** `npm run manage -- ARGS` as npm runs it (tsx server/manage.ts), with `input` piped in. */
+function manage(args: string[], config: Config, input = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/manage.ts', ...args], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PARLEY_DATA_DIR: config.dataDir,
+        DATABASE_URL: '',
+        PARLEY_SCRYPT_COST: '1024',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const COMMANDS = [
+  'create-realm',
+  'create-user',
+  'reset-password',
+  'populate',
+  'list-users',
+  'list-realms',
+  'backup',
+  'restore',
+];
 
 function tempConfig(): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-manage-'));
@@ -57,10 +97,11 @@ describe('management commands', () => {
     ).toBe(0);
     expect(
       await runManage(
-        ['create-user', '--email', 'ann@acme.test', '--full-name', 'Ann again', '--password', 'x'],
+        ['create-user', '--email', 'ann@acme.test', '--full-name', 'Ann again'],
         config,
+        piped('another-pass\n'),
       ),
-    ).toBe(1);
+    ).toBe(2);
     expect(
       await runManage(
         ['reset-password', '--email', 'boss@acme.test', '--password', 'second-pass'],
@@ -113,4 +154,148 @@ describe('management commands', () => {
     const db = await openDatabase({ dataDir: cfg.dataDir });
     await db.close();
   });
+
+  it('prints help for manage and every command, and its version, without a stack trace', async () => {
+    const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    const cfg = tempConfig();
+    const help = await manage(['--help'], cfg);
+    expect(help.code).toBe(0);
+    for (const command of COMMANDS) expect(help.stdout).toContain(command);
+    const createUser = await manage(['create-user', '--help'], cfg);
+    expect(createUser).toMatchObject({ code: 0, stderr: '' });
+    expect(createUser.stdout).toMatch(/Usage: manage create-user .*--email <email>.*--realm/s);
+    expect(await manage(['--version'], cfg)).toMatchObject({ code: 0, stdout: `${version}\n` });
+    // Every command's help, in this process (each spawn costs seconds of compiling).
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      for (const command of COMMANDS) {
+        out.mockClear();
+        expect(await runManage([command, '--help'], cfg)).toBe(0);
+        expect(out.mock.calls.join('')).toContain(`Usage: manage ${command}`);
+        expect(await runManage(['help', command], cfg)).toBe(0);
+      }
+    } finally {
+      out.mockRestore();
+    }
+    const wrong = await manage(
+      ['create-user', '--email', 'a@b.test', '--full-name', 'A', '--no-such-option'],
+      cfg,
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/unknown option '--no-such-option'/);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    expect(fs.existsSync(path.join(cfg.dataDir, 'parley.sqlite3'))).toBe(false);
+  }, 120_000);
+
+  it('reads passwords from standard input, holds them to the server rule, and names organizations by id or string id', async () => {
+    const cfg = tempConfig();
+    const made = await manage(
+      ['create-realm', '--name', 'Default', '--owner-email', 'own@d.test', '--owner-name', 'Own'],
+      cfg,
+      'owner-secret\n',
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/\(id 1\)/);
+    const short = await manage(
+      [
+        'create-user',
+        '--realm',
+        '1',
+        '--email',
+        'x@d.test',
+        '--full-name',
+        'X',
+        '--password-stdin',
+      ],
+      cfg,
+      'abc\n',
+    );
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('The password is too short (at least 6 characters).');
+    expect(short.stderr).not.toMatch(/\n\s+at /);
+    const visible = await manage(
+      ['create-user', '--realm', '1', '--email', 'x@d.test', '--full-name', 'X', '--password', 'x'],
+      cfg,
+    );
+    expect(visible.code).toBe(2);
+    expect(visible.stderr).toMatch(/visible to other users/);
+
+    const create = (realm: string, email: string, input: string) =>
+      runManage(
+        ['create-user', '--realm', realm, '--email', email, '--full-name', email],
+        cfg,
+        piped(input),
+      );
+    expect(await create('1', 'one@d.test', 'password-one\r\nignored')).toBe(0);
+    expect(
+      await runManage(
+        ['create-realm', '--name', 'Acme', '--owner-email', 'own@acme.test', '--owner-name', 'O'],
+        cfg,
+        piped('owner-secret\n'),
+      ),
+    ).toBe(2); // the default organization's string id "" is taken
+    expect(
+      await runManage(
+        [
+          'create-realm',
+          '--name',
+          'Acme',
+          '--owner-email',
+          'own@acme.test',
+          '--owner-name',
+          'O',
+        ].concat(['--string-id', 'acme']),
+        cfg,
+        piped('owner-secret\n'),
+      ),
+    ).toBe(0);
+    expect(await create('acme', 'two@acme.test', 'password-two')).toBe(0);
+    expect(await create('2', 'three@acme.test', 'password-three\n')).toBe(0);
+    expect(await create('', 'four@d.test', 'password-four\n')).toBe(0);
+    expect(await create('nowhere', 'five@d.test', 'password-five\n')).toBe(2);
+    expect(await create('1', 'six@d.test', '\n')).toBe(2);
+    // Two organizations: one must be named.
+    expect(
+      await runManage(
+        ['create-user', '--email', 's@d.test', '--full-name', 'S'],
+        cfg,
+        piped('password-s\n'),
+      ),
+    ).toBe(2);
+    expect(
+      await runManage(
+        ['reset-password', '--realm', 'acme', '--email', 'two@acme.test', '--password-stdin'],
+        cfg,
+        piped('password-two-b\n'),
+      ),
+    ).toBe(0);
+
+    // The default organization's people log in at the server's address; the other's by subdomain,
+    // which this machine does not resolve, so their passwords are checked against the database.
+    const server = await startServer(cfg);
+    try {
+      await TestClient.login(server.url, 'one@d.test', 'password-one');
+      await TestClient.login(server.url, 'four@d.test', 'password-four');
+    } finally {
+      await server.close();
+    }
+    const handle = await openDatabase({ dataDir: cfg.dataDir, lock: false });
+    try {
+      for (const [email, password] of [
+        ['two@acme.test', 'password-two-b'],
+        ['three@acme.test', 'password-three'],
+      ]) {
+        const user = await handle.db
+          .selectFrom('users')
+          .innerJoin('realms', 'realms.id', 'users.realm_id')
+          .select(['password_hash', 'string_id'])
+          .where('email', '=', email!)
+          .executeTakeFirstOrThrow();
+        expect(user.string_id).toBe('acme');
+        expect(await verifyPassword(password!, user.password_hash)).toBe(true);
+      }
+    } finally {
+      await handle.close();
+    }
+  }, 120_000);
 });
