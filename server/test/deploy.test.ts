@@ -292,19 +292,28 @@ describe.skipIf(!systemdAnalyze)('deploy: systemd-analyze on parley.service', ()
 describe('deploy: parley.service started as systemd would start it', () => {
   // The install directory as deploy/README.md lays it out in /opt/parley: the sources, their
   // node_modules (linked here), and the server built into dist-server/ inside it.
-  const work = temporaryPath('parley-service');
+  // Not under /tmp, which the sandbox below replaces with a private one (PrivateTmp=).
+  const work = path.join(
+    root,
+    'node_modules',
+    '.cache',
+    path.basename(temporaryPath('parley-deploy-service')),
+  );
   const installDir = path.join(work, 'opt-parley');
   const dataDir = path.join(work, 'var-lib-parley');
   const envFile = path.join(work, 'parley.env');
   // systemd would switch to User=parley; here an existing unprivileged account stands in.
   const runAs = isRoot ? account('nobody') : account(os.userInfo().username);
+  const sandbox =
+    isRoot && !!commandPath('setpriv') && spawnSync('unshare', ['--mount', 'true']).status === 0;
+  if (!sandbox) console.warn('deploy: no unshare --mount here; the service runs unsandboxed');
   const owner = { email: 'owner@deploy.example', password: 'a long deploy password' };
   let child: ChildProcess | undefined;
   let output = '';
   let url = '';
 
   beforeAll(async () => {
-    fs.mkdirSync(work, { mode: 0o755 });
+    fs.mkdirSync(work, { recursive: true, mode: 0o755 });
     fs.mkdirSync(installDir, { mode: 0o755 });
     // Copies, not links: manage.ts runs only when it is the script Node was given, by real path.
     for (const entry of ['server', 'src', 'package.json', 'tsconfig.json'])
@@ -381,16 +390,37 @@ describe('deploy: parley.service started as systemd would start it', () => {
     return { ...env, ...readEnvironmentFile(fs.readFileSync(envFile, 'utf8')) };
   }
 
-  it('ExecStart starts the server from the install directory with the environment file, as the service user', async () => {
+  /**
+   * What systemd does around ExecStart, as far as unshare and setpriv can play it when the tests
+   * run as root: ProtectSystem=strict (the root file system read-only), ReadWritePaths= (the data
+   * directory writable), PrivateTmp= (a /tmp of its own), NoNewPrivileges=, no capabilities, and
+   * the switch to the service's user. Otherwise ExecStart runs as it is, as the current user.
+   */
+  function sandboxed(command: string, args: string[]): [string, string[]] {
+    if (!sandbox) return [command, args];
+    const script = [
+      'set -e',
+      'data=$1; uid=$2; gid=$3; shift 3',
+      'mount --bind "$data" "$data"',
+      'mount -o remount,bind,ro /',
+      'mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /tmp',
+      'exec setpriv --no-new-privs --reuid "$uid" --regid "$gid" --clear-groups \\',
+      '  --inh-caps -all --bounding-set -all "$@"',
+    ].join('\n');
+    const ids = [String(runAs.uid), String(runAs.gid)];
+    return ['unshare', ['--mount', 'sh', '-c', script, 'sh', dataDir, ...ids, command, ...args]];
+  }
+
+  it('ExecStart starts the server from the install directory with the environment file, as the service user, in its sandbox', async () => {
     const execStart = setting(service, 'ExecStart')!;
     expect(execStart).toMatch(/^[^'"%$\\]+$/); // split on spaces, as systemd would
-    const [command, ...args] = execStart.split(/\s+/);
-    child = spawn(command === '/usr/bin/node' ? process.execPath : command!, args, {
+    const [node, ...args] = execStart.split(/\s+/);
+    const [command, argv] = sandboxed(node === '/usr/bin/node' ? process.execPath : node!, args);
+    child = spawn(command, argv, {
       cwd: installDir,
       env: systemdEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      ...(isRoot ? { uid: runAs.uid, gid: runAs.gid } : {}),
     });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
@@ -407,11 +437,39 @@ describe('deploy: parley.service started as systemd would start it', () => {
     // Read from the environment file: the external address and the organization parley-manage made.
     expect(settings.body.realm_uri).toBe('https://chat.example.com');
     expect(settings.body.realm_name).toBe('Deploy Test');
-    const me = await (await TestClient.login(url, owner.email, owner.password)).get('/users/me');
-    expect(me.body).toMatchObject({ email: owner.email, role: 100 });
-    expect(fs.readdirSync(dataDir).length).toBeGreaterThan(0);
-    if (isRoot)
-      expect(fs.statSync(path.join(dataDir, fs.readdirSync(dataDir)[0]!)).uid).toBe(runAs.uid);
+    const client = await TestClient.login(url, owner.email, owner.password);
+    expect((await client.get('/users/me')).body).toMatchObject({ email: owner.email, role: 100 });
+    // It writes where it may: a message into the database, a file among the uploads.
+    const sent = await client.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'deploy',
+      content: 'Written from inside the sandbox',
+    });
+    expect(sent.body).toMatchObject({ result: 'success' });
+    const uploaded = await client.post('/user_uploads', { file: new File(['a note'], 'note.txt') });
+    expect(uploaded.body).toMatchObject({ result: 'success' });
+    for (const entry of fs.readdirSync(dataDir))
+      expect(fs.statSync(path.join(dataDir, entry)).uid, entry).toBe(runAs.uid);
+    if (sandbox) {
+      // The process as the kernel sees it: its user, no new privileges, no capabilities...
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      expect(status).toMatch(new RegExp(`^Uid:\\s+${runAs.uid}\\s`, 'm'));
+      expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+      expect(status).toMatch(/^CapBnd:\s+0+$/m);
+      // ...and its mounts: / read-only, the data directory writable, /tmp its own.
+      const mounts = new Map(
+        fs
+          .readFileSync(`/proc/${child.pid}/mountinfo`, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' '))
+          .map((f) => [f[4]!, `${f[5]!.split(',')[0]} ${f[f.indexOf('-') + 1]}`]),
+      );
+      expect(mounts.get('/')).toMatch(/^ro /);
+      expect(mounts.get(dataDir)).toMatch(/^rw /);
+      expect(mounts.get('/tmp')).toBe('rw tmpfs');
+    }
   }, 120_000);
 
   it('a mistyped setting ends it with exit status 2, which the unit does not restart', async () => {
