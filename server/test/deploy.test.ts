@@ -291,16 +291,17 @@ describe.skipIf(!systemdAnalyze)('deploy: systemd-analyze on parley.service', ()
 
 describe('deploy: parley.service started as systemd would start it', () => {
   // The install directory as deploy/README.md lays it out in /opt/parley: the sources, their
-  // node_modules (linked here), and the server built into dist-server/ inside it.
-  // Not under /tmp, which the sandbox below replaces with a private one (PrivateTmp=).
+  // node_modules (linked here), and the server built into dist-server/ inside it. Not under
+  // /tmp, which the sandbox below replaces with a private one (PrivateTmp=).
   const work = path.join(
     root,
     'node_modules',
     '.cache',
-    path.basename(temporaryPath('parley-deploy-service')),
+    path.basename(temporaryPath('parley-deploy')),
   );
   const installDir = path.join(work, 'opt-parley');
   const dataDir = path.join(work, 'var-lib-parley');
+  const backupsDir = path.join(work, 'var-backups-parley');
   const envFile = path.join(work, 'parley.env');
   // systemd would switch to User=parley; here an existing unprivileged account stands in.
   const runAs = isRoot ? account('nobody') : account(os.userInfo().username);
@@ -312,9 +313,29 @@ describe('deploy: parley.service started as systemd would start it', () => {
   let output = '';
   let url = '';
 
+  /** deploy/parley-manage, pointed at this installation. */
+  function manage(args: string[], input?: string) {
+    return spawnSync(path.join(root, 'deploy', 'parley-manage'), args, {
+      encoding: 'utf8',
+      input,
+      timeout: 120_000,
+      env: {
+        PATH: process.env.PATH,
+        PARLEY_ENV_FILE: envFile,
+        PARLEY_INSTALL_DIR: installDir,
+        PARLEY_USER: runAs.name,
+      },
+    });
+  }
+
+  /** A directory owned by the service's user, as deploy/README.md has the operator make them. */
+  function serviceDirectory(dir: string) {
+    fs.mkdirSync(dir, { mode: 0o750 });
+    if (isRoot) fs.chownSync(dir, runAs.uid, runAs.gid);
+  }
+
   beforeAll(async () => {
-    fs.mkdirSync(work, { recursive: true, mode: 0o755 });
-    fs.mkdirSync(installDir, { mode: 0o755 });
+    fs.mkdirSync(installDir, { recursive: true, mode: 0o755 });
     // Copies, not links: manage.ts runs only when it is the script Node was given, by real path.
     for (const entry of ['server', 'src', 'package.json', 'tsconfig.json'])
       fs.cpSync(path.join(root, entry), path.join(installDir, entry), { recursive: true });
@@ -325,9 +346,8 @@ describe('deploy: parley.service started as systemd would start it', () => {
       { cwd: root, encoding: 'utf8', timeout: 170_000 },
     );
     expect(build.status, build.stderr).toBe(0);
-    // StateDirectory=parley: systemd creates the data directory owned by the service's user.
-    fs.mkdirSync(dataDir, { mode: 0o750 });
-    if (isRoot) fs.chownSync(dataDir, runAs.uid, runAs.gid);
+    serviceDirectory(dataDir);
+    serviceDirectory(backupsDir);
     const port = await freePort();
     fs.writeFileSync(
       envFile,
@@ -339,29 +359,13 @@ describe('deploy: parley.service started as systemd would start it', () => {
     url = `http://127.0.0.1:${port}`;
 
     // The organization, made as deploy/README.md says, through parley-manage.
-    const made = spawnSync(
-      path.join(root, 'deploy', 'parley-manage'),
-      [
-        'create-realm',
-        '--name',
-        'Deploy Test',
-        '--owner-email',
-        owner.email,
+    const made = manage(
+      ['create-realm', '--name', 'Deploy Test', '--owner-email', owner.email].concat([
         '--owner-name',
         'Owner',
-        '--password',
-        owner.password,
-      ],
-      {
-        encoding: 'utf8',
-        timeout: 120_000,
-        env: {
-          PATH: process.env.PATH,
-          PARLEY_ENV_FILE: envFile,
-          PARLEY_INSTALL_DIR: installDir,
-          PARLEY_USER: runAs.name,
-        },
-      },
+        '--password-stdin',
+      ]),
+      `${owner.password}\n`,
     );
     expect(made.status, made.stdout + made.stderr).toBe(0);
   }, 300_000);
@@ -390,13 +394,21 @@ describe('deploy: parley.service started as systemd would start it', () => {
     return { ...env, ...readEnvironmentFile(fs.readFileSync(envFile, 'utf8')) };
   }
 
+  /** ExecStart as systemd splits it, with this machine's node. */
+  function execStart(): [string, string[]] {
+    const line = setting(service, 'ExecStart')!;
+    expect(line).toMatch(/^[^'"%$\\]+$/); // nothing systemd would unquote or expand
+    const [node, ...args] = line.split(/\s+/);
+    return [node === '/usr/bin/node' ? process.execPath : node!, args];
+  }
+
   /**
    * What systemd does around ExecStart, as far as unshare and setpriv can play it when the tests
    * run as root: ProtectSystem=strict (the root file system read-only), ReadWritePaths= (the data
    * directory writable), PrivateTmp= (a /tmp of its own), NoNewPrivileges=, no capabilities, and
    * the switch to the service's user. Otherwise ExecStart runs as it is, as the current user.
    */
-  function sandboxed(command: string, args: string[]): [string, string[]] {
+  function sandboxed([command, args]: [string, string[]]): [string, string[]] {
     if (!sandbox) return [command, args];
     const script = [
       'set -e',
@@ -411,28 +423,37 @@ describe('deploy: parley.service started as systemd would start it', () => {
     return ['unshare', ['--mount', 'sh', '-c', script, 'sh', dataDir, ...ids, command, ...args]];
   }
 
-  it('ExecStart starts the server from the install directory with the environment file, as the service user, in its sandbox', async () => {
-    const execStart = setting(service, 'ExecStart')!;
-    expect(execStart).toMatch(/^[^'"%$\\]+$/); // split on spaces, as systemd would
-    const [node, ...args] = execStart.split(/\s+/);
-    const [command, argv] = sandboxed(node === '/usr/bin/node' ? process.execPath : node!, args);
-    child = spawn(command, argv, {
+  /** Starts the service and waits, as a load balancer would (deploy/README.md), for GET /ready. */
+  async function startService() {
+    output = '';
+    const [command, args] = sandboxed(execStart());
+    const started = spawn(command, args, {
       cwd: installDir,
       env: systemdEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    process.once('exit', () => child?.kill('SIGTERM'));
-    // As a load balancer or monitor would (deploy/README.md): GET /ready answers 200.
+    child = started;
+    started.stdout!.on('data', (d) => (output += d));
+    started.stderr!.on('data', (d) => (output += d));
+    process.once('exit', () => started.kill('SIGTERM'));
     await until('the service to be ready', async () => {
-      if (child!.exitCode !== null) throw new Error(`exited with ${child!.exitCode}: ${output}`);
+      if (started.exitCode !== null) throw new Error(`exited with ${started.exitCode}: ${output}`);
       return fetch(`${url}/ready`).then(
         (r) => r.ok,
         () => false,
       );
     });
+  }
+
+  /** The contents of the organization's latest messages. */
+  async function messages(client: TestClient): Promise<string[]> {
+    const page = await client.get('/messages', { anchor: 'newest', num_before: 50, num_after: 0 });
+    return page.body.messages.map((m: { content: string }) => m.content);
+  }
+
+  it('ExecStart starts the server from the install directory with the environment file, as the service user, in its sandbox', async () => {
+    await startService();
     const settings = await new TestClient(url).get('/server_settings');
     // Read from the environment file: the external address and the organization parley-manage made.
     expect(settings.body.realm_uri).toBe('https://chat.example.com');
@@ -453,14 +474,14 @@ describe('deploy: parley.service started as systemd would start it', () => {
       expect(fs.statSync(path.join(dataDir, entry)).uid, entry).toBe(runAs.uid);
     if (sandbox) {
       // The process as the kernel sees it: its user, no new privileges, no capabilities...
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const status = fs.readFileSync(`/proc/${child!.pid}/status`, 'utf8');
       expect(status).toMatch(new RegExp(`^Uid:\\s+${runAs.uid}\\s`, 'm'));
       expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
       expect(status).toMatch(/^CapBnd:\s+0+$/m);
       // ...and its mounts: / read-only, the data directory writable, /tmp its own.
       const mounts = new Map(
         fs
-          .readFileSync(`/proc/${child.pid}/mountinfo`, 'utf8')
+          .readFileSync(`/proc/${child!.pid}/mountinfo`, 'utf8')
           .trim()
           .split('\n')
           .map((line) => line.split(' '))
@@ -472,10 +493,28 @@ describe('deploy: parley.service started as systemd would start it', () => {
     }
   }, 120_000);
 
+  it('parley-manage backup writes an archive as the service user while the service runs', async () => {
+    const made = manage(['backup', path.join(backupsDir, 'parley.tar.gz')]);
+    expect(made.status, made.stdout + made.stderr).toBe(0);
+    const archive = path.join(backupsDir, 'parley.tar.gz');
+    expect(fs.statSync(archive).uid).toBe(runAs.uid);
+    const listed = spawnSync('tar', ['-tf', archive], { encoding: 'utf8' });
+    expect(listed.stdout, listed.stderr).toMatch(/note\.txt$/m); // the upload went in with the database
+    // Written after the backup: gone again once it is restored.
+    const client = await TestClient.login(url, owner.email, owner.password);
+    const sent = await client.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'deploy',
+      content: 'Written after the backup',
+    });
+    expect(sent.body).toMatchObject({ result: 'success' });
+  }, 120_000);
+
   it('a mistyped setting ends it with exit status 2, which the unit does not restart', async () => {
     expect(setting(service, 'RestartPreventExitStatus')).toBe('2');
-    const [command, ...args] = setting(service, 'ExecStart')!.split(/\s+/);
-    const refused = spawnSync(command === '/usr/bin/node' ? process.execPath : command!, args, {
+    const [command, args] = execStart();
+    const refused = spawnSync(command, args, {
       cwd: installDir,
       env: { ...systemdEnvironment(), PORT: 'nine thousand' },
       encoding: 'utf8',
@@ -506,6 +545,17 @@ describe('deploy: parley.service started as systemd would start it', () => {
     expect(outcome, output).toEqual([0, null]);
     await parked; // answered or cut off, but not left hanging
   }, 60_000);
+
+  it('parley-manage restore --force puts the backup back once it has stopped, and it starts on it', async () => {
+    expect(child?.exitCode).toBe(0);
+    const restored = manage(['restore', '--force', path.join(backupsDir, 'parley.tar.gz')]);
+    expect(restored.status, restored.stdout + restored.stderr).toBe(0);
+    await startService();
+    const client = await TestClient.login(url, owner.email, owner.password);
+    const contents = (await messages(client)).join('\n');
+    expect(contents).toContain('Written from inside the sandbox');
+    expect(contents).not.toContain('Written after the backup');
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------------------------
