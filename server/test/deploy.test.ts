@@ -123,7 +123,7 @@ async function canListen(host: string, port: number): Promise<boolean> {
   const ok = await new Promise<boolean>((resolve) => {
     probe.once('error', () => resolve(false));
     probe.listen(port, host, () => resolve(true));
-  });
+  }, 90_000);
   if (ok) await new Promise((resolve) => probe.close(resolve));
   return ok;
 }
@@ -851,7 +851,7 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
       }
     }
     expect(upstream.some((r) => r.url.startsWith('/login'))).toBe(false);
-  });
+  }, 90_000);
 
   it('two people chat through it: log in, register, and a message reaches a parked long-poll', async () => {
     const hamlet = await login('hamlet@example.com');
@@ -983,7 +983,7 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
       expect(answer.headers['content-encoding']).toBe('gzip');
       expect(answer.body.equals(fs.readFileSync(path.join(clientDir, `${file}.gz`)))).toBe(true);
     }
-  });
+  }, 90_000);
 
   it("the server sees the host, https and the client's address, not the address the client wrote", async () => {
     const answer = await request({
@@ -1010,7 +1010,7 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
     expect(first).toBeGreaterThan(0);
     expect(await remaining('127.0.0.3')).toBe(first - 1);
     expect(await remaining('127.0.0.4')).toBe(first);
-  });
+  }, 90_000);
 
   it('/metrics cannot be reached through it; /health and /ready are answered by the server', async () => {
     for (const url of [
@@ -1035,7 +1035,7 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
       expect(answer.headers['cache-control']).toBe('no-store');
       expect((await reached(url!)).method).toBe('GET');
     }
-  });
+  }, 90_000);
 
   it("speaks HTTP/2 and TLS 1.3 (1.2 too), with HSTS and the server's security headers once each", async () => {
     const session = http2.connect(`https://127.0.0.1:${httpsPort}`, {
@@ -1091,7 +1091,7 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
       expect(times(answer, header), header).toBe(1);
     expect(answer.headers['strict-transport-security']).toMatch(/^max-age=\d{8,}/);
     expect(answer.headers.server).toBe('nginx'); // no version
-  });
+  }, 90_000);
 });
 
 // ---------------------------------------------------------------------------------------------
