@@ -37,8 +37,9 @@ export async function copyBeforeMigration(
   step: MigrationStep,
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<string | null> {
+  // Private: a copy holds password hashes and API keys.
   const dir = path.join(dataDir, BACKUPS_DIR);
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const label = `${migrationNumber(step.from)}-to-${migrationNumber(step.to)}`;
   const started = Date.now();
   let file: string;
@@ -72,6 +73,7 @@ export async function copyBeforeMigration(
       return null;
     }
   }
+  fs.chmodSync(file, 0o600);
   const size = (fs.statSync(file).size / 1e6).toFixed(1);
   log(
     `Copied the database before migrating it from ${step.from} to ${step.to}: ${file} ` +

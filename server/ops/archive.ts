@@ -47,8 +47,12 @@ export function newManifest(fields: Omit<Manifest, 'format' | 'formatVersion'>):
 export const isCompressed = (file: string) => /\.(t?gz)$/i.test(file);
 
 /** Writes the archive: each part's names, read from its directory, in the order given. */
-export async function createArchive(file: string, parts: { dir: string; names: string[] }[]) {
-  const args = ['-c', ...(isCompressed(file) ? ['-z'] : []), '-f', file];
+export async function createArchive(
+  file: string,
+  parts: { dir: string; names: string[] }[],
+  opts: { gzip: boolean },
+) {
+  const args = ['-c', ...(opts.gzip ? ['-z'] : []), '-f', file];
   for (const part of parts) args.push('-C', part.dir, ...part.names);
   await tar(args);
 }

@@ -11,6 +11,7 @@ import {
   POSTGRES_DUMP,
   SQLITE_COPY,
   createArchive,
+  isCompressed,
   newManifest,
   type Manifest,
 } from './archive.js';
@@ -64,10 +65,16 @@ export async function backup(config: Config, file: string): Promise<BackupResult
       files,
     });
     fs.writeFileSync(path.join(work, MANIFEST), JSON.stringify(manifest, null, 2) + '\n');
-    await createArchive(partial, [
-      { dir: work, names: [MANIFEST, DATABASE_DIR] },
-      { dir: linked, names: [FILES_DIR] },
-    ]);
+    // Created private: it holds password hashes, API keys and the upload-URL signing key.
+    fs.writeFileSync(partial, '', { mode: 0o600 });
+    await createArchive(
+      partial,
+      [
+        { dir: work, names: [MANIFEST, DATABASE_DIR] },
+        { dir: linked, names: [FILES_DIR] },
+      ],
+      { gzip: isCompressed(target) },
+    );
     syncFile(partial);
     fs.renameSync(partial, target);
     return {

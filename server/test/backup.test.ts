@@ -218,6 +218,9 @@ describe.each(DATABASES)('backup and restore (%s)', (db) => {
       server = await startTestServer({ db });
       file = path.join(tempDir('parley-backup-'), 'backup.tar.gz');
       expect(await runManage(['backup', file], server.ctx.config)).toBe(0);
+      // Compressed, as its name asks, and private: it holds API keys and password hashes.
+      expect([...fs.readFileSync(file).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     });
     afterAll(async () => {
       await server.close();
