@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
-import { badRequest } from '../domain/errors.js';
+import { avatarPathOwner } from '../domain/avatar-paths.js';
+import { badRequest, notFound, notLoggedIn, realmDeactivated } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { avatarUrl } from '../domain/serialize.js';
 import { activeUserIds } from './access.js';
@@ -13,8 +14,10 @@ import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
 
 /**
  * Uploaded avatars: one image per person under <dataDir>/avatars/<realm_id>/users/, named by the
- * user id and the image's real format. Without one, /avatar/<id> draws initials. Each change bumps
- * `avatar_version`, which is part of the avatar URL, so caches never show an old image.
+ * user id and the image's real format; without one, the person's initials are drawn. Everyone's
+ * avatar is public at an unguessable path (domain/avatar-paths.ts), which changes with
+ * `avatar_version` at each change, so caches never show an old image. By id, `/avatar/<id>`
+ * answers only people of the organization and, while spectator access is on, spectators.
  */
 
 export const MAX_AVATAR_FILE_MIB = 5;
@@ -30,6 +33,57 @@ export async function uploadedAvatar(ctx: AppContext, realmId: number, userId: n
     if (stat?.isFile()) return { file, type, size: stat.size };
   }
   return undefined;
+}
+
+/** Whose avatar a request shows: the person's name for drawn initials, and their upload. */
+export interface AvatarOwner {
+  id: number;
+  realm_id: number;
+  full_name: string;
+}
+
+const personInRealm = (ctx: AppContext, realmId: number, id: number) =>
+  ctx.db
+    .selectFrom('users')
+    .select(['id', 'realm_id', 'full_name', 'avatar_version'])
+    .where('realm_id', '=', realmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * GET /avatar/{user_id}: for people of the organization, and for spectators while spectator
+ * access is on (upstream's `avatar` view). Anyone else gets the same 401 whatever the id, before
+ * any lookup, so nothing tells which ids are people. An id that names nobody here gets null
+ * (drawn as "?").
+ */
+export async function avatarOfId(
+  ctx: AppContext,
+  realm: Realm,
+  viewer: User | null,
+  idText: string,
+): Promise<AvatarOwner | null> {
+  if (!viewer && realm.deactivated) throw realmDeactivated();
+  if (!viewer && !realmSettings(realm).enable_spectator_access) throw notLoggedIn();
+  const id = /^\d{1,10}$/.test(idText) ? Number(idText) : NaN;
+  return (Number.isSafeInteger(id) && (await personInRealm(ctx, realm.id, id))) || null;
+}
+
+/**
+ * GET /user_avatars/{realm_id}/{file}: the avatar a path was made for, while it is the current
+ * one. Public, as upstream's avatar files are; a made-up, altered or outdated path is not found.
+ */
+export async function avatarOfPath(
+  ctx: AppContext,
+  realmIdText: string,
+  file: string,
+): Promise<AvatarOwner> {
+  const realmId = /^\d{1,9}$/.test(realmIdText) ? Number(realmIdText) : NaN;
+  const owner = Number.isSafeInteger(realmId)
+    ? avatarPathOwner(ctx.config.dataDir, realmId, file)
+    : null;
+  const person = owner && (await personInRealm(ctx, realmId, owner.userId));
+  if (!person || person.avatar_version !== owner.version) throw notFound();
+  return person;
 }
 
 async function removeUploaded(ctx: AppContext, realmId: number, userId: number) {
@@ -56,7 +110,7 @@ async function avatarChanged(ctx: AppContext, realm: Realm, user: User, source: 
       .set({ avatar_version: version })
       .where('id', '=', user.id)
       .execute();
-    const url = avatarUrl(ctx, { id: user.id, avatar_version: version });
+    const url = avatarUrl(ctx, { id: user.id, realm_id: realm.id, avatar_version: version });
     events.push({
       realmId: realm.id,
       userIds: await activeUserIds(trx, realm.id),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
+import { serverKey } from '../domain/server-keys.js';
 
 /**
  * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`. Who
@@ -235,36 +236,12 @@ export async function servedFile(ctx: AppContext, attachment: Attachment): Promi
   };
 }
 
-/** The secret that signs temporary URLs: one per data directory, made on first use and kept. */
-const signingKeys = new Map<string, Buffer>();
-
-function signingKey(ctx: AppContext): Buffer {
-  const dir = path.join(ctx.config.dataDir, 'secrets');
-  const file = path.join(dir, 'upload-url.key');
-  let key = signingKeys.get(file);
-  if (key) return key;
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!fs.existsSync(file)) {
-    // Written aside and linked into place: another process sharing the directory sees the whole
-    // key or none, and the first link wins.
-    const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(draft, crypto.randomBytes(32).toString('hex'), { mode: 0o600 });
-    try {
-      fs.linkSync(draft, file);
-    } catch (err: any) {
-      if (err.code !== 'EEXIST') throw err;
-    } finally {
-      fs.rmSync(draft, { force: true });
-    }
-  }
-  key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
-  if (key.length < 32) throw new Error(`${file} does not hold a usable key`);
-  signingKeys.set(file, key);
-  return key;
-}
-
+/** Temporary URLs are signed with a secret of their own, one per data directory. */
 const signature = (ctx: AppContext, payload: string) =>
-  crypto.createHmac('sha256', signingKey(ctx)).update(payload).digest('base64url');
+  crypto
+    .createHmac('sha256', serverKey(ctx.config.dataDir, 'upload-url.key'))
+    .update(payload)
+    .digest('base64url');
 
 /** A URL for the upload that works for a minute without credentials (for someone who may read it). */
 export function temporaryUrlFor(ctx: AppContext, attachment: Attachment) {

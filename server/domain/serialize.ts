@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Realm, Stream, Subscription, User } from '../db/schema.js';
+import { avatarPath } from './avatar-paths.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
@@ -9,8 +10,13 @@ import type {
 } from '../../src/api/model/stream.js';
 import type { ProfileValue, Role, User as WireUser } from '../../src/api/model/user.js';
 
-export const avatarUrl = (ctx: AppContext, user: Pick<User, 'id' | 'avatar_version'>) =>
-  `${ctx.config.externalUrl}/avatar/${user.id}?v=${user.avatar_version}`;
+/** A person's avatar, uploaded or drawn, at its unguessable public path (avatar-paths.ts). */
+export const avatarUrl = (
+  ctx: AppContext,
+  user: Pick<User, 'id' | 'realm_id' | 'avatar_version'>,
+) =>
+  ctx.config.externalUrl +
+  avatarPath(ctx.config.dataDir, user.realm_id, user.id, user.avatar_version);
 
 /** A user as GET /users and realm_users present it to `viewer`. */
 export function userToApi(
@@ -166,7 +172,11 @@ export function messageRecord(ctx: AppContext, m: MessageRecordInput) {
     sender_full_name: m.sender.full_name,
     sender_email: m.sender.email,
     sender_realm_str: m.realm.string_id,
-    avatar_url: avatarUrl(ctx, m.sender),
+    avatar_url: avatarUrl(ctx, {
+      id: m.sender.id,
+      realm_id: m.realm.id,
+      avatar_version: m.sender.avatar_version,
+    }),
     type: isStream ? 'stream' : 'private',
     recipient_id: recipientId({
       type: m.type,

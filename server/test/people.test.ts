@@ -72,7 +72,7 @@ describe.each(DATABASES)('status and avatar on %s', (db) => {
     });
     expect(upload.body).toMatchObject({ result: 'success' });
     const url: string = upload.body.avatar_url;
-    expect(url).toMatch(new RegExp(`/avatar/${hamletId}\\?v=2$`));
+    expect(url).toMatch(new RegExp(`/user_avatars/\\d+/${hamletId}-2-[0-9a-f]{32}$`));
     const image = await fetch(url);
     expect(image.headers.get('content-type')).toBe('image/png');
     const [event] = await drain(othello, q.body.queue_id);
@@ -82,7 +82,9 @@ describe.each(DATABASES)('status and avatar on %s', (db) => {
       person: { user_id: hamletId, avatar_url: url, avatar_version: 2 },
     });
     const removed = await hamlet.delete('/users/me/avatar');
-    expect(removed.body.avatar_url).toMatch(/\?v=3$/);
+    expect(removed.body.avatar_url).toMatch(new RegExp(`/${hamletId}-3-[0-9a-f]{32}$`));
+    // The first upload's path is gone with it.
+    expect((await fetch(url)).status).toBe(404);
     const drawn = await fetch(removed.body.avatar_url);
     expect(drawn.headers.get('content-type')).toContain('image/svg+xml');
   });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../http/rate-limit.js';
 import { TestClient } from './client.js';
+import { PNG } from './endpoints.js';
 import { useDemoServer } from './fixtures.js';
 
 /**
@@ -101,6 +102,131 @@ describe('issue 31.1: a message that outlasts the rendering budget is refused', 
     const html = (await w.as.hamlet.get(`/messages/${ordinary.body.id}`)).body.message.content;
     expect(html).toBe(`<p>see ${issueLink('77')}</p>`);
   }, 120_000);
+});
+
+describe('issue 31.2: avatars as the reference serves them', () => {
+  const w = useDemoServer('sqlite');
+  let photo = '';
+  const anonymous = (path: string) => fetch(new URL(path, w.server.url));
+  const withKey = (c: TestClient, path: string) =>
+    fetch(new URL(path, w.server.url), { headers: c.headers() });
+  const answer = async (r: Response) => ({
+    status: r.status,
+    type: r.headers.get('content-type'),
+    body: Buffer.from(await r.arrayBuffer()).toString('base64'),
+  });
+  const spectators = async (on: boolean) =>
+    expect(
+      (await w.as.desdemona.patch('/realm', { enable_spectator_access: String(on) })).status,
+    ).toBe(200);
+  /** Runs `check` with spectator access off, and turns it back on whatever happens. */
+  const withSpectatorsOff = async (check: () => Promise<void>) => {
+    await spectators(false);
+    try {
+      await check();
+    } finally {
+      await spectators(true);
+    }
+  };
+
+  beforeAll(async () => {
+    const upload = await w.as.hamlet.post('/users/me/avatar', {
+      file: new File([new Uint8Array(PNG)], 'me.png', { type: 'image/png' }),
+    });
+    expect(upload.status).toBe(200);
+    photo = upload.body.avatar_url;
+  });
+
+  it('with spectator access off, answers an anonymous walker of /avatar/<id> the same 401 for people, photos and nobody', () =>
+    withSpectatorsOff(async () => {
+      const ids = [w.id.hamlet, w.id.cordelia, w.id.polonius, 0, 987_654, 2_147_483_647, 'x'];
+      const answers = await Promise.all(
+        ids.map(async (id) => answer(await anonymous(`/avatar/${id}`))),
+      );
+      expect(answers[0]!.status).toBe(401);
+      expect(JSON.parse(Buffer.from(answers[0]!.body, 'base64').toString())).toEqual({
+        result: 'error',
+        code: 'UNAUTHORIZED',
+        msg: 'Not logged in: API authentication or user session required',
+      });
+      for (const [i, a] of answers.entries()) expect(a, String(ids[i])).toEqual(answers[0]);
+    }));
+
+  it("serves an uploaded photo at a path nobody can guess: a changed path, and the previous upload's, are not found", async () => {
+    const url = new URL(photo);
+    expect(url.pathname).toMatch(
+      new RegExp(`^/user_avatars/\\d+/${w.id.hamlet}-\\d+-[0-9a-f]{32}$`),
+    );
+    // Anyone holding the path sees the photo, as upstream's public avatar files.
+    const shown = await anonymous(url.pathname);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await shown.arrayBuffer())).toEqual(PNG);
+
+    const last = url.pathname.at(-1) === '0' ? '1' : '0';
+    const forged = [
+      url.pathname.slice(0, -1) + last,
+      url.pathname.replace(`/${w.id.hamlet}-`, `/${w.id.cordelia}-`),
+      url.pathname.replace(/-(\d+)-/, (_m, v: string) => `-${Number(v) + 1}-`),
+      `/user_avatars/1/${w.id.hamlet}-1-${'0'.repeat(32)}`,
+    ];
+    const refused = await Promise.all(forged.map(async (p) => answer(await anonymous(p))));
+    for (const [i, a] of refused.entries()) {
+      expect(a.status, forged[i]).toBe(404);
+      expect(a, forged[i]).toEqual(refused[0]);
+    }
+
+    const again = await w.as.hamlet.post('/users/me/avatar', {
+      file: new File([new Uint8Array(PNG)], 'me.png', { type: 'image/png' }),
+    });
+    expect(again.body.avatar_url).not.toBe(photo);
+    expect((await anonymous(url.pathname)).status).toBe(404);
+    photo = again.body.avatar_url;
+  });
+
+  it('still shows every avatar to a logged-in member, uploaded and drawn, by id and at its path', () =>
+    withSpectatorsOff(async () => {
+      const people = (await w.as.othello.get('/users')).body.members as {
+        user_id: number;
+        avatar_url: string;
+      }[];
+      const hamlet = people.find((p) => p.user_id === w.id.hamlet)!;
+      const cordelia = people.find((p) => p.user_id === w.id.cordelia)!;
+      expect(hamlet.avatar_url).toBe(photo);
+      for (const [person, type] of [
+        [hamlet, 'image/png'],
+        [cordelia, 'image/svg+xml'],
+      ] as const) {
+        // The web client's <img> sends no credentials: the path alone shows it...
+        const img = await anonymous(new URL(person.avatar_url).pathname);
+        expect(img.status).toBe(200);
+        expect(img.headers.get('content-type')).toBe(type);
+        // ...and API clients may ask by id with their key.
+        const byId = await withKey(w.as.othello, `/avatar/${person.user_id}`);
+        expect(byId.status).toBe(200);
+        expect(byId.headers.get('content-type')).toBe(type);
+      }
+      const drawn = await (await anonymous(new URL(cordelia.avatar_url).pathname)).text();
+      // Cordelia's initials, as the placeholder always drew them.
+      expect(drawn).toMatch(/>C[A-Z]?<\/text>/);
+    }));
+
+  it('shows spectators the avatars of what they may read, and by id while spectator access is on', async () => {
+    const spectator = new TestClient(w.server.url);
+    const feed = await spectator.get('/messages', {
+      anchor: 'newest',
+      num_before: 20,
+      num_after: 0,
+      narrow: [{ operator: 'channels', operand: 'web-public' }],
+    });
+    expect(feed.status).toBe(200);
+    expect(feed.body.messages.length).toBeGreaterThan(0);
+    for (const m of feed.body.messages.slice(0, 3)) {
+      const img = await anonymous(new URL(m.avatar_url).pathname);
+      expect(img.status, m.avatar_url).toBe(200);
+    }
+    expect((await anonymous(`/avatar/${w.id.cordelia}`)).status).toBe(200);
+  });
 });
 
 interface EarlyAnswer {

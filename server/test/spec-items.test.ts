@@ -836,7 +836,9 @@ describe.each(DATABASES)('api-spec.md register, authentication and versioning on
     ).body;
     expect(r.realm_users.length).toBeGreaterThan(5);
     for (const u of r.realm_users)
-      expect(u.avatar_url, u.email).toMatch(new RegExp(`^${w.server.url}/avatar/`));
+      expect(u.avatar_url, u.email).toMatch(
+        new RegExp(`^${w.server.url}/user_avatars/\\d+/${u.user_id}-\\d+-[0-9a-f]{32}$`),
+      );
   });
 
   it('POST /register client_capabilities: the six keys are accepted; the optional ones change nothing clients rely on', async () => {

@@ -38,17 +38,24 @@ const everybody = ['spectator', 'deactivated', ...ACCOUNTS] as const;
 export const SITE_ROWS: Row[] = [
   {
     page: 'GET /avatar/:id',
-    who: { allow: everybody },
+    who: { allow: ['spectator', ...ACCOUNTS] },
     call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`),
   },
   {
     page: 'GET /avatar/:id',
     realm: 'spectatorsOff',
-    // Differs from upstream, which answers 401 here: our avatars are generated initials (no
-    // uploaded picture to protect), and the web client loads them with <img>, which carries no
-    // API key, so a 401 would blank every avatar for logged-in people.
-    who: { allow: everybody },
+    // As upstream: by id, avatars are for people of the organization (and for spectators while
+    // spectator access is on); the web client shows them from their public paths instead.
+    who: { allow: ACCOUNTS },
     call: (c, _t, w) => page(c, 'GET', `/avatar/${w.id.cordelia}`),
+  },
+  {
+    page: 'GET /user_avatars/:realm_id/:file',
+    variant: "cordelia's avatar at the path the API gives",
+    // Public, as upstream's avatar files: the path itself cannot be guessed.
+    who: { allow: everybody },
+    setup: async (w) => new URL((await w.cordelia.get('/users/me')).body.avatar_url).pathname,
+    call: (c, path: string) => page(c, 'GET', path),
   },
   {
     page: 'GET /realm-icon/:file',
