@@ -68,6 +68,14 @@ function requestForLog(req: LoggedRequest) {
   };
 }
 
+/** An error as the log shows it (pino's serializer), its message and stack redacted. */
+function errorForLog(err: Error) {
+  const shown = pino.stdSerializers.err(err);
+  if (typeof shown.message === 'string') shown.message = redactText(shown.message);
+  if (typeof shown.stack === 'string') shown.stack = redactText(shown.stack);
+  return shown;
+}
+
 /**
  * The server's logger: JSON lines (pino, which Fastify uses too) on standard output, at `level`.
  * Tests pass a destination to read what it writes.
@@ -80,7 +88,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       serializers: {
         req: requestForLog,
         res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
-        err: pino.stdSerializers.err,
+        err: errorForLog,
       },
       timestamp: pino.stdTimeFunctions.isoTime,
     },

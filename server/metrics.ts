@@ -5,6 +5,8 @@ const REQUEST_BUCKETS = [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 10, 30, 60
 /** Seconds: a write transaction of one small write (tens of µs) to a large batch or a slow disk. */
 const DATABASE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5];
 
+type RequestLabel = 'method' | 'route' | 'status_class';
+
 /** Counts of the event queues this process holds, read at each scrape. */
 export interface QueueCounts {
   readonly size: number;
@@ -34,7 +36,7 @@ export class ServerMetrics {
   private readonly requests = new client.Histogram({
     name: 'parley_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status class, and the time to answer them',
-    labelNames: ['method', 'route', 'status_class'] as const,
+    labelNames: ['method', 'route', 'status_class'] satisfies RequestLabel[],
     buckets: REQUEST_BUCKETS,
     registers: [this.registry],
   });
@@ -98,9 +100,22 @@ export class ServerMetrics {
     });
   }
 
+  /**
+   * The request histogram's series, by method, route and status class: found again by one string
+   * rather than by hashing their labels at every request (thousands of parked long-polls are
+   * answered at once when an event goes out). Their number is bounded as the labels' values are.
+   */
+  private readonly requestSeries = new Map<string, client.Histogram.Internal<RequestLabel>>();
+
   /** One answered (or abandoned) HTTP request. */
   observeRequest(method: string, route: string, statusClass: string, seconds: number) {
-    this.requests.observe({ method, route, status_class: statusClass }, seconds);
+    const key = `${method} ${statusClass} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = this.requests.labels({ method, route, status_class: statusClass });
+      this.requestSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 
   /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, redactText } from '../logging.js';
 import { TestClient } from './client.js';
 import { DEMO_PASSWORD } from './harness.js';
 import { ServerProcess, freePort, probe, removeDataDir, tempDataDir } from './process.js';
@@ -106,5 +107,54 @@ describe('the log', () => {
     expect(requests.map((l) => l.req.url)).toContain('/api/v1/users/me?api_key=[redacted]');
     expect(messages).toContain('SIGTERM: shutting down');
     expect(messages.at(-1)).toBe('Stopped');
+  });
+});
+
+describe('redaction', () => {
+  /** What a logger at `debug` writes for one call. */
+  function written(log: (logger: ReturnType<typeof createLogger>) => void): string {
+    let out = '';
+    log(createLogger('debug', { write: (chunk: string) => (out += chunk) }));
+    return out;
+  }
+
+  it('hides secret fields wherever they sit, two levels down', () => {
+    const out = written((l) =>
+      l.info(
+        {
+          password: 'p1-secret',
+          api_key: 'k1-secret',
+          user: { apiKey: 'k2-secret', token: 't1-secret', name: 'kept' },
+          req: { headers: { authorization: 'Basic a1-secret', cookie: 'c1-secret' } },
+          mail: { link: 'https://x/join/l1-secret/' },
+        },
+        'fields',
+      ),
+    );
+    expect(out).not.toMatch(/-secret/);
+    expect(JSON.parse(out)).toMatchObject({ password: '[redacted]', user: { name: 'kept' } });
+  });
+
+  it('hides the secrets in the message and stack of an error', () => {
+    const out = written((l) =>
+      l.error({ err: new Error('no invitation /join/e1-secret/') }, 'failed'),
+    );
+    expect(out).not.toMatch(/e1-secret/);
+    expect(JSON.parse(out).err.message).toBe('no invitation /join/[redacted]/');
+  });
+
+  it('hides the secrets inside text', () => {
+    expect(
+      redactText(
+        'GET /join/abc123/ /accounts/confirm_new_email/tok9 /accounts/do_confirm/x1/ ' +
+          '/user_uploads/temporary/sig.1/a.png?api_key=k&narrow=[] Authorization: Basic dXNlcjpr ' +
+          'Bearer eyJhbGciOi.x postgres://parley:hunter2@db/parley',
+      ),
+    ).toBe(
+      'GET /join/[redacted]/ /accounts/confirm_new_email/[redacted] ' +
+        '/accounts/do_confirm/[redacted]/ /user_uploads/temporary/[redacted]/a.png' +
+        '?api_key=[redacted]&narrow=[] Authorization: Basic [redacted] Bearer [redacted] ' +
+        'postgres://parley:[redacted]@db/parley',
+    );
   });
 });

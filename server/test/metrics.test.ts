@@ -155,11 +155,12 @@ describe('GET /metrics', () => {
   });
 
   it('is refused to a request relayed by a proxy it does not trust, whatever it claims', async () => {
-    for (const headers of [
+    const relayed: Record<string, string>[] = [
       { 'X-Forwarded-For': '127.0.0.1' },
       { 'X-Real-IP': '127.0.0.1' },
       { Forwarded: 'for=127.0.0.1' },
-    ]) {
+    ];
+    for (const headers of relayed) {
       const refused = await scrape(server.url, headers);
       expect(refused.status).toBe(403);
       expect(JSON.parse(refused.text)).toMatchObject({ result: 'error', code: 'FORBIDDEN' });
