@@ -279,6 +279,8 @@ interface PopulateFlags {
   realm?: string;
 }
 
+const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+
 function addBackupCommands(program: Command, config: () => Config) {
   program
     .command('backup')
@@ -295,7 +297,7 @@ function addBackupCommands(program: Command, config: () => Config) {
       const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
       console.log(
         `Backed up ${r.manifest.database.kind === 'sqlite' ? 'the SQLite database' : `PostgreSQL schema "${r.manifest.database.schema}"`} ` +
-          `(${mb(r.databaseBytes)}, schema version ${r.manifest.migrations.at(-1)}) and ${r.files} files ` +
+          `(${mb(r.databaseBytes)}, schema version ${r.manifest.migrations.at(-1)}) and ${files(r.files)} ` +
           `into ${r.file} (${mb(r.bytes)}) in ${r.seconds.toFixed(1)} s.`,
       );
     });
@@ -313,7 +315,7 @@ function addBackupCommands(program: Command, config: () => Config) {
       const r = await restore(cfg, file, { force: o.force ?? false });
       console.log(
         `Restored the backup of ${r.manifest.createdAt} (Parley ${r.manifest.parleyVersion}, ` +
-          `schema version ${r.manifest.migrations.at(-1)}, ${r.manifest.files} files) into ${cfg.dataDir}` +
+          `schema version ${r.manifest.migrations.at(-1)}, ${files(r.manifest.files)}) into ${cfg.dataDir}` +
           (cfg.databaseUrl ? ' and PostgreSQL' : '') +
           '.' +
           (r.asideDir ? `\nThe data directory's previous contents are in ${r.asideDir}.` : '') +

@@ -298,4 +298,61 @@ describe('management commands', () => {
       await handle.close();
     }
   }, 120_000);
+
+  /** A command run on a terminal (util-linux's `script` gives it one), answering its prompts. */
+  function onTerminal(args: string[], config: Config, answers: [RegExp, string][]) {
+    return new Promise<{ code: number | null; screen: string }>((resolve) => {
+      const command = ['node_modules/.bin/tsx', 'server/manage.ts', ...args]
+        .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+        .join(' ');
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        cwd: ROOT,
+        env: { ...process.env, PARLEY_DATA_DIR: config.dataDir, DATABASE_URL: '' },
+      });
+      let screen = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        screen += d;
+        // Typed only once asked: a terminal echoes what is typed before the prompt hides it.
+        while (answers.length && answers[0]![0].test(screen))
+          child.stdin.write(answers.shift()![1]);
+      });
+      child.on('close', (code) => resolve({ code, screen }));
+    });
+  }
+
+  it.runIf(fs.existsSync('/usr/bin/script'))(
+    'asks for the password on a terminal without showing it, twice',
+    async () => {
+      const cfg = tempConfig();
+      const args = [
+        'create-realm',
+        '--name',
+        'T',
+        '--owner-email',
+        'o@t.test',
+        '--owner-name',
+        'O',
+      ];
+      const differ = await onTerminal(args, cfg, [
+        [/New password for o@t.test: /, 'typed-once\r'],
+        [/The same password again: /, 'typed-twice\r'],
+      ]);
+      expect(differ.code).toBe(2);
+      expect(differ.screen).toMatch(/The two passwords differ/);
+      const made = await onTerminal(args, cfg, [
+        [/New password for o@t.test: /, 'hidden-password\r'],
+        [/The same password again: /, 'hidden-password\r'],
+      ]);
+      expect(made.code, made.screen).toBe(0);
+      expect(made.screen).toMatch(/Created organization "T" \(id 1\)/);
+      expect(made.screen).not.toContain('hidden-password');
+      const server = await startServer(cfg);
+      try {
+        await TestClient.login(server.url, 'o@t.test', 'hidden-password');
+      } finally {
+        await server.close();
+      }
+    },
+    120_000,
+  );
 });
