@@ -3,7 +3,7 @@
  * Administrators add, edit and delete them, with a preview that applies the pattern and URL
  * template to a sample they type; realm_linkifiers events update every window.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Linkifier } from '../../api/model';
 import { errorText } from '../../api/errors';
@@ -11,7 +11,12 @@ import { EmptyState } from '../../components/StatePanel';
 import { useLinkifiers } from '../../model/hooks';
 import { StatusNote } from '../settings/controls';
 import { Confirm } from './Confirm';
-import { previewLinkifier, type PreviewProblem } from './linkifier-preview';
+import {
+  loadLinkifierEngine,
+  previewLinkifier,
+  type LinkifierEngine,
+  type PreviewProblem,
+} from './linkifier-preview';
 import { ReadOnlyNote, useOrgRole } from './org-controls';
 import { useDeleteLinkifier, useSaveLinkifier } from './org-queries';
 
@@ -37,6 +42,22 @@ function useProblemText() {
   };
 }
 
+/** The pattern engine, once its chunk has loaded (null until then). */
+function useLinkifierEngine(): LinkifierEngine | null {
+  const [engine, setEngine] = useState<LinkifierEngine | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadLinkifierEngine().then((loaded) => {
+      // A function given to setState would be called: wrap the class.
+      if (live) setEngine(() => loaded);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return engine;
+}
+
 function LinkifierForm({ linkifier, onDone }: { linkifier?: Linkifier; onDone(): void }) {
   const { t } = useTranslation('adminOrg');
   const problemText = useProblemText();
@@ -45,7 +66,8 @@ function LinkifierForm({ linkifier, onDone }: { linkifier?: Linkifier; onDone():
   const [template, setTemplate] = useState(linkifier?.url_template ?? '');
   const [sample, setSample] = useState('');
   const ids = { pattern: useId(), template: useId(), sample: useId(), preview: useId() };
-  const preview = previewLinkifier(pattern, template, sample);
+  const engine = useLinkifierEngine();
+  const preview = engine ? previewLinkifier(engine, pattern, template, sample) : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate(
@@ -98,7 +120,7 @@ function LinkifierForm({ linkifier, onDone }: { linkifier?: Linkifier; onDone():
       </div>
       <section className="admin-preview" aria-labelledby={ids.preview} aria-live="polite">
         <h4 id={ids.preview}>{t('linkifiers.preview')}</h4>
-        {!started ? (
+        {!started || !preview ? (
           <p className="settings-hint">{t('linkifiers.previewIdle')}</p>
         ) : !preview.ok ? (
           <p className="admin-problem">{problemText(preview.problem)}</p>

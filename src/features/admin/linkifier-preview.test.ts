@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { previewLinkifier } from './linkifier-preview';
+import { RE2JS } from 're2js';
+import { previewLinkifier as previewWith } from './linkifier-preview';
+
+const previewLinkifier = (pattern: string, template: string, sample: string) =>
+  previewWith(RE2JS, pattern, template, sample);
 
 describe('previewLinkifier', () => {
   it('links every match, filling the template from named groups', () => {
@@ -56,5 +60,21 @@ describe('previewLinkifier', () => {
       ok: true,
       links: [],
     });
+  });
+
+  it('runs patterns in the server\u2019s linear-time engine, never the browser\u2019s RegExp', () => {
+    // RegExp backtracks on this sample for longer than the universe has existed.
+    const started = performance.now();
+    const preview = previewLinkifier('(?P<a>(a+)+)!', 'https://x.example/{a}', 'a'.repeat(5000));
+    expect(preview).toEqual({ ok: true, links: [] });
+    expect(performance.now() - started).toBeLessThan(5000);
+    // RE2 syntax only: no lookaround, as the server refuses it.
+    const bad = previewLinkifier('(?<=#)(?P<id>\\d+)', 'https://x/{id}', '#1');
+    expect(!bad.ok && bad.problem.kind).toBe('badPattern');
+  });
+
+  it('links only between the server\u2019s boundaries', () => {
+    const preview = previewLinkifier('#(?P<id>\\d+)', 'https://x/{id}', 'a#1 #2, (#3) #4x');
+    expect(preview.ok && preview.links.map((l) => l.text)).toEqual(['#2', '#3']);
   });
 });

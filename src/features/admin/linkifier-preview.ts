@@ -1,9 +1,30 @@
 /**
- * The linkifier preview: applies a pattern (written in the server's syntax, with Python-style
- * named groups `(?P<name>...)` and an optional leading `(?i)`) and an RFC 6570 URL template to a
- * sample text, the way messages will be linked. The server stays the judge of what it accepts;
- * this shows the admin what a pair does before saving it, and why it is wrong when it is.
+ * The linkifier preview: applies a pattern (written in the server's syntax, RE2's: named groups
+ * `(?P<name>...)`, flags such as `(?i)`) and an RFC 6570 URL template to a sample text, the way
+ * messages will be linked. The server stays the judge of what it accepts; this shows the admin
+ * what a pair does before saving it, and why it is wrong when it is. Patterns run in re2js, the
+ * server's engine, never in the browser's RegExp: one that backtracks (`(a+)+$`) would freeze the
+ * tab at every keystroke, and RegExp reads some patterns differently. The engine is loaded on
+ * first use (`loadLinkifierEngine`), so that it weighs nothing until an administrator opens this.
  */
+import type { RE2JS } from 're2js';
+
+/** The engine's entry point: `RE2JS` of the re2js package. */
+export type LinkifierEngine = typeof RE2JS;
+
+export const loadLinkifierEngine = (): Promise<LinkifierEngine> =>
+  import('re2js').then((m) => m.RE2JS);
+
+/** As on the server (server/markdown/linkifiers.ts): larger programs are refused there. */
+const MAX_PATTERN_LENGTH = 1000;
+const MAX_PROGRAM = 1000;
+
+/**
+ * The reference server's boundaries around a match: the start of the text, whitespace or one of
+ * '"(,:< before it, and the end of the text or a character that is neither letter nor digit after
+ * it. The link covers the middle group.
+ */
+const withBoundaries = (pattern: string) => `(?:^|[\\s'"(,:<])(${pattern})(?:$|[^\\pL\\pN])`;
 
 export type PreviewProblem =
   | { kind: 'emptyPattern' }
@@ -21,29 +42,23 @@ export interface PreviewLink {
 export type Preview = { ok: true; links: PreviewLink[] } | { ok: false; problem: PreviewProblem };
 
 interface Compiled {
-  regexp: RegExp;
+  re: RE2JS;
   groups: string[];
 }
 
-function compile(pattern: string): Compiled | PreviewProblem {
+function compile(engine: LinkifierEngine, pattern: string): Compiled | PreviewProblem {
   if (!pattern.trim()) return { kind: 'emptyPattern' };
-  let source = pattern;
-  let flags = 'g';
-  const inline = /^\(\?([ims]+)\)/.exec(source);
-  if (inline) {
-    flags += [...new Set(inline[1])].join('');
-    source = source.slice(inline[0].length);
-  }
-  const groups: string[] = [];
-  source = source.replace(/\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/g, (_whole, name: string) => {
-    groups.push(name);
-    return `(?<${name}>`;
-  });
+  const tooLarge = { kind: 'badPattern', detail: 'pattern too large - compile failed' } as const;
+  if (pattern.length > MAX_PATTERN_LENGTH) return tooLarge;
   try {
-    return { regexp: new RegExp(source, flags), groups };
+    const alone = engine.compile(pattern);
+    if (alone.programSize() > MAX_PROGRAM) return tooLarge;
+    return {
+      re: engine.compile(withBoundaries(pattern)),
+      groups: Object.keys(alone.namedGroups()),
+    };
   } catch (err) {
-    const detail =
-      err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : '';
+    const detail = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : '';
     return { kind: 'badPattern', detail };
   }
 }
@@ -103,9 +118,14 @@ function expand(parts: Part[], values: Record<string, string>): string {
     .join('');
 }
 
-export function previewLinkifier(pattern: string, template: string, sample: string): Preview {
-  const compiled = compile(pattern);
-  if (!('regexp' in compiled)) return { ok: false, problem: compiled };
+export function previewLinkifier(
+  engine: LinkifierEngine,
+  pattern: string,
+  template: string,
+  sample: string,
+): Preview {
+  const compiled = compile(engine, pattern);
+  if (!('re' in compiled)) return { ok: false, problem: compiled };
   const parts = parseTemplate(template);
   if (!parts) return { ok: false, problem: { kind: 'badTemplate' } };
   const variables = parts.flatMap((p) => p.names ?? []);
@@ -114,9 +134,15 @@ export function previewLinkifier(pattern: string, template: string, sample: stri
   const unused = compiled.groups.find((g) => !variables.includes(g));
   if (unused) return { ok: false, problem: { kind: 'unusedGroup', name: unused } };
   const links: PreviewLink[] = [];
-  for (const match of sample.matchAll(compiled.regexp)) {
-    if (!match[0]) continue; // a pattern that matches nothing links nothing
-    links.push({ text: match[0], url: expand(parts, match.groups ?? {}) });
+  const m = compiled.re.matcher(sample);
+  // A search resumes where the last link ended: the character after it may precede the next.
+  for (let from = 0; from <= sample.length && m.find(from);) {
+    const [start, end] = [m.start(1), m.end(1)];
+    from = Math.max(end, m.start(0) + 1);
+    if (start === end) continue; // a pattern that matches nothing links nothing
+    const values: Record<string, string> = {};
+    for (const name of compiled.groups) values[name] = m.group(name) ?? '';
+    links.push({ text: sample.slice(start, end), url: expand(parts, values) });
   }
   return { ok: true, links };
 }
