@@ -7,7 +7,8 @@ import { inOneTransaction } from '../context.js';
 import { CHATTER_TOPICS, DIRECT, SCRIPTED } from '../demo/script.js';
 import { DEMO_STREAMS, DEMO_USERS } from '../demo/seed.js';
 import { TestClient } from './client.js';
-import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { startServer } from '../server.js';
+import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { ServerProcess, freePort, probe, removeDataDir, tempDataDir } from './process.js';
 
 /** What a complete demo holds: its people, channels and every message of its script. */
@@ -120,12 +121,12 @@ describe('readiness of a server started on a new database', () => {
   }, 120_000);
 });
 
-describe('writes joined into one transaction', () => {
+describe.each(DATABASES)('writes joined into one transaction on %s', (db) => {
   let server: TestServer;
   afterEach(() => server?.close());
 
   it('commits all of them or nothing', async () => {
-    server = await startTestServer({ demo: false });
+    server = await startTestServer({ db, demo: false });
     const { ctx } = server;
     await expect(
       inOneTransaction(ctx, async (joined) => {
@@ -137,7 +138,7 @@ describe('writes joined into one transaction', () => {
   });
 
   it('rolls a refused action back alone, and publishes the events after the commit', async () => {
-    server = await startTestServer({ demo: true });
+    server = await startTestServer({ db, demo: true });
     const { ctx } = server;
     const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     const queue = (await hamlet.post('/register', { event_types: '["message"]' })).body;
@@ -174,4 +175,35 @@ describe('writes joined into one transaction', () => {
     ]);
     expect(delivered()).toBe(before + 2);
   });
+});
+
+describe.skipIf(!DATABASES.includes('postgres'))('servers starting together on PostgreSQL', () => {
+  it('seed the demo once between them', async () => {
+    // A new schema, migrated, without an organization.
+    const empty = await startTestServer({ db: 'postgres', demo: false });
+    const dirs = [tempDataDir(), tempDataDir()];
+    const servers = await Promise.all(
+      dirs.map((dataDir) =>
+        startServer({ ...empty.ctx.config, port: 0, dataDir }, { demoPassword: DEMO_PASSWORD }),
+      ),
+    );
+    try {
+      expect(servers.map((s) => s.ctx.readiness!.seed).sort()).toEqual(['present', 'seeded']);
+      const count = async (table: 'realms' | 'messages') =>
+        Number(
+          (
+            await empty.ctx.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      expect(await count('realms')).toBe(1);
+      expect(await count('messages')).toBe(COMPLETE_DEMO.messages);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await empty.close();
+      dirs.forEach(removeDataDir);
+    }
+  }, 60_000);
 });
