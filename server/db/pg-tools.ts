@@ -149,7 +149,14 @@ export async function parleySchema(client: pg.Client): Promise<string> {
  */
 const LOCK_CLASS = 0x5041524c;
 
+/** Holds the schema shared, waiting (and saying so) while a restore holds it. */
 export async function holdSchemaShared(client: pg.Client, schema: string): Promise<void> {
+  const { rows } = await client.query<{ held: boolean }>(
+    'SELECT pg_try_advisory_lock_shared($1, hashtext($2)) AS held',
+    [LOCK_CLASS, schema],
+  );
+  if (rows[0]!.held) return;
+  console.log(`Waiting for the restore into the schema "${schema}" to finish`);
   await client.query('SELECT pg_advisory_lock_shared($1, hashtext($2))', [LOCK_CLASS, schema]);
 }
 

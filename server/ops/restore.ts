@@ -50,21 +50,7 @@ export async function restore(
 ): Promise<RestoreResult> {
   const source = path.resolve(file);
   const manifest = await readManifest(source);
-  const dialect = config.databaseUrl ? 'postgres' : 'sqlite';
-  if (manifest.database.kind !== dialect)
-    throw new UsageError(
-      manifest.database.kind === 'postgres'
-        ? `${source} holds a PostgreSQL database: set DATABASE_URL to the database to restore it into`
-        : `${source} holds an SQLite database, and DATABASE_URL is set: unset it to restore into ${config.dataDir}`,
-    );
-  const known = new Set(Object.keys(migrations(dialect)));
-  const unknown = manifest.migrations.filter((name) => !known.has(name));
-  if (unknown.length)
-    throw new UsageError(
-      `${source} was made by a newer version of Parley (${manifest.parleyVersion}): its schema ` +
-        `has migrations this version does not know (${unknown.join(', ')}). Restore it with that version.`,
-    );
-
+  checkCompatible(source, manifest, config.databaseUrl ? 'postgres' : 'sqlite', config.dataDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
   let postgres: PostgresTarget | null = null;
   let unlock = () => {};
@@ -85,6 +71,28 @@ export async function restore(
     unlock();
     await postgres?.client.end();
   }
+}
+
+/** The backup is of the configured kind of database, at a schema version this Parley knows. */
+function checkCompatible(
+  source: string,
+  manifest: Manifest,
+  dialect: 'sqlite' | 'postgres',
+  dataDir: string,
+) {
+  if (manifest.database.kind !== dialect)
+    throw new UsageError(
+      manifest.database.kind === 'postgres'
+        ? `${source} holds a PostgreSQL database: set DATABASE_URL to the database to restore it into`
+        : `${source} holds an SQLite database, and DATABASE_URL is set: unset it to restore into ${dataDir}`,
+    );
+  const known = new Set(Object.keys(migrations(dialect)));
+  const unknown = manifest.migrations.filter((name) => !known.has(name));
+  if (unknown.length)
+    throw new UsageError(
+      `${source} was made by a newer version of Parley (${manifest.parleyVersion}): its schema ` +
+        `has migrations this version does not know (${unknown.join(', ')}). Restore it with that version.`,
+    );
 }
 
 async function putBack(
