@@ -25,11 +25,25 @@ async function main() {
   routeConsoleTo(log);
   routeProcessEventsTo(log);
 
+  // Stopping while the server starts ends the process at once: the seed's transaction, not
+  // committed, leaves nothing behind, and the next start seeds the demo whole.
+  let server: RunningServer | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, `${signal}: shutting down`);
+    await server?.close();
+    log.info('Stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   const [{ startServer }, { DataDirLockedError }] = await Promise.all([
     import('./server.js'),
     import('./db/index.js'),
   ]);
-  let server: RunningServer;
   try {
     server = await startServer(config, {
       logger: log,
@@ -42,19 +56,7 @@ async function main() {
     }
     throw err;
   }
-  await announce(server, config, log);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, `${signal}: shutting down`);
-    await server.close();
-    log.info('Stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (!stopping) await announce(server, config, log);
 }
 
 /**

@@ -119,6 +119,18 @@ describe('readiness of a server started on a new database', () => {
     );
     expect(demoIn(dataDir)).toEqual({ organizations: 1, ...COMPLETE_DEMO });
   }, 120_000);
+
+  it('stops at once on SIGTERM during the seed, leaving nothing', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const { server, url } = await start(dataDir);
+    await server.until(async () =>
+      (await probe(`${url}/ready`))?.status === 503 ? true : undefined,
+    );
+    expect((await server.stop('SIGTERM')).code).toBe(0);
+    expect(server.output).toContain('SIGTERM: shutting down');
+    expect(demoIn(dataDir)).toEqual({ organizations: 0, people: 0, channels: 0, messages: 0 });
+  }, 120_000);
 });
 
 describe.each(DATABASES)('writes joined into one transaction on %s', (db) => {
