@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { SQLITE_FILE, fileTimestamp } from '../db/data-dir.js';
+import { BACKUPS_DIR, SQLITE_FILE, fileTimestamp } from '../db/data-dir.js';
 import { connectPg, parleySchema, pgDump, pgMigrations } from '../db/pg-tools.js';
 import { copySqlite, openToCopy, sqliteMigrations } from '../db/sqlite-copy.js';
 import {
@@ -42,6 +42,16 @@ export async function backup(config: Config, file: string): Promise<BackupResult
     throw new UsageError(`${target} is a directory; name the backup file to write`);
   if (!fs.existsSync(path.dirname(target)))
     throw new UsageError(`The directory ${path.dirname(target)} does not exist`);
+  const inData = path.relative(config.dataDir, target);
+  if (
+    !inData.startsWith('..') &&
+    !path.isAbsolute(inData) &&
+    !inData.startsWith(BACKUPS_DIR + path.sep)
+  )
+    throw new UsageError(
+      `Write the backup outside the data directory, or into its ${BACKUPS_DIR}/ directory: ` +
+        `a file among the data would be carried by the next backup`,
+    );
   // The database's copy beside the archive (where the operator expects the space to be used),
   // the files' links inside the data directory (a hard link cannot cross file systems).
   const work = fs.mkdtempSync(path.join(path.dirname(target), '.parley-backup-'));

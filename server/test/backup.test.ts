@@ -227,6 +227,16 @@ describe.each(DATABASES)('backup and restore (%s)', (db) => {
       [console.log, console.error] = quiet;
     });
 
+    it('writes no backup among the data it backs up, but may into its backups directory', async () => {
+      const among = path.join(server.dataDir, 'backup.tar');
+      expect(await runManage(['backup', among], server.ctx.config)).toBe(2);
+      expect(fs.existsSync(among)).toBe(false);
+      fs.mkdirSync(path.join(server.dataDir, 'backups'), { recursive: true });
+      const kept = path.join(server.dataDir, 'backups', 'backup.tar');
+      expect(await runManage(['backup', kept], server.ctx.config)).toBe(0);
+      expect(fs.readdirSync(server.dataDir).filter((n) => n.startsWith('.'))).toEqual([]);
+    });
+
     it('refuses to restore while a server uses the data directory or schema', async () => {
       expect(await runManage(['restore', '--force', file], server.ctx.config)).toBe(1);
       expect(errors()).toMatch(/Stop it before restoring|stop every server on it/);
