@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -14,6 +12,7 @@ import { adminRequired, isDbId, MAX_DB_INT, nowSeconds, ownerRequired } from './
 import { mayCreateReusableInvites, mayInviteToRealm, maySubscribeOthers } from './policies.js';
 import { defaultStreamIds } from './streams.js';
 import { validateEmail } from './users.js';
+import { putInOutbox } from './outbox.js';
 
 export type Invite = Selectable<InviteTable>;
 
@@ -33,19 +32,9 @@ export interface InviteOptions {
 export const inviteLink = (ctx: AppContext, invite: Pick<Invite, 'link_key'>) =>
   `${ctx.config.externalUrl}/join/${invite.link_key}/`;
 
-/**
- * No mail server is configured: invitations go to the server log and to the outbox file in the
- * data directory (outbox.jsonl), where an administrator can pass the link on.
- */
+/** An invitation's mail (see putInOutbox). */
 export function sendInvitationMail(ctx: AppContext, to: string, subject: string, link: string) {
-  const mail = { to, subject, link, at: new Date().toISOString() };
-  console.log(`[outbox] ${subject} -> ${to}: ${link}`);
-  try {
-    fs.mkdirSync(ctx.config.dataDir, { recursive: true });
-    fs.appendFileSync(path.join(ctx.config.dataDir, 'outbox.jsonl'), JSON.stringify(mail) + '\n');
-  } catch (err) {
-    ctx.log.error?.(err as any);
-  }
+  putInOutbox(ctx, { to, subject, link });
 }
 
 /** `invites_changed` goes to the invitation's creator and to every administrator. */

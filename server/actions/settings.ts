@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
 import { presenceSharingChanged } from './presence.js';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
@@ -30,6 +28,7 @@ import { activeUserIds } from './access.js';
 import { realmSettings } from './realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
+import { putInOutbox } from './outbox.js';
 
 const CHECKS: Record<UserSettingCheck, (value: string) => boolean> = {
   language: (v) => v in LANGUAGES,
@@ -216,25 +215,9 @@ export async function updateSettings(
   });
 }
 
-/**
- * No mail server is configured: confirmation mails go to the server log and to an outbox file
- * in the data directory that an administrator can read (outbox.jsonl).
- */
+/** The mail confirming a new address (see putInOutbox). */
 export function sendConfirmation(ctx: AppContext, to: string, link: string) {
-  const mail = {
-    to,
-    subject: 'Confirm your new email address for Parley',
-    link,
-    at: new Date().toISOString(),
-  };
-  // Printed whatever the log level: with no mail server, this is how the link reaches people.
-  console.log(`[outbox] ${mail.subject} -> ${to}: ${link}`);
-  try {
-    fs.mkdirSync(ctx.config.dataDir, { recursive: true });
-    fs.appendFileSync(path.join(ctx.config.dataDir, 'outbox.jsonl'), JSON.stringify(mail) + '\n');
-  } catch (err) {
-    ctx.log.error?.(err as any);
-  }
+  putInOutbox(ctx, { to, subject: 'Confirm your new email address for Parley', link });
 }
 
 /** The link in the confirmation mail: applies the change once. */

@@ -123,7 +123,7 @@ async function canListen(host: string, port: number): Promise<boolean> {
   const ok = await new Promise<boolean>((resolve) => {
     probe.once('error', () => resolve(false));
     probe.listen(port, host, () => resolve(true));
-  }, 90_000);
+  });
   if (ok) await new Promise((resolve) => probe.close(resolve));
   return ok;
 }
