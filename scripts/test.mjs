@@ -11,9 +11,16 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
+/** Each step's duration, printed at the end, so that a slow CI run shows where its time went. */
+const durations = [];
+
 function run(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const started = performance.now();
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = (performance.now() - started) / 1000;
+  durations.push({ name, seconds });
+  console.log(`=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
   return r.status === 0;
 }
 
@@ -110,6 +117,10 @@ if (hasE2e) {
 // `npm run mutation`.
 if (process.env.CI || process.env.PARLEY_MUTATION === '1')
   step('mutation check', 'node', ['scripts/mutation.mjs']);
+
+console.log('\nStep times:');
+for (const { name, seconds } of durations)
+  console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
 
 if (flakyTests.length)
   console.log(
