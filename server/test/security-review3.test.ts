@@ -81,11 +81,12 @@ describe('issue 31.1: a message that outlasts the rendering budget is refused', 
     w.as.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'budget', content });
 
   it('answers "Unable to render message" instead of rendering for seconds; short messages still render', async () => {
-    // A hundred linear but expensive patterns (each ~950 instructions, up to 100 ms per 10,000
-    // characters): ten seconds of work for one long message, where the budget is one.
+    // A hundred linear but costly patterns (300-900 instructions, tens of milliseconds each over
+    // 10,000 characters, with or without a match): seconds of work for one long message, where
+    // the budget is one second.
     expect((await w.as.iago.post('/realm/filters', GITHUB)).status).toBe(200);
     for (let i = 0; i < 100; i++) {
-      const pattern = `(?P<id>(?:a?){${350 + i}}a{40})`;
+      const pattern = `(?P<id>[ab ]*a[ab ]{${300 + 6 * i}})`;
       const r = await w.as.iago.post('/realm/filters', { pattern, url_template: 'https://x/{id}' });
       expect(r.status, pattern).toBe(200);
     }
