@@ -99,9 +99,10 @@ function promptHidden(terminal: Terminal, question: string): Promise<string> {
         else if (ch >= ' ') value += ch;
       }
     };
-    stderr.write(question);
+    // Echo off before the question: what is typed as soon as it shows must not appear.
     stdin.setRawMode!(true);
     stdin.on('data', onData);
     stdin.resume();
+    stderr.write(question);
   });
 }
