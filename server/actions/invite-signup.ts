@@ -10,8 +10,8 @@ import { insertMessage } from './send-message.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { notificationBot } from './system-bots.js';
 import { insertUser, validateEmail } from './users.js';
+import { newPasswordProblem } from '../domain/password.js';
 
-export const MIN_PASSWORD_LENGTH = 6;
 /** How long a mailed confirmation link works: a day, as upstream's. */
 export const CONFIRMATION_SECONDS = 86400;
 
@@ -64,8 +64,8 @@ export interface SignupForm {
 }
 
 function checkNewPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw badRequest(`The password is too short (at least ${MIN_PASSWORD_LENGTH} characters).`);
+  const problem = newPasswordProblem(password);
+  if (problem) throw badRequest(problem);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { DeliveredEvent } from '../events/types.js';
 import type { UserSettingsEvent } from '../../src/api/model/events.js';
 import type { User as WireUser } from '../../src/api/model/user.js';
 import { badRequest } from '../domain/errors.js';
-import { hashPassword } from '../domain/password.js';
+import { hashPassword, newPasswordProblem } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { storeEmailChange } from './user-email.js';
 import {
@@ -124,7 +124,8 @@ export async function updateSettings(
       !(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))
     )
       throw badRequest('Wrong password!');
-    if (change.new_password.length < 6) throw badRequest('New password is too weak!');
+    // The reference's words for any new password its rules refuse.
+    if (newPasswordProblem(change.new_password)) throw badRequest('New password is too weak!');
     passwordHash = await hashPassword(change.new_password, ctx.config.scryptCost);
   }
 

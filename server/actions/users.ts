@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest, DomainError, realmDeactivated, userDeactivated } from '../domain/errors.js';
-import { generateApiKey, hashPassword } from '../domain/password.js';
+import { generateApiKey, hashPassword, newPasswordProblem } from '../domain/password.js';
 import { passwordMatches } from './password-check.js';
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
@@ -130,6 +130,8 @@ export async function createUserByAdmin(
   // Upstream: the administrator decorator first, then the server-granted permission.
   if (!isAdmin(actor)) throw adminRequired();
   if (!perms.can_create_users) throw badRequest('User not authorized to create users');
+  // The reference's words; the rule is sign-up's (domain/password.ts).
+  if (newPasswordProblem(opts.password)) throw badRequest('The password is too weak.');
   const user = await createUser(ctx, realm, {
     email: opts.email,
     fullName: opts.full_name,

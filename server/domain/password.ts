@@ -97,3 +97,19 @@ export function constantTimeEqual(a: string, b: string): boolean {
   }
   return crypto.timingSafeEqual(ab, bb);
 }
+
+/** The reference server's defaults (`password_min_length`, `password_max_length` in /register). */
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 100;
+
+/**
+ * Why a new password is refused, in words a person can act on, or null when it may be used: the
+ * one rule for sign-up, a password change and the management commands.
+ */
+export function newPasswordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `The password is too short (at least ${PASSWORD_MIN_LENGTH} characters).`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `The password is too long (at most ${PASSWORD_MAX_LENGTH} characters).`;
+  return null;
+}

@@ -39,6 +39,7 @@ import { rowsWith } from '../db/flag-conditions.js';
 import { topicsOf } from '../db/unread-conversations.js';
 import { unreadGroups, type UnreadGroup } from './unread-cache.js';
 import { realmUsersFor } from './realm-users.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.js';
 
 export const FEATURE_LEVEL = 222;
 export const SERVICE_VERSION = '8.0-parley-0.1';
@@ -386,8 +387,8 @@ function realmState(
     server_supported_permission_settings: permissionSettings(),
     settings_send_digest_emails: false,
     realm_message_edit_history_visibility_policy: 'all',
-    password_min_length: 6,
-    password_max_length: 100,
+    password_min_length: PASSWORD_MIN_LENGTH,
+    password_max_length: PASSWORD_MAX_LENGTH,
     password_min_guesses: 10000,
     giphy_rating_options: { disabled: { name: 'GIPHY integration disabled', id: -1 } },
     giphy_api_key: '',

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from '../actions/invite-signup.js';
+import { newPasswordProblem } from '../domain/password.js';
 import { UsageError } from './errors.js';
 
 export interface PasswordOptions {
@@ -44,11 +44,11 @@ export async function readNewPassword(
   return password;
 }
 
-/** The server's rule for a new password (invite-signup.ts), with its words. */
+/** The server's rule for a new password (domain/password.ts), with its words. */
 export function checkNewPassword(password: string) {
   if (!password) throw new UsageError('No password was given');
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw new UsageError(`The password is too short (at least ${MIN_PASSWORD_LENGTH} characters).`);
+  const problem = newPasswordProblem(password);
+  if (problem) throw new UsageError(problem);
 }
 
 /** The first line of a piped input, without its line ending; it is not read further. */

@@ -7,9 +7,9 @@ import {
   confirmationDetails,
   CONFIRMATION_SECONDS,
   invitationDetails,
-  MIN_PASSWORD_LENGTH,
   requestSignupConfirmation,
 } from '../actions/invite-signup.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -36,7 +36,7 @@ const alert = (error: string) =>
 
 const accountFields = (values: Values) =>
   `<label>Full name <input name="full_name" required autocomplete="name" value="${escape(values.full_name ?? '')}"></label>` +
-  `<label>Password <input name="password" type="password" required minlength="${MIN_PASSWORD_LENGTH}" autocomplete="new-password"></label>` +
+  `<label>Password <input name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" maxlength="${PASSWORD_MAX_LENGTH}" autocomplete="new-password"></label>` +
   `<button type="submit">Create account</button>`;
 
 const welcome = (reply: FastifyReply, email: string, realmName: string) =>
