@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { configFromEnv, type Config } from './config.js';
+import { ConfigError, configFromEnv, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/index.js';
 import { DomainError } from './domain/errors.js';
@@ -77,7 +77,9 @@ export async function runManage(
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
     const wrongInput =
-      err instanceof UsageError || (err instanceof DomainError && err.httpStatus < 500);
+      err instanceof UsageError ||
+      err instanceof ConfigError ||
+      (err instanceof DomainError && err.httpStatus < 500);
     return wrongInput ? 2 : 1;
   }
 }

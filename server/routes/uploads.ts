@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import Busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { RawParams } from '../http/body.js';
+import { tooManyFields, type RawParams } from '../http/body.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route } from '../http/route.js';
@@ -119,6 +119,9 @@ async function receiveMultipart(
       );
     });
     bb.on('error', malformed);
+    // Past busboy's limits it drops what follows without a word: refuse instead, as other bodies do.
+    bb.on('fieldsLimit', () => fail(tooManyFields()));
+    bb.on('partsLimit', () => fail(tooManyFields()));
     bb.on('close', () => {
       Promise.all(writes).then(
         () => {

@@ -185,6 +185,17 @@ describe('management commands', () => {
     expect(wrong.stderr).toMatch(/unknown option '--no-such-option'/);
     expect(wrong.stderr).not.toMatch(/\n\s+at /);
     expect(fs.existsSync(path.join(cfg.dataDir, 'parley.sqlite3'))).toBe(false);
+
+    // A mistyped variable is wrong input too: one line, exit code 2, nothing opened.
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    process.env.PARLEY_RATE_LIMIT = '2OO';
+    try {
+      expect(await runManage(['list-users'])).toBe(2);
+      expect(err.mock.calls.join('\n')).toMatch(/^Error: Invalid configuration: PARLEY_RATE_LIMIT/);
+    } finally {
+      delete process.env.PARLEY_RATE_LIMIT;
+      err.mockRestore();
+    }
   }, 120_000);
 
   it('reads passwords from standard input, holds them to the server rule, and names organizations by id or string id', async () => {

@@ -345,6 +345,17 @@ describe('issue 31.3: request limits come before any work', () => {
     });
     expect(multipart.status).toBe(400);
     expect(await multipart.json()).toEqual(TOO_MANY);
+
+    // The upload endpoints parse their own multipart bodies (files go to disk as they arrive).
+    const upload = TestClient.form(members);
+    upload.append('file', new Blob(['hello']), 'hello.txt');
+    const uploaded = await fetch(`${w.server.url}/api/v1/user_uploads`, {
+      method: 'POST',
+      headers: w.as.hamlet.headers(),
+      body: upload,
+    });
+    expect(uploaded.status).toBe(400);
+    expect(await uploaded.json()).toEqual(TOO_MANY);
   });
 
   it('echoes at most a hundred ignored parameters, each at most a hundred characters long', async () => {
