@@ -69,7 +69,9 @@ export default defineConfig({
       '/user_uploads': { target: proxyTarget, changeOrigin: true, secure: false },
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  // The app's main chunk is about 890 KB minified (241 KB of brotli on the wire), which the
+  // benchmark's first_page_kb watches; Vite's 500 KB warning would only alarm whoever runs npm start.
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1024 },
   test: {
     projects: [
       {
