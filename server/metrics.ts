@@ -80,6 +80,25 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  private readonly queries = new client.Histogram({
+    name: 'parley_db_query_duration_seconds',
+    help: 'Statements run on the database, reads and writes, from sending to the last row',
+    buckets: DATABASE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly failedQueries = new client.Counter({
+    name: 'parley_db_query_errors_total',
+    help: 'Statements the database refused or failed',
+    registers: [this.registry],
+  });
+
+  /** One statement run through Kysely (openDatabase's onQuery). */
+  observeQuery = (seconds: number, failed: boolean) => {
+    this.queries.observe(seconds);
+    if (failed) this.failedQueries.inc();
+  };
+
   /** Reports the queues' counts at every scrape. */
   watchQueues(queues: QueueCounts) {
     new client.Gauge({

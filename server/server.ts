@@ -44,6 +44,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const handle: DatabaseHandle = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    onQuery: metrics.observeQuery,
   });
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
   const queues = new QueueManager(bus, config.queueIdleSeconds * 1000);

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyConfig,
+  type SqliteDatabase,
+} from 'kysely';
 import type { DB } from './schema.js';
 import { InCodeMigrations, ROWS_CHANGED_CHANNEL, type Dialect } from './migrations.js';
 import { registerSearchFunctions } from './search.js';
@@ -31,7 +39,13 @@ export async function openDatabase(opts: {
   dataDir: string;
   /** management commands share the directory with a running server; servers take the lock */
   lock?: boolean;
+  /** told of every statement run through Kysely, its time and whether it failed (metrics) */
+  onQuery?: (seconds: number, failed: boolean) => void;
 }): Promise<DatabaseHandle> {
+  const onQuery = opts.onQuery;
+  const log: KyselyConfig['log'] = onQuery
+    ? (event) => onQuery(event.queryDurationMillis / 1000, event.level === 'error')
+    : undefined;
   let handle: DatabaseHandle;
   if (opts.databaseUrl) {
     // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
@@ -41,7 +55,7 @@ export async function openDatabase(opts: {
     pool.on('connect', (client) => preparedStatements(client, rows));
     // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
     pg.types.setTypeParser(20, (v) => Number(v));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
     let listener: import('pg').Client | null = null;
     handle = {
       db,
@@ -109,6 +123,7 @@ export async function openDatabase(opts: {
             rows.noteStatement(text, statement.reader),
           ),
         }),
+        log,
       });
       attachRowCache(db, rows);
       let optimizing: NodeJS.Timeout | undefined;

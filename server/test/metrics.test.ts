@@ -143,6 +143,19 @@ describe('GET /metrics', () => {
     expect(after.syncs - was.syncs).toBe(1);
   });
 
+  it('times every statement, reads included, and counts the ones that failed', async () => {
+    const read = (samples: Sample[]) => ({
+      queries: total(samples, 'parley_db_query_duration_seconds_count'),
+      errors: total(samples, 'parley_db_query_errors_total'),
+    });
+    const was = read((await scrape(server.url)).samples);
+    await sql`select count(*) from messages`.execute(server.ctx.db);
+    await expect(sql`select * from no_such_table`.execute(server.ctx.db)).rejects.toThrow();
+    const after = read((await scrape(server.url)).samples);
+    expect(after.queries - was.queries).toBeGreaterThanOrEqual(2);
+    expect(after.errors - was.errors).toBe(1);
+  });
+
   it("includes Node's default metrics", async () => {
     const { samples } = await scrape(server.url);
     for (const name of [
