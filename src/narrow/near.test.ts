@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlaceUrl } from './url';
-import { dmNarrow, topicNarrow } from './narrow';
+import { narrowUrlAt, parsePlaceUrl } from './url';
+import {
+  dmNarrow,
+  feedNarrow,
+  filterNarrow,
+  mentionsNarrow,
+  searchNarrow,
+  starredNarrow,
+  streamNarrow,
+  topicNarrow,
+  type Narrow,
+} from './narrow';
 
 describe('parsePlaceUrl with a message permalink', () => {
   it('opens the conversation of a /near/ID link', () => {
@@ -24,4 +34,28 @@ describe('parsePlaceUrl with a message permalink', () => {
     });
     expect(parsePlaceUrl('/narrow/channel/5-general/topic/lunch/near/x')).toBeNull();
   });
+});
+
+describe('narrowUrlAt', () => {
+  const narrows: Narrow[] = [
+    feedNarrow,
+    streamNarrow(5),
+    topicNarrow(5, 'lunch'),
+    dmNarrow([8, 9], 8),
+    starredNarrow,
+    mentionsNarrow,
+    searchNarrow('budget'),
+    filterNarrow([{ operator: 'is', operand: 'unread', negated: false }]),
+  ];
+  it.each(narrows.map((n) => [n.kind, n] as const))(
+    'writes a %s narrow opened at a message as a link that opens it there',
+    (_kind, narrow) => {
+      const url = narrowUrlAt(narrow, { messageId: 42, follow: false }, 'general');
+      expect(parsePlaceUrl(url, 8)).toEqual({
+        kind: 'narrow',
+        narrow,
+        target: { messageId: 42, follow: false },
+      });
+    },
+  );
 });

@@ -120,7 +120,16 @@ export function narrowToUrl(narrow: Narrow, streamName?: string): string {
 
 /** A narrow's URL opened at a message: `/narrow/channel/5-general/topic/lunch/near/42`. */
 export function narrowUrlAt(narrow: Narrow, target: MessageTarget, streamName?: string): string {
-  const base = narrow.kind === 'feed' ? '/narrow' : narrowToUrl(narrow, streamName);
+  // The short forms of the views (`/narrow/starred`) take nothing after them: a view opened at a
+  // message is written as its operator, as the reference app writes it (`/narrow/is/starred/near/42`).
+  const base =
+    narrow.kind === 'feed'
+      ? '/narrow'
+      : narrow.kind === 'starred'
+        ? '/narrow/is/starred'
+        : narrow.kind === 'mentions'
+          ? '/narrow/is/mentioned'
+          : narrowToUrl(narrow, streamName);
   return `${base}/${target.follow ? 'with' : 'near'}/${target.messageId}`;
 }
 
