@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Realm } from '../db/schema.js';
 import { createRealm } from '../actions/realm.js';
 import { insertStream } from '../actions/streams.js';
+import { subscribeUsersToStreams } from '../actions/subscriptions.js';
 import { createUser } from '../actions/users.js';
 import { ROLE } from '../domain/roles.js';
 import { UsageError } from './errors.js';
@@ -67,21 +68,7 @@ export async function createOrganization(ctx: AppContext, org: NewOrganization) 
     .insertInto('default_streams')
     .values({ realm_id: realm.id, stream_id: general.id })
     .execute();
-  await ctx.db
-    .insertInto('subscriptions')
-    .values({
-      user_id: owner.id,
-      stream_id: general.id,
-      active: 1,
-      color: '#76ce90',
-      is_muted: 0,
-      pin_to_top: 0,
-      desktop_notifications: null,
-      audible_notifications: null,
-      push_notifications: null,
-      email_notifications: null,
-      wildcard_mentions_notify: null,
-    })
-    .execute();
+  // No queue can exist for a new organization: its events go nowhere.
+  await subscribeUsersToStreams(ctx, ctx.db, realm, [owner.id], [general.id], []);
   return { realm, owner };
 }

@@ -121,6 +121,8 @@ describe('management commands', () => {
       const boss = await TestClient.login(server.url, 'boss@acme.test', 'second-pass');
       const me = await boss.get('/users/me');
       expect(me.body).toMatchObject({ role: 100, full_name: 'The Boss', is_owner: true });
+      const bossSubs = (await boss.get('/users/me/subscriptions')).body.subscriptions;
+      expect(bossSubs.map((s: any) => s.name)).toEqual(['general']);
       const ann = await TestClient.login(server.url, 'ann@acme.test', 'ann-pass');
       const annMe = await ann.get('/users/me');
       expect(annMe.body.role).toBe(200);
