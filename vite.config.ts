@@ -2,6 +2,7 @@
 // The test settings below are read by vitest only; the build imports nothing of it, so a production
 // install (`npm ci --omit=dev`) builds the client without the test tools.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -73,6 +74,11 @@ export default defineConfig({
   // benchmark's first_page_kb watches; Vite's 500 KB warning would only alarm whoever runs npm start.
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1024 },
   test: {
+    // Vitest's default leaves one core of a two-core machine idle, while most server test files
+    // spend their time waiting on a server, a child process or a long-poll: one more file at a
+    // time than there are cores keeps both busy.
+    maxWorkers:
+      Number(process.env.PARLEY_TEST_WORKERS) || Math.max(2, os.availableParallelism() + 1),
     projects: [
       {
         extends: true,

@@ -7,7 +7,6 @@
 //
 // `npm run mutation -- flags#updateMessageFlags settings#updateSettings` mutates only those;
 // `--noop` makes each do nothing instead of throwing (a case must also notice a silent action).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,63 +16,61 @@ const TEST_FILE = 'server/test/central.test.ts';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-mutation-'));
 const started = Date.now();
 
-// PostgreSQL would double every run for the same answer: the actions are the same code.
-const baseEnv = { ...process.env };
-delete baseEnv.TEST_DATABASE_URL;
+// PostgreSQL would double every run for the same answer: the actions are the same code (below).
 
 const args = process.argv.slice(2);
 const kind = args.includes('--noop') ? 'noop' : 'throw';
 
-/** Runs the central test once under PARLEY_MUTATE=`mode`; returns its JSON report and the set-up's log. */
-function runCentral(mode, extraArgs = []) {
-  const slug = mode.replace(/[^\w-]+/g, '_');
-  const report = path.join(tmp, `${slug}.json`);
-  const log = path.join(tmp, `${slug}.log`);
-  const r = spawnSync(
-    'npx',
-    [
-      'vitest',
-      'run',
-      TEST_FILE,
-      '--project',
-      'server',
-      '--reporter=json',
-      `--outputFile=${report}`,
-      ...extraArgs,
-    ],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...baseEnv, PARLEY_MUTATE: mode, PARLEY_MUTATE_KIND: kind, PARLEY_MUTATE_LOG: log },
-    },
-  );
-  const json = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : null;
-  const lines = fs.existsSync(log)
-    ? fs
-        .readFileSync(log, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
-  return { status: r.status, output: `${r.stdout}\n${r.stderr}`, json, lines };
-}
+// One vitest instance serves every run: its transformed modules stay in memory, so a mutant costs
+// the central test's own time instead of a new process compiling the server again. The mode reaches
+// each run's fresh worker through a file (PARLEY_MUTATE=@file, read by mutation-setup.ts).
+const modeFile = path.join(tmp, 'mode');
+const logFile = path.join(tmp, 'calls.jsonl');
+Object.assign(process.env, {
+  PARLEY_MUTATE: `@${modeFile}`,
+  PARLEY_MUTATE_KIND: kind,
+  PARLEY_MUTATE_LOG: logFile,
+  // A mutant's failure is logged by the server as an unexpected error; the table says it all.
+  LOG_LEVEL: 'silent',
+});
+delete process.env.TEST_DATABASE_URL;
+const { createVitest } = await import('vitest/node');
+const vitest = await createVitest(
+  'test',
+  // One failing case is enough to kill a mutant; stopping there saves most of the run.
+  { root, run: true, watch: false, project: ['server'], bail: 1, reporters: [{}] },
+  {},
+  {},
+);
+const centralSpec = vitest
+  .getProjectByName('server')
+  .createSpecification(path.join(root, TEST_FILE));
 
-const failedCases = (json) =>
-  (json?.testResults ?? []).flatMap((f) =>
-    f.assertionResults.filter((a) => a.status === 'failed').map((a) => a.title),
+/** Runs the central test once in the given mode; returns its failed cases, counts and the set-up's log. */
+async function runCentral(mode) {
+  fs.writeFileSync(modeFile, mode);
+  fs.writeFileSync(logFile, '');
+  const { testModules, unhandledErrors } = await vitest.runTestSpecifications([centralSpec]);
+  const tests = testModules.flatMap((m) => [...m.children.allTests()]);
+  const failed = tests.filter((t) => t.result().state === 'failed').map((t) => t.name);
+  const passed = tests.filter((t) => t.result().state === 'passed').length;
+  const errors = [...unhandledErrors, ...testModules.flatMap((m) => m.errors())].map(
+    (e) => e?.stack ?? e?.message ?? String(e),
   );
+  const lines = fs
+    .readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  return { failed, passed, errors, lines };
+}
 
 let targets = args.filter((a) => !a.startsWith('--'));
 if (!targets.length) {
   console.log(`tracing which actions ${TEST_FILE} reaches...`);
-  const trace = runCentral('trace');
-  if (
-    trace.status !== 0 ||
-    !trace.json ||
-    trace.json.numFailedTests ||
-    !trace.json.numPassedTests
-  ) {
-    console.error(trace.output);
+  const trace = await runCentral('trace');
+  if (trace.failed.length || trace.errors.length || !trace.passed) {
+    console.error([...trace.failed.map((name) => `failed: ${name}`), ...trace.errors].join('\n'));
     console.error('The central test must pass unmutated before mutants mean anything.');
     process.exit(1);
   }
@@ -90,17 +87,16 @@ if (!targets.length) {
 const rows = [];
 for (const [i, target] of targets.entries()) {
   const t0 = Date.now();
-  // One failing case is enough to kill a mutant; stopping there saves most of the run.
-  const run = runCentral(target, ['--bail=1']);
+  const run = await runCentral(target);
   const calls = run.lines.find((l) => l.target === target)?.calls ?? 0;
-  const failed = failedCases(run.json);
+  const failed = run.failed;
   let verdict;
   if (failed.length) verdict = 'yes';
-  else if (run.status === 0) verdict = 'NO';
+  else if (!run.errors.length) verdict = 'NO';
   else verdict = 'error'; // a crash or a broken import proves nothing about the cases
   rows.push({ target, verdict, calls, by: failed[0] ?? '', seconds: (Date.now() - t0) / 1000 });
   console.log(`[${i + 1}/${targets.length}] ${target}: killed ${verdict} (${calls} calls)`);
-  if (verdict === 'error') console.log(run.output.split('\n').slice(-40).join('\n'));
+  if (verdict === 'error') console.log(run.errors.join('\n').split('\n').slice(-40).join('\n'));
 }
 
 const width = Math.max(6, ...rows.map((r) => r.target.length));
@@ -114,5 +110,6 @@ const seconds = Math.round((Date.now() - started) / 1000);
 console.log(
   `\n${rows.length} actions made to ${kind === 'noop' ? 'do nothing' : 'throw'}, ${killed} killed, ${rows.length - killed} not, in ${seconds} s`,
 );
+await vitest.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 process.exit(killed === rows.length && rows.length > 0 ? 0 : 1);

@@ -1,6 +1,12 @@
-// npm test: type check, lint, import structure, unit and integration tests (vitest), then
-// end-to-end tests (Playwright in Debian's Chromium). Ends with one plain "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+// npm test: type check, lint, import structure, unit and integration tests (vitest), end-to-end
+// tests (Playwright in Debian's Chromium) and, in CI, the mutation check. Ends with one plain
+// "N passed, N failed" line.
+//
+// The steps run in lanes side by side: the browser tests spend most of their time waiting on pages
+// and servers, which leaves room for the checks and vitest on the same cores. The first lane
+// prints as it goes; the others print each step's output whole when it ends, so that lines never
+// interleave. PARLEY_TEST_LANES=1 runs everything in one lane, one step after another.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,44 +16,73 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
 let passed = 0;
 let failed = 0;
 const failures = [];
-
 /** Each step's duration, printed at the end, so that a slow CI run shows where its time went. */
 const durations = [];
+const started = performance.now();
+const elapsed = () => ((performance.now() - started) / 1000).toFixed(1);
 
-function run(name, cmd, args, env = {}) {
-  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
-  const started = performance.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = (performance.now() - started) / 1000;
-  durations.push({ name, seconds });
-  console.log(`=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
-  return r.status === 0;
+/** Runs one command; `live` streams its output, otherwise it is printed whole at the end. */
+function run(name, cmd, args, { env = {}, live = true } = {}) {
+  return new Promise((resolve) => {
+    const stepStart = performance.now();
+    const header = `\n=== ${name}: ${cmd} ${args.join(' ')}`;
+    if (live) console.log(`${header} (at ${elapsed()} s)`);
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    const chunks = [];
+    child.stdout?.on('data', (d) => chunks.push(d));
+    child.stderr?.on('data', (d) => chunks.push(d));
+    child.on('close', (code) => {
+      const seconds = (performance.now() - stepStart) / 1000;
+      durations.push({ name, seconds });
+      if (!live) {
+        console.log(`${header} (started at ${((stepStart - started) / 1000).toFixed(1)} s)`);
+        process.stdout.write(Buffer.concat(chunks));
+      }
+      console.log(`=== ${name}: ${code === 0 ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
+      resolve(code === 0);
+    });
+  });
 }
 
-function step(name, cmd, args) {
-  if (run(name, cmd, args)) return;
+async function check(name, cmd, args, options) {
+  if (await run(name, cmd, args, options)) return;
   failed++;
   failures.push(name);
 }
 
-step('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-step('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit']);
-step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
-step('imports (no circles, no HTTP in the domain)', 'node', ['scripts/check-imports.mjs']);
-step('format (prettier --check)', 'npx', ['prettier', '--check', '.']);
-
-const vitestJson = path.join(tmp, 'vitest.json');
-const vitestOk = run('unit and integration tests', 'npx', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-]);
 /** Tests by name, for the last lines of the output (all that a CI log's tail may show). */
 const failedTests = [];
 const flakyTests = [];
-if (fs.existsSync(vitestJson)) {
+
+async function staticChecks(live) {
+  await check('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { live });
+  await check('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit'], {
+    live,
+  });
+  await check('lint', 'npx', ['eslint', '.', '--max-warnings', '0'], { live });
+  await check('imports (layers, no circles)', 'node', ['scripts/check-imports.mjs'], { live });
+  await check('format (prettier --check)', 'npx', ['prettier', '--check', '.'], { live });
+}
+
+async function unitTests(live) {
+  const vitestJson = path.join(tmp, 'vitest.json');
+  const ok = await run(
+    'unit and integration tests',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
+    { live },
+  );
+  if (!fs.existsSync(vitestJson)) {
+    if (!ok) {
+      failed++;
+      failures.push('vitest (no report)');
+    }
+    return;
+  }
   const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
@@ -55,25 +90,28 @@ if (fs.existsSync(vitestJson)) {
     for (const t of file.assertionResults ?? [])
       if (t.status === 'failed')
         failedTests.push(`${path.relative(root, file.name)} › ${t.fullName ?? t.title}`);
-  if (r.numFailedTests === 0 && !vitestOk) {
+  if (r.numFailedTests === 0 && !ok) {
     failed++;
     failures.push('vitest (suite error)');
   }
-} else if (!vitestOk) {
-  failed++;
-  failures.push('vitest (no report)');
 }
 
-const hasE2e =
-  fs.existsSync(path.join(root, 'e2e')) &&
-  fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
-if (hasE2e) {
+async function endToEnd(live) {
+  const hasE2e =
+    fs.existsSync(path.join(root, 'e2e')) &&
+    fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
+  if (!hasE2e) return;
   if (!fs.existsSync('/usr/bin/chromium')) {
     if (process.getuid?.() === 0) {
-      run('install chromium', 'bash', [
-        '-c',
-        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
-      ]);
+      await run(
+        'install chromium',
+        'bash',
+        [
+          '-c',
+          'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+        ],
+        { live },
+      );
     } else {
       console.error(
         'End-to-end tests need Chromium: run "sudo apt-get install chromium" (Debian) and npm test again.',
@@ -81,46 +119,60 @@ if (hasE2e) {
     }
   }
   const pwJson = path.join(tmp, 'playwright.json');
-  const ok = run('end-to-end tests', 'npx', ['playwright', 'test'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-    PARLEY_E2E_REPORT: pwJson,
+  const ok = await run('end-to-end tests', 'npx', ['playwright', 'test'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson, PARLEY_E2E_REPORT: pwJson },
+    live,
   });
-  if (fs.existsSync(pwJson)) {
-    const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
-    const s = report.stats ?? {};
-    const visit = (suite, titles) => {
-      for (const spec of suite.specs ?? [])
-        for (const t of spec.tests ?? []) {
-          const name = `${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`;
-          if (t.status === 'unexpected') failedTests.push(name);
-          else if (t.status === 'flaky') flakyTests.push(name);
-        }
-      for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
-    };
-    for (const suite of report.suites ?? []) visit(suite, []);
-    passed += s.expected ?? 0;
-    // A flaky test (CI retries once: playwright.config.ts) passed, and is named at the end.
-    passed += s.flaky ?? 0;
-    failed += s.unexpected ?? 0;
-    if (!ok && !s.unexpected) {
+  if (!fs.existsSync(pwJson)) {
+    if (!ok) {
       failed++;
-      failures.push('playwright (run error)');
+      failures.push('playwright (no report)');
     }
-  } else if (!ok) {
+    return;
+  }
+  const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+  const s = report.stats ?? {};
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) {
+        const name = `${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}`;
+        if (t.status === 'unexpected') failedTests.push(name);
+        else if (t.status === 'flaky') flakyTests.push(name);
+      }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites ?? []) visit(suite, []);
+  passed += s.expected ?? 0;
+  // A flaky test (CI retries once: playwright.config.ts) passed, and is named at the end.
+  passed += s.flaky ?? 0;
+  failed += s.unexpected ?? 0;
+  if (!ok && !s.unexpected) {
     failed++;
-    failures.push('playwright (no report)');
+    failures.push('playwright (run error)');
   }
 }
 
 // The mutation run (every action the central test reaches, made to throw in turn, must fail a
-// case) takes about seven minutes: CI always runs it, locally set PARLEY_MUTATION=1 or run
-// `npm run mutation`.
-if (process.env.CI || process.env.PARLEY_MUTATION === '1')
-  step('mutation check', 'node', ['scripts/mutation.mjs']);
+// case): CI always runs it; locally set PARLEY_MUTATION=1 or run `npm run mutation`.
+async function mutation(live) {
+  if (process.env.CI || process.env.PARLEY_MUTATION === '1')
+    await check('mutation check', 'node', ['scripts/mutation.mjs'], { live });
+}
+
+const lanes =
+  process.env.PARLEY_TEST_LANES === '1'
+    ? [[staticChecks, unitTests, endToEnd, mutation]]
+    : [[staticChecks, unitTests, mutation], [endToEnd]];
+await Promise.all(
+  lanes.map(async (steps, i) => {
+    for (const step of steps) await step(i === 0);
+  }),
+);
 
 console.log('\nStep times:');
 for (const { name, seconds } of durations)
   console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+console.log(`  ${elapsed().padStart(7)} s  in all`);
 
 if (flakyTests.length)
   console.log(

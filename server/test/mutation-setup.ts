@@ -22,7 +22,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import type { Delivery } from '../events/types.js';
 
-const mode = process.env.PARLEY_MUTATE;
+/**
+ * `@<file>` names a file holding the mode: the mutation run keeps one vitest instance and writes the
+ * next target there before each run, since every run's fresh worker reads this module again.
+ */
+const modeSetting = process.env.PARLEY_MUTATE;
+const mode = modeSetting?.startsWith('@')
+  ? fs.readFileSync(modeSetting.slice(1), 'utf8').trim()
+  : modeSetting;
 const kind = process.env.PARLEY_MUTATE_KIND ?? 'throw';
 if (kind !== 'throw' && kind !== 'noop')
   throw new Error(`PARLEY_MUTATE_KIND=${kind}: expected throw or noop`);
