@@ -98,8 +98,8 @@ const HOST_NAME =
   /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 /**
- * Every environment variable the server reads, with its default. README's configuration table
- * lists the same ones.
+ * Every environment variable the server reads, with its default. docs/configuration.md lists the
+ * same ones (server/test/docs.test.ts holds the two together).
  */
 const ENVIRONMENT = z.object({
   PORT: z.pipe(text('9991'), wholeNumber('a port number from 0 to 65535', 0, 65535)),
