@@ -7,6 +7,8 @@
 //
 // `npm run mutation -- flags#updateMessageFlags settings#updateSettings` mutates only those;
 // `--noop` makes each do nothing instead of throwing (a case must also notice a silent action).
+// `--shard=2/3` mutates every third action of the traced list, from the second: npm test runs two
+// shards side by side.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +22,12 @@ const started = Date.now();
 
 const args = process.argv.slice(2);
 const kind = args.includes('--noop') ? 'noop' : 'throw';
+const shardArg = args.find((a) => a.startsWith('--shard='));
+const [shard, shards] = shardArg ? shardArg.slice(8).split('/').map(Number) : [1, 1];
+if (!(shards >= 1 && shard >= 1 && shard <= shards)) {
+  console.error(`${shardArg}: expected --shard=I/N with 1 <= I <= N`);
+  process.exit(2);
+}
 
 // One vitest instance serves every run: its transformed modules stay in memory, so a mutant costs
 // the central test's own time instead of a new process compiling the server again. The mode reaches
@@ -74,13 +82,15 @@ if (!targets.length) {
     console.error('The central test must pass unmutated before mutants mean anything.');
     process.exit(1);
   }
-  targets = trace.lines
+  const emitters = trace.lines
     .filter((l) => l.emits)
     .map((l) => l.name)
     .sort();
+  targets = emitters.filter((_, i) => i % shards === shard - 1);
   const quiet = trace.lines.filter((l) => !l.emits).length;
   console.log(
-    `${targets.length} actions emit events; ${quiet} other exported helpers reached are not mutated`,
+    `${emitters.length} actions emit events; ${quiet} other exported helpers reached are not mutated` +
+      (shards > 1 ? `; shard ${shard}/${shards} mutates ${targets.length} of them` : ''),
   );
 }
 
