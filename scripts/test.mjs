@@ -154,15 +154,24 @@ async function endToEnd(live) {
 
 // The mutation run (every action the central test reaches, made to throw in turn, must fail a
 // case): CI always runs it; locally set PARLEY_MUTATION=1 or run `npm run mutation`.
-async function mutation(live) {
-  if (process.env.CI || process.env.PARLEY_MUTATION === '1')
-    await check('mutation check', 'node', ['scripts/mutation.mjs'], { live });
-}
+const mutationShard = (shard, shards) =>
+  async function mutation(live) {
+    if (process.env.CI || process.env.PARLEY_MUTATION === '1')
+      await check(
+        `mutation check${shards > 1 ? ` ${shard}/${shards}` : ''}`,
+        'node',
+        ['scripts/mutation.mjs', `--shard=${shard}/${shards}`],
+        { live },
+      );
+  };
 
 const lanes =
   process.env.PARLEY_TEST_LANES === '1'
-    ? [[staticChecks, unitTests, endToEnd, mutation]]
-    : [[staticChecks, unitTests, mutation], [endToEnd]];
+    ? [[staticChecks, unitTests, endToEnd, mutationShard(1, 1)]]
+    : [
+        [staticChecks, unitTests, mutationShard(1, 2)],
+        [endToEnd, mutationShard(2, 2)],
+      ];
 await Promise.all(
   lanes.map(async (steps, i) => {
     for (const step of steps) await step(i === 0);
