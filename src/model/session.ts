@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiConnection } from '../api/connection';
 import type { RegisterResponse } from '../api/model';
-import { deleteQueue, registerQueue } from '../api/routes/events';
+import { deleteQueue, registerQueue } from '../api/routes/real-time-events';
 import { authFailureCode } from '../api/errors';
 import { spectatorSnapshot } from './spectator';
 import type { ParsedEvent } from '../api/parse-event';
