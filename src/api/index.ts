@@ -1,9 +1,12 @@
 export * from './connection';
 export * from './errors';
-export * from './routes/account';
-export * from './routes/events';
-export * from './routes/messages';
-export * from './routes/streams';
-export * from './routes/users';
+export * from './routes/authentication';
+export * from './routes/channels';
 export * from './routes/drafts';
+export * from './routes/invitations';
+export * from './routes/messages';
+export * from './routes/real-time-events';
+export * from './routes/scheduled-messages';
+export * from './routes/server-and-organizations';
+export * from './routes/users';
 export { parseEvent, type ParsedEvent, type UnexpectedEvent } from './parse-event';

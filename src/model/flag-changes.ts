@@ -7,7 +7,6 @@
 import type { Message, UnreadMessageDetails, UpdateMessageFlagsEvent } from '../api/model';
 import { updateMessageFlags } from '../api/routes/messages';
 import { dmMessageParticipants, isMentioned } from '../narrow';
-import { applyEventsToQueryCache } from '../queries/apply-event';
 import type { SessionCore } from './session-core';
 import { unreadDetailsFor } from './unreads';
 
@@ -17,8 +16,7 @@ export function applyFlagChangeLocally(session: SessionCore, change: FlagChange)
   const store = session.state.getState().store;
   if (!store) return;
   store.getState().flagsChangedLocally(change);
-  applyEventsToQueryCache(
-    session.queryClient,
+  session.caches.eventsReceived(
     [{ id: -1, type: 'update_message_flags', ...change }],
     store.getState().ownUserId,
   );

@@ -18,7 +18,7 @@ import {
 } from '../api/errors';
 import type { RegisterResponse } from '../api/model';
 import { parseEvent, type ParsedEvent } from '../api/parse-event';
-import { getEvents, registerQueue } from '../api/routes/events';
+import { getEvents, registerQueue } from '../api/routes/real-time-events';
 
 export type PollerState =
   | { kind: 'registering'; afterLoss: boolean }

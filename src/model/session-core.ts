@@ -7,6 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ApiConnection } from '../api/connection';
+import type { ParsedEvent } from '../api/parse-event';
 import type { AccountStore } from './account-store';
 import type { OutboxStore } from './outbox';
 import type { ConnectionStatus, PollerState } from './poller';
@@ -18,9 +19,23 @@ export interface SessionState {
   stopReason: Extract<PollerState, { kind: 'stopped' }>['reason'] | null;
 }
 
+/**
+ * What the session tells the caches of fetched server data. src/queries keeps those caches and
+ * implements this; the model sits beneath it and reaches them only through this interface.
+ */
+export interface ServerDataCaches {
+  /** a batch of events (or a local change shaped as one), taken in as the store takes it in */
+  eventsReceived(events: readonly ParsedEvent[], ownUserId: number): void;
+  /** a new queue: events were missed, so history and topic lists must come from the server */
+  queueReplaced(): void;
+  /** a spectator has no queue: what it reads is fetched again from time to time */
+  refreshMessages(): void;
+}
+
 export interface SessionCore {
   readonly connection: ApiConnection;
   readonly queryClient: QueryClient;
+  readonly caches: ServerDataCaches;
   readonly state: StoreApi<SessionState>;
   readonly outbox: OutboxStore;
   /** reading web-public channels without an account: no queue, nothing written */

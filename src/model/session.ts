@@ -1,13 +1,13 @@
 /**
  * One logged-in account: its connection, its event poller, the current per-queue store, and the
  * state that outlives a queue (outbox, compose drafts). Wires events into the store and into
- * React Query's caches. No React here.
+ * the server-data caches it is given (src/queries builds them). No React here.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiConnection } from '../api/connection';
 import type { RegisterResponse } from '../api/model';
-import { deleteQueue, registerQueue } from '../api/routes/events';
+import { deleteQueue, registerQueue } from '../api/routes/real-time-events';
 import { authFailureCode } from '../api/errors';
 import { spectatorSnapshot } from './spectator';
 import type { ParsedEvent } from '../api/parse-event';
@@ -21,12 +21,9 @@ import {
   type PollerApi,
   type PollerState,
 } from './poller';
-import { applyEventsToQueryCache } from '../queries/apply-event';
-import { messageKeys } from '../queries/messages';
-import { topicKeys } from '../queries/topics';
 import { retrySend } from './send';
 import { ReadBatcher } from './flag-changes';
-import type { SessionCore, SessionState } from './session-core';
+import type { ServerDataCaches, SessionCore, SessionState } from './session-core';
 
 const TYPING_TICK_MS = 1000;
 const SPECTATOR_REFRESH_MS = 30_000;
@@ -51,6 +48,7 @@ export class AccountSession implements SessionCore {
     readonly email: string,
     apiKey: string,
     readonly queryClient: QueryClient,
+    readonly caches: ServerDataCaches,
     options: {
       baseUrl?: string;
       pollerApi?: PollerApi;
@@ -115,9 +113,7 @@ export class AccountSession implements SessionCore {
         await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
       }
     }
-    this.refresher = setInterval(() => {
-      void this.queryClient.invalidateQueries({ queryKey: messageKeys.all });
-    }, SPECTATOR_REFRESH_MS);
+    this.refresher = setInterval(() => this.caches.refreshMessages(), SPECTATOR_REFRESH_MS);
   }
 
   /** Stops polling; with `deleteServerQueue`, also frees the queue on the server (log out). */
@@ -137,8 +133,7 @@ export class AccountSession implements SessionCore {
     if (isReplacement) {
       // Events were missed while the queue was gone: history must come from the server again.
       this.outbox.getState().queueReplaced();
-      void this.queryClient.resetQueries({ queryKey: messageKeys.all });
-      void this.queryClient.invalidateQueries({ queryKey: topicKeys.all });
+      this.caches.queueReplaced();
     }
   }
 
@@ -146,7 +141,7 @@ export class AccountSession implements SessionCore {
     const store = this.state.getState().store;
     if (!store) return;
     store.getState().eventsReceived(events);
-    applyEventsToQueryCache(this.queryClient, events, store.getState().ownUserId);
+    this.caches.eventsReceived(events, store.getState().ownUserId);
     const echoed = events.flatMap((e) =>
       e.type === 'message' && e.local_id !== undefined ? [e.local_id] : [],
     );

@@ -1,7 +1,8 @@
 /** Before a session exists: what the organization offers, and logging in. */
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
-import { fetchApiKey, getServerSettings } from '../api/routes/account';
+import { fetchApiKey } from '../api/routes/authentication';
+import { getServerSettings } from '../api/routes/server-and-organizations';
 
 export const accountKeys = {
   serverSettings: ['server_settings'] as const,

@@ -4,20 +4,25 @@
  * invitations are fetched and refetched when an `invites_changed` event says they changed.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createInviteLink, deactivateUser, reactivateUser } from '../api/routes/admin';
+import type { ApiConnection } from '../api/connection';
+import {
+  createInviteLink,
+  getInvites,
+  resendEmailInvite,
+  revokeEmailInvite,
+  revokeInviteLink,
+  sendInvites,
+  type PendingInvite,
+} from '../api/routes/invitations';
 import {
   createBot,
   deactivateBot,
-  getInvites,
+  deactivateUser,
+  reactivateUser,
   regenerateBotKey,
   updateBot,
-  inviteByEmail,
-  resendInvite,
-  revokeInvite,
   updateUser,
-  type PendingInvite,
-} from '../api/routes/admin-users';
-import type { ApiConnection } from '../api/connection';
+} from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export const inviteKeys = { all: ['invites'] as const };
@@ -71,7 +76,7 @@ export function useInviteByEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (invites: NewEmailInvites) =>
-      inviteByEmail(connection, {
+      sendInvites(connection, {
         invitee_emails: invites.emails,
         invite_as: invites.role,
         stream_ids: invites.streamIds,
@@ -87,7 +92,10 @@ export function useRevokeInvite() {
   const { connection } = useSessionCore();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (invite: PendingInvite) => revokeInvite(connection, invite.id, invite.is_multiuse),
+    mutationFn: (invite: PendingInvite) =>
+      invite.is_multiuse
+        ? revokeInviteLink(connection, invite.id)
+        : revokeEmailInvite(connection, invite.id),
     onMutate: async (invite) => {
       await queryClient.cancelQueries({ queryKey: inviteKeys.all });
       const before = queryClient.getQueryData<PendingInvite[]>(inviteKeys.all);
@@ -104,7 +112,7 @@ export function useRevokeInvite() {
 
 export function useResendInvite() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: (id: number) => resendInvite(connection, id) });
+  return useMutation({ mutationFn: (id: number) => resendEmailInvite(connection, id) });
 }
 
 export function useDeactivateUser() {

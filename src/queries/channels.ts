@@ -5,23 +5,21 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
 import {
-  archiveChannel,
+  addDefaultStream,
+  archiveStream,
   changeDefaultChannelGroupChannels,
-  createChannel,
   createDefaultChannelGroup,
   deleteDefaultChannelGroup,
-  getChannelSubscribers,
-  setDefaultChannel,
-  updateChannel,
-  updateDefaultChannelGroup,
-  type ChannelChanges,
-} from '../api/routes/channel-admin';
-import {
-  setTopicVisibility,
+  getSubscribers,
+  removeDefaultStream,
   subscribe,
   unsubscribe,
+  updateDefaultChannelGroup,
+  updateStream,
   updateSubscriptionSettings,
-} from '../api/routes/streams';
+  updateUserTopic,
+  type ChannelChanges,
+} from '../api/routes/channels';
 import { useSessionCore } from '../model/session-core';
 
 /** Joins (subscribes to) a channel by name. */
@@ -57,7 +55,7 @@ export function useSetTopicVisibility(streamId: number, topic: string) {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: (policy: TopicVisibility) =>
-      setTopicVisibility(connection, { stream_id: streamId, topic, visibility_policy: policy }),
+      updateUserTopic(connection, { stream_id: streamId, topic, visibility_policy: policy }),
   });
 }
 
@@ -74,7 +72,7 @@ export function useSetSubscriptionProperty(streamId: number) {
 export function useUpdateChannel(streamId: number) {
   const { connection } = useSessionCore();
   return useMutation({
-    mutationFn: (changes: ChannelChanges) => updateChannel(connection, streamId, changes),
+    mutationFn: (changes: ChannelChanges) => updateStream(connection, streamId, changes),
   });
 }
 
@@ -82,7 +80,7 @@ export function useUpdateChannel(streamId: number) {
 export function useArchiveChannel(streamId: number, onArchived: () => void) {
   const { connection } = useSessionCore();
   return useMutation({
-    mutationFn: () => archiveChannel(connection, streamId),
+    mutationFn: () => archiveStream(connection, streamId),
     onSuccess: onArchived,
   });
 }
@@ -91,7 +89,7 @@ export function useArchiveChannel(streamId: number, onArchived: () => void) {
 export const channelSubscribersQuery = (connection: ApiConnection, streamId: number) =>
   queryOptions({
     queryKey: ['channel-subscribers', streamId],
-    queryFn: async () => (await getChannelSubscribers(connection, streamId)).subscribers,
+    queryFn: async () => (await getSubscribers(connection, streamId)).subscribers,
   });
 
 export function useChannelSubscribers(streamId: number, enabled: boolean) {
@@ -131,7 +129,7 @@ export function useCreateChannelWithSettings() {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: (draft: ChannelDraft) =>
-      createChannel(connection, {
+      subscribe(connection, {
         subscriptions: [{ name: draft.name, description: draft.description }],
         principals: draft.subscriberIds.length ? draft.subscriberIds : undefined,
         ...draft.privacy,
@@ -145,7 +143,9 @@ export function useSetDefaultChannel() {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: ({ streamId, isDefault }: { streamId: number; isDefault: boolean }) =>
-      setDefaultChannel(connection, streamId, isDefault),
+      isDefault
+        ? addDefaultStream(connection, { stream_id: streamId })
+        : removeDefaultStream(connection, { stream_id: streamId }),
   });
 }
 

@@ -10,7 +10,7 @@ import {
   updateUserGroup,
   updateUserGroupMembers,
   updateUserGroupSubgroups,
-} from '../api/routes/user-groups';
+} from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export interface NewUserGroup {

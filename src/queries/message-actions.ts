@@ -8,11 +8,12 @@ import type { ApiConnection } from '../api/connection';
 import type { Message } from '../api/model';
 import {
   addReaction,
-  getSingleMessage,
+  deleteMessage,
+  getMessage,
   removeReaction,
+  updateMessage,
   type ReactionRef,
-} from '../api/routes/message-actions';
-import { deleteMessage, updateMessage } from '../api/routes/messages';
+} from '../api/routes/messages';
 import { useSessionCore, type SessionCore } from '../model/session-core';
 import { applyEventsToQueryCache } from './apply-event';
 
@@ -27,7 +28,7 @@ export const messageSourceKeys = {
 export function messageSourceQuery(connection: ApiConnection, messageId: number) {
   return queryOptions({
     queryKey: messageSourceKeys.one(messageId),
-    queryFn: () => getSingleMessage(connection, messageId),
+    queryFn: () => getMessage(connection, messageId),
     gcTime: 0,
   });
 }

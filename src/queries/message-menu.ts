@@ -6,8 +6,12 @@ import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { ApiConnection } from '../api/connection';
 import type { Message } from '../api/model';
-import { updateMessageFlags, updateMessageFlagsForNarrow } from '../api/routes/messages';
-import { getMessageHistory, getReadReceipts } from '../api/routes/message-menu';
+import {
+  getMessageHistory,
+  getReadReceipts,
+  updateMessageFlags,
+  updateMessageFlagsForNarrow,
+} from '../api/routes/messages';
 import { applyFlagChangeLocally } from '../model/flag-changes';
 import { useSessionCore } from '../model/session-core';
 import { toApiNarrow, type Narrow } from '../narrow';

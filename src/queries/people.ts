@@ -11,7 +11,7 @@ import {
   updateProfileData,
   updateStatus,
   uploadAvatar,
-} from '../api/routes/people';
+} from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export function useUpdateStatus() {

@@ -6,20 +6,20 @@
 import { useMutation } from '@tanstack/react-query';
 import {
   addAlertWords,
-  deactivateOwnAccount,
+  deactivateOwnUser,
   removeAlertWords,
-  requestEmailChange,
-} from '../api/routes/personal-settings';
+  updateSettings,
+} from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export function useRequestEmailChange() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: (email: string) => requestEmailChange(connection, email) });
+  return useMutation({ mutationFn: (email: string) => updateSettings(connection, { email }) });
 }
 
 export function useDeactivateOwnAccount() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: () => deactivateOwnAccount(connection) });
+  return useMutation({ mutationFn: () => deactivateOwnUser(connection) });
 }
 
 export function useAddAlertWords() {

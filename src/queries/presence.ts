@@ -5,8 +5,7 @@
  * compose box at every typing notice, and nobody shows that state.
  */
 import { useCallback } from 'react';
-import { setTypingStatus, type TypingOptions } from '../api/routes/messages';
-import { reportPresence } from '../api/routes/users';
+import { setTypingStatus, updatePresence, type TypingOptions } from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export type { TypingOptions };
@@ -15,7 +14,7 @@ export function useReportPresence() {
   const { connection } = useSessionCore();
   return useCallback(
     (options: { status: 'active' | 'idle'; newUserInput: boolean }) =>
-      void reportPresence(connection, {
+      void updatePresence(connection, {
         status: options.status,
         new_user_input: options.newUserInput,
         ping_only: true,

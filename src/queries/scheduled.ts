@@ -8,7 +8,7 @@ import { sendMessage } from '../api/routes/messages';
 import {
   createScheduledMessage,
   deleteScheduledMessage,
-  editScheduledMessage,
+  updateScheduledMessage,
   type ScheduledMessageRecipient,
 } from '../api/routes/scheduled-messages';
 import { useSessionCore } from '../model/session-core';
@@ -36,7 +36,7 @@ export function useEditScheduledMessage() {
       content?: string;
       topic?: string;
       scheduled_delivery_timestamp?: number;
-    }) => editScheduledMessage(connection, id, changes),
+    }) => updateScheduledMessage(connection, id, changes),
   });
 }
 

@@ -4,8 +4,7 @@
  * control shows the mutation's `variables`, so the new value is on screen at once.
  */
 import { useMutation } from '@tanstack/react-query';
-import { updateSettings, type SettingsChanges } from '../api/routes/settings';
-import { muteUser, unmuteUser } from '../api/routes/users';
+import { muteUser, unmuteUser, updateSettings, type SettingsChanges } from '../api/routes/users';
 import { useSessionCore } from '../model/session-core';
 
 export type { SettingsChanges };

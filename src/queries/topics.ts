@@ -2,7 +2,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
 import { updateMessage } from '../api/routes/messages';
-import { getStreamTopics } from '../api/routes/streams';
+import { getStreamTopics } from '../api/routes/channels';
 import { useSessionCore } from '../model/session-core';
 
 export interface TopicSummary {

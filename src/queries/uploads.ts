@@ -4,7 +4,7 @@
  */
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
-import { temporaryUploadUrl, uploadFile } from '../api/routes/uploads';
+import { getFileTemporaryUrl, uploadFile } from '../api/routes/messages';
 import { useSessionCore } from '../model/session-core';
 
 /** Temporary URLs last a minute; reuse one for a little less. */
@@ -18,7 +18,7 @@ export const uploadKeys = {
 export function temporaryUrlQuery(connection: ApiConnection, path: string) {
   return queryOptions({
     queryKey: uploadKeys.temporaryUrl(path),
-    queryFn: async () => (await temporaryUploadUrl(connection, path)).url,
+    queryFn: async () => (await getFileTemporaryUrl(connection, path)).url,
     staleTime: REUSE_MS,
     gcTime: REUSE_MS,
     retry: false,

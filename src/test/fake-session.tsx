@@ -8,6 +8,7 @@ import { createAccountStore } from '../model/account-store';
 import { StoreHolderContext } from '../model/hooks';
 import { createOutboxStore } from '../model/outbox';
 import { SessionCoreContext, type SessionCore, type SessionState } from '../model/session-core';
+import { reactQueryCaches } from '../queries/session-caches';
 import { eg } from './eg';
 import { FakeFetch } from './fake-fetch';
 
@@ -19,6 +20,7 @@ export function fakeSession(register: RegisterResponse = eg.registerResponse()) 
   const session: SessionCore = {
     connection: new ApiConnection({ baseUrl: 'http://parley.test/api/v1', fetch: fake.fetch }),
     queryClient,
+    caches: reactQueryCaches(queryClient),
     state: createStore<SessionState>()(() => ({
       store: createAccountStore(register),
       status: 'connected',

@@ -1,18 +1,18 @@
-/** Bindings for server-side drafts. */
+/** Bindings for the API documentation's "Drafts" section: drafts kept on the server. */
 import type { ApiConnection } from '../connection';
 import type { Draft } from '../model';
 
-/** GET /drafts */
+/** GET /drafts: https://zulip.com/api/get-drafts */
 export function getDrafts(connection: ApiConnection) {
   return connection.request<{ count: number; drafts: Draft[] }>('GET', '/drafts');
 }
 
-/** POST /drafts */
+/** POST /drafts: https://zulip.com/api/create-drafts */
 export function createDrafts(connection: ApiConnection, options: { drafts: Omit<Draft, 'id'>[] }) {
   return connection.request<{ ids: number[] }>('POST', '/drafts', options);
 }
 
-/** PATCH /drafts/{draft_id} */
+/** PATCH /drafts/{draft_id}: https://zulip.com/api/edit-draft */
 export function editDraft(
   connection: ApiConnection,
   draftId: number,
@@ -21,7 +21,7 @@ export function editDraft(
   return connection.request<object>('PATCH', `/drafts/${draftId}`, options);
 }
 
-/** DELETE /drafts/{draft_id} */
+/** DELETE /drafts/{draft_id}: https://zulip.com/api/delete-draft */
 export function deleteDraft(connection: ApiConnection, draftId: number) {
   return connection.request<object>('DELETE', `/drafts/${draftId}`);
 }

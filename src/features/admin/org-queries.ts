@@ -8,18 +8,18 @@ import { useMutation } from '@tanstack/react-query';
 import type { Params } from '../../api/connection';
 import {
   addLinkifier,
-  createProfileField,
-  deactivateRealmEmoji,
-  deleteLinkifier,
-  deleteProfileField,
-  reorderProfileFields,
+  createCustomProfileField,
+  deactivateCustomEmoji,
+  removeLinkifier,
+  deleteCustomProfileField,
+  reorderCustomProfileFields,
   updateLinkifier,
-  updateProfileField,
+  updateCustomProfileField,
   updateRealm,
-  uploadRealmEmoji,
+  uploadCustomEmoji,
   type LinkifierInput,
   type ProfileFieldChanges,
-} from '../../api/routes/realm-admin';
+} from '../../api/routes/server-and-organizations';
 import { useSessionCore } from '../../model/session-core';
 
 export function useUpdateRealm() {
@@ -31,7 +31,7 @@ export function useCreateProfileField() {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: (field: ProfileFieldChanges & { field_type: number }) =>
-      createProfileField(connection, field),
+      createCustomProfileField(connection, field),
   });
 }
 
@@ -39,20 +39,20 @@ export function useUpdateProfileField() {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: ({ id, changes }: { id: number; changes: ProfileFieldChanges }) =>
-      updateProfileField(connection, id, changes),
+      updateCustomProfileField(connection, id, changes),
   });
 }
 
 export function useReorderProfileFields() {
   const { connection } = useSessionCore();
   return useMutation({
-    mutationFn: (order: readonly number[]) => reorderProfileFields(connection, order),
+    mutationFn: (order: readonly number[]) => reorderCustomProfileFields(connection, order),
   });
 }
 
 export function useDeleteProfileField() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: (id: number) => deleteProfileField(connection, id) });
+  return useMutation({ mutationFn: (id: number) => deleteCustomProfileField(connection, id) });
 }
 
 export function useSaveLinkifier() {
@@ -67,18 +67,18 @@ export function useSaveLinkifier() {
 
 export function useDeleteLinkifier() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: (id: number) => deleteLinkifier(connection, id) });
+  return useMutation({ mutationFn: (id: number) => removeLinkifier(connection, id) });
 }
 
 export function useUploadEmoji() {
   const { connection } = useSessionCore();
   return useMutation({
     mutationFn: ({ name, file }: { name: string; file: Blob }) =>
-      uploadRealmEmoji(connection, name, file),
+      uploadCustomEmoji(connection, name, file),
   });
 }
 
 export function useDeactivateEmoji() {
   const { connection } = useSessionCore();
-  return useMutation({ mutationFn: (name: string) => deactivateRealmEmoji(connection, name) });
+  return useMutation({ mutationFn: (name: string) => deactivateCustomEmoji(connection, name) });
 }

@@ -14,7 +14,8 @@ import {
 import { DeactivatedScreen } from '../login/DeactivatedScreen';
 import { LoginScreen } from '../login/LoginScreen';
 import { AppShell } from './AppShell';
-import { AccountSession } from '../../model/session';
+import type { AccountSession } from '../../model/session';
+import { createAccountSession } from '../../queries/session-caches';
 import { SessionProvider } from './SessionProvider';
 
 export function App() {
@@ -36,8 +37,8 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
 
   useEffect(() => {
     const created = account
-      ? new AccountSession(account.email, account.apiKey, queryClient)
-      : new AccountSession('', '', queryClient, { spectator: true });
+      ? createAccountSession(account.email, account.apiKey, queryClient)
+      : createAccountSession('', '', queryClient, { spectator: true });
     created.start();
     setSession(created);
     return () => {

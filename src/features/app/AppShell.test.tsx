@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PollerApi } from '../../model/poller';
 import { eg } from '../../test/eg';
 import { AppShell } from './AppShell';
-import { AccountSession } from '../../model/session';
+import { createAccountSession } from '../../queries/session-caches';
 import { SessionProvider } from './SessionProvider';
 
 /** A poller API that registers once and then waits; events are pushed by the test. */
@@ -47,7 +47,7 @@ async function renderShell(path: string) {
   );
   const queryClient = new QueryClient();
   const poller = scriptedPoller();
-  const session = new AccountSession('self@example.com', 'key', queryClient, {
+  const session = createAccountSession('self@example.com', 'key', queryClient, {
     pollerApi: poller.api,
     storage: null,
   });

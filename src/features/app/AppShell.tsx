@@ -27,7 +27,7 @@ import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
 import { ProfileView } from '../people';
 import { ConnectionBanner } from './ConnectionBanner';
-import { useIsSpectator } from './session-context';
+import { useIsSpectator } from '../../model/session-context';
 import { TopicManagement } from '../topics/TopicManagement';
 import { TopBar } from './TopBar';
 import { useDesktopNotifications } from './desktop-notifications';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSessionState } from './session-context';
+import { useSessionState } from '../../model/session-context';
 
 /** A quiet banner while the event queue is reconnecting; it clears itself once events flow again. */
 export function ConnectionBanner() {

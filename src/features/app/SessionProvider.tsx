@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { StoreHolderContext } from '../../model/hooks';
 import { SessionCoreContext } from '../../model/session-core';
 import type { AccountSession } from '../../model/session';
-import { SessionContext } from './session-context';
+import { SessionContext } from '../../model/session-context';
 
 /**
  * One session, offered in the three shapes its readers need: the whole session to screens, its

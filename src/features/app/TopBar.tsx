@@ -5,7 +5,7 @@ import { useRealmIconUrl, useRealmName } from '../../model/hooks';
 import { ShortcutsButton } from '../keyboard/ShortcutsButton';
 import { loggedOut, stopSpectating } from '../login/credentials';
 import { SearchBox } from '../search/SearchBox';
-import { useSession } from './session-context';
+import { useSession } from '../../model/session-context';
 
 interface TopBarProps {
   leftOpen: boolean;

@@ -11,7 +11,7 @@ import type { ParsedEvent } from '../../api/parse-event';
 import type { AccountState } from '../../model/account-state';
 import { isConversationMuted } from '../../model/user-topics';
 import { dmMessageParticipants, dmNarrow, narrowToUrl, topicNarrow } from '../../narrow';
-import { useSession } from './session-context';
+import { useSession } from '../../model/session-context';
 
 const MENTION_FLAGS = [
   'mentioned',

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useReportPresence } from '../../queries/presence';
-import { useIsSpectator } from './session-context';
+import { useIsSpectator } from '../../model/session-context';
 
 /** How often to report: the reference server's ping interval (server_presence_ping_interval_seconds). */
 const PING_INTERVAL_MS = 60_000;

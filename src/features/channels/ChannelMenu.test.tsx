@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eg } from '../../test/eg';
 import type { AccountSession } from '../../model/session';
 import { fakeSession } from '../../test/fake-session';
-import { SessionContext } from '../app/session-context';
+import { SessionContext } from '../../model/session-context';
 import { StreamList } from '../sidebar/StreamList';
 
 /** The sidebar reads the app's session (spectator or not, its connection) besides the core. */

@@ -34,7 +34,7 @@ import {
   useUsersById,
 } from '../../model/hooks';
 import { narrowKey, viewToUrl, type Narrow } from '../../narrow';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { DmFields, StreamFields } from './RecipientFields';
 import { MessageTextarea } from './MessageTextarea';
 import { sendFromCompose } from '../../model/send';

@@ -6,7 +6,7 @@ import { Avatar } from '../../components/Avatar';
 import { Combobox } from '../../components/Combobox';
 import { CloseIcon } from '../../components/icons';
 import { streamTopicsQuery } from '../../queries/topics';
-import { useConnection } from '../app/session-context';
+import { useConnection } from '../../model/session-context';
 import { matchStreams, matchTopics, matchUsers } from './autocomplete';
 
 interface StreamFieldsProps {

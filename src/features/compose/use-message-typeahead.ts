@@ -15,7 +15,7 @@ import { i18n } from '../../i18n';
 import { namedUserGroups } from '../../model/user-groups';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
 import { streamTopicsQuery } from '../../queries/topics';
-import { useConnection } from '../app/session-context';
+import { useConnection } from '../../model/session-context';
 import {
   buildEmojiSet,
   customEmoji,

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserSettings } from '../../api/model';
 import { eg } from '../../test/eg';
-import { AccountSession } from '../../model/session';
+import { createAccountSession } from '../../queries/session-caches';
 import { SessionProvider } from '../app/SessionProvider';
 import { useTypingNotifier, type TypingTarget } from './use-typing-notifier';
 
@@ -21,7 +21,7 @@ async function setup(settings: Partial<UserSettings> = {}) {
       headers: { 'Content-Type': 'application/json' },
     });
   });
-  const session = new AccountSession('self@example.com', 'key', new QueryClient(), {
+  const session = createAccountSession('self@example.com', 'key', new QueryClient(), {
     storage: null,
     pollerApi: {
       register: async () =>

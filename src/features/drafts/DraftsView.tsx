@@ -5,7 +5,7 @@ import { currentLocale } from '../../i18n';
 import { useStreamsById, useUsersById } from '../../model/hooks';
 import { narrowToUrl, type Narrow } from '../../narrow';
 import { useDeleteDraft } from '../../queries/drafts';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { useDraftEntries, type DraftEntry } from './draft-entries';
 

@@ -8,7 +8,7 @@ import type { Draft } from '../../api/model';
 import type { ComposeDraft } from '../../model/compose-drafts';
 import { useOwnUserId, useServerDrafts, useUserSetting } from '../../model/hooks';
 import { dmNarrow, narrowFromKey, topicNarrow, type Narrow } from '../../narrow';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 
 export type DraftEntry =
   | { source: 'server'; id: number; narrow: Narrow | null; content: string; timestamp: number }

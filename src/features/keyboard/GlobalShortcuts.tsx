@@ -32,7 +32,7 @@ import {
   type Place,
 } from '../../narrow';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
-import { useIsSpectator } from '../app/session-context';
+import { useIsSpectator } from '../../model/session-context';
 import { useShortcutHelp } from './help-store';
 import { isInOverlay, isTypingTarget, useShortcutKeys } from './keys';
 import { cycleChannel, nextUnreadDm, nextUnreadTopic } from './next-unread';

@@ -12,7 +12,7 @@ import { useUnreadIdsIn } from '../../model/hooks';
 import { selectedMessageIn, useMessageCursor } from '../../model/message-cursor';
 import { narrowKey as keyOf, type Narrow } from '../../narrow';
 import { useMarkNarrowAsRead } from '../../queries/flags';
-import { useIsSpectator } from '../app/session-context';
+import { useIsSpectator } from '../../model/session-context';
 import type { FeedRow } from '../message-list/build-rows';
 import {
   anchorMessageIndex,

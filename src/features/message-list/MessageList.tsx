@@ -32,7 +32,7 @@ import {
   type ReactionRef,
 } from '../../queries/message-actions';
 import { useJumpToNewest } from '../../queries/messages';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { TargetNotice, useFollowMovedTarget, useTargetMark } from '../search/message-target';
 import { useMessageCursorKeys } from '../keyboard/use-message-cursor-keys';
 import { MessageActionsLayer } from '../message-actions/MessageActionsLayer';

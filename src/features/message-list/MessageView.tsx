@@ -18,7 +18,7 @@ import {
   type TopicVisibility,
 } from '../../queries/channels';
 import { useMarkNarrowAsRead } from '../../queries/flags';
-import { useIsSpectator } from '../app/session-context';
+import { useIsSpectator } from '../../model/session-context';
 import { ComposeBox } from '../compose/ComposeBox';
 import { narrowTitle } from '../search/narrow-title';
 import { useSearchDirectory } from '../search/use-search-directory';

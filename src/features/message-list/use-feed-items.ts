@@ -6,7 +6,7 @@ import { useMutedUsers, useOwnUserId, useStreamsById, useUsersById } from '../..
 import { dmMessageParticipants } from '../../narrow';
 import type { MessageTarget, Narrow } from '../../narrow';
 import { allMessages, messageListQuery, reachesNewest } from '../../queries/messages';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { echoesIn } from '../compose/echo';
 import { buildRows } from './build-rows';
 

@@ -25,7 +25,7 @@ import {
   type Narrow,
 } from '../../narrow';
 import { recentMessagesQuery } from '../../queries/messages';
-import { useConnection } from '../app/session-context';
+import { useConnection } from '../../model/session-context';
 import { MarkReadButton } from '../inbox/InboxView';
 import { isBoolean, useStoredState } from '../inbox/stored-state';
 import { useRowKeys } from '../inbox/use-row-keys';

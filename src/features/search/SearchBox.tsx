@@ -11,7 +11,7 @@ import { SuggestionList, type Suggestion } from '../../components/Combobox';
 import { SearchIcon } from '../../components/icons';
 import { narrowToUrl, narrowUrlAt, parsePlaceUrl, type Narrow } from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { narrowToSearchText, searchToNarrow } from './search-query';
 import { channelInText, peopleIndex, suggest, type SearchSuggestion } from './search-suggestions';
 import { useSearchDirectory } from './use-search-directory';

@@ -9,7 +9,7 @@ import { useOwnUserId, useRealmSetting, useUser } from '../../model/hooks';
 import { useDeactivateOwnAccount, useRequestEmailChange } from '../../queries/personal-settings';
 import { useChangePassword } from '../../queries/settings';
 import { loggedOut } from '../login/credentials';
-import { SessionContext } from '../app/session-context';
+import { SessionContext } from '../../model/session-context';
 import { ROLE } from '../../api/model/user';
 import { SettingsGroup, StatusNote } from './controls';
 

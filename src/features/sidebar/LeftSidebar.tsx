@@ -28,7 +28,7 @@ import {
 import { useDraftEntries } from '../drafts/draft-entries';
 import { DmList } from './DmList';
 import { StreamList } from './StreamList';
-import { useIsSpectator } from '../app/session-context';
+import { useIsSpectator } from '../../model/session-context';
 
 export function LeftSidebar({ place, hidden }: { place: Place | null; hidden: boolean }) {
   const { t } = useTranslation('navigation');

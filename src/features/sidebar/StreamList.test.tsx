@@ -7,7 +7,7 @@ import { streamNarrow } from '../../narrow';
 import { topicKeys } from '../../queries/topics';
 import { eg } from '../../test/eg';
 import { fakeSession } from '../../test/fake-session';
-import { SessionContext } from '../app/session-context';
+import { SessionContext } from '../../model/session-context';
 import { StreamList } from './StreamList';
 
 afterEach(cleanup);

@@ -21,7 +21,7 @@ import {
   type Place,
 } from '../../narrow';
 import { streamTopicsQuery } from '../../queries/topics';
-import { useConnection, useIsSpectator } from '../app/session-context';
+import { useConnection, useIsSpectator } from '../../model/session-context';
 import { ChannelMenu } from '../channels/ChannelMenu';
 import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 import { sidebarTopics } from './sidebar-topics';

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { selectedMessageIn, useMessageCursor } from '../../model/message-cursor';
 import { narrowKey } from '../../narrow';
 import { useStreamsById } from '../../model/hooks';
-import { useSession } from '../app/session-context';
+import { useSession } from '../../model/session-context';
 import { urlAfterMove } from './follow-move';
 
 /** Takes the reader along when the topic on screen is renamed or moved (see urlAfterMove). */

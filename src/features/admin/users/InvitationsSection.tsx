@@ -7,7 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/errors';
 import { ROLE } from '../../../api/model/user';
-import type { PendingInvite } from '../../../api/routes/admin-users';
+import type { PendingInvite } from '../../../api/routes/invitations';
 import { useOwnUserId, useSortedSubscriptions, useUsersById } from '../../../model/hooks';
 import {
   useCreateInviteLink,

@@ -2,13 +2,13 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '../api/errors';
 import type { RegisterResponse } from '../api/model';
-import type { PollerApi } from './poller';
+import type { PollerApi } from '../model/poller';
+import { sendFromCompose } from '../model/send';
 import { streamNarrow } from '../narrow';
-import { firstPageParam, messageKeys, type MessageListData } from '../queries/messages';
 import { eg } from '../test/eg';
 import { FakeFetch } from '../test/fake-fetch';
-import { sendFromCompose } from './send';
-import { AccountSession } from './session';
+import { firstPageParam, messageKeys, type MessageListData } from './messages';
+import { createAccountSession } from './session-caches';
 
 /** Registers with the given snapshots in turn; events are pushed by the test. */
 function scriptedApi(...snapshots: RegisterResponse[]) {
@@ -30,7 +30,7 @@ function scriptedApi(...snapshots: RegisterResponse[]) {
 }
 
 async function startSession(api: PollerApi, queryClient = new QueryClient()) {
-  const session = new AccountSession('self@example.com', 'key', queryClient, {
+  const session = createAccountSession('self@example.com', 'key', queryClient, {
     pollerApi: api,
     storage: null,
   });

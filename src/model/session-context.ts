@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { AccountSession } from '../../model/session';
-import type { SessionState } from '../../model/session-core';
+import type { AccountSession } from './session';
+import type { SessionState } from './session-core';
 
 export const SessionContext = createContext<AccountSession | null>(null);
 

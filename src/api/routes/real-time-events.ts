@@ -1,4 +1,4 @@
-/** Bindings for the event queue. */
+/** Bindings for the API documentation's "Real-time events" section: the event queue. */
 import type { ApiConnection, RequestOptions } from '../connection';
 import type { ClientCapabilities, GetEventsResponse, RegisterResponse } from '../model';
 
@@ -14,7 +14,7 @@ export interface RegisterQueueOptions {
   client_capabilities?: ClientCapabilities;
 }
 
-/** POST /register */
+/** POST /register: https://zulip.com/api/register-queue */
 export function registerQueue(
   connection: ApiConnection,
   options: RegisterQueueOptions = {},
@@ -23,7 +23,10 @@ export function registerQueue(
   return connection.request<RegisterResponse>('POST', '/register', { ...options }, request);
 }
 
-/** GET /events: long-polls until the queue has events after `last_event_id`, or a heartbeat. */
+/**
+ * GET /events: https://zulip.com/api/get-events
+ * Long-polls until the queue has events after `last_event_id`, or a heartbeat.
+ */
 export function getEvents(
   connection: ApiConnection,
   options: { queue_id: string; last_event_id: number; dont_block?: boolean },
@@ -32,7 +35,7 @@ export function getEvents(
   return connection.request<GetEventsResponse>('GET', '/events', options, request);
 }
 
-/** DELETE /events */
+/** DELETE /events: https://zulip.com/api/delete-queue */
 export function deleteQueue(connection: ApiConnection, options: { queue_id: string }) {
   return connection.request<object>('DELETE', '/events', options);
 }
