@@ -99,9 +99,8 @@ export const SEARCH_READING_LIMITS = {
  * SQLite cannot weigh how many messages a full-text search matches, so this chooses how its
  * matches are read (db/search.ts SearchReading) from two bounded readings. A large narrow (the
  * whole history, a busy channel) reads them newest first from the index, stopping once a page is
- * found: a phrase of two common words costs about a page of rows, where listing its 1,889
- * matches first meant decoding both words' whole entries in the index (10.6 ms of SQL at
- * 1,000,000 messages, against 2.2). A small narrow (a quiet channel, a conversation) gets few
+ * found: a phrase of two common words costs about a page of rows, where listing all its
+ * matches first meant decoding both words' whole entries in the index. A small narrow (a quiet channel, a conversation) gets few
  * matches as a list, read from the index once, and many by asking the index about each of its
  * messages. Returns the queries that then drive the reading.
  */
