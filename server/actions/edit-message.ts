@@ -111,8 +111,18 @@ export async function editMessage(
       rendering_only: false,
     };
     const edit: EditInProgress = {
-      ...{ ctx, trx, events, realm, user, row, req, plan },
-      ...{ oldStream, targets, editTime, event },
+      ctx,
+      trx,
+      events,
+      realm,
+      user,
+      row,
+      req,
+      plan,
+      oldStream,
+      targets,
+      editTime,
+      event,
     };
     const newFlagsFor = req.content !== undefined ? await rewriteContent(edit, req.content) : null;
     if (plan.moving) await moveMessages(edit);
