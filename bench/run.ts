@@ -185,10 +185,23 @@ async function serverFigures(
   floors: Floors,
   scale: (typeof SCALES)[ScaleName],
 ) {
-  const url = server.url;
-  const admin = await TestClient.login(url, 'admin@populated.example', 'parley-demo');
+  const admin = await TestClient.login(server.url, 'admin@populated.example', 'parley-demo');
   const route = floors.route.p50_ms;
+  await registerFigures(db, admin, rounds, route, scale);
+  await messagesFigures(db, admin, rounds, route);
+  await searchFigures(db, admin, rounds, route);
+  await sendFigures(db, admin, server.url, rounds, floors);
+  await deliveryFigures(db, server, scale.users);
+}
 
+/** POST /register, the first after the start and then as usual. */
+async function registerFigures(
+  db: 'sqlite' | 'postgres',
+  admin: TestClient,
+  rounds: number,
+  route: number,
+  scale: (typeof SCALES)[ScaleName],
+) {
   // The first registration after start reads from the database what later ones find in memory
   // (the people, the person's unread messages by conversation): reported beside the p50.
   const first = await registerAnswer(admin, 'gzip, deflate, br');
@@ -222,8 +235,15 @@ async function serverFigures(
     goal: { max: db === 'sqlite' ? 60 : 120 },
     detail: { unread: scale.unread, ...sizes, p95_ms: register.p95_ms, first_ms: firstMs,
       client_parse_p50_ms: stats(parses).p50_ms } }); // prettier-ignore
+}
 
-  // GET /messages for the common narrows.
+/** GET /messages for the common narrows. */
+async function messagesFigures(
+  db: 'sqlite' | 'postgres',
+  admin: TestClient,
+  rounds: number,
+  route: number,
+) {
   const me = (await admin.get('/users/me')).body.user_id as number;
   const dmPartner = (
     await admin.get('/messages', {
@@ -260,7 +280,14 @@ async function serverFigures(
     record({ db, name: `messages_${name}_p50`, value: s.p50_ms, unit: 'ms', floor: route,
       goal: { max: db === 'sqlite' ? 10 : 20 }, detail: { messages: count, p95_ms: s.p95_ms } }); // prettier-ignore
   }
+}
 
+async function searchFigures(
+  db: 'sqlite' | 'postgres',
+  admin: TestClient,
+  rounds: number,
+  route: number,
+) {
   // Full-text search: a word that occurs nowhere, a common one, and a quoted phrase of two.
   for (const [name, word] of [
     ['search_nowhere', 'zyxwvutsrq'],
@@ -279,7 +306,15 @@ async function serverFigures(
     record({ db, name: `${name}_p50`, value: s.p50_ms, unit: 'ms', floor: route,
       goal: { max: db === 'sqlite' ? 20 : 40 }, detail: { p95_ms: s.p95_ms } }); // prettier-ignore
   }
+}
 
+async function sendFigures(
+  db: 'sqlite' | 'postgres',
+  admin: TestClient,
+  url: string,
+  rounds: number,
+  floors: Floors,
+) {
   // Sending: one client, then 16 at once.
   const send = (client: TestClient, i: number) =>
     client.post('/messages', {
@@ -315,8 +350,6 @@ async function serverFigures(
   record({ db, name: 'send_16_clients_over_same_writes', unit: 'x',
     value: round(throughput.median / floors.sameWrites.concurrent_per_s),
     floor: floors.sameWrites.concurrent_per_s, goal: { min: db === 'sqlite' ? 1 : 0.5 } }); // prettier-ignore
-
-  await deliveryFigures(db, server, scale.users);
 }
 
 /** Delivery of one message to many parked long-polls. */
@@ -364,32 +397,7 @@ async function longPollDelivery(
   rounds: number,
   pollers: () => Poller,
 ) {
-  const people = await server.ctx.db
-    .selectFrom('users')
-    .select(['delivery_email', 'api_key'])
-    .where('role', '<=', 400)
-    .where('is_bot', '=', 0)
-    .where('delivery_email', '!=', 'admin@populated.example')
-    .orderBy('id')
-    .limit(waiters)
-    .execute();
-  const clients = people.map((p) => new TestClient(url, p.delivery_email, p.api_key));
-  const queues: { client: TestClient; auth: string; queue: string; last: number }[] = [];
-  for (let i = 0; i < clients.length; i += 50) {
-    const batch = await Promise.all(
-      clients.slice(i, i + 50).map(async (client) => {
-        const r = await client.post('/register', {
-          event_types: ['message'],
-          fetch_event_types: ['message'],
-          all_public_streams: true,
-        });
-        if (r.body.result !== 'success') throw new Error(JSON.stringify(r.body));
-        const auth = 'Basic ' + Buffer.from(`${client.email}:${client.apiKey}`).toString('base64');
-        return { client, auth, queue: r.body.queue_id as string, last: r.body.last_event_id as number }; // prettier-ignore
-      }),
-    );
-    queues.push(...batch);
-  }
+  const queues = await registerWaiters(server, url, waiters);
   const sender = await TestClient.login(url, 'admin@populated.example', 'parley-demo');
   const samples: number[] = [];
   const rssBefore = process.memoryUsage().rss;
@@ -453,6 +461,41 @@ async function longPollDelivery(
     floor,
     rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
   };
+}
+
+/** Queues for `waiters` people, registered fifty at a time; each waits for any public message. */
+async function registerWaiters(
+  server: Awaited<ReturnType<typeof startServer>>,
+  url: string,
+  waiters: number,
+) {
+  const people = await server.ctx.db
+    .selectFrom('users')
+    .select(['delivery_email', 'api_key'])
+    .where('role', '<=', 400)
+    .where('is_bot', '=', 0)
+    .where('delivery_email', '!=', 'admin@populated.example')
+    .orderBy('id')
+    .limit(waiters)
+    .execute();
+  const clients = people.map((p) => new TestClient(url, p.delivery_email, p.api_key));
+  const queues: { client: TestClient; auth: string; queue: string; last: number }[] = [];
+  for (let i = 0; i < clients.length; i += 50) {
+    const batch = await Promise.all(
+      clients.slice(i, i + 50).map(async (client) => {
+        const r = await client.post('/register', {
+          event_types: ['message'],
+          fetch_event_types: ['message'],
+          all_public_streams: true,
+        });
+        if (r.body.result !== 'success') throw new Error(JSON.stringify(r.body));
+        const auth = 'Basic ' + Buffer.from(`${client.email}:${client.apiKey}`).toString('base64');
+        return { client, auth, queue: r.body.queue_id as string, last: r.body.last_event_id as number }; // prettier-ignore
+      }),
+    );
+    queues.push(...batch);
+  }
+  return queues;
 }
 
 /**

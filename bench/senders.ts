@@ -6,9 +6,9 @@
  * figure and its floor are sent this way, so they stay comparable.
  *
  * Each is the median of several timed rounds after a warm-up long enough for V8 to have compiled
- * the code that answers: in the first 1,600 messages after a start, V8's compiler threads use
- * about 0.35 ms of CPU per message (by /proc's thread times) beside the server's own 0.5-0.7, on a
- * machine of two cores that the senders share. A server that runs for hours is measured, not one
+ * the code that answers: in the first messages after a start, V8's compiler threads take a
+ * share of the processors comparable to the server's own work (by /proc's thread times), on a
+ * machine whose cores the senders share. A server that runs for hours is measured, not one
  * that started two seconds ago; the first round is still reported beside the figure.
  */
 import { fork } from 'node:child_process';

@@ -94,6 +94,15 @@ function buildProgram(config: () => Config, terminal: Terminal): Command {
     .showHelpAfterError('(add --help for the usage)')
     .exitOverride();
 
+  addAccountCommands(program, config, terminal);
+  addPopulate(program, config);
+  addListCommands(program, config);
+  addBackupCommands(program, config);
+  return program;
+}
+
+/** create-realm, create-user and reset-password: each asks for a password unless given one. */
+function addAccountCommands(program: Command, config: () => Config, terminal: Terminal) {
   withPassword(
     program
       .command('create-realm')
@@ -169,9 +178,9 @@ function buildProgram(config: () => Config, terminal: Terminal): Command {
       console.log(`Password of ${email} reset.`);
     });
   });
+}
 
-  addPopulate(program, config);
-
+function addListCommands(program: Command, config: () => Config) {
   program
     .command('list-users')
     .description('List the accounts of an organization: id, email, name, role.')
@@ -201,9 +210,6 @@ function buildProgram(config: () => Config, terminal: Terminal): Command {
         for (const r of realms) console.log(`${r.id}\t"${r.string_id}"\t${r.name}`);
       });
     });
-
-  addBackupCommands(program, config);
-  return program;
 }
 
 function addPopulate(program: Command, config: () => Config) {

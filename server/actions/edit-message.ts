@@ -48,6 +48,36 @@ export function isPureResolveChange(oldTopic: string, newTopic: string): boolean
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** What an edit decided before its transaction: every check passed, and the shape of the move. */
+interface EditPlan {
+  newTopic: string | undefined;
+  topicChanges: boolean;
+  /** a topic change that only adds or removes the resolved marker, within the channel */
+  pureResolve: boolean;
+  newStream: Stream | null;
+  moving: boolean;
+  moveLimit: number | null;
+  /** moderators and administrators move past the time limits */
+  exempt: boolean;
+  age: number;
+}
+
+/** One edit inside its transaction: who edits what, as decided, and the messages it touches. */
+interface EditInProgress {
+  ctx: AppContext;
+  trx: Database;
+  events: Delivery[];
+  realm: Realm;
+  user: User;
+  row: Message;
+  req: EditRequest;
+  plan: EditPlan;
+  oldStream: Stream | null;
+  targets: Message[];
+  editTime: number;
+  event: DeliveredEvent<UpdateMessageEvent>;
+}
+
 /** PATCH /messages/{id} */
 export async function editMessage(
   ctx: AppContext,
@@ -56,6 +86,54 @@ export async function editMessage(
   messageId: number,
   req: EditRequest,
 ) {
+  checkRequestShape(req);
+  const row = await accessibleMessage(ctx.db, realm, user, messageId);
+  if (!row) throw badRequest('Invalid message(s)');
+  const plan = await planEdit(ctx, realm, user, row, req);
+
+  return transact(ctx, async (trx, events) => {
+    const oldStream =
+      row.stream_id !== null
+        ? await trx
+            .selectFrom('streams')
+            .selectAll()
+            .where('id', '=', row.stream_id)
+            .executeTakeFirstOrThrow()
+        : null;
+    const targets = await messagesToMove(trx, user, oldStream, row, req.propagateMode, plan);
+    const editTime = now();
+    const event: DeliveredEvent<UpdateMessageEvent> = {
+      type: 'update_message',
+      user_id: user.id,
+      edit_timestamp: editTime,
+      message_id: row.id,
+      message_ids: targets.map((m) => m.id),
+      rendering_only: false,
+    };
+    const edit: EditInProgress = {
+      ctx,
+      trx,
+      events,
+      realm,
+      user,
+      row,
+      req,
+      plan,
+      oldStream,
+      targets,
+      editTime,
+      event,
+    };
+    const newFlagsFor = req.content !== undefined ? await rewriteContent(edit, req.content) : null;
+    if (plan.moving) await moveMessages(edit);
+    await announceUpdate(edit, newFlagsFor);
+    if (plan.moving && oldStream) await announceMove(edit, oldStream);
+    return {};
+  });
+}
+
+/** The checks that need only the request. */
+function checkRequestShape(req: EditRequest) {
   if (req.content !== undefined && req.streamId !== undefined)
     throw badRequest('Cannot change message content while changing channel');
   if (req.content === undefined && req.topic === undefined && req.streamId === undefined)
@@ -67,8 +145,16 @@ export async function editMessage(
     req.propagateMode !== 'change_one'
   )
     throw badRequest('Invalid propagate_mode without topic edit');
-  const row = await accessibleMessage(ctx.db, realm, user, messageId);
-  if (!row) throw badRequest('Invalid message(s)');
+}
+
+/** The permission checks against the message and the realm, and what the edit will change. */
+async function planEdit(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  row: Message,
+  req: EditRequest,
+): Promise<EditPlan> {
   const settings = realmSettings(realm);
   const age = now() - row.date_sent;
   const exempt = isModeratorOrAbove(user);
@@ -79,16 +165,7 @@ export async function editMessage(
         ? 'Direct messages cannot be moved to channels.'
         : 'Direct messages cannot have topics.',
     );
-
-  if (req.content !== undefined) {
-    if (!settings.allow_message_editing)
-      throw badRequest('Your organization has turned off message editing');
-    if (row.sender_id !== user.id)
-      throw badRequest("You don't have permission to edit this message");
-    const limit = settings.message_content_edit_limit_seconds;
-    if (limit !== null && age > limit)
-      throw badRequest('The time limit for editing this message has passed');
-  }
+  if (req.content !== undefined) checkMayEditContent(settings, user, row, age);
   const newTopic =
     req.topic !== undefined ? normalizeTopic(req.topic, settings.mandatory_topics) : undefined;
   if (newTopic === RESOLVED_PREFIX.trim() || newTopic === `${RESOLVED_PREFIX}(no topic)`)
@@ -101,278 +178,328 @@ export async function editMessage(
     topicChanges && isPureResolveChange(row.topic, newTopic!) && req.streamId === undefined;
   if (topicChanges && !mayEditTopics(realm, user))
     throw badRequest("You don't have permission to edit this message");
+  const newStream = await destinationStream(ctx, realm, user, row, req.streamId);
 
-  let newStream: Stream | null = null;
-  if (req.streamId !== undefined && req.streamId !== row.stream_id) {
-    if (!mayMoveMessagesBetweenStreams(realm, user))
-      throw badRequest("You don't have permission to move this message");
-    const found = await streamForUser(ctx.db, realm, user, { id: req.streamId });
-    // Moving into a channel is posting there: its posting policy applies as to a send.
-    await checkMaySendToStream(ctx.db, realm, user, found.stream, found.subscribed);
-    newStream = found.stream;
-  }
-  const moving = topicChanges || newStream !== null;
   // A move that changes both channel and topic is held to the stricter of the two limits.
   const limits = [
     newStream ? settings.move_messages_between_streams_limit_seconds : null,
     topicChanges ? settings.move_messages_within_stream_limit_seconds : null,
   ].filter((l): l is number => l !== null);
   const moveLimit = limits.length ? Math.min(...limits) : null;
+  const moving = topicChanges || newStream !== null;
+  return { newTopic, topicChanges, pureResolve, newStream, moving, moveLimit, exempt, age };
+}
 
-  return transact(ctx, async (trx, events) => {
-    const oldStream =
-      row.stream_id !== null
-        ? await trx
-            .selectFrom('streams')
-            .selectAll()
-            .where('id', '=', row.stream_id)
-            .executeTakeFirstOrThrow()
-        : null;
-    let targets: Message[] = [row];
-    if (moving && req.propagateMode !== 'change_one') {
-      targets = await topicMessagesVisibleTo(trx, user, oldStream!, row, req.propagateMode);
-      if (!exempt && !pureResolve && moveLimit !== null) {
-        const allowed = targets.filter((m) => now() - m.date_sent <= moveLimit);
-        if (allowed.length < targets.length) {
-          if (
-            req.propagateMode === 'change_all' ||
-            allowed.length === 0 ||
-            allowed[0].id !== row.id
-          ) {
-            throw new DomainError(
-              'You only have permission to move the ' +
-                allowed.length +
-                '/' +
-                targets.length +
-                ' most recent messages in this topic.',
-              'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
-              400,
-              {
-                first_message_id_allowed_to_move: allowed[0]?.id ?? null,
-                total_messages_in_topic: targets.length,
-                total_messages_allowed_to_move: allowed.length,
-              },
-            );
-          }
-          targets = allowed;
-        }
-      }
-    } else if (moving && !exempt && !pureResolve && moveLimit !== null && age > moveLimit) {
+function checkMayEditContent(
+  settings: ReturnType<typeof realmSettings>,
+  user: User,
+  row: Message,
+  age: number,
+) {
+  if (!settings.allow_message_editing)
+    throw badRequest('Your organization has turned off message editing');
+  if (row.sender_id !== user.id) throw badRequest("You don't have permission to edit this message");
+  const limit = settings.message_content_edit_limit_seconds;
+  if (limit !== null && age > limit)
+    throw badRequest('The time limit for editing this message has passed');
+}
+
+/** The channel a move goes to, once the user may move there; null when the channel stays. */
+async function destinationStream(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  row: Message,
+  streamId: number | undefined,
+) {
+  if (streamId === undefined || streamId === row.stream_id) return null;
+  if (!mayMoveMessagesBetweenStreams(realm, user))
+    throw badRequest("You don't have permission to move this message");
+  const found = await streamForUser(ctx.db, realm, user, { id: streamId });
+  // Moving into a channel is posting there: its posting policy applies as to a send.
+  await checkMaySendToStream(ctx.db, realm, user, found.stream, found.subscribed);
+  return found.stream;
+}
+
+/** The messages the edit applies to, by propagate mode, once the move's time limit allows them. */
+async function messagesToMove(
+  trx: Database,
+  user: User,
+  oldStream: Stream | null,
+  row: Message,
+  mode: EditRequest['propagateMode'],
+  plan: EditPlan,
+): Promise<Message[]> {
+  const moveLimit = plan.moving && !plan.exempt && !plan.pureResolve ? plan.moveLimit : null;
+  if (!plan.moving || mode === 'change_one') {
+    if (moveLimit !== null && plan.age > moveLimit)
       throw badRequest("The time limit for editing this message's topic has passed");
-    }
+    return [row];
+  }
+  const inTopic = await topicMessagesVisibleTo(trx, user, oldStream!, row, mode);
+  return moveLimit === null ? inTopic : withinMoveLimit(inTopic, row, mode, moveLimit);
+}
 
-    const editTime = now();
-    const baseEvent: DeliveredEvent<UpdateMessageEvent> = {
-      type: 'update_message',
-      user_id: user.id,
-      edit_timestamp: editTime,
+/**
+ * The recent part of a topic that a time-limited move may take: only a `change_later` move that
+ * starts at a message still within the limit is cut short; any other move over the limit fails.
+ */
+function withinMoveLimit(
+  inTopic: Message[],
+  row: Message,
+  mode: 'change_later' | 'change_all',
+  moveLimit: number,
+) {
+  const allowed = inTopic.filter((m) => now() - m.date_sent <= moveLimit);
+  if (allowed.length === inTopic.length) return inTopic;
+  if (mode === 'change_all' || allowed.length === 0 || allowed[0].id !== row.id) {
+    throw new DomainError(
+      'You only have permission to move the ' +
+        allowed.length +
+        '/' +
+        inTopic.length +
+        ' most recent messages in this topic.',
+      'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED',
+      400,
+      {
+        first_message_id_allowed_to_move: allowed[0]?.id ?? null,
+        total_messages_in_topic: inTopic.length,
+        total_messages_allowed_to_move: allowed.length,
+      },
+    );
+  }
+  return allowed;
+}
+
+/**
+ * Renders and stores the new content with its history row, and returns each holder's flags as the
+ * new mentions leave them.
+ */
+async function rewriteContent(edit: EditInProgress, rawContent: string) {
+  const { ctx, trx, realm, user, row, oldStream, editTime, event } = edit;
+  const content = normalizeContent(rawContent);
+  const md = renderMarkdown(content, await markdownContext(trx, realm, user, content));
+  // An edit may not add the mentions a send could not make.
+  await checkMentionsAllowed(
+    trx,
+    realm,
+    user,
+    md,
+    oldStream ? { stream: oldStream, topic: row.topic } : null,
+  );
+  await trx
+    .insertInto('message_edits')
+    .values({
       message_id: row.id,
-      message_ids: targets.map((m) => m.id),
-      rendering_only: false,
-    };
-    let newFlagsFor: Map<number, number> | null = null;
-    if (req.content !== undefined) {
-      const content = normalizeContent(req.content);
-      const md = renderMarkdown(content, await markdownContext(trx, realm, user, content));
-      // An edit may not add the mentions a send could not make.
-      await checkMentionsAllowed(
+      user_id: user.id,
+      timestamp: editTime,
+      prev_content: row.content,
+      prev_rendered_content: row.rendered_content,
+      prev_topic: null,
+      prev_stream_id: null,
+      topic: null,
+      stream_id: null,
+    })
+    .execute();
+  await trx
+    .updateTable('messages')
+    .set({
+      content,
+      rendered_content: md.html,
+      content_flags: contentFlagsOf(md.html),
+      last_edit_time: editTime,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);
+  const newFlagsFor = await recomputeMentions(
+    trx,
+    row.id,
+    await mentionedUserIds(trx, realm.id, md),
+    md.streamWildcard,
+    md.topicWildcard,
+  );
+  event.orig_content = row.content;
+  event.orig_rendered_content = row.rendered_content;
+  event.content = content;
+  event.rendered_content = md.html;
+  event.is_me_message = /^\/me( |$)/.test(content);
+  return newFlagsFor;
+}
+
+/**
+ * Moves the target messages to their new topic or channel with a history row each; the audience
+ * follows a channel change, and the people's topic settings follow a whole topic.
+ */
+async function moveMessages(edit: EditInProgress) {
+  const { trx, events, realm, row, req, plan, targets, editTime, event } = edit;
+  const topic = plan.newTopic ?? row.topic;
+  const streamId = plan.newStream?.id ?? row.stream_id!;
+  await recordMoves(edit, topic, streamId);
+  const ids = targets.map((m) => m.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    await trx
+      .updateTable('messages')
+      .set({
+        topic,
+        topic_key: topic.toLowerCase(),
+        stream_id: streamId,
+        last_edit_time: editTime,
+      })
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+  event.stream_id = row.stream_id!;
+  event.orig_subject = row.topic;
+  event.subject = topic;
+  event.topic_links = [];
+  event.propagate_mode = req.propagateMode;
+  if (plan.newStream) {
+    event.new_stream_id = plan.newStream.id;
+    await moveAudience(trx, realm, plan.newStream, ids, events);
+  }
+  // A whole topic that moves (or is resolved) takes its people's mute and follow settings along.
+  if (req.propagateMode === 'change_all') {
+    const left = await trx
+      .selectFrom('messages')
+      .select('id')
+      .where('stream_id', '=', row.stream_id!)
+      .where('topic_key', '=', row.topic_key)
+      .limit(1)
+      .executeTakeFirst();
+    if (!left)
+      await moveTopicSettings(
         trx,
         realm,
-        user,
-        md,
-        oldStream ? { stream: oldStream, topic: row.topic } : null,
+        { streamId: row.stream_id!, topicKey: row.topic_key, topic: row.topic },
+        { streamId, topic },
+        editTime,
+        events,
       );
-      await trx
-        .insertInto('message_edits')
-        .values({
-          message_id: row.id,
-          user_id: user.id,
-          timestamp: editTime,
-          prev_content: row.content,
-          prev_rendered_content: row.rendered_content,
-          prev_topic: null,
-          prev_stream_id: null,
-          topic: null,
-          stream_id: null,
-        })
-        .execute();
-      await trx
-        .updateTable('messages')
-        .set({
-          content,
-          rendered_content: md.html,
-          content_flags: contentFlagsOf(md.html),
-          last_edit_time: editTime,
-        })
-        .where('id', '=', row.id)
-        .execute();
-      await reclaimLinkedUploads(ctx, trx, realm, user, row.id, md.html);
-      newFlagsFor = await recomputeMentions(
-        trx,
-        row.id,
-        await mentionedUserIds(trx, realm.id, md),
-        md.streamWildcard,
-        md.topicWildcard,
-      );
-      baseEvent.orig_content = row.content;
-      baseEvent.orig_rendered_content = row.rendered_content;
-      baseEvent.content = content;
-      baseEvent.rendered_content = md.html;
-      baseEvent.is_me_message = /^\/me( |$)/.test(content);
-    }
-    if (moving) {
-      const topic = newTopic ?? row.topic;
-      const streamId = newStream?.id ?? row.stream_id!;
-      for (const m of targets) {
-        await trx
-          .insertInto('message_edits')
-          .values({
-            message_id: m.id,
-            user_id: user.id,
-            timestamp: editTime,
-            prev_content: null,
-            prev_rendered_content: null,
-            prev_topic: topicChanges ? m.topic : null,
-            prev_stream_id: newStream ? m.stream_id : null,
-            topic: topicChanges ? topic : null,
-            stream_id: newStream ? streamId : null,
-          })
-          .execute();
-      }
-      const ids = targets.map((m) => m.id);
-      for (let i = 0; i < ids.length; i += 500) {
-        await trx
-          .updateTable('messages')
-          .set({
-            topic,
-            topic_key: topic.toLowerCase(),
-            stream_id: streamId,
-            last_edit_time: editTime,
-          })
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
-      }
-      baseEvent.stream_id = row.stream_id!;
-      baseEvent.orig_subject = row.topic;
-      baseEvent.subject = topic;
-      baseEvent.topic_links = [];
-      baseEvent.propagate_mode = req.propagateMode;
-      if (newStream) {
-        baseEvent.new_stream_id = newStream.id;
-        await moveAudience(trx, realm, newStream, ids, events);
-      }
-      // A whole topic that moves (or is resolved) takes its people's mute and follow settings along.
-      if (req.propagateMode === 'change_all') {
-        const left = await trx
-          .selectFrom('messages')
-          .select('id')
-          .where('stream_id', '=', row.stream_id!)
-          .where('topic_key', '=', row.topic_key)
-          .limit(1)
-          .executeTakeFirst();
-        if (!left)
-          await moveTopicSettings(
-            trx,
-            realm,
-            { streamId: row.stream_id!, topicKey: row.topic_key, topic: row.topic },
-            { streamId, topic },
-            editTime,
-            events,
-          );
-      }
-    }
+  }
+}
 
-    const holders = await trx
-      .selectFrom('user_messages')
-      .select(['user_id', 'flags'])
-      .where('message_id', '=', row.id)
+/** One history row per moved message, naming only what changed. */
+async function recordMoves(edit: EditInProgress, topic: string, streamId: number) {
+  const { trx, user, plan, targets, editTime } = edit;
+  for (const m of targets) {
+    await trx
+      .insertInto('message_edits')
+      .values({
+        message_id: m.id,
+        user_id: user.id,
+        timestamp: editTime,
+        prev_content: null,
+        prev_rendered_content: null,
+        prev_topic: plan.topicChanges ? m.topic : null,
+        prev_stream_id: plan.newStream ? m.stream_id : null,
+        topic: plan.topicChanges ? topic : null,
+        stream_id: plan.newStream ? streamId : null,
+      })
       .execute();
-    const audience = await trx
-      .selectFrom('user_messages')
-      .select('user_id')
-      .distinct()
-      .where(
-        'message_id',
-        'in',
-        targets.map((m) => m.id),
-      )
-      .execute();
-    const perUser: Record<number, Record<string, unknown>> = {};
-    const flagsByUser = new Map(
-      holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]),
-    );
-    for (const a of audience)
-      perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
-    events.push({
-      realmId: realm.id,
-      userIds: audience.map((a) => a.user_id),
-      event: baseEvent,
-      perUser,
-    });
+  }
+}
 
-    if (moving && oldStream) {
-      const bot = await notificationBot(ctx, trx, realm, events);
-      const notice = (streamId: number, topic: string, content: string) =>
-        insertMessage(
-          ctx,
-          trx,
-          events,
-          realm,
-          bot,
-          {
-            recipient: { type: 'stream', streamId, topic },
-            content,
-            client: 'Internal',
-            readFor: user.id,
-          },
-          true,
-        );
-      const who = `@_**${user.full_name}|${user.id}**`;
-      const topic = newTopic ?? row.topic;
-      if (pureResolve) {
-        // As the reference server: a resolve or unresolve is announced in the topic itself, and
-        // that notice stands in for the "moved here" one.
-        const done = topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved';
-        if (!(await undoRecentResolveNotice(trx, realm, bot, oldStream.id, topic, events)))
-          await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
-      } else {
-        const dest = newStream ?? oldStream;
-        const count = targets.length;
-        const ids = targets.map((m) => m.id);
-        const movedAll =
-          req.propagateMode === 'change_all' &&
-          !(await topicHasOtherMessages(trx, user, oldStream, row.topic_key, ids));
-        const oldPlace = `#**${oldStream.name}>${row.topic}**`;
-        const newPlace = `#**${dest.name}>${topic}**`;
-        if (req.notifyNew) {
-          const joinsOthers = await topicHasOtherMessages(
-            trx,
-            user,
-            dest,
-            topic.toLowerCase(),
-            ids,
-          );
-          const link = `${topicNarrowUrl(dest.id, dest.name, topic)}/near/${row.id}`;
-          const text =
-            movedAll && !joinsOthers
-              ? `This topic was moved here from ${oldPlace} by ${who}.`
-              : count === 1
-                ? `[A message](${link}) was moved here from ${oldPlace} by ${who}.`
-                : `${count} messages were moved here from ${oldPlace} by ${who}.`;
-          await notice(dest.id, topic, text);
-        }
-        if (req.notifyOld) {
-          const text = movedAll
-            ? `This topic was moved to ${newPlace} by ${who}.`
-            : count === 1
-              ? `A message was moved from this topic to ${newPlace} by ${who}.`
-              : `${count} messages were moved from this topic to ${newPlace} by ${who}.`;
-          await notice(oldStream.id, row.topic, text);
-        }
-      }
-    }
-    return {};
+/** The update_message event, to everyone who holds one of the messages, with their own flags. */
+async function announceUpdate(edit: EditInProgress, newFlagsFor: Map<number, number> | null) {
+  const { trx, events, realm, row, targets, event } = edit;
+  const holders = await trx
+    .selectFrom('user_messages')
+    .select(['user_id', 'flags'])
+    .where('message_id', '=', row.id)
+    .execute();
+  const audience = await trx
+    .selectFrom('user_messages')
+    .select('user_id')
+    .distinct()
+    .where(
+      'message_id',
+      'in',
+      targets.map((m) => m.id),
+    )
+    .execute();
+  const perUser: Record<number, Record<string, unknown>> = {};
+  const flagsByUser = new Map(
+    holders.map((h) => [h.user_id, newFlagsFor?.get(h.user_id) ?? h.flags]),
+  );
+  for (const a of audience)
+    perUser[a.user_id] = { flags: flagsToList(flagsByUser.get(a.user_id) ?? 0) };
+  events.push({
+    realmId: realm.id,
+    userIds: audience.map((a) => a.user_id),
+    event,
+    perUser,
   });
+}
+
+/** The notification bot's notices of a move or a resolve, in the topics the move touched. */
+async function announceMove(edit: EditInProgress, oldStream: Stream) {
+  const { ctx, trx, events, realm, user, row, plan } = edit;
+  const bot = await notificationBot(ctx, trx, realm, events);
+  const notice = (streamId: number, topic: string, content: string) =>
+    insertMessage(
+      ctx,
+      trx,
+      events,
+      realm,
+      bot,
+      {
+        recipient: { type: 'stream', streamId, topic },
+        content,
+        client: 'Internal',
+        readFor: user.id,
+      },
+      true,
+    );
+  const who = `@_**${user.full_name}|${user.id}**`;
+  const topic = plan.newTopic ?? row.topic;
+  if (plan.pureResolve) {
+    // As the reference server: a resolve or unresolve is announced in the topic itself, and
+    // that notice stands in for the "moved here" one.
+    const done = topic.startsWith(RESOLVED_PREFIX) ? 'resolved' : 'unresolved';
+    if (!(await undoRecentResolveNotice(trx, realm, bot, oldStream.id, topic, events)))
+      await notice(oldStream.id, topic, `${who} has marked this topic as ${done}.`);
+  } else {
+    await announceMovedMessages(edit, oldStream, topic, who, notice);
+  }
+}
+
+/** "Moved here" in the destination and "moved to" in the origin, as the request asks for each. */
+async function announceMovedMessages(
+  edit: EditInProgress,
+  oldStream: Stream,
+  topic: string,
+  who: string,
+  notice: (streamId: number, topic: string, content: string) => Promise<unknown>,
+) {
+  const { trx, user, row, req, plan, targets } = edit;
+  const dest = plan.newStream ?? oldStream;
+  const count = targets.length;
+  const ids = targets.map((m) => m.id);
+  const movedAll =
+    req.propagateMode === 'change_all' &&
+    !(await topicHasOtherMessages(trx, user, oldStream, row.topic_key, ids));
+  const oldPlace = `#**${oldStream.name}>${row.topic}**`;
+  const newPlace = `#**${dest.name}>${topic}**`;
+  if (req.notifyNew) {
+    const joinsOthers = await topicHasOtherMessages(trx, user, dest, topic.toLowerCase(), ids);
+    const link = `${topicNarrowUrl(dest.id, dest.name, topic)}/near/${row.id}`;
+    const text =
+      movedAll && !joinsOthers
+        ? `This topic was moved here from ${oldPlace} by ${who}.`
+        : count === 1
+          ? `[A message](${link}) was moved here from ${oldPlace} by ${who}.`
+          : `${count} messages were moved here from ${oldPlace} by ${who}.`;
+    await notice(dest.id, topic, text);
+  }
+  if (req.notifyOld) {
+    const text = movedAll
+      ? `This topic was moved to ${newPlace} by ${who}.`
+      : count === 1
+        ? `A message was moved from this topic to ${newPlace} by ${who}.`
+        : `${count} messages were moved from this topic to ${newPlace} by ${who}.`;
+    await notice(oldStream.id, row.topic, text);
+  }
 }
 
 /** As upstream: a resolve undone within this time takes its notice away instead of adding one. */

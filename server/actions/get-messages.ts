@@ -99,9 +99,8 @@ export const SEARCH_READING_LIMITS = {
  * SQLite cannot weigh how many messages a full-text search matches, so this chooses how its
  * matches are read (db/search.ts SearchReading) from two bounded readings. A large narrow (the
  * whole history, a busy channel) reads them newest first from the index, stopping once a page is
- * found: a phrase of two common words costs about a page of rows, where listing its 1,889
- * matches first meant decoding both words' whole entries in the index (10.6 ms of SQL at
- * 1,000,000 messages, against 2.2). A small narrow (a quiet channel, a conversation) gets few
+ * found: a phrase of two common words costs about a page of rows, where listing all its
+ * matches first meant decoding both words' whole entries in the index. A small narrow (a quiet channel, a conversation) gets few
  * matches as a list, read from the index once, and many by asking the index about each of its
  * messages. Returns the queries that then drive the reading.
  */
@@ -169,56 +168,108 @@ export async function getMessages(
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   if (opts.numBefore < 0 || opts.numAfter < 0)
     throw badRequest('num_before and num_after must not be negative');
-  let lookup = await narrowLookup(ctx.db, realm, user, opts.narrow);
+  const plan = await planFetch(ctx, realm, user, opts.narrow);
+  const { anchor, anchorIsNewest } = await resolveAnchor(ctx, user, plan, opts.anchor);
+  const { before, anchorRows, after } = await readWindow(ctx, user, plan, opts, {
+    anchor,
+    anchorIsNewest,
+  });
+
+  const foundOldest = before.length <= opts.numBefore;
+  const foundNewest = anchorIsNewest || after.length <= opts.numAfter;
+  const rows = [
+    ...before.slice(0, opts.numBefore).reverse(),
+    ...anchorRows,
+    ...after.slice(0, opts.numAfter),
+  ];
+  const formatted = await formatMessages(ctx, ctx.db, realm, rows, {
+    applyMarkdown: opts.applyMarkdown,
+  });
+  // A search highlights its words in every result, as upstream's match_content and match_subject.
+  const words = plan.searchWords;
+  const match = words.length === 0 ? null : searchMatcher(words);
+  const messages = match
+    ? formatted.map((message, index) => ({ ...message, ...match(rows[index]!) }))
+    : formatted;
+  return {
+    anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
+    found_anchor: anchorRows.length > 0,
+    found_oldest: foundOldest,
+    found_newest: foundNewest,
+    history_limited: false,
+    messages,
+  };
+}
+
+/** The narrow as conditions on the messages, once whoever asks may read it. */
+async function planFetch(
+  ctx: AppContext,
+  realm: Realm,
+  user: User | null,
+  requested: GetMessagesOptions['narrow'],
+) {
+  let lookup = await narrowLookup(ctx.db, realm, user, requested);
   // (Spectator access itself is checked for every anonymous request in the request layer.)
-  if (user === null) checkSpectatorNarrow(opts.narrow, lookup);
-  const narrow = await expandWithOperator(ctx.db, realm, user, opts.narrow);
+  if (user === null) checkSpectatorNarrow(requested, lookup);
+  const narrow = await expandWithOperator(ctx.db, realm, user, requested);
   // A `with` term became the message's conversation, which may name other people.
-  if (narrow !== opts.narrow) lookup = await narrowLookup(ctx.db, realm, user, narrow);
+  if (narrow !== requested) lookup = await narrowLookup(ctx.db, realm, user, narrow);
   const plan = withIndexedFlags(planNarrow(narrow, lookup, ctx.dialect), narrow);
   // A spectator reads channel history only, never rows of their own (they have none).
   if (user === null && !plan.historyStream && !plan.publicStreamIds) throw notLoggedIn();
+  return plan;
+}
 
-  let anchor: number;
-  let anchorIsNewest = false;
-  if (opts.anchor === 'newest') {
-    anchorIsNewest = true;
-    anchor = MAX_ID;
-  } else if (opts.anchor === 'oldest') {
-    anchor = 0;
-  } else if (opts.anchor === 'first_unread') {
-    // Unread messages all have the reader's row: read from the index of unread rows, even when
-    // the narrow reads a channel's history.
-    // The first in id order rather than min(): both databases then walk that index in order and
-    // stop at the first row the narrow keeps. With no narrow, the index alone answers.
-    const first =
-      user === null
-        ? undefined
-        : plan.conditions.length === 0
-          ? await ctx.db
-              .selectFrom('user_messages as um')
-              .select('um.message_id as first')
-              .where('um.user_id', '=', user.id)
-              .where(rowsWith('unread', 'um'))
-              .orderBy('um.message_id')
-              .limit(1)
-              .executeTakeFirst()
-          : await baseQuery(ctx, user, { ...plan, historyStream: null, publicStreamIds: null })
-              .clearSelect()
-              .select('um.message_id as first')
-              .where(rowsWith('unread', 'um'))
-              .orderBy('um.message_id')
-              .limit(1)
-              .executeTakeFirst();
-    if (first?.first != null) anchor = Number(first.first);
-    else {
-      anchorIsNewest = true;
-      anchor = MAX_ID;
-    }
-  } else {
-    anchor = Math.min(opts.anchor, MAX_ID);
-  }
+/** The anchor as a message id; "newest" (and an unread anchor with nothing unread) is past all. */
+async function resolveAnchor(
+  ctx: AppContext,
+  user: User | null,
+  plan: NarrowPlan,
+  requested: GetMessagesOptions['anchor'],
+): Promise<{ anchor: number; anchorIsNewest: boolean }> {
+  if (requested === 'newest') return { anchor: MAX_ID, anchorIsNewest: true };
+  if (requested === 'oldest') return { anchor: 0, anchorIsNewest: false };
+  if (requested !== 'first_unread')
+    return { anchor: Math.min(requested, MAX_ID), anchorIsNewest: false };
+  const first = user === null ? undefined : await firstUnread(ctx, user, plan);
+  return first?.first != null
+    ? { anchor: Number(first.first), anchorIsNewest: false }
+    : { anchor: MAX_ID, anchorIsNewest: true };
+}
 
+/**
+ * The narrow's first unread message. Unread messages all have the reader's row: read from the
+ * index of unread rows, even when the narrow reads a channel's history. The first in id order
+ * rather than min(): both databases then walk that index in order and stop at the first row the
+ * narrow keeps. With no narrow, the index alone answers.
+ */
+async function firstUnread(ctx: AppContext, user: User, plan: NarrowPlan) {
+  return plan.conditions.length === 0
+    ? await ctx.db
+        .selectFrom('user_messages as um')
+        .select('um.message_id as first')
+        .where('um.user_id', '=', user.id)
+        .where(rowsWith('unread', 'um'))
+        .orderBy('um.message_id')
+        .limit(1)
+        .executeTakeFirst()
+    : await baseQuery(ctx, user, { ...plan, historyStream: null, publicStreamIds: null })
+        .clearSelect()
+        .select('um.message_id as first')
+        .where(rowsWith('unread', 'um'))
+        .orderBy('um.message_id')
+        .limit(1)
+        .executeTakeFirst();
+}
+
+/** The rows before the anchor, at it and after it, each side with one row more than asked. */
+async function readWindow(
+  ctx: AppContext,
+  user: User | null,
+  plan: NarrowPlan,
+  opts: GetMessagesOptions,
+  { anchor, anchorIsNewest }: { anchor: number; anchorIsNewest: boolean },
+) {
   // Chosen once the anchor is found: the unread anchor reads the matches as a list.
   const driver = await chooseSearchReading(ctx, user, plan);
   const idCol = driver
@@ -249,31 +300,7 @@ export async function getMessages(
         .limit(opts.numAfter + 1)
         .execute()
     : [];
-
-  const foundOldest = before.length <= opts.numBefore;
-  const foundNewest = anchorIsNewest || after.length <= opts.numAfter;
-  const rows = [
-    ...before.slice(0, opts.numBefore).reverse(),
-    ...anchorRows,
-    ...after.slice(0, opts.numAfter),
-  ];
-  const formatted = await formatMessages(ctx, ctx.db, realm, rows, {
-    applyMarkdown: opts.applyMarkdown,
-  });
-  // A search highlights its words in every result, as upstream's match_content and match_subject.
-  const words = plan.searchWords;
-  const match = words.length === 0 ? null : searchMatcher(words);
-  const messages = match
-    ? formatted.map((message, index) => ({ ...message, ...match(rows[index]!) }))
-    : formatted;
-  return {
-    anchor: anchorIsNewest ? 10_000_000_000_000_000 : anchor,
-    found_anchor: anchorRows.length > 0,
-    found_oldest: foundOldest,
-    found_newest: foundNewest,
-    history_limited: false,
-    messages,
-  };
+  return { before, anchorRows, after };
 }
 
 /** GET /messages/{id} */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
+import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { nowSeconds } from './admin-checks.js';
@@ -215,6 +216,21 @@ async function createInvitedAccount(
     },
     events,
   );
+  await subscribeToInvitedStreams(ctx, trx, events, realm, invite, user.id);
+  await useUpInvitations(trx, events, realm, invite, email);
+  await tellReferrer(ctx, trx, events, realm, invite, user);
+  return { user_id: user.id, email: user.email, realm_name: realm.name };
+}
+
+/** Subscribes the new account to the invitation's streams that are still active. */
+async function subscribeToInvitedStreams(
+  ctx: AppContext,
+  trx: Database,
+  events: Delivery[],
+  realm: Realm,
+  invite: Invite,
+  userId: number,
+) {
   const streamIds = JSON.parse(invite.stream_ids) as number[];
   const active = streamIds.length
     ? (
@@ -227,8 +243,17 @@ async function createInvitedAccount(
           .execute()
       ).map((s) => s.id)
     : [];
-  if (active.length) await subscribeUsersToStreams(ctx, trx, realm, [user.id], active, events);
+  if (active.length) await subscribeUsersToStreams(ctx, trx, realm, [userId], active, events);
+}
 
+/** Email invitations to the address are accepted; their inviters see their lists change. */
+async function useUpInvitations(
+  trx: Database,
+  events: Delivery[],
+  realm: Realm,
+  invite: Invite,
+  email: string,
+) {
   const used = await trx
     .selectFrom('invites')
     .select(['id', 'invited_by'])
@@ -253,7 +278,17 @@ async function createInvitedAccount(
     [invite.invited_by, ...used.map((u) => u.invited_by)],
     events,
   );
+}
 
+/** The Notification Bot tells the inviter who joined, when the invitation asked for it. */
+async function tellReferrer(
+  ctx: AppContext,
+  trx: Database,
+  events: Delivery[],
+  realm: Realm,
+  invite: Invite,
+  user: User,
+) {
   const referrer = await trx
     .selectFrom('users')
     .selectAll()
@@ -275,5 +310,4 @@ async function createInvitedAccount(
       true,
     );
   }
-  return { user_id: user.id, email: user.email, realm_name: realm.name };
 }

@@ -119,8 +119,8 @@ const dm = defineOperator<string | null>({
  * Every direct-message conversation the user is part of; with the reader themself, all of them.
  * Each participant has a row for every direct message of the conversation (a deactivated person
  * cannot be written to), so the user's own rows of direct messages name these messages: they are
- * read from their index instead of testing the key of every direct message the reader has
- * (1,000,000 messages: 280 ms to 2 ms). The reader's own are the rows the fetch reads anyway.
+ * read from their index instead of testing the key of every direct message the reader has,
+ * which grows with the reader's history. The reader's own are the rows the fetch reads anyway.
  */
 const dmIncluding = defineOperator<{ id: number; reader: boolean }>({
   names: ['dm-including', 'group-pm-with'],

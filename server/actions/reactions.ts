@@ -104,25 +104,7 @@ async function changeReaction(
 ) {
   const message = await accessibleMessage(ctx.db, realm, user, messageId);
   if (!message) throw badRequest('Invalid message(s)');
-  let code = req.emojiCode;
-  let type = req.reactionType;
-  if (op === 'add') {
-    if (code === undefined || type === undefined) {
-      const data = await emojiData(ctx.db, realm, req.emojiName ?? '');
-      code ??= data.code;
-      type ??= data.type;
-    }
-  } else {
-    if (code === undefined) {
-      if (req.emojiName === undefined)
-        throw badRequest(
-          'At least one of the following arguments must be present: emoji_name, emoji_code',
-        );
-      code = (await emojiData(ctx.db, realm, req.emojiName)).code;
-    }
-    type ??= 'unicode_emoji';
-  }
-  const emoji: ResolvedEmoji = { name: req.emojiName ?? '', code, type };
+  const emoji = await requestedEmoji(ctx, realm, req, op);
   return transact(ctx, async (trx, events) => {
     const same = (q: any) =>
       q
@@ -181,6 +163,34 @@ async function changeReaction(
     });
     return {};
   });
+}
+
+/** The emoji a request names, its code and type found from its name where they are not given. */
+async function requestedEmoji(
+  ctx: AppContext,
+  realm: Realm,
+  req: ReactionRequest,
+  op: 'add' | 'remove',
+): Promise<ResolvedEmoji> {
+  let code = req.emojiCode;
+  let type = req.reactionType;
+  if (op === 'add') {
+    if (code === undefined || type === undefined) {
+      const data = await emojiData(ctx.db, realm, req.emojiName ?? '');
+      code ??= data.code;
+      type ??= data.type;
+    }
+  } else {
+    if (code === undefined) {
+      if (req.emojiName === undefined)
+        throw badRequest(
+          'At least one of the following arguments must be present: emoji_name, emoji_code',
+        );
+      code = (await emojiData(ctx.db, realm, req.emojiName)).code;
+    }
+    type ??= 'unicode_emoji';
+  }
+  return { name: req.emojiName ?? '', code, type };
 }
 
 export const addReaction = (

@@ -24,8 +24,9 @@ import { checkMentionsAllowed } from './mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeRealmEmoji } from './realm-emoji.js';
 import { isDbId } from './admin-checks.js';
-import { compiledForLength, compiledQuery } from '../db/compiled.js';
+import { compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
+import { insertMessageWithRecipients, type MessageValues } from '../db/message-insert.js';
 import { contentFlagsOf } from '../domain/message-content.js';
 
 export const MAX_MESSAGE_LENGTH = 10000;
@@ -211,82 +212,6 @@ async function resolveDirectRecipients(
   return [...all.values()];
 }
 
-/** The statements every message sent runs, compiled once (db/compiled.ts). */
-const insertMessageRow = compiledQuery(
-  (
-    db,
-    realmId: number,
-    senderId: number,
-    type: 'stream' | 'private',
-    streamId: number | null,
-    topic: string,
-    topicKey: string,
-    dmKey: string | null,
-    content: string,
-    rendered: string,
-    contentFlags: number,
-    dateSent: number,
-    client: string,
-  ) =>
-    db
-      .insertInto('messages')
-      .values({
-        realm_id: realmId,
-        sender_id: senderId,
-        type,
-        stream_id: streamId,
-        topic,
-        topic_key: topicKey,
-        dm_key: dmKey,
-        content,
-        rendered_content: rendered,
-        content_flags: contentFlags,
-        date_sent: dateSent,
-        last_edit_time: null,
-        sending_client: client,
-      })
-      .returningAll(),
-);
-/** A new message's values, in insertMessageRow's order. */
-type MessageValues =
-  Parameters<typeof insertMessageRow.first> extends [Database, ...infer V] ? V : never;
-
-/** PostgreSQL: the message row and its recipients' rows (user ids and flags, in order) at once. */
-async function insertWithRecipients(
-  db: Database,
-  [
-    realmId,
-    senderId,
-    type,
-    streamId,
-    topic,
-    topicKey,
-    dmKey,
-    content,
-    rendered,
-    contentFlags,
-    dateSent,
-    client,
-  ]: MessageValues,
-  userIds: number[],
-  flags: number[],
-) {
-  const { rows } = await sql<Selectable<DB['messages']>>`
-    WITH m AS (
-      INSERT INTO messages (realm_id, sender_id, type, stream_id, topic, topic_key, dm_key,
-        content, rendered_content, content_flags, date_sent, last_edit_time, sending_client)
-      VALUES (${realmId}, ${senderId}, ${type}, ${streamId}, ${topic}, ${topicKey}, ${dmKey},
-        ${content}, ${rendered}, ${contentFlags}, ${dateSent}, NULL, ${client})
-      RETURNING *
-    ), recipients AS (
-      INSERT INTO user_messages (user_id, message_id, flags)
-      SELECT r.user_id, m.id, r.flags
-      FROM m CROSS JOIN unnest(${userIds}::integer[], ${flags}::integer[]) AS r (user_id, flags)
-    )
-    SELECT * FROM m`.execute(db);
-  return rows[0];
-}
-
 /** Every alert word of the organization's people, kept flat and lower-cased: id, word, id, word. */
 const realmAlertWords = compiledQuery((db, realmId: number) =>
   db
@@ -294,18 +219,6 @@ const realmAlertWords = compiledQuery((db, realmId: number) =>
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .select(['a.user_id', 'a.word'])
     .where('u.realm_id', '=', realmId),
-);
-/** Rows as flat triples: user_id, message_id, flags. */
-const insertUserMessages = compiledForLength(
-  (db, triples: number[]) =>
-    db.insertInto('user_messages').values(
-      Array.from({ length: triples.length / 3 }, (_, i) => ({
-        user_id: triples[3 * i],
-        message_id: triples[3 * i + 1],
-        flags: triples[3 * i + 2],
-      })),
-    ),
-  3 * 32,
 );
 const mutedByOthers = compiledQuery((db, senderId: number) =>
   db.selectFrom('muted_users').select('user_id').where('muted_user_id', '=', senderId),
@@ -332,8 +245,7 @@ const topicPolicyAndStart = compiledQuery(
             .select('id')
             .where('stream_id', '=', streamId)
             .where('topic_key', '=', topicKey)
-            // Written out, not bound: SQLite counts a subquery of a bound LIMIT about five times
-            // slower (14 µs against 2.7 at 1,000,000 messages).
+            // Written out, not bound: SQLite counts a subquery with a bound LIMIT much slower.
             .limit(sql.lit(2))
             .as('first_two'),
         )
@@ -361,32 +273,8 @@ export async function insertMessage(
   system = false,
 ) {
   const content = normalizeContent(opts.content);
-  const settings = realmSettings(realm);
-  let stream: Stream | null = null;
-  let topic = '';
-  let recipients: number[];
-  let dmKey: string | null = null;
-  let subscriberCount = 0;
-  let people: User[] = [sender];
-  if (opts.recipient.type === 'stream') {
-    const { streamId, streamName } = opts.recipient;
-    // The channel is looked up whoever sends: one that exists but is closed to the sender is
-    // checkMaySendToStream's refusal ("Not authorized to send"), as upstream, not "does not exist".
-    stream = (await findStream(trx, realm, { id: streamId, name: streamName })) ?? null;
-    if (!stream) throw streamDoesNotExist(streamId ?? streamName ?? '');
-    // System notices (Notification Bot) go to streams the bot itself is not in, private ones too.
-    if (!system) await checkMaySendToStream(trx, realm, sender, stream);
-    topic = normalizeTopic(opts.recipient.topic, settings.mandatory_topics);
-    recipients = await activeSubscriberIds(trx, stream.id);
-    subscriberCount = recipients.length;
-  } else {
-    const users = await resolveDirectRecipients(trx, realm, sender, opts.recipient);
-    people = users;
-    recipients = users.filter((u) => u.is_active).map((u) => u.id);
-    dmKey = dmKeyOf(users.map((u) => u.id));
-  }
-  if (!recipients.includes(sender.id)) recipients.push(sender.id);
-
+  const where = await resolveConversation(trx, realm, sender, opts.recipient, system);
+  const { stream, topic, recipients } = where;
   const md = renderMarkdown(content, await markdownContext(trx, realm, sender, content));
   if (!system)
     await checkMentionsAllowed(
@@ -394,31 +282,148 @@ export async function insertMessage(
       realm,
       sender,
       md,
-      stream ? { stream, topic, subscriberCount } : null,
+      stream ? { stream, topic, subscriberCount: where.subscriberCount } : null,
     );
+  const flags = await recipientFlags(trx, realm, sender, opts, where, md, content);
+
+  const now = Math.floor(Date.now() / 1000);
+  const values: MessageValues = [
+    realm.id,
+    sender.id,
+    stream ? 'stream' : 'private',
+    stream?.id ?? null,
+    topic,
+    topic.toLowerCase(),
+    where.dmKey,
+    content,
+    md.html,
+    contentFlagsOf(md.html),
+    now,
+    opts.client,
+  ];
+  const message = await insertMessageWithRecipients(trx, ctx.dialect, values, recipients, flags);
+  await claimLinkedUploads(ctx, trx, realm, sender, message);
+  events.push(await messageDelivery(ctx, trx, realm, message, where, flags, opts));
+
+  const result: Record<string, unknown> = { id: message.id };
+  if (stream && !system) {
+    const policy = await automaticFollow(trx, sender, stream, topic, now, events, realm);
+    if (policy !== null) result.automatic_new_visibility_policy = policy;
+  }
+  return result;
+}
+
+/** Where a message goes: its channel and topic or its direct conversation, and who receives it. */
+interface Conversation {
+  stream: Stream | null;
+  topic: string;
+  dmKey: string | null;
+  /** active recipients' ids, the sender's always among them */
+  recipients: number[];
+  subscriberCount: number;
+  /** the users the message record names: the sender, and a direct message's recipients */
+  people: User[];
+}
+
+/**
+ * The conversation a recipient names, once the sender may post there. The channel is looked up
+ * whoever sends: one that exists but is closed to the sender is checkMaySendToStream's refusal
+ * ("Not authorized to send"), as upstream, not "does not exist".
+ */
+async function resolveConversation(
+  trx: Database,
+  realm: Realm,
+  sender: User,
+  recipient: Recipient,
+  system: boolean,
+): Promise<Conversation> {
+  let where: Conversation;
+  if (recipient.type === 'stream') {
+    const { streamId, streamName } = recipient;
+    const stream = (await findStream(trx, realm, { id: streamId, name: streamName })) ?? null;
+    if (!stream) throw streamDoesNotExist(streamId ?? streamName ?? '');
+    // System notices (Notification Bot) go to streams the bot itself is not in, private ones too.
+    if (!system) await checkMaySendToStream(trx, realm, sender, stream);
+    const topic = normalizeTopic(recipient.topic, realmSettings(realm).mandatory_topics);
+    const recipients = await activeSubscriberIds(trx, stream.id);
+    const subscriberCount = recipients.length;
+    where = { stream, topic, dmKey: null, recipients, subscriberCount, people: [sender] };
+  } else {
+    const users = await resolveDirectRecipients(trx, realm, sender, recipient);
+    where = {
+      stream: null,
+      topic: '',
+      dmKey: dmKeyOf(users.map((u) => u.id)),
+      recipients: users.filter((u) => u.is_active).map((u) => u.id),
+      subscriberCount: 0,
+      people: users,
+    };
+  }
+  if (!where.recipients.includes(sender.id)) where.recipients.push(sender.id);
+  return where;
+}
+
+/** Each recipient's flags for the new message, in the order of `where.recipients`. */
+async function recipientFlags(
+  trx: Database,
+  realm: Realm,
+  sender: User,
+  opts: SendOptions,
+  where: Conversation,
+  md: ReturnType<typeof renderMarkdown>,
+  content: string,
+) {
+  const { stream, topic, recipients } = where;
   // Who muted the sender and the organization's alert words: kept between sends (row-cache.ts).
   const mutedBy = new Set(
     (await cachedRow(trx, `muted-by:${sender.id}`, async () =>
       (await mutedByOthers.all(trx, sender.id)).map((r) => r.user_id),
     ))!,
   );
-  // The topic's participants: those who wrote in it before, and the sender.
   const topicParticipants =
     md.topicWildcard && stream
-      ? new Set([
-          sender.id,
-          ...(
-            await trx
-              .selectFrom('messages')
-              .select('sender_id')
-              .distinct()
-              .where('stream_id', '=', stream.id)
-              .where('topic_key', '=', topic.toLowerCase())
-              .execute()
-          ).map((r) => r.sender_id),
-        ])
+      ? await topicParticipantIds(trx, sender, stream, topic)
       : new Set<number>();
   const mentioned = new Set(await mentionedUserIds(trx, realm.id, md));
+  const alerted = await alertedUserIds(trx, realm, sender, recipients, content);
+  const flagsFor = (userId: number) => {
+    let flags = stream ? 0 : PRIVATE_MESSAGE_BIT;
+    if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))
+      flags |= FLAG_BITS.read;
+    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
+    if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
+    if (md.topicWildcard && topicParticipants.has(userId))
+      flags |= FLAG_BITS.topic_wildcard_mentioned;
+    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
+    return flags;
+  };
+  return recipients.map(flagsFor);
+}
+
+/** The topic's participants: those who wrote in it before, and the sender. */
+async function topicParticipantIds(trx: Database, sender: User, stream: Stream, topic: string) {
+  return new Set([
+    sender.id,
+    ...(
+      await trx
+        .selectFrom('messages')
+        .select('sender_id')
+        .distinct()
+        .where('stream_id', '=', stream.id)
+        .where('topic_key', '=', topic.toLowerCase())
+        .execute()
+    ).map((r) => r.sender_id),
+  ]);
+}
+
+/** The recipients, the sender aside, who have an alert word that the content contains. */
+async function alertedUserIds(
+  trx: Database,
+  realm: Realm,
+  sender: User,
+  recipients: number[],
+  content: string,
+) {
   const lowered = content.toLowerCase();
   const alerted = new Set<number>();
   const alertWords = (await cachedRow(trx, `alert-words:${realm.id}`, async () =>
@@ -433,53 +438,24 @@ export async function insertMessage(
         alerted.add(userId);
     }
   }
-  const flagsFor = (userId: number) => {
-    let flags = stream ? 0 : PRIVATE_MESSAGE_BIT;
-    if (userId === sender.id || userId === opts.readFor || mutedBy.has(userId))
-      flags |= FLAG_BITS.read;
-    if (mentioned.has(userId)) flags |= FLAG_BITS.mentioned;
-    if (md.streamWildcard) flags |= FLAG_BITS.stream_wildcard_mentioned;
-    if (md.topicWildcard && topicParticipants.has(userId))
-      flags |= FLAG_BITS.topic_wildcard_mentioned;
-    if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
-    return flags;
-  };
-  const flags = recipients.map(flagsFor);
+  return alerted;
+}
 
-  const now = Math.floor(Date.now() / 1000);
-  const values: MessageValues = [
-    realm.id,
-    sender.id,
-    stream ? 'stream' : 'private',
-    stream?.id ?? null,
-    topic,
-    topic.toLowerCase(),
-    dmKey,
-    content,
-    md.html,
-    contentFlagsOf(md.html),
-    now,
-    opts.client,
-  ];
-  let message: Selectable<DB['messages']>;
-  if (ctx.dialect === 'postgres') {
-    // The message and its recipients' rows in one statement: one round trip instead of two.
-    message = (await insertWithRecipients(trx, values, recipients, flags))!;
-  } else {
-    message = (await insertMessageRow.first(trx, ...values))!;
-    for (let i = 0; i < recipients.length; i += 500)
-      await insertUserMessages(
-        trx,
-        recipients.slice(i, i + 500).flatMap((userId, k) => [userId, message.id, flags[i + k]!]),
-      );
-  }
-  await claimLinkedUploads(ctx, trx, realm, sender, message);
-  const rows = recipients.map((userId, i) => ({ user_id: userId, flags: flags[i]! }));
-
+/** The message event to its recipients, each with their own flags. */
+async function messageDelivery(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  message: Selectable<DB['messages']>,
+  where: Conversation,
+  flags: number[],
+  opts: SendOptions,
+) {
+  const { stream, recipients } = where;
   const record = (
     await buildMessageRecords(ctx, trx, realm, [message], {
       streams: stream ? [stream] : [],
-      users: people,
+      users: where.people,
       noReactions: true,
     })
   ).get(message.id)!;
@@ -489,7 +465,9 @@ export async function insertMessage(
     // Escaped: the message record is still an untyped object, and each queue's `flags` arrive
     // through perUser, which the wire type (flags required) cannot see at this point.
     event: untypedEvent({ type: 'message', message: record }),
-    perUser: Object.fromEntries(rows.map((r) => [r.user_id, { flags: flagsToList(r.flags) }])),
+    perUser: Object.fromEntries(
+      recipients.map((userId, i) => [userId, { flags: flagsToList(flags[i]!) }]),
+    ),
     conversation: {
       streamId: message.stream_id,
       topic: message.topic,
@@ -500,14 +478,7 @@ export async function insertMessage(
   if (opts.queueId && opts.localId !== undefined)
     delivery.echo = { queueId: opts.queueId, localId: opts.localId };
   if (stream && !stream.invite_only) delivery.publicStreamId = stream.id;
-  events.push(delivery);
-
-  const result: Record<string, unknown> = { id: message.id };
-  if (stream && !system) {
-    const policy = await automaticFollow(trx, sender, stream, topic, now, events, realm);
-    if (policy !== null) result.automatic_new_visibility_policy = policy;
-  }
-  return result;
+  return delivery;
 }
 
 /** The sender's "automatically follow topics" setting: 1 on send, 2 on participation, 3 on start. */

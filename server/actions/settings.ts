@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import { presenceSharingChanged } from './presence.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
+import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
-import type { DeliveredEvent } from '../events/types.js';
+import type { DeliveredEvent, Delivery } from '../events/types.js';
 import type { UserSettingsEvent } from '../../src/api/model/events.js';
 import type { User as WireUser } from '../../src/api/model/user.js';
 import { badRequest } from '../domain/errors.js';
@@ -101,33 +102,12 @@ export async function updateSettings(
   user: User,
   change: SettingsChange,
 ) {
-  const parsed: Record<string, string | number | boolean> = {};
-  for (const [name, raw] of Object.entries(change.settings))
-    parsed[name] = parseValue(name, raw, USER_SETTINGS[name as UserSettingName]);
-  const rs = realmSettings(realm);
-  let fullName: string | undefined;
-  if (change.full_name !== undefined) {
-    if (rs.name_changes_disabled && user.role > 200)
-      throw badRequest('Name changes are disabled in this organization.');
-    fullName = validateFullName(change.full_name);
-  }
-  let newEmail: string | undefined;
-  if (change.email !== undefined) {
-    if (rs.email_changes_disabled && user.role > 200)
-      throw badRequest('Email address changes are disabled in this organization.');
-    newEmail = validateEmail(change.email);
-  }
-  let passwordHash: string | undefined;
-  if (change.new_password !== undefined) {
-    if (change.old_password === undefined) throw badRequest('Please fill out all fields.', {});
-    if (
-      !(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))
-    )
-      throw badRequest('Wrong password!');
-    // The reference's words for any new password its rules refuse.
-    if (newPasswordProblem(change.new_password)) throw badRequest('New password is too weak!');
-    passwordHash = await hashPassword(change.new_password, ctx.config.scryptCost);
-  }
+  const { parsed, fullName, newEmail, passwordHash } = await checkSettingsChange(
+    ctx,
+    realm,
+    user,
+    change,
+  );
 
   return transact(ctx, async (trx, events) => {
     const fresh = await trx
@@ -136,31 +116,13 @@ export async function updateSettings(
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     const stored = JSON.parse(fresh.settings || '{}');
-    const onRow = (name: string) => 'realmUser' in USER_SETTINGS[name as UserSettingName];
-    const current: Record<string, unknown> = {
-      ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings),
-    };
-    for (const name of SETTING_NAMES)
-      if (onRow(name)) current[name] = fresh[name as keyof typeof fresh];
-    const updates: Record<string, unknown> = {};
-    const userObjectChanges: Partial<Pick<WireUser, RealmUserSettingName>>[] = [];
-    for (const [name, value] of Object.entries(parsed)) {
-      if (current[name] === value) continue;
-      // Settings that are user-object properties are columns of the same name, and everyone sees them.
-      if (onRow(name)) {
-        updates[name] = value;
-        userObjectChanges.push({ [name]: value });
-      } else stored[name] = value;
-      events.push({
-        realmId: realm.id,
-        userIds: [user.id],
-        event: settingEvent(name as UserSettingName, value),
-      });
-      if (name === 'enable_drafts_synchronization' && value === false)
-        await deleteAllDrafts(trx, user.id);
-      if (name === 'presence_enabled')
-        await presenceSharingChanged(trx, realm, user, value === true, events);
-    }
+    const current = currentSettings(fresh);
+    const { updates, userObjectChanges } = await applySettingValues(
+      { trx, events, realm, user },
+      parsed,
+      current,
+      stored,
+    );
     if (Object.keys(parsed).some((name) => !onRow(name))) updates.settings = JSON.stringify(stored);
     if (fullName !== undefined && fullName !== fresh.full_name) {
       updates.full_name = fullName;
@@ -193,27 +155,116 @@ export async function updateSettings(
       parsed.email_address_visibility !== current.email_address_visibility
     )
       await storeEmailChange(ctx, trx, realm, fresh, { settings: JSON.stringify(stored) }, events);
-    if (newEmail !== undefined && newEmail !== fresh.delivery_email) {
-      const taken = await addressInUse(trx, realm.id, newEmail);
-      if (taken) throw badRequest(`Email '${newEmail}' already in use`);
-      const token = crypto.randomBytes(20).toString('hex');
-      await trx
-        .insertInto('email_changes')
-        .values({
-          token,
-          user_id: user.id,
-          new_email: newEmail,
-          created: Math.floor(Date.now() / 1000),
-        })
-        .execute();
-      sendConfirmation(
-        ctx,
-        newEmail,
-        `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`,
-      );
-    }
+    if (newEmail !== undefined && newEmail !== fresh.delivery_email)
+      await requestEmailChange(ctx, trx, realm.id, user.id, newEmail);
     return {};
   });
+}
+
+/** The checks of a settings change that need no transaction: values, name, address, password. */
+async function checkSettingsChange(
+  ctx: AppContext,
+  realm: Realm,
+  user: User,
+  change: SettingsChange,
+) {
+  const parsed: Record<string, string | number | boolean> = {};
+  for (const [name, raw] of Object.entries(change.settings))
+    parsed[name] = parseValue(name, raw, USER_SETTINGS[name as UserSettingName]);
+  const rs = realmSettings(realm);
+  let fullName: string | undefined;
+  if (change.full_name !== undefined) {
+    if (rs.name_changes_disabled && user.role > 200)
+      throw badRequest('Name changes are disabled in this organization.');
+    fullName = validateFullName(change.full_name);
+  }
+  let newEmail: string | undefined;
+  if (change.email !== undefined) {
+    if (rs.email_changes_disabled && user.role > 200)
+      throw badRequest('Email address changes are disabled in this organization.');
+    newEmail = validateEmail(change.email);
+  }
+  let passwordHash: string | undefined;
+  if (change.new_password !== undefined) {
+    if (change.old_password === undefined) throw badRequest('Please fill out all fields.', {});
+    if (
+      !(await passwordMatches(ctx, realm.id, user.email, user.password_hash, change.old_password))
+    )
+      throw badRequest('Wrong password!');
+    // The reference's words for any new password its rules refuse.
+    if (newPasswordProblem(change.new_password)) throw badRequest('New password is too weak!');
+    passwordHash = await hashPassword(change.new_password, ctx.config.scryptCost);
+  }
+  return { parsed, fullName, newEmail, passwordHash };
+}
+
+/** Settings that are user-object properties are columns of the same name, and everyone sees them. */
+const onRow = (name: string) => 'realmUser' in USER_SETTINGS[name as UserSettingName];
+
+/** The user's settings as they stand: the stored ones over the defaults, and the user's columns. */
+function currentSettings(fresh: User): Record<string, unknown> {
+  const current: Record<string, unknown> = {
+    ...parseSettings(USER_SETTING_DEFAULTS, fresh.settings),
+  };
+  for (const name of SETTING_NAMES)
+    if (onRow(name)) current[name] = fresh[name as keyof typeof fresh];
+  return current;
+}
+
+/**
+ * Applies each setting whose value changes: a user_settings event each, and what follows from
+ * turning off draft synchronization or presence sharing. A column's value goes to the returned
+ * `updates` (and `userObjectChanges`, for everyone to see); any other into `stored`.
+ */
+async function applySettingValues(
+  at: { trx: Database; events: Delivery[]; realm: Realm; user: User },
+  parsed: Record<string, string | number | boolean>,
+  current: Record<string, unknown>,
+  stored: Record<string, unknown>,
+) {
+  const { trx, events, realm, user } = at;
+  const updates: Record<string, unknown> = {};
+  const userObjectChanges: Partial<Pick<WireUser, RealmUserSettingName>>[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    if (current[name] === value) continue;
+    if (onRow(name)) {
+      updates[name] = value;
+      userObjectChanges.push({ [name]: value });
+    } else stored[name] = value;
+    events.push({
+      realmId: realm.id,
+      userIds: [user.id],
+      event: settingEvent(name as UserSettingName, value),
+    });
+    if (name === 'enable_drafts_synchronization' && value === false)
+      await deleteAllDrafts(trx, user.id);
+    if (name === 'presence_enabled')
+      await presenceSharingChanged(trx, realm, user, value === true, events);
+  }
+  return { updates, userObjectChanges };
+}
+
+/** A new address waits for its confirmation: the link in the mail applies it. */
+async function requestEmailChange(
+  ctx: AppContext,
+  trx: Database,
+  realmId: number,
+  userId: number,
+  newEmail: string,
+) {
+  const taken = await addressInUse(trx, realmId, newEmail);
+  if (taken) throw badRequest(`Email '${newEmail}' already in use`);
+  const token = crypto.randomBytes(20).toString('hex');
+  await trx
+    .insertInto('email_changes')
+    .values({
+      token,
+      user_id: userId,
+      new_email: newEmail,
+      created: Math.floor(Date.now() / 1000),
+    })
+    .execute();
+  sendConfirmation(ctx, newEmail, `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`);
 }
 
 /** The mail confirming a new address (see putInOutbox). */

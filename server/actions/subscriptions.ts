@@ -152,78 +152,95 @@ export async function subscribeUsersToStreams(
       .executeTakeFirstOrThrow();
     const newlyAdded: number[] = [];
     for (const userId of userIds) {
-      const existing = await trx
-        .selectFrom('subscriptions')
-        .select(['id', 'active'])
-        .where('user_id', '=', userId)
-        .where('stream_id', '=', streamId)
-        .executeTakeFirst();
-      if (existing?.active) {
-        already.push([userId, streamId]);
-        continue;
-      }
-      if (existing) {
-        await trx
-          .updateTable('subscriptions')
-          .set({ active: 1 })
-          .where('id', '=', existing.id)
-          .execute();
-      } else {
-        const count = await trx
-          .selectFrom('subscriptions')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        await trx
-          .insertInto('subscriptions')
-          .values({
-            user_id: userId,
-            stream_id: streamId,
-            active: 1,
-            color: STREAM_COLORS[Number(count?.n ?? 0) % STREAM_COLORS.length],
-            is_muted: 0,
-            pin_to_top: 0,
-            desktop_notifications: null,
-            audible_notifications: null,
-            push_notifications: null,
-            email_notifications: null,
-            wildcard_mentions_notify: null,
-          })
-          .execute();
-      }
-      newlyAdded.push(userId);
-      added.push([userId, streamId]);
+      if (await subscribeUser(trx, userId, streamId)) {
+        newlyAdded.push(userId);
+        added.push([userId, streamId]);
+      } else already.push([userId, streamId]);
     }
-    if (!newlyAdded.length) continue;
-    for (const userId of newlyAdded) {
-      const user = await trx
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      const subs = await subscriptionObjects(trx, user, { includeSubscribers: true });
-      const sub = subs.find((s) => s.stream_id === streamId);
-      if (sub)
-        events.push({
-          realmId: realm.id,
-          userIds: [userId],
-          event: { type: 'subscription', op: 'add', subscriptions: [sub] },
-        });
-    }
-    const audience = (await streamAudience(trx, stream)).filter((id) => !newlyAdded.includes(id));
-    if (audience.length)
-      events.push({
-        realmId: realm.id,
-        userIds: audience,
-        event: {
-          type: 'subscription',
-          op: 'peer_add',
-          stream_ids: [streamId],
-          user_ids: newlyAdded,
-        },
-      });
+    if (newlyAdded.length) await announceSubscribed(trx, realm, stream, newlyAdded, events);
   }
   return { added, already };
+}
+
+/**
+ * Makes the user a subscriber, again or for the first time (with the next colour of the
+ * palette); false when they already are one.
+ */
+async function subscribeUser(trx: Database, userId: number, streamId: number) {
+  const existing = await trx
+    .selectFrom('subscriptions')
+    .select(['id', 'active'])
+    .where('user_id', '=', userId)
+    .where('stream_id', '=', streamId)
+    .executeTakeFirst();
+  if (existing?.active) return false;
+  if (existing) {
+    await trx
+      .updateTable('subscriptions')
+      .set({ active: 1 })
+      .where('id', '=', existing.id)
+      .execute();
+    return true;
+  }
+  const count = await trx
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  await trx
+    .insertInto('subscriptions')
+    .values({
+      user_id: userId,
+      stream_id: streamId,
+      active: 1,
+      color: STREAM_COLORS[Number(count?.n ?? 0) % STREAM_COLORS.length],
+      is_muted: 0,
+      pin_to_top: 0,
+      desktop_notifications: null,
+      audible_notifications: null,
+      push_notifications: null,
+      email_notifications: null,
+      wildcard_mentions_notify: null,
+    })
+    .execute();
+  return true;
+}
+
+/** Each new subscriber gets the subscription; the stream's other audience, a peer_add. */
+async function announceSubscribed(
+  trx: Database,
+  realm: Realm,
+  stream: Stream,
+  newlyAdded: number[],
+  events: Delivery[],
+) {
+  for (const userId of newlyAdded) {
+    const user = await trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const subs = await subscriptionObjects(trx, user, { includeSubscribers: true });
+    const sub = subs.find((s) => s.stream_id === stream.id);
+    if (sub)
+      events.push({
+        realmId: realm.id,
+        userIds: [userId],
+        event: { type: 'subscription', op: 'add', subscriptions: [sub] },
+      });
+  }
+  const audience = (await streamAudience(trx, stream)).filter((id) => !newlyAdded.includes(id));
+  if (audience.length)
+    events.push({
+      realmId: realm.id,
+      userIds: audience,
+      event: {
+        type: 'subscription',
+        op: 'peer_add',
+        stream_ids: [stream.id],
+        user_ids: newlyAdded,
+      },
+    });
 }
 
 async function resolvePrincipals(

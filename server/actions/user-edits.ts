@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
-import type { Realm, User } from '../db/schema.js';
+import type { Realm, Stream, User } from '../db/schema.js';
 import { queueControl, type Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
@@ -59,6 +59,19 @@ async function changeRole(
     event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role: role as Role } },
   });
   if (!target.is_active) return;
+  await announceRoleGroups(trx, realm, target, role, everyone, events);
+  await announceStreamsSeen(trx, realm, target, { before, after, streams }, events);
+}
+
+/** The role's system group loses the user and the new role's group gains them. */
+async function announceRoleGroups(
+  trx: Database,
+  realm: Realm,
+  target: User,
+  role: number,
+  everyone: number[],
+  events: Delivery[],
+) {
   const oldGroup = await roleGroupId(trx, realm, target.role);
   const newGroup = await roleGroupId(trx, realm, role);
   if (oldGroup !== newGroup) {
@@ -80,15 +93,31 @@ async function changeRole(
         event: { type: 'user_group', op: 'add_members', group_id: newGroup, user_ids: [target.id] },
       });
   }
+}
 
+/**
+ * The streams the new role shows arrive as `stream` create events, with their subscribers; those
+ * it hides leave as `stream` delete events. Only the user's own view changes.
+ */
+async function announceStreamsSeen(
+  trx: Database,
+  realm: Realm,
+  target: User,
+  seen: {
+    before: Set<number>;
+    after: Set<number>;
+    streams: Stream[];
+  },
+  events: Delivery[],
+) {
+  const { before, after, streams } = seen;
   const gained = streams.filter((s) => after.has(s.id) && !before.has(s.id));
   const lost = streams.filter((s) => before.has(s.id) && !after.has(s.id));
   const firsts = await firstMessageIds(
     trx,
     [...gained, ...lost].map((s) => s.id),
   );
-  const toApi = (s: (typeof streams)[number]) =>
-    streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
+  const toApi = (s: Stream) => streamToApi(s, { firstMessageId: firsts.get(s.id) ?? null });
   if (gained.length) {
     events.push({
       realmId: realm.id,

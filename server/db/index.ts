@@ -34,119 +34,133 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function openDatabase(opts: {
+export interface OpenOptions {
   databaseUrl?: string;
   dataDir: string;
   /** management commands share the directory with a running server; servers take the lock */
   lock?: boolean;
   /** told of every statement run through Kysely, its time and whether it failed (metrics) */
   onQuery?: (seconds: number, failed: boolean) => void;
-}): Promise<DatabaseHandle> {
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const onQuery = opts.onQuery;
   const log: KyselyConfig['log'] = onQuery
     ? (event) => onQuery(event.queryDurationMillis / 1000, event.level === 'error')
     : undefined;
-  let handle: DatabaseHandle;
-  if (opts.databaseUrl) {
-    // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    const rows = new RowCache(null);
-    pool.on('connect', (client) => preparedStatements(client, rows));
-    // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
-    pg.types.setTypeParser(20, (v) => Number(v));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-    let listener: import('pg').Client | null = null;
-    handle = {
+  return opts.databaseUrl ? openPostgres(opts, opts.databaseUrl, log) : openSqlite(opts, log);
+}
+
+async function openPostgres(
+  opts: OpenOptions,
+  databaseUrl: string,
+  log: KyselyConfig['log'],
+): Promise<DatabaseHandle> {
+  // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const rows = new RowCache(null);
+  pool.on('connect', (client) => preparedStatements(client, rows));
+  // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
+  let listener: import('pg').Client | null = null;
+  const handle: DatabaseHandle = {
+    db,
+    dialect: 'postgres',
+    toDisk: async () => {},
+    close: async () => {
+      await listener?.end().catch(() => {});
+      await db.destroy();
+    },
+  };
+  if (opts.lock !== false) listener = await changeListener(pg, databaseUrl, rows);
+  await migrate(handle, (step, schema) =>
+    copyBeforeMigration({ dialect: 'postgres', databaseUrl, schema: schema! }, opts.dataDir, step),
+  );
+  if (listener) {
+    try {
+      await listener.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
+      attachRowCache(db, rows);
+    } catch (error) {
+      console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
+    }
+  }
+  return handle;
+}
+
+/**
+ * The connection through which changes committed by other processes reach the kept rows, by the
+ * triggers' notifications; without it nothing is kept. It also holds the schema shared for as
+ * long as the server runs, which a restore waits for (pg-tools.ts). Null when it cannot connect.
+ */
+async function changeListener(
+  pg: typeof import('pg').default,
+  databaseUrl: string,
+  rows: RowCache,
+) {
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  const lost = () => rows.disable();
+  listener.on('error', lost);
+  listener.on('end', lost);
+  listener.on('notification', () => rows.dropAll());
+  try {
+    await listener.connect();
+    await holdSchemaShared(listener, await parleySchema(listener));
+    return listener;
+  } catch (error) {
+    console.error('Listening to PostgreSQL failed: rows are not kept between requests', error);
+    await listener.end().catch(() => {});
+    return null;
+  }
+}
+
+async function openSqlite(opts: OpenOptions, log: KyselyConfig['log']): Promise<DatabaseHandle> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const unlock = opts.lock === false ? () => {} : lockDataDir(opts.dataDir);
+  try {
+    const file = path.join(opts.dataDir, SQLITE_FILE);
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    // NORMAL: a commit writes the log (the WAL) without waiting for the disk, which would stop
+    // the whole process while the disk syncs; toDisk then syncs the log in the thread pool, and
+    // no write is acknowledged before it (context.ts). SQLite itself still syncs around
+    // checkpoints, so a machine crash never corrupts the file.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    registerSearchFunctions(sqlite);
+    const wal = walSyncer(`${file}-wal`);
+    const rows = new RowCache(sqlite);
+    const db = new Kysely<DB>({
+      dialect: new SqliteDialect({
+        database: withStatementCache(sqlite, (text, statement) =>
+          rows.noteStatement(text, statement.reader),
+        ),
+      }),
+      log,
+    });
+    attachRowCache(db, rows);
+    let optimizing: NodeJS.Timeout | undefined;
+    const handle: DatabaseHandle = {
       db,
-      dialect: 'postgres',
-      toDisk: async () => {},
+      dialect: 'sqlite',
+      toDisk: () => wal.sync(),
       close: async () => {
-        await listener?.end().catch(() => {});
+        clearInterval(optimizing);
         await db.destroy();
+        wal.close();
+        unlock();
       },
     };
-    if (opts.lock !== false) {
-      // Changes committed by other processes reach the kept rows through the triggers'
-      // notifications; without them nothing is kept. The same connection holds the schema
-      // shared for as long as the server runs, which a restore waits for (pg-tools.ts).
-      listener = new pg.Client({ connectionString: opts.databaseUrl });
-      const lost = () => rows.disable();
-      listener.on('error', lost);
-      listener.on('end', lost);
-      listener.on('notification', () => rows.dropAll());
-      try {
-        await listener.connect();
-        await holdSchemaShared(listener, await parleySchema(listener));
-      } catch (error) {
-        console.error('Listening to PostgreSQL failed: rows are not kept between requests', error);
-        await listener.end().catch(() => {});
-        listener = null;
-      }
-    }
-    await migrate(handle, (step, schema) =>
-      copyBeforeMigration(
-        { dialect: 'postgres', databaseUrl: opts.databaseUrl!, schema: schema! },
-        opts.dataDir,
-        step,
-      ),
+    await migrate(handle, (step) =>
+      copyBeforeMigration({ dialect: 'sqlite', sqlite }, opts.dataDir, step),
     );
-    if (listener) {
-      try {
-        await listener.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
-        attachRowCache(db, rows);
-      } catch (error) {
-        console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
-      }
-    }
+    if (opts.lock !== false) optimizing = keepStatistics(sqlite);
     return handle;
-  } else {
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    const unlock = opts.lock === false ? () => {} : lockDataDir(opts.dataDir);
-    try {
-      const file = path.join(opts.dataDir, SQLITE_FILE);
-      const sqlite = new SQLite(file);
-      sqlite.pragma('journal_mode = WAL');
-      // NORMAL: a commit writes the log (the WAL) without waiting for the disk, which would stop
-      // the whole process for a millisecond or more; toDisk then syncs the log in the thread
-      // pool, and no write is acknowledged before it (context.ts). SQLite itself still syncs
-      // around checkpoints, so a machine crash never corrupts the file.
-      sqlite.pragma('synchronous = NORMAL');
-      sqlite.pragma('foreign_keys = ON');
-      sqlite.pragma('busy_timeout = 5000');
-      registerSearchFunctions(sqlite);
-      const wal = walSyncer(`${file}-wal`);
-      const rows = new RowCache(sqlite);
-      const db = new Kysely<DB>({
-        dialect: new SqliteDialect({
-          database: withStatementCache(sqlite, (text, statement) =>
-            rows.noteStatement(text, statement.reader),
-          ),
-        }),
-        log,
-      });
-      attachRowCache(db, rows);
-      let optimizing: NodeJS.Timeout | undefined;
-      handle = {
-        db,
-        dialect: 'sqlite',
-        toDisk: () => wal.sync(),
-        close: async () => {
-          clearInterval(optimizing);
-          await db.destroy();
-          wal.close();
-          unlock();
-        },
-      };
-      await migrate(handle, (step) =>
-        copyBeforeMigration({ dialect: 'sqlite', sqlite }, opts.dataDir, step),
-      );
-      if (opts.lock !== false) optimizing = keepStatistics(sqlite);
-      return handle;
-    } catch (err) {
-      unlock();
-      throw err;
-    }
+  } catch (err) {
+    unlock();
+    throw err;
   }
 }
 
@@ -160,11 +174,11 @@ const STATISTICS_FROM_MESSAGES = 10_000;
  * sqlite_stat4): without them it guesses, and `has:link` then reads every message of the person
  * rather than the few with a link, or `sender:` every message rather than the sender's few. The
  * benchmark's databases have them (populate ends with ANALYZE); a database grown by use has none
- * until this writes them once it holds enough messages to matter: a full ANALYZE (2.3 s at
- * 1,000,000 messages, once), since sampled statistics (`analysis_limit`) misled the planner into
- * reading a prolific sender's 93,000 messages for a page of `sender:` (370 ms instead of 2).
- * Indexes added since the last ANALYZE are analysed alone, and `PRAGMA optimize` every few hours
- * analyses again the tables that have grown or shrunk a lot since.
+ * until this writes them once it holds enough messages to matter. It runs a full ANALYZE, once,
+ * because sampled statistics (`analysis_limit`) misled the planner into reading all of a prolific
+ * sender's messages for one page of `sender:`. Indexes added since the last ANALYZE are analysed
+ * alone, and `PRAGMA optimize` every few hours analyses again the tables that have grown or
+ * shrunk a lot since.
  */
 function keepStatistics(sqlite: SQLite.Database): NodeJS.Timeout {
   const look = () => {
@@ -202,8 +216,7 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * analysed once per connection rather than at every execution: a message sent runs a dozen small
  * statements inside the write lock. PostgreSQL plans the first five executions of each for their
  * own values and keeps a generic plan afterwards only where it costs no more than those
- * (`plan_cache_mode = auto`); forcing a plan per execution kept most of the time this saves
- * (sending with 16 clients at `--scale 10k`: 422 msg/s unprepared, 438 forced, 497 auto).
+ * (`plan_cache_mode = auto`), which measured faster than forcing a plan per execution.
  * Statements with long lists of values, and texts past the first few thousand, stay unnamed,
  * so that no connection keeps an unbounded number of them.
  */

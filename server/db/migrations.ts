@@ -602,7 +602,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0015_alerted_index': {
       async up(db: Kysely<any>) {
         // `is:alerted` from the person's rows with an alert word alone, as the other flags of
-        // the `is` operator (0009): at 1,000,000 messages it read all of theirs (370 ms).
+        // the `is` operator (0009), instead of reading all of theirs.
         await sql`CREATE INDEX ${sql.id(ALERTED_INDEX.name)} ON user_messages (user_id, message_id) WHERE ${sql.raw(ALERTED_INDEX.condition)}`.execute(
           db,
         );
@@ -629,8 +629,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017_message_content_flags': {
       async up(db: Kysely<any>) {
         // `has:link`, `has:image` and `has:attachment` tested the rendered HTML of every message
-        // of the person: at 1,000,000 messages, 290-530 ms when few or none had one. What the
-        // HTML holds is kept with the message instead, with partial indexes per kind.
+        // of the person, slowest when few or none had one. What the HTML holds is kept with the
+        // message instead, with partial indexes per kind.
         await db.schema
           .alterTable('messages')
           .addColumn('content_flags', 'integer', (c) => c.notNull().defaultTo(0))
@@ -658,8 +658,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
     '0018_resolved_topics_index': {
       async up(db: Kysely<any>) {
-        // `is:resolved` tested the topic of every message of the person (290-410 ms at
-        // 1,000,000 messages); the messages of resolved topics have an index of their own.
+        // `is:resolved` tested the topic of every message of the person; the messages of
+        // resolved topics have an index of their own.
         await partialMessageIndexes(db, RESOLVED_INDEXES, resolvedTopicCondition());
         await expressionStatistics(db, dialect, [RESOLVED_STATISTICS]);
       },
@@ -670,8 +670,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
 /**
  * PostgreSQL: statistics of expressions of messages, then ANALYZE. Without them the planner
  * takes `content_flags & 1 != 0` to hold for nearly every message (the default guess for `!=`)
- * and read has:link from the person's 750,000 rows (486 ms at 1,000,000 messages) rather than
- * from the empty partial index. SQLite's planner takes the partial indexes as they are.
+ * and read has:link from all of the person's rows rather than from the empty partial index. SQLite's planner takes the partial indexes as they are.
  */
 async function expressionStatistics(
   db: Kysely<any>,

@@ -109,8 +109,8 @@ export async function createMessageSearch(db: Kysely<any>, dialect: Dialect) {
 
 /**
  * SQLite: merges the index into one segment after a bulk fill. A query opens every segment, and
- * one that asks the index about each message of a narrow (`probe`) pays that at every message:
- * about 60 µs a message on a freshly filled million, 7 µs once merged.
+ * one that asks the index about each message of a narrow (`probe`) pays that at every message,
+ * many times over on a freshly filled index.
  */
 export async function optimizeSearchIndex(db: Kysely<any>) {
   await sql`INSERT INTO messages_fts (messages_fts) VALUES ('optimize')`.execute(db);

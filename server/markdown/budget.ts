@@ -4,10 +4,9 @@ import type { RenderEnv } from './types.js';
 /**
  * How much processor time one message may take to render. The reference server gives Markdown
  * 5 seconds in a worker of its own (`unsafe_timeout` in zerver/lib/markdown); here rendering runs
- * on the thread that answers every request, so the budget is a fifth of that. Measured on two
- * busy cores, a message of 10,000 characters takes 5-70 ms, and 430 ms for 300 distinct formulas
- * rendered cold; it is processor time, not time on the clock, so a loaded machine refuses nothing
- * more than an idle one.
+ * on the thread that answers every request, so the budget is a fifth of that, still well above
+ * what the longest real messages take, formulas included. It is processor time, not time on the
+ * clock, so a loaded machine refuses nothing more than an idle one.
  */
 export const RENDER_BUDGET_MS = 1000;
 
