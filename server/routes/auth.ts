@@ -4,7 +4,7 @@ import { route } from '../http/route.js';
 import { p } from '../http/params.js';
 import { fetchApiKey } from '../actions/users.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
-import { versionFields } from '../events/register.js';
+import { versionFields } from '../register/register.js';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   route(

@@ -24,7 +24,7 @@ import { defaultStreamIds, firstMessageIds, realmStreams } from '../actions/stre
 import { subscribersByStream, subscriptionObjects } from '../actions/subscriptions.js';
 import { dmIds } from '../actions/message-records.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
-import type { ClientCapabilities } from './queue.js';
+import type { ClientCapabilities } from '../events/queue.js';
 import { multiuseInviteGroupId, SPEC_SETTING_NAMES } from '../actions/realm-admin.js';
 import { pendingScheduledMessages } from '../actions/scheduled-messages.js';
 import { defaultStreamGroupObjects } from '../actions/default-streams.js';

@@ -5,17 +5,12 @@ import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/re
 import { firstMessageIds, realmStreams } from '../actions/streams.js';
 import { streamToApi } from '../domain/serialize.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
-import {
-  checkKnownOperators,
-  narrowLookup,
-  parseNarrow,
-  queueNarrow,
-  type QueueNarrow,
-} from '../actions/narrow.js';
+import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow } from '../actions/narrow.js';
+import type { QueueNarrow } from '../domain/message-facts.js';
 import { mayAccessPublicStreams } from '../actions/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
-import { eventsJson, type ClientCapabilities } from './queue.js';
-import type { ClientGone } from './types.js';
+import { eventsJson, type ClientCapabilities } from '../events/queue.js';
+import type { ClientGone } from '../events/types.js';
 
 export interface RegisterParams {
   apply_markdown: boolean;
