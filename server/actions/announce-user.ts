@@ -5,7 +5,7 @@ import type { Delivery } from '../events/types.js';
 import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { botToApi, userToApi } from '../domain/serialize.js';
 import { systemGroupJoinEvent } from './realm.js';
-import { botAudience } from './access.js';
+import { botAudience } from '../lib/access.js';
 
 /**
  * Tells everyone about a new account exactly as a fresh register would show it: those its email

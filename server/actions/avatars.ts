@@ -7,9 +7,9 @@ import { avatarPathOwner } from '../domain/avatar-paths.js';
 import { badRequest, notFound, notLoggedIn, realmDeactivated } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { avatarUrl } from '../domain/serialize.js';
-import { activeUserIds } from './access.js';
+import { activeUserIds } from '../lib/access.js';
 import { EMOJI_IMAGE_TYPES, imageFormat } from './realm-emoji.js';
-import { realmSettings } from './realm.js';
+import { realmSettings } from '../lib/realm.js';
 import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
 
 /**

@@ -7,9 +7,9 @@ import { badRequest } from '../domain/errors.js';
 import { isAdmin, ROLE } from '../domain/roles.js';
 import { generateApiKey } from '../domain/password.js';
 import { botToApi } from '../domain/serialize.js';
-import { activeUserIds, botAudience } from './access.js';
-import { adminRequired, isDbId } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds, botAudience } from '../lib/access.js';
+import { adminRequired, isDbId } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { insertUser, validateFullName } from './users.js';
 import { deactivateWithBots } from './user-admin.js';
 

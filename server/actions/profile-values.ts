@@ -7,8 +7,8 @@ import type { Delivery } from '../events/types.js';
 import { parseClientJson } from '../domain/client-json.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { activeUserIds } from './access.js';
-import { isDbId } from './admin-checks.js';
+import { activeUserIds } from '../lib/access.js';
+import { isDbId } from '../lib/admin-checks.js';
 import { isAdmin } from '../domain/roles.js';
 
 /**

@@ -24,8 +24,8 @@ import {
   type UserSettingName,
   type UserSettingSpec,
 } from '../../src/api/model/user-settings.js';
-import { activeUserIds } from './access.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds } from '../lib/access.js';
+import { realmSettings } from '../lib/realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
 import { putInOutbox } from './outbox.js';

@@ -11,11 +11,11 @@ import {
   canSeeStream,
   isSubscribed,
   streamAudience,
-} from './access.js';
-import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
+} from '../lib/access.js';
+import { isDbId, ownerRequired, requireUserAdmin } from '../lib/admin-checks.js';
 import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
-import { findSystemGroupId } from './realm.js';
+import { findSystemGroupId } from '../lib/realm.js';
 
 /**
  * Deactivating and reactivating accounts. A deactivated user keeps their messages; their API key

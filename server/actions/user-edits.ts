@@ -12,11 +12,11 @@ import {
   canSeeStream,
   mayAccessPublicStreams,
   subscribedStreamIds,
-} from './access.js';
-import { ownerRequired, requireUserAdmin } from './admin-checks.js';
+} from '../lib/access.js';
+import { ownerRequired, requireUserAdmin } from '../lib/admin-checks.js';
 import { checkProfileEntries, setProfileValues } from './profile-values.js';
-import { realmSettings } from './realm.js';
-import { firstMessageIds, realmStreams } from './streams.js';
+import { realmSettings } from '../lib/realm.js';
+import { firstMessageIds, realmStreams } from '../lib/streams.js';
 import { subscribersByStream } from './subscriptions.js';
 import { isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';

@@ -9,7 +9,7 @@ import {
   EMOJISETS,
   USER_SETTING_DEFAULTS,
 } from '../domain/settings.js';
-import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
+import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../lib/realm.js';
 import { multiuseInviteGroupId, SPEC_SETTING_NAMES } from '../actions/realm-admin.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { ClientCapabilities } from '../events/queue.js';
-import { firstMessageIds, realmStreams } from '../actions/streams.js';
+import { firstMessageIds, realmStreams } from '../lib/streams.js';
 
 /** What the client asked /register for. */
 export interface StateOptions {

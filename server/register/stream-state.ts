@@ -1,6 +1,6 @@
 import { streamToApi } from '../domain/serialize.js';
-import { canSeeStream, subscribedStreamIds } from '../actions/access.js';
-import { defaultStreamIds } from '../actions/streams.js';
+import { canSeeStream, subscribedStreamIds } from '../lib/access.js';
+import { defaultStreamIds } from '../lib/streams.js';
 import { subscriptionObjects, subscribersByStream } from '../actions/subscriptions.js';
 import { defaultStreamGroupObjects } from '../actions/default-streams.js';
 import type { Section } from './snapshot.js';

@@ -15,7 +15,7 @@ import {
   type RegisterUserSettings,
   type UserSettings,
 } from '../../src/api/model/user-settings.js';
-import { policyFlags } from '../actions/policies.js';
+import { policyFlags } from '../lib/policies.js';
 import { statusSnapshot } from '../actions/user-status.js';
 import { alertWordsOf } from '../actions/alert-words.js';
 import { mutedUserObjects } from '../actions/muted-users.js';
