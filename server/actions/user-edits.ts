@@ -21,6 +21,7 @@ import { subscribersByStream } from './subscriptions.js';
 import { isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';
 import type { Role } from '../../src/api/model/index.js';
+import { userUpdated } from './announce-user.js';
 
 /** PATCH /users/{user_id}: what an administrator may change about another account. */
 export interface UserChanges {
@@ -53,11 +54,7 @@ async function changeRole(
   await trx.updateTable('users').set({ role }).where('id', '=', target.id).execute();
 
   const everyone = await activeUserIds(trx, realm.id);
-  events.push({
-    realmId: realm.id,
-    userIds: everyone,
-    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role: role as Role } },
-  });
+  events.push(userUpdated(realm, everyone, { user_id: target.id, role: role as Role }));
   if (!target.is_active) return;
   const oldGroup = await roleGroupId(trx, realm, target.role);
   const newGroup = await roleGroupId(trx, realm, role);
@@ -148,15 +145,12 @@ async function changeFullName(
       throw badRequest('Unique names required in this organization.');
   }
   await trx.updateTable('users').set({ full_name: fullName }).where('id', '=', target.id).execute();
-  events.push({
-    realmId: realm.id,
-    userIds: await activeUserIds(trx, realm.id),
-    event: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: target.id, full_name: fullName },
-    },
-  });
+  events.push(
+    userUpdated(realm, await activeUserIds(trx, realm.id), {
+      user_id: target.id,
+      full_name: fullName,
+    }),
+  );
   if (target.is_bot)
     events.push({
       realmId: realm.id,
