@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
-import { realmSettings } from './realm.js';
+import { realmSettings } from '../lib/realm.js';
 import { insertMessage } from './send-message.js';
 import { notificationBot } from './system-bots.js';
 

@@ -2,10 +2,11 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
+import type { RealmUserEvent } from '../../src/api/model/events.js';
 import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { botToApi, userToApi } from '../domain/serialize.js';
 import { systemGroupJoinEvent } from './realm.js';
-import { botAudience } from './access.js';
+import { botAudience } from '../lib/access.js';
 
 /**
  * Tells everyone about a new account exactly as a fresh register would show it: those its email
@@ -58,4 +59,22 @@ export async function announceNewUser(
   }
   const joined = await systemGroupJoinEvent(trx, realm.id, user.id, user.role, everyone);
   if (joined) events.push(joined);
+}
+
+/**
+ * What a `realm_user` update may say of a person: the fields that changed and their id (and, for
+ * an avatar, its source and medium-size URL, which upstream sends too though the user object has
+ * no such fields).
+ */
+export type PersonChange = Extract<RealmUserEvent, { op: 'update' }>['person'] & {
+  avatar_source?: string;
+  avatar_url_medium?: string;
+};
+
+/**
+ * A change to a person, for those given (`realm_user` `update`): every edit of a person (name,
+ * role, avatar, address, profile field, activation, bot owner) announces itself through here.
+ */
+export function userUpdated(realm: Realm, userIds: number[], person: PersonChange): Delivery {
+  return { realmId: realm.id, userIds, event: { type: 'realm_user', op: 'update', person } };
 }

@@ -7,10 +7,11 @@ import { avatarPathOwner } from '../domain/avatar-paths.js';
 import { badRequest, notFound, notLoggedIn, realmDeactivated } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { avatarUrl } from '../domain/serialize.js';
-import { activeUserIds } from './access.js';
+import { activeUserIds } from '../lib/access.js';
 import { EMOJI_IMAGE_TYPES, imageFormat } from './realm-emoji.js';
-import { realmSettings } from './realm.js';
+import { realmSettings } from '../lib/realm.js';
 import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
+import { userUpdated } from './announce-user.js';
 
 /**
  * Uploaded avatars: one image per person under <dataDir>/avatars/<realm_id>/users/, named by the
@@ -111,21 +112,15 @@ async function avatarChanged(ctx: AppContext, realm: Realm, user: User, source: 
       .where('id', '=', user.id)
       .execute();
     const url = avatarUrl(ctx, { id: user.id, realm_id: realm.id, avatar_version: version });
-    events.push({
-      realmId: realm.id,
-      userIds: await activeUserIds(trx, realm.id),
-      event: {
-        type: 'realm_user',
-        op: 'update',
-        person: {
-          user_id: user.id,
-          avatar_url: url,
-          avatar_source: source,
-          avatar_url_medium: url,
-          avatar_version: version,
-        },
-      },
-    });
+    events.push(
+      userUpdated(realm, await activeUserIds(trx, realm.id), {
+        user_id: user.id,
+        avatar_url: url,
+        avatar_source: source,
+        avatar_url_medium: url,
+        avatar_version: version,
+      }),
+    );
     return { avatar_url: url };
   });
 }

@@ -7,11 +7,12 @@ import { badRequest } from '../domain/errors.js';
 import { isAdmin, ROLE } from '../domain/roles.js';
 import { generateApiKey } from '../domain/password.js';
 import { botToApi } from '../domain/serialize.js';
-import { activeUserIds, botAudience } from './access.js';
-import { adminRequired, isDbId } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds, botAudience } from '../lib/access.js';
+import { adminRequired, isDbId } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { insertUser, validateFullName } from './users.js';
 import { deactivateWithBots } from './user-admin.js';
+import { userUpdated } from './announce-user.js';
 
 /**
  * Bots people make for themselves (upstream zerver/views/users.py `add_bot_backend`,
@@ -128,15 +129,12 @@ export async function updateBot(
           .set({ full_name: fullName })
           .where('id', '=', bot.id)
           .execute();
-        events.push({
-          realmId: realm.id,
-          userIds: await activeUserIds(trx, realm.id),
-          event: {
-            type: 'realm_user',
-            op: 'update',
-            person: { user_id: bot.id, full_name: fullName },
-          },
-        });
+        events.push(
+          userUpdated(realm, await activeUserIds(trx, realm.id), {
+            user_id: bot.id,
+            full_name: fullName,
+          }),
+        );
         events.push({
           realmId: realm.id,
           userIds: await botAudience(trx, realm, bot),
@@ -201,15 +199,12 @@ async function moveOwnership(
       userIds: kept,
       event: { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } },
     });
-  events.push({
-    realmId: realm.id,
-    userIds: await activeUserIds(trx, realm.id),
-    event: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: bot.id, bot_owner_id: owner.id },
-    },
-  });
+  events.push(
+    userUpdated(realm, await activeUserIds(trx, realm.id), {
+      user_id: bot.id,
+      bot_owner_id: owner.id,
+    }),
+  );
 }
 
 /** POST /bots/{bot_id}/api_key/regenerate: the old key stops working at once. */

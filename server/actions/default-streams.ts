@@ -5,8 +5,8 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { streamToApi } from '../domain/serialize.js';
-import { isDbId, requireAdmin } from './admin-checks.js';
-import { defaultStreamIds, firstMessageIds, realmStreams, streamForUser } from './streams.js';
+import { isDbId, requireAdmin } from '../lib/admin-checks.js';
+import { defaultStreamIds, firstMessageIds, realmStreams, streamForUser } from '../lib/streams.js';
 
 export const MAX_GROUP_NAME_LENGTH = 60;
 export const MAX_GROUP_DESCRIPTION_LENGTH = 1024;

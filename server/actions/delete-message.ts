@@ -6,13 +6,13 @@ import type { DeliveredEvent, Delivery } from '../events/types.js';
 import type { DeleteMessageEvent } from '../../src/api/model/index.js';
 import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
-import { mayDeleteOwnMessages } from './policies.js';
-import { canReadStreamHistory } from './access.js';
-import { requireAdmin } from './admin-checks.js';
-import { accessibleMessage } from './message-access.js';
-import { releaseClaims } from './upload-access.js';
-import { realmSettings } from './realm.js';
-import { streamForUser } from './streams.js';
+import { mayDeleteOwnMessages } from '../lib/policies.js';
+import { canReadStreamHistory } from '../lib/access.js';
+import { requireAdmin } from '../lib/admin-checks.js';
+import { accessibleMessage } from '../lib/message-access.js';
+import { releaseClaims } from './upload-claims.js';
+import { realmSettings } from '../lib/realm.js';
+import { streamForUser } from '../lib/streams.js';
 
 /** DELETE /messages/{id}: administrators always; senders by policy, within the delete time limit. */
 export async function deleteMessage(ctx: AppContext, realm: Realm, user: User, messageId: number) {

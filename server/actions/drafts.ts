@@ -4,7 +4,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest, noSuchObject } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { streamForUser } from './streams.js';
+import { streamForUser } from '../lib/streams.js';
 import type { Draft } from '../../src/api/model/index.js';
 
 export interface DraftInput {

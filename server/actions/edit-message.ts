@@ -8,15 +8,15 @@ import type { DeliveredEvent, Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { isModeratorOrAbove } from '../domain/roles.js';
-import { checkMaySendToStream } from './send-access.js';
-import { checkMentionsAllowed } from './mention-policy.js';
-import { mayEditTopics, mayMoveMessagesBetweenStreams } from './policies.js';
+import { checkMaySendToStream } from '../lib/send-access.js';
+import { checkMentionsAllowed } from '../lib/mention-policy.js';
+import { mayEditTopics, mayMoveMessagesBetweenStreams } from '../lib/policies.js';
 import { renderMarkdown, topicNarrowUrl } from '../markdown/index.js';
 import { htmlDiff } from '../markdown/html-diff.js';
-import { canReadStreamHistory } from './access.js';
-import { accessibleMessage } from './message-access.js';
-import { reclaimLinkedUploads } from './upload-access.js';
-import { realmSettings } from './realm.js';
+import { canReadStreamHistory } from '../lib/access.js';
+import { accessibleMessage } from '../lib/message-access.js';
+import { reclaimLinkedUploads } from './upload-claims.js';
+import { realmSettings } from '../lib/realm.js';
 import { mentionedUserIds } from './user-groups.js';
 import {
   insertMessage,
@@ -24,7 +24,7 @@ import {
   normalizeContent,
   normalizeTopic,
 } from './send-message.js';
-import { streamForUser } from './streams.js';
+import { streamForUser } from '../lib/streams.js';
 import { notificationBot } from './system-bots.js';
 import { removeMessages } from './delete-message.js';
 import type { TopicVisibilityPolicy, UpdateMessageEvent } from '../../src/api/model/index.js';

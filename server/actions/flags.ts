@@ -7,8 +7,8 @@ import type { UnreadMessageDetails, UpdateMessageFlagsEvent } from '../../src/ap
 import { badRequest } from '../domain/errors.js';
 import { FLAG_BITS, type FlagName, USER_CHANGEABLE_FLAGS, WILDCARD_BITS } from '../domain/flags.js';
 import { VISIBILITY } from './subscription-properties.js';
-import { accessibleMessage } from './message-access.js';
-import { dmIds } from './message-records.js';
+import { accessibleMessage } from '../lib/message-access.js';
+import { dmIds } from '../lib/message-records.js';
 
 export function checkChangeableFlag(flag: string): FlagName {
   if (!(flag in FLAG_BITS) && flag !== 'wildcard_mentioned')

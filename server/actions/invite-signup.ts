@@ -5,7 +5,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
-import { nowSeconds } from './admin-checks.js';
+import { nowSeconds } from '../lib/admin-checks.js';
 import { notifyInvitesChanged, sendInvitationMail, STATUS, type Invite } from './invites.js';
 import { insertMessage } from './send-message.js';
 import { subscribeUsersToStreams } from './subscriptions.js';

@@ -7,10 +7,16 @@ import type { InviteTable, Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { isAdmin, isGuest, isOwner, ROLE, VALID_ROLES } from '../domain/roles.js';
-import { isSubscribed } from './access.js';
-import { adminRequired, isDbId, MAX_DB_INT, nowSeconds, ownerRequired } from './admin-checks.js';
-import { mayCreateReusableInvites, mayInviteToRealm, maySubscribeOthers } from './policies.js';
-import { defaultStreamIds } from './streams.js';
+import { isSubscribed } from '../lib/access.js';
+import {
+  adminRequired,
+  isDbId,
+  MAX_DB_INT,
+  nowSeconds,
+  ownerRequired,
+} from '../lib/admin-checks.js';
+import { mayCreateReusableInvites, mayInviteToRealm, maySubscribeOthers } from '../lib/policies.js';
+import { defaultStreamIds } from '../lib/streams.js';
 import { validateEmail } from './users.js';
 import { putInOutbox } from './outbox.js';
 

@@ -4,8 +4,8 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
-import { activeUserIds } from './access.js';
-import { isDbId, requireAdmin } from './admin-checks.js';
+import { activeUserIds } from '../lib/access.js';
+import { isDbId, requireAdmin } from '../lib/admin-checks.js';
 import { parseLinkifierPattern } from '../markdown/index.js';
 export { expandUrlTemplate } from '../markdown/index.js';
 

@@ -6,10 +6,10 @@ import type { Realm, User } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { changeFlags, checkChangeableFlag } from './flags.js';
-import { baseQuery, MAX_MESSAGES_PER_FETCH } from './get-messages.js';
-import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
-import { expandWithOperator } from './narrow-with.js';
-import { streamForUser } from './streams.js';
+import { baseQuery, MAX_MESSAGES_PER_FETCH } from '../lib/get-messages.js';
+import { narrowLookup, planNarrow, type NarrowTerm } from '../lib/narrow.js';
+import { expandWithOperator } from '../lib/narrow-with.js';
+import { streamForUser } from '../lib/streams.js';
 
 async function unreadIds(
   trx: Database,

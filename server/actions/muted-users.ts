@@ -5,7 +5,7 @@ import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
-import { nowSeconds } from './admin-checks.js';
+import { nowSeconds } from '../lib/admin-checks.js';
 import { changeFlags } from './flags.js';
 import { userInRealm } from './user-admin.js';
 

@@ -6,9 +6,9 @@ import type { PresenceTable, Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { activeUserIds } from './access.js';
-import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds } from '../lib/access.js';
+import { isDbId, MAX_DB_INT, nowSeconds } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 
 /**
  * Presence: when each user was last connected and last active. It is shared by every server

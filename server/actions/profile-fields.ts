@@ -6,8 +6,8 @@ import type { Updateable } from 'kysely';
 import type { CustomProfileFieldTable, Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
-import { activeUserIds } from './access.js';
-import { isDbId, requireAdmin } from './admin-checks.js';
+import { activeUserIds } from '../lib/access.js';
+import { isDbId, requireAdmin } from '../lib/admin-checks.js';
 import { clearValuesOutsideChoices, FIELD_TYPE, isHttpUrl } from './profile-values.js';
 
 /**

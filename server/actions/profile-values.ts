@@ -7,9 +7,10 @@ import type { Delivery } from '../events/types.js';
 import { parseClientJson } from '../domain/client-json.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { activeUserIds } from './access.js';
-import { isDbId } from './admin-checks.js';
+import { activeUserIds } from '../lib/access.js';
+import { isDbId } from '../lib/admin-checks.js';
 import { isAdmin } from '../domain/roles.js';
+import { userUpdated } from './announce-user.js';
 
 /**
  * Users' values for the custom profile fields: validated per field type, rendered as Markdown
@@ -161,15 +162,12 @@ async function valueEvent(
 ) {
   const custom: CustomProfileFieldChange = { id: field.id, value: field.value };
   if (field.rendered_value != null) custom.rendered_value = field.rendered_value;
-  events.push({
-    realmId: realm.id,
-    userIds: await activeUserIds(trx, realm.id),
-    event: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: userId, custom_profile_field: custom },
-    },
-  });
+  events.push(
+    userUpdated(realm, await activeUserIds(trx, realm.id), {
+      user_id: userId,
+      custom_profile_field: custom,
+    }),
+  );
 }
 
 async function realmFieldRows(trx: Database, realm: Realm): Promise<Map<number, FieldRow>> {

@@ -6,8 +6,8 @@ import { badRequest } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { emojiCodeForName, emojiNameForCode } from '../markdown/index.js';
 import { activeEmojiNamed, emojiById } from './realm-emoji.js';
-import { accessibleMessage } from './message-access.js';
-import { realmSettings } from './realm.js';
+import { accessibleMessage } from '../lib/message-access.js';
+import { realmSettings } from '../lib/realm.js';
 import type { Reaction } from '../../src/api/model/index.js';
 
 export interface ReactionRequest {
@@ -54,38 +54,6 @@ export async function checkEmojiRequest(db: Database, realm: Realm, emoji: Resol
   } else {
     throw badRequest('Invalid emoji type.');
   }
-}
-
-/** Reactions as message records carry them. */
-export async function reactionsFor(db: Database, messageIds: number[]) {
-  const map = new Map<number, Record<string, unknown>[]>();
-  if (!messageIds.length) return map;
-  const rows = await db
-    .selectFrom('reactions')
-    .innerJoin('users', 'users.id', 'reactions.user_id')
-    .select([
-      'reactions.message_id',
-      'reactions.user_id',
-      'reactions.emoji_name',
-      'reactions.emoji_code',
-      'reactions.reaction_type',
-      'users.email',
-      'users.full_name',
-    ])
-    .where('reactions.message_id', 'in', messageIds)
-    .execute();
-  for (const r of rows) {
-    const list = map.get(r.message_id) ?? [];
-    list.push({
-      emoji_name: r.emoji_name,
-      emoji_code: r.emoji_code,
-      reaction_type: r.reaction_type,
-      user_id: r.user_id,
-      user: { id: r.user_id, email: r.email, full_name: r.full_name, is_mirror_dummy: false },
-    });
-    map.set(r.message_id, list);
-  }
-  return map;
 }
 
 /**

@@ -7,9 +7,9 @@ import { badRequest } from '../domain/errors.js';
 import { LANGUAGES } from '../domain/languages.js';
 import { isOwner } from '../domain/roles.js';
 import { parseSettings, REALM_SETTING_DEFAULTS } from '../domain/settings.js';
-import { activeUserIds } from './access.js';
-import { findSystemGroupId, realmDescriptionHtml, realmSettings } from './realm.js';
-import { decodeLoose, isDbId, ownerRequired, requireAdmin } from './admin-checks.js';
+import { activeUserIds } from '../lib/access.js';
+import { findSystemGroupId, realmDescriptionHtml, realmSettings } from '../lib/realm.js';
+import { decodeLoose, isDbId, ownerRequired, requireAdmin } from '../lib/admin-checks.js';
 
 type Rule =
   | { kind: 'bool' }

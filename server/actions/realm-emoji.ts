@@ -8,9 +8,9 @@ import type { Delivery } from '../events/types.js';
 import { badRequest, noSuchObject } from '../domain/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { emojiCodeForName } from '../markdown/index.js';
-import { activeUserIds } from './access.js';
-import { passesPolicy } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds } from '../lib/access.js';
+import { passesPolicy } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
 
 /**

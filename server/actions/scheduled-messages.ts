@@ -6,11 +6,11 @@ import type { Realm, ScheduledMessageTable, User } from '../db/schema.js';
 import type { Delivery, EventBody } from '../events/types.js';
 import { DomainError, badRequest, missingParam, noSuchObject } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { checkMaySendToStream } from './send-access.js';
-import { isDbId, MAX_DB_INT, nowSeconds } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { checkMaySendToStream } from '../lib/send-access.js';
+import { isDbId, MAX_DB_INT, nowSeconds } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
-import { findStream } from './streams.js';
+import { findStream } from '../lib/streams.js';
 import type {
   ScheduledMessage as WireScheduledMessage,
   ScheduledMessagesEvent,

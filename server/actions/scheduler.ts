@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
-import { nowSeconds } from './admin-checks.js';
+import { nowSeconds } from '../lib/admin-checks.js';
 import {
   scheduledMessagesEvent,
   scheduledToApi,

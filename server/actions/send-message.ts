@@ -13,17 +13,17 @@ import {
   type MarkdownContext,
   type MarkdownReferences,
 } from '../markdown/index.js';
-import { activeSubscriberIds, canSeeStream, subscribedStreamIds } from './access.js';
-import { claimLinkedUploads } from './upload-access.js';
-import { buildMessageRecords, dmKeyOf } from './message-records.js';
-import { realmSettings } from './realm.js';
+import { activeSubscriberIds, canSeeStream, subscribedStreamIds } from '../lib/access.js';
+import { claimLinkedUploads } from './upload-claims.js';
+import { buildMessageRecords, dmKeyOf } from '../lib/message-records.js';
+import { realmSettings } from '../lib/realm.js';
 import { mentionedUserIds } from './user-groups.js';
-import { findStream } from './streams.js';
-import { checkMaySendToStream } from './send-access.js';
-import { checkMentionsAllowed } from './mention-policy.js';
+import { findStream } from '../lib/streams.js';
+import { checkMaySendToStream } from '../lib/send-access.js';
+import { checkMentionsAllowed } from '../lib/mention-policy.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
 import { activeRealmEmoji } from './realm-emoji.js';
-import { isDbId } from './admin-checks.js';
+import { isDbId } from '../lib/admin-checks.js';
 import { compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
 import { insertMessageWithRecipients, type MessageValues } from '../db/message-insert.js';

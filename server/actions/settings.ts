@@ -25,11 +25,12 @@ import {
   type UserSettingName,
   type UserSettingSpec,
 } from '../../src/api/model/user-settings.js';
-import { activeUserIds } from './access.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds } from '../lib/access.js';
+import { realmSettings } from '../lib/realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
 import { putInOutbox } from './outbox.js';
+import { userUpdated } from './announce-user.js';
 
 const CHECKS: Record<UserSettingCheck, (value: string) => boolean> = {
   language: (v) => v in LANGUAGES,
@@ -126,22 +127,17 @@ export async function updateSettings(
     if (Object.keys(parsed).some((name) => !onRow(name))) updates.settings = JSON.stringify(stored);
     if (fullName !== undefined && fullName !== fresh.full_name) {
       updates.full_name = fullName;
-      events.push({
-        realmId: realm.id,
-        userIds: await activeUserIds(trx, realm.id),
-        event: {
-          type: 'realm_user',
-          op: 'update',
-          person: { user_id: user.id, full_name: fullName },
-        },
-      });
+      events.push(
+        userUpdated(realm, await activeUserIds(trx, realm.id), {
+          user_id: user.id,
+          full_name: fullName,
+        }),
+      );
     }
     for (const change of userObjectChanges) {
-      events.push({
-        realmId: realm.id,
-        userIds: await activeUserIds(trx, realm.id),
-        event: { type: 'realm_user', op: 'update', person: { user_id: user.id, ...change } },
-      });
+      events.push(
+        userUpdated(realm, await activeUserIds(trx, realm.id), { user_id: user.id, ...change }),
+      );
     }
     if (passwordHash) updates.password_hash = passwordHash;
     if (Object.keys(updates).length)

@@ -7,14 +7,19 @@ import { badRequest } from '../domain/errors.js';
 import { isOwner } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
 import { renderStreamDescription } from '../markdown/index.js';
-import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
-import { decodeLoose, MAX_DB_INT, ownerRequired } from './admin-checks.js';
+import {
+  activeSubscriberIds,
+  canAccessStream,
+  isSubscribed,
+  streamAudience,
+} from '../lib/access.js';
+import { decodeLoose, MAX_DB_INT, ownerRequired } from '../lib/admin-checks.js';
 import {
   mayCreatePrivateStreams,
   mayCreatePublicStreams,
   mayCreateWebPublicStreams,
   webPublicStreamsEnabled,
-} from './policies.js';
+} from '../lib/policies.js';
 import {
   defaultStreamIds,
   firstMessageIds,
@@ -22,7 +27,7 @@ import {
   streamForUser,
   streamToAdminister,
   validateStreamName,
-} from './streams.js';
+} from '../lib/streams.js';
 import { forgetArchivedStream, setDefaultStream } from './default-streams.js';
 import { permissionGroupName } from './realm-admin.js';
 import { markdownContext } from './send-message.js';

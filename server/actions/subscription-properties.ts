@@ -4,7 +4,7 @@ import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import type { SubscriptionProperty, TopicVisibilityPolicy } from '../../src/api/model/index.js';
-import { findStream, streamForUser } from './streams.js';
+import { findStream, streamForUser } from '../lib/streams.js';
 
 export interface PropertyChange {
   stream_id: number;

@@ -6,15 +6,16 @@ import type { Delivery } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
 import { streamToApi, subscriptionToApi } from '../domain/serialize.js';
-import { activeSubscriberIds, canAccessStream, isSubscribed, streamAudience } from './access.js';
-import { checkMayCreateStream, maySubscribeOthers } from './policies.js';
 import {
-  firstMessageIds,
-  insertStream,
-  realmStreams,
-  validateStreamName,
-  type NewStreamOptions,
-} from './streams.js';
+  activeSubscriberIds,
+  canAccessStream,
+  isInGroup,
+  isSubscribed,
+  streamAudience,
+} from '../lib/access.js';
+import { checkMayCreateStream, maySubscribeOthers } from '../lib/policies.js';
+import { firstMessageIds, realmStreams, validateStreamName } from '../lib/streams.js';
+import { insertStream, type NewStreamOptions } from './create-stream.js';
 
 export const STREAM_COLORS = [
   '#76ce90',
@@ -452,49 +453,6 @@ async function checkCanRemoveOthers(
   if (target.is_bot && target.bot_owner_id === actor.id && canAccess) return;
   if (canAccess && (await isInGroup(trx, actor, stream.can_remove_subscribers_group))) return;
   throw badRequest('Insufficient permission');
-}
-
-/** Membership of a group, following system-group roles and subgroups. */
-export async function isInGroup(
-  db: Database,
-  user: User,
-  groupId: number,
-  depth = 0,
-): Promise<boolean> {
-  if (depth > 10) return false;
-  const group = await db
-    .selectFrom('user_groups')
-    .selectAll()
-    .where('id', '=', groupId)
-    .executeTakeFirst();
-  if (!group) return false;
-  if (group.is_system_group) {
-    const limits: Record<string, number> = {
-      'role:everyone': 600,
-      'role:members': 400,
-      'role:fullmembers': 400,
-      'role:moderators': 300,
-      'role:administrators': 200,
-      'role:owners': 100,
-      'role:internet': 600,
-      'role:nobody': 0,
-    };
-    return user.role <= (limits[group.name] ?? 0);
-  }
-  const direct = await db
-    .selectFrom('user_group_members')
-    .select('user_id')
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
-  if (direct) return true;
-  const subs = await db
-    .selectFrom('user_group_subgroups')
-    .select('subgroup_id')
-    .where('group_id', '=', groupId)
-    .execute();
-  for (const s of subs) if (await isInGroup(db, user, s.subgroup_id, depth + 1)) return true;
-  return false;
 }
 
 export { activeSubscriberIds };

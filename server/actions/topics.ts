@@ -2,13 +2,13 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { canReadStreamHistory } from './access.js';
-import { baseQuery } from './get-messages.js';
-import { narrowLookup, planNarrow, type NarrowTerm } from './narrow.js';
-import { expandWithOperator } from './narrow-with.js';
-import { searchMatcher } from './search-highlight.js';
+import { canReadStreamHistory } from '../lib/access.js';
+import { baseQuery } from '../lib/get-messages.js';
+import { narrowLookup, planNarrow, type NarrowTerm } from '../lib/narrow.js';
+import { expandWithOperator } from '../lib/narrow-with.js';
+import { searchMatcher } from '../lib/search-highlight.js';
 import { markdownContext } from './send-message.js';
-import { streamForUser } from './streams.js';
+import { streamForUser } from '../lib/streams.js';
 
 /** GET /users/me/{stream_id}/topics: the stream's topics, most recently active first. */
 export async function streamTopics(

@@ -2,9 +2,9 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest, missingParam } from '../domain/errors.js';
 import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
-import { activeSubscriberIds } from './access.js';
-import { streamForUser } from './streams.js';
-import { checkMaySendToStream } from './send-access.js';
+import { activeSubscriberIds } from '../lib/access.js';
+import { streamForUser } from '../lib/streams.js';
+import { checkMaySendToStream } from '../lib/send-access.js';
 import type { DeliveredEvent } from '../events/types.js';
 import type { TypingEvent } from '../../src/api/model/index.js';
 

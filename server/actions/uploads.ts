@@ -3,18 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
-import { DomainError, badRequest } from '../domain/errors.js';
-import { serverKey } from '../domain/server-keys.js';
+import { badRequest } from '../domain/errors.js';
+import { fileNotFound, storedPath, uploadsDir } from '../lib/upload-files.js';
 
 /**
  * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`. Who
- * may read one is decided in attachment-claims.ts: the uploader, and readers of messages that claim it.
+ * may read one is decided in lib/upload-access.ts: the uploader, and readers of messages that claim it.
  */
 
 export const MAX_FILE_UPLOAD_MIB = 25;
 export const MAX_FILE_UPLOAD_BYTES = MAX_FILE_UPLOAD_MIB * 1024 * 1024;
-/** How long a URL from GET /user_uploads/{realm_id}/{filename} works without credentials. */
-export const TEMPORARY_URL_SECONDS = 60;
 /** Most Linux filesystems limit a path component to 255 bytes. */
 const MAX_FILE_NAME_BYTES = 255;
 
@@ -30,7 +28,6 @@ export interface IncomingFile {
   tooLarge: boolean;
 }
 
-export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
 /** Files being received; beside the uploads so a rename moves them into place. */
 export const incomingDir = (ctx: AppContext) => path.join(uploadsDir(ctx), '.incoming');
 
@@ -147,16 +144,6 @@ function randomPathId(realmId: number, name: string): string {
   return `${realmId}/${shard}/${token}/${sanitizeFilename(name)}`;
 }
 
-/** The absolute path of an upload, or null for an id that would leave the uploads directory. */
-export function storedPath(ctx: AppContext, pathId: string): string | null {
-  const root = uploadsDir(ctx);
-  const full = path.resolve(root, pathId);
-  return full.startsWith(root + path.sep) &&
-    !pathId.split('/').some((p) => p === '' || p === '.' || p === '..')
-    ? full
-    : null;
-}
-
 /** Writes the file's data to the disk before the database row that promises it exists. */
 export async function syncFile(file: string) {
   const handle = await fs.promises.open(file, 'r');
@@ -210,8 +197,6 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
   return { uri: url, url, filename };
 }
 
-export const fileNotFound = () => new DomainError('File not found', 'BAD_REQUEST', 404);
-
 export interface ServedFile {
   file: string;
   size: number;
@@ -234,38 +219,6 @@ export async function servedFile(ctx: AppContext, attachment: Attachment): Promi
     attachment: !INLINE_TYPES.has(bare),
     downloadName: attachment.path_id.split('/').pop()!,
   };
-}
-
-/** Temporary URLs are signed with a secret of their own, one per data directory. */
-const signature = (ctx: AppContext, payload: string) =>
-  crypto
-    .createHmac('sha256', serverKey(ctx.config.dataDir, 'upload-url.key'))
-    .update(payload)
-    .digest('base64url');
-
-/** A URL for the upload that works for a minute without credentials (for someone who may read it). */
-export function temporaryUrlFor(ctx: AppContext, attachment: Attachment) {
-  const payload = `${attachment.id}.${Math.floor(Date.now() / 1000) + TEMPORARY_URL_SECONDS}`;
-  const name = attachment.path_id.split('/').pop()!;
-  return {
-    url: `/user_uploads/temporary/${payload}.${signature(ctx, payload)}/${encodeURIComponent(name)}`,
-  };
-}
-
-/** The upload a temporary URL names, if its signature holds and it has not expired. */
-export async function uploadForToken(ctx: AppContext, token: string, filename: string) {
-  const m = /^(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  const valid =
-    m && crypto.timingSafeEqual(Buffer.from(signature(ctx, `${m[1]}.${m[2]}`)), Buffer.from(m[3]!));
-  if (!m || !valid || Number(m[2]) < Date.now() / 1000) throw badRequest('Invalid token');
-  const attachment = await ctx.db
-    .selectFrom('attachments')
-    .selectAll()
-    .where('id', '=', Number(m[1]))
-    .executeTakeFirst();
-  if (!attachment) throw fileNotFound();
-  if (attachment.path_id.split('/').pop() !== filename) throw badRequest('Invalid filename');
-  return attachment;
 }
 
 /** Removes temporary files that a crashed process left behind (older than an hour), once per directory. */

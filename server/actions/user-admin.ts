@@ -11,11 +11,12 @@ import {
   canSeeStream,
   isSubscribed,
   streamAudience,
-} from './access.js';
-import { isDbId, ownerRequired, requireUserAdmin } from './admin-checks.js';
+} from '../lib/access.js';
+import { isDbId, ownerRequired, requireUserAdmin } from '../lib/admin-checks.js';
 import { revokeInvitesBy } from './invites.js';
 import { roleGroupName } from './user-groups.js';
-import { findSystemGroupId } from './realm.js';
+import { findSystemGroupId } from '../lib/realm.js';
+import { userUpdated } from './announce-user.js';
 
 /**
  * Deactivating and reactivating accounts. A deactivated user keeps their messages; their API key
@@ -83,11 +84,7 @@ async function setActive(
     .where('id', '=', target.id)
     .execute();
   const everyone = await activeUserIds(trx, realm.id);
-  events.push({
-    realmId: realm.id,
-    userIds: everyone,
-    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: active } },
-  });
+  events.push(userUpdated(realm, everyone, { user_id: target.id, is_active: active }));
   if (target.is_bot)
     events.push({
       realmId: realm.id,

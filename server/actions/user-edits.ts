@@ -12,15 +12,16 @@ import {
   canSeeStream,
   mayAccessPublicStreams,
   subscribedStreamIds,
-} from './access.js';
-import { ownerRequired, requireUserAdmin } from './admin-checks.js';
+} from '../lib/access.js';
+import { ownerRequired, requireUserAdmin } from '../lib/admin-checks.js';
 import { checkProfileEntries, setProfileValues } from './profile-values.js';
-import { realmSettings } from './realm.js';
-import { firstMessageIds, realmStreams } from './streams.js';
+import { realmSettings } from '../lib/realm.js';
+import { firstMessageIds, realmStreams } from '../lib/streams.js';
 import { subscribersByStream } from './subscriptions.js';
 import { isLastOwner, roleGroupId, userInRealm } from './user-admin.js';
 import { validateFullName } from './users.js';
 import type { Role } from '../../src/api/model/index.js';
+import { userUpdated } from './announce-user.js';
 
 /** PATCH /users/{user_id}: what an administrator may change about another account. */
 export interface UserChanges {
@@ -53,11 +54,7 @@ async function changeRole(
   await trx.updateTable('users').set({ role }).where('id', '=', target.id).execute();
 
   const everyone = await activeUserIds(trx, realm.id);
-  events.push({
-    realmId: realm.id,
-    userIds: everyone,
-    event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role: role as Role } },
-  });
+  events.push(userUpdated(realm, everyone, { user_id: target.id, role: role as Role }));
   if (!target.is_active) return;
   await announceRoleGroups(trx, realm, target, role, everyone, events);
   await announceStreamsSeen(trx, realm, target, { before, after, streams }, events);
@@ -177,15 +174,12 @@ async function changeFullName(
       throw badRequest('Unique names required in this organization.');
   }
   await trx.updateTable('users').set({ full_name: fullName }).where('id', '=', target.id).execute();
-  events.push({
-    realmId: realm.id,
-    userIds: await activeUserIds(trx, realm.id),
-    event: {
-      type: 'realm_user',
-      op: 'update',
-      person: { user_id: target.id, full_name: fullName },
-    },
-  });
+  events.push(
+    userUpdated(realm, await activeUserIds(trx, realm.id), {
+      user_id: target.id,
+      full_name: fullName,
+    }),
+  );
   if (target.is_bot)
     events.push({
       realmId: realm.id,

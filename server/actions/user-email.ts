@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import { queueControl, type Delivery } from '../events/types.js';
 import { apiEmailFor, fakeEmailDomain, mayReadDeliveryEmail } from '../domain/email-visibility.js';
+import { userUpdated } from './announce-user.js';
 
 /**
  * Stores a person's addresses after their real address or its visibility changed, inside an open
@@ -36,15 +37,13 @@ export async function storeEmailChange(
     .where('is_active', '=', 1)
     .execute();
   if (after.email !== before.email)
-    events.push({
-      realmId: realm.id,
-      userIds: viewers.map((v) => v.id),
-      event: {
-        type: 'realm_user',
-        op: 'update',
-        person: { user_id: before.id, new_email: after.email },
-      },
-    });
+    events.push(
+      userUpdated(
+        realm,
+        viewers.map((v) => v.id),
+        { user_id: before.id, new_email: after.email },
+      ),
+    );
   const seen = (viewer: Pick<User, 'id' | 'role'>, user: User) =>
     mayReadDeliveryEmail(viewer, user) ? user.delivery_email : null;
   const byValue = new Map<string | null, number[]>();
@@ -54,14 +53,6 @@ export async function storeEmailChange(
     byValue.set(now, [...(byValue.get(now) ?? []), viewer.id]);
   }
   for (const [value, userIds] of byValue)
-    events.push({
-      realmId: realm.id,
-      userIds,
-      event: {
-        type: 'realm_user',
-        op: 'update',
-        person: { user_id: before.id, delivery_email: value },
-      },
-    });
+    events.push(userUpdated(realm, userIds, { user_id: before.id, delivery_email: value }));
   return after;
 }

@@ -5,9 +5,9 @@ import type { Realm, User, UserGroup } from '../db/schema.js';
 import { type Delivery, type EventBody, untypedEvent } from '../events/types.js';
 import { badRequest, forbidden } from '../domain/errors.js';
 import { isGuest, isModeratorOrAbove } from '../domain/roles.js';
-import { activeUserIds } from './access.js';
-import { decodeLoose, isDbId, nowSeconds, passesPolicy } from './admin-checks.js';
-import { realmSettings } from './realm.js';
+import { activeUserIds } from '../lib/access.js';
+import { decodeLoose, isDbId, nowSeconds, passesPolicy } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { GroupGraph, groupFromGraph } from './user-groups.js';
 import type { UserGroupEvent } from '../../src/api/model/index.js';
 

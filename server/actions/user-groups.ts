@@ -6,7 +6,7 @@ import { cachedRow } from '../db/row-cache.js';
 import type { Realm, User, UserGroup } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { isGuest } from '../domain/roles.js';
-import { isDbId } from './admin-checks.js';
+import { isDbId } from '../lib/admin-checks.js';
 
 /**
  * User groups as the API shows them, and the read-only endpoints. Role-based system groups keep

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.js';
 import type { Realm, User } from '../db/schema.js';
 import type { UserStatusEvent } from '../../src/api/model/index.js';
 import { badRequest } from '../domain/errors.js';
-import { activeUserIds } from './access.js';
+import { activeUserIds } from '../lib/access.js';
 import { userInRealm } from './user-admin.js';
 import { checkEmojiRequest, emojiData } from './reactions.js';
 

@@ -7,7 +7,7 @@ import { generateApiKey, hashPassword, newPasswordProblem } from '../domain/pass
 import { passwordMatches } from './password-check.js';
 import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
-import { adminRequired } from './admin-checks.js';
+import { adminRequired } from '../lib/admin-checks.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { announceNewUser } from './announce-user.js';
 import type { ProfileValue } from '../../src/api/model/user.js';

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { transact } from '../context.js';
-import { findStream, realmStreams } from '../actions/streams.js';
+import { findStream, realmStreams } from '../lib/streams.js';
 import { tableVersion } from './row-cache.js';
 import type { Realm } from './schema.js';
 import { TestClient } from '../test/client.js';

@@ -4,6 +4,7 @@ import { avatarPath } from './avatar-paths.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
+import { inContentFormat } from './content-format.js';
 import type {
   Stream as WireStream,
   Subscription as WireSubscription,
@@ -214,12 +215,7 @@ export function finishMessage(
   record: Record<string, unknown>,
   opts: { applyMarkdown: boolean; flags?: number },
 ) {
-  const { raw_content, rendered_content, ...rest } = record;
-  const out: Record<string, unknown> = {
-    ...rest,
-    content: opts.applyMarkdown ? rendered_content : raw_content,
-    content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
-  };
+  const out = inContentFormat(record, opts.applyMarkdown);
   if (opts.flags !== undefined) out.flags = flagsToList(opts.flags);
   return out;
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../actions/narrow.js';
+import { messageFacts, queueNarrowMatches, type QueueNarrow } from '../domain/message-facts.js';
 import type { ApiEvent, ClientGone, EventDelivery as Delivery } from './types.js';
 import { RawJson } from '../domain/raw-json.js';
+import { inContentFormat } from '../domain/content-format.js';
 import type { Realm, User } from '../db/schema.js';
 import { USER_SETTING_NAMES, USER_SETTINGS } from '../../src/api/model/user-settings.js';
 
@@ -231,12 +232,10 @@ function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): Api
   const caps = queue.opts.capabilities;
   switch (event.type) {
     case 'message': {
-      const message = { ...(event.message as Record<string, unknown>) };
-      const rendered = message.rendered_content as string;
-      message.content = queue.opts.applyMarkdown ? rendered : message.raw_content;
-      message.content_type = queue.opts.applyMarkdown ? 'text/html' : 'text/x-markdown';
-      delete message.rendered_content;
-      delete message.raw_content;
+      const message = inContentFormat(
+        event.message as Record<string, unknown>,
+        queue.opts.applyMarkdown,
+      );
       if (queue.opts.clientGravatar === false && message.avatar_url === null)
         message.avatar_url = message.avatar_url_fallback ?? null;
       delete message.avatar_url_fallback;

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { DomainError, notLoggedIn, realmDeactivated } from '../domain/errors.js';
 import { authenticate, realmForRequest } from './auth.js';
-import { realmSettings } from '../actions/realm.js';
+import { realmSettings } from '../lib/realm.js';
 import { isGuest } from '../domain/roles.js';
 import { parseParams, type ParamSpec, type Parsed } from './params.js';
 import { MAX_FIELDS, tooManyFields, type RawParams } from './body.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm } from '../db/schema.js';
 import { createRealm } from '../actions/realm.js';
-import { insertStream } from '../actions/streams.js';
+import { insertStream } from '../actions/create-stream.js';
 import { subscribeUsersToStreams } from '../actions/subscriptions.js';
 import { createUser } from '../actions/users.js';
 import { ROLE } from '../domain/roles.js';

@@ -3,8 +3,8 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p } from '../http/params.js';
 import { fetchApiKey } from '../actions/users.js';
-import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../actions/realm.js';
-import { versionFields } from '../events/register.js';
+import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../lib/realm.js';
+import { versionFields } from '../register/register.js';
 
 export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   route(

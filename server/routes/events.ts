@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { deleteQueue, getEvents, registerQueue } from '../events/register.js';
+import { deleteQueue, getEvents, registerQueue } from '../register/register.js';
 
 export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
   route(

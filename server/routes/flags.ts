@@ -10,7 +10,7 @@ import {
   updateFlagsForNarrow,
 } from '../actions/mark-read.js';
 import { setTypingStatus } from '../actions/typing.js';
-import { parseNarrow } from '../actions/narrow.js';
+import { parseNarrow } from '../lib/narrow.js';
 import { parseAnchor } from './messages.js';
 
 export function flagRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -5,8 +5,8 @@ import { check, p } from '../http/params.js';
 import { badRequest, missingParam } from '../domain/errors.js';
 import { parseClientJson } from '../domain/client-json.js';
 import { sendMessage, type Recipient } from '../actions/send-message.js';
-import { getMessages, getSingleMessage } from '../actions/get-messages.js';
-import { parseNarrow } from '../actions/narrow.js';
+import { getMessages, getSingleMessage } from '../lib/get-messages.js';
+import { parseNarrow } from '../lib/narrow.js';
 import { updateMessageFlags } from '../actions/flags.js';
 
 /** Whether a text can be JSON at all: a channel name or an email is not worth an exception. */

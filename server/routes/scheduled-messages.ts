@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p } from '../http/params.js';
 import { badRequest } from '../domain/errors.js';
-import { decodeLoose } from '../actions/admin-checks.js';
+import { decodeLoose } from '../lib/admin-checks.js';
 import {
   createScheduledMessage,
   deleteScheduledMessage,

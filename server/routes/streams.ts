@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
 import { invalidParam } from '../domain/errors.js';
-import { getStreamById, getStreamId, getStreams } from '../actions/streams.js';
+import { getStreamById, getStreamId, getStreams } from '../lib/streams.js';
 import { announceNewStreams } from '../actions/announce-stream.js';
 import { subscribe, subscriptionObjects, unsubscribe } from '../actions/subscriptions.js';
 

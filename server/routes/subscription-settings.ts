@@ -9,7 +9,7 @@ import {
   VISIBILITY,
   type PropertyChange,
 } from '../actions/subscription-properties.js';
-import { streamForUser } from '../actions/streams.js';
+import { streamForUser } from '../lib/streams.js';
 
 const propertyChanges: Checker<PropertyChange[]> = check.list((v, name) => {
   const o = check.object(v, name);

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { matchesNarrow, renderPreview, streamTopics } from '../actions/topics.js';
-import { parseNarrow } from '../actions/narrow.js';
+import { parseNarrow } from '../lib/narrow.js';
 
 export function topicRoutes(app: FastifyInstance, ctx: AppContext) {
   route(

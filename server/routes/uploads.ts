@@ -16,11 +16,11 @@ import {
   prepareIncoming,
   servedFile,
   uploadFile,
-  uploadForToken,
   type IncomingFile,
   type ServedFile,
 } from '../actions/uploads.js';
-import { readableUpload, temporaryUploadUrl } from '../actions/upload-access.js';
+import { readableUpload, temporaryUploadUrl } from '../lib/upload-access.js';
+import { uploadForToken } from '../lib/upload-files.js';
 import { emojiRoutes } from './emoji.js';
 import { avatarRoutes } from './people.js';
 

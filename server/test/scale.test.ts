@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { runManage } from '../manage.js';
-import { unreadMessages } from '../events/initial-state.js';
+import { unreadMessages } from '../register/unread-messages.js';
 import { PRIVATE_MESSAGE_BIT } from '../db/flag-conditions.js';
 import { TestClient } from './client.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_READING_LIMITS } from '../actions/get-messages.js';
+import { SEARCH_READING_LIMITS } from '../lib/get-messages.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
 

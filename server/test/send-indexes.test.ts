@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findStream } from '../actions/streams.js';
+import { findStream } from '../lib/streams.js';
 import { rowsWith } from '../db/flag-conditions.js';
 import { DATABASES, startTestServer, type TestServer } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configFromEnv } from '../config.js';
 import { createUser } from '../actions/users.js';
-import { MAX_UNREAD_MESSAGES } from '../events/initial-state.js';
+import { MAX_UNREAD_MESSAGES } from '../register/unread-messages.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient, type ApiResult } from './client.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unreadMessages } from '../events/initial-state.js';
+import { unreadMessages } from '../register/unread-messages.js';
 import { randomSource } from '../populate.js';
 import type { User } from '../db/schema.js';
 import { TestClient } from './client.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unreadMessages } from '../events/initial-state.js';
+import { unreadMessages } from '../register/unread-messages.js';
 import { TestClient } from './client.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 

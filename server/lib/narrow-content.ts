@@ -12,9 +12,9 @@ import {
   textOperand,
   type Cond,
   type Lookup,
-  type MessageTest,
   type SearchTerm,
 } from './narrow-base.js';
+import type { MessageTest } from '../domain/message-facts.js';
 
 /** Operators on what a message is to its reader (`is`), what it holds (`has`), search and ids. */
 

@@ -5,7 +5,7 @@ import type { Dialect } from '../db/migrations.js';
 import type { SearchReading } from '../db/search.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
-import { FLAG_BITS } from '../domain/flags.js';
+import type { MessageTest } from '../domain/message-facts.js';
 import type { SearchQuery } from '../domain/search-text.js';
 
 /**
@@ -153,41 +153,6 @@ export function textOperand(operand: Operand, what: string): string {
   if (typeof operand !== 'string') throw badNarrow(`${what} operand must be a string`);
   return operand;
 }
-
-/** What an event queue knows of a message it delivers, with the reader's flags at delivery. */
-export interface MessageFacts {
-  id: number;
-  type: 'stream' | 'private';
-  streamId: number | null;
-  topic: string;
-  senderId: number;
-  /** a direct message's participants, the reader included */
-  dmUserIds: number[];
-  renderedContent: string;
-  reactionCount: number;
-  flags: number;
-}
-
-/** The facts of a message event's record (domain/serialize.ts messageRecord) and flag names. */
-export function messageFacts(record: Record<string, unknown>, flagNames: string[]): MessageFacts {
-  const isStream = record.type === 'stream';
-  let flags = 0;
-  for (const name of flagNames) flags |= FLAG_BITS[name as keyof typeof FLAG_BITS] ?? 0;
-  return {
-    id: record.id as number,
-    type: isStream ? 'stream' : 'private',
-    streamId: isStream ? (record.stream_id as number) : null,
-    topic: isStream ? String(record.subject) : '',
-    senderId: record.sender_id as number,
-    dmUserIds: isStream ? [] : (record.display_recipient as { id: number }[]).map((u) => u.id),
-    renderedContent: String(record.rendered_content ?? ''),
-    reactionCount: Array.isArray(record.reactions) ? record.reactions.length : 0,
-    flags,
-  };
-}
-
-/** A test of one term on a message being delivered. */
-export type MessageTest = (m: MessageFacts) => boolean;
 
 /**
  * One narrow operator, defined once for every entry point: what its operand may be and names,

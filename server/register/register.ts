@@ -1,21 +1,16 @@
 import { type AppContext, writesPublished } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
-import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../actions/realm.js';
-import { firstMessageIds, realmStreams } from '../actions/streams.js';
+import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../lib/realm.js';
+import { firstMessageIds, realmStreams } from '../lib/streams.js';
 import { streamToApi } from '../domain/serialize.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
-import {
-  checkKnownOperators,
-  narrowLookup,
-  parseNarrow,
-  queueNarrow,
-  type QueueNarrow,
-} from '../actions/narrow.js';
-import { mayAccessPublicStreams } from '../actions/access.js';
+import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow } from '../lib/narrow.js';
+import type { QueueNarrow } from '../domain/message-facts.js';
+import { mayAccessPublicStreams } from '../lib/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
-import { eventsJson, type ClientCapabilities } from './queue.js';
-import type { ClientGone } from './types.js';
+import { eventsJson, type ClientCapabilities } from '../events/queue.js';
+import type { ClientGone } from '../events/types.js';
 
 export interface RegisterParams {
   apply_markdown: boolean;

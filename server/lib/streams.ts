@@ -4,7 +4,6 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { streamToApi } from '../domain/serialize.js';
-import { renderStreamDescription } from '../markdown/index.js';
 import {
   canAccessStream,
   canSeeStream,
@@ -13,7 +12,6 @@ import {
   type StreamAccessOptions,
 } from './access.js';
 import { adminRequired, isDbId } from './admin-checks.js';
-import { systemGroupId } from './realm.js';
 import { compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
 import { allRealmStreams } from '../db/realm-streams.js';
@@ -214,55 +212,4 @@ export function validateStreamName(name: string): string {
       `Invalid character in channel name, at position ${trimmed.search(/[\u0000-\u001f\u007f-\u009f]/) + 1}.`,
     );
   return trimmed;
-}
-
-export interface NewStreamOptions {
-  name: string;
-  description?: string;
-  invite_only?: boolean;
-  is_web_public?: boolean;
-  history_public_to_subscribers?: boolean;
-  stream_post_policy?: number;
-  message_retention_days?: number | null;
-  can_remove_subscribers_group?: number;
-  creatorId: number | null;
-}
-
-export async function insertStream(
-  db: Database,
-  realm: Realm,
-  opts: NewStreamOptions,
-): Promise<Stream> {
-  const name = validateStreamName(opts.name);
-  const description = (opts.description ?? '').replace(/\n/g, ' ');
-  if (description.length > MAX_STREAM_DESCRIPTION_LENGTH)
-    throw badRequest('Channel description too long');
-  const groupId =
-    opts.can_remove_subscribers_group ?? (await systemGroupId(db, realm.id, 'role:administrators'));
-  const inviteOnly = !!opts.invite_only && !opts.is_web_public;
-  return db
-    .insertInto('streams')
-    .values({
-      realm_id: realm.id,
-      name,
-      description,
-      rendered_description: description
-        ? renderStreamDescription(description, { users: [], streams: [] })
-        : '',
-      invite_only: inviteOnly ? 1 : 0,
-      is_web_public: opts.is_web_public ? 1 : 0,
-      history_public_to_subscribers: inviteOnly
-        ? opts.history_public_to_subscribers === false
-          ? 0
-          : 1
-        : 1,
-      stream_post_policy: opts.stream_post_policy ?? 1,
-      message_retention_days: opts.message_retention_days ?? null,
-      date_created: Math.floor(Date.now() / 1000),
-      can_remove_subscribers_group: groupId,
-      creator_id: opts.creatorId,
-      deactivated: 0,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
 }

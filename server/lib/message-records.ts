@@ -2,7 +2,6 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
-import { reactionsFor } from './reactions.js';
 import { dmIds, dmKeyOf } from '../domain/conversations.js';
 
 /** Loads what message records need (senders, streams, DM participants) in a few queries. */
@@ -94,3 +93,35 @@ export async function formatMessages(
 }
 
 export type { User };
+
+/** Reactions as message records carry them. */
+export async function reactionsFor(db: Database, messageIds: number[]) {
+  const map = new Map<number, Record<string, unknown>[]>();
+  if (!messageIds.length) return map;
+  const rows = await db
+    .selectFrom('reactions')
+    .innerJoin('users', 'users.id', 'reactions.user_id')
+    .select([
+      'reactions.message_id',
+      'reactions.user_id',
+      'reactions.emoji_name',
+      'reactions.emoji_code',
+      'reactions.reaction_type',
+      'users.email',
+      'users.full_name',
+    ])
+    .where('reactions.message_id', 'in', messageIds)
+    .execute();
+  for (const r of rows) {
+    const list = map.get(r.message_id) ?? [];
+    list.push({
+      emoji_name: r.emoji_name,
+      emoji_code: r.emoji_code,
+      reaction_type: r.reaction_type,
+      user_id: r.user_id,
+      user: { id: r.user_id, email: r.email, full_name: r.full_name, is_mirror_dummy: false },
+    });
+    map.set(r.message_id, list);
+  }
+  return map;
+}

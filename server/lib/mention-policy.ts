@@ -3,10 +3,9 @@ import type { Realm, Stream, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { isAdmin, isModeratorOrAbove } from '../domain/roles.js';
 import type { RenderResult } from '../markdown/types.js';
-import { activeSubscriberIds } from './access.js';
+import { activeSubscriberIds, isInGroup } from './access.js';
 import { isFullMember } from './admin-checks.js';
 import { realmSettings } from './realm.js';
-import { isInGroup } from './subscriptions.js';
 
 /**
  * Who may notify many people at once: wildcard mentions follow the organization's

@@ -3,7 +3,7 @@ import { idList } from '../db/dialect.js';
 import { rowsWith } from '../db/flag-conditions.js';
 import { tableVersion } from '../db/row-cache.js';
 import { topicsOf, unreadConversations } from '../db/unread-conversations.js';
-import { MemoryBus, type Delivery, type EventDelivery } from './types.js';
+import { MemoryBus, type Delivery, type EventDelivery } from '../events/types.js';
 
 /** One conversation among a person's unread messages; ids ascending. */
 export interface UnreadGroup {

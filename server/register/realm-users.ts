@@ -6,7 +6,7 @@ import { profileDataFor, realmUsers } from '../actions/users.js';
 import { RawJson } from '../domain/raw-json.js';
 import { tableVersion } from '../db/row-cache.js';
 import { deflatePiece } from '../domain/deflate-pieces.js';
-import { MemoryBus, type Delivery } from './types.js';
+import { MemoryBus, type Delivery } from '../events/types.js';
 
 /**
  * `realm_users` and `realm_non_active_users` of /register as JSON text, kept per organization

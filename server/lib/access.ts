@@ -156,3 +156,46 @@ export async function botAudience(db: Database, realm: Realm, bot: User): Promis
   }
   return [...ids];
 }
+
+/** Membership of a group, following system-group roles and subgroups. */
+export async function isInGroup(
+  db: Database,
+  user: User,
+  groupId: number,
+  depth = 0,
+): Promise<boolean> {
+  if (depth > 10) return false;
+  const group = await db
+    .selectFrom('user_groups')
+    .selectAll()
+    .where('id', '=', groupId)
+    .executeTakeFirst();
+  if (!group) return false;
+  if (group.is_system_group) {
+    const limits: Record<string, number> = {
+      'role:everyone': 600,
+      'role:members': 400,
+      'role:fullmembers': 400,
+      'role:moderators': 300,
+      'role:administrators': 200,
+      'role:owners': 100,
+      'role:internet': 600,
+      'role:nobody': 0,
+    };
+    return user.role <= (limits[group.name] ?? 0);
+  }
+  const direct = await db
+    .selectFrom('user_group_members')
+    .select('user_id')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (direct) return true;
+  const subs = await db
+    .selectFrom('user_group_subgroups')
+    .select('subgroup_id')
+    .where('group_id', '=', groupId)
+    .execute();
+  for (const s of subs) if (await isInGroup(db, user, s.subgroup_id, depth + 1)) return true;
+  return false;
+}

@@ -1,4 +1,5 @@
 import { foldToken, searchStem } from '../domain/search-text.js';
+import { escapeHtml } from '../markdown/links.js';
 
 /**
  * The `match_content` and `match_subject` of search results: the rendered message and the
@@ -10,15 +11,6 @@ import { foldToken, searchStem } from '../domain/search-text.js';
 
 const HIGHLIGHT_OPEN = '<span class="highlight">';
 const HIGHLIGHT_CLOSE = '</span>';
-
-function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#x27;');
-}
 
 /** A word as the index cuts words (domain/search-text.ts searchTokens). */
 const WORD = /[\p{L}\p{N}\p{Co}]+/gu;

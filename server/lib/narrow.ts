@@ -4,22 +4,15 @@ import {
   badNarrow,
   findStream,
   type Lookup,
-  type MessageFacts,
-  type MessageTest,
   type NarrowPlan,
   type NarrowTerm,
   type OperatorDef,
 } from './narrow-base.js';
+import type { QueueNarrow } from '../domain/message-facts.js';
 import { CONTENT_OPERATORS } from './narrow-content.js';
 import { CONVERSATION_OPERATORS } from './narrow-conversation.js';
 
-export {
-  badNarrow,
-  messageFacts,
-  narrowLookup,
-  type NarrowPlan,
-  type NarrowTerm,
-} from './narrow-base.js';
+export { badNarrow, narrowLookup, type NarrowPlan, type NarrowTerm } from './narrow-base.js';
 
 /**
  * The one interpreter of narrows on the server. Each operator is defined once (narrow-*.ts) with
@@ -110,9 +103,6 @@ export function planNarrow(terms: NarrowTerm[], lookup: Lookup, dialect: Dialect
   return plan;
 }
 
-/** A queue's narrow: one test per term, all of which a delivered message must pass. */
-export type QueueNarrow = MessageTest[];
-
 /**
  * The narrow of a queue /register creates. A term the queue cannot decide exactly from the
  * message it delivers is refused, never let through.
@@ -125,9 +115,6 @@ export function queueNarrow(terms: NarrowTerm[], lookup: Lookup): QueueNarrow {
     return term.negated ? (m) => !test(m) : test;
   });
 }
-
-export const queueNarrowMatches = (narrow: QueueNarrow, message: MessageFacts) =>
-  narrow.every((test) => test(message));
 
 /** Spectators get no queue; their narrow is still refused when it names an unknown operator. */
 export function checkKnownOperators(terms: NarrowTerm[]) {
