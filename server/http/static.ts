@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { clientRoutePaths } from './client-routes.js';
+import { inRegisteringScope } from './plugin.js';
 
 /**
  * The content codings an Accept-Encoding header allows: named ones with a weight above zero, and
@@ -110,6 +111,18 @@ export function sendRefusal(err: unknown, reply: FastifyReply): boolean {
     .send();
   return true;
 }
+
+/**
+ * `reply.sendFile` for files the app stores (uploads, custom emoji), in the scope that registers
+ * it: no root of its own, each call names the file's folder. @fastify/send's refusals are
+ * answered as `sendRefusal` says; any other error goes on to the app's handler.
+ */
+export const storedFiles = inRegisteringScope('stored-files', async (scope: FastifyInstance) => {
+  await scope.register(fastifyStatic, { serve: false });
+  scope.setErrorHandler((err, _request, reply) => {
+    if (!sendRefusal(err, reply)) throw err;
+  });
+});
 
 const NOT_FOUND_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8">' +

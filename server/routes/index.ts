@@ -27,6 +27,7 @@ import { mutingRoutes } from './muting.js';
 import { uploadRoutes } from './uploads.js';
 import { statusRoutes } from './people.js';
 import { operationsRoutes } from './operations.js';
+import { accountPages } from './account-pages.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   authRoutes(app, ctx);
@@ -56,4 +57,5 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   uploadRoutes(app, ctx);
   assetRoutes(app, ctx);
   operationsRoutes(app, ctx);
+  accountPages(app, ctx);
 }

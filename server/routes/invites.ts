@@ -9,7 +9,6 @@ import {
   resendInvite,
   revokeInvite,
 } from '../actions/invites.js';
-import { joinPages } from './join.js';
 
 const minutesOrNull: Checker<number | null> = (v, name) => (v === null ? null : check.int(v, name));
 
@@ -108,6 +107,4 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, pathInt }) => resendInvite(ctx, realm, user, pathInt('invite_id')),
   );
-
-  joinPages(app, ctx);
 }

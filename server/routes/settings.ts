@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { route } from '../http/route.js';
 import { p, type ParamSpec } from '../http/params.js';
-import { confirmEmailChange, SETTING_NAMES, updateSettings } from '../actions/settings.js';
+import { SETTING_NAMES, updateSettings } from '../actions/settings.js';
 
 const settingParams: ParamSpec = Object.fromEntries(
   SETTING_NAMES.map((name) => [name, p.raw().optional()]),
@@ -43,23 +43,4 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     );
   }
-
-  app.get('/accounts/confirm_new_email/:token', async (request, reply) => {
-    const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);
-    reply.type('text/html; charset=utf-8');
-    if (email === 'deactivated')
-      return reply
-        .code(401)
-        .send('<!doctype html><title>Parley</title><p>This account is deactivated.</p>');
-    if (!email)
-      return reply
-        .code(404)
-        .send(
-          '<!doctype html><title>Parley</title><p>This confirmation link is invalid or has expired.</p>',
-        );
-    const safe = email.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    return reply.send(
-      `<!doctype html><title>Parley</title><p>Your email address is now <b>${safe}</b>. <a href="/">Back to Parley</a></p>`,
-    );
-  });
 }
