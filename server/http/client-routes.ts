@@ -6,7 +6,7 @@
  *
  * Narrows are matched by their prefix only: a malformed narrow still loads the app, whose own
  * not-found view says what is wrong with it. Invitation and confirmation links are pages the
- * server renders itself (routes/join.ts, routes/settings.ts), not client routes.
+ * server renders itself (routes/account-pages.ts), not client routes.
  */
 export const CLIENT_ROUTES = [
   '/',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { RoutesOptions } from '../http/route.js';
 import { DomainError } from '../domain/errors.js';
 import {
   acceptInvitation,
@@ -109,7 +110,7 @@ function joinPages(app: FastifyInstance, ctx: AppContext) {
  * Pages the server renders itself for links people get by email: joining by invitation, and
  * confirming a new email address.
  */
-export function accountPages(app: FastifyInstance, ctx: AppContext) {
+export async function accountPages(app: FastifyInstance, { ctx }: RoutesOptions) {
   joinPages(app, ctx);
   app.get('/accounts/confirm_new_email/:token', async (request, reply) => {
     const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);

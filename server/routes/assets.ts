@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { RoutesOptions } from '../http/route.js';
 import { DomainError } from '../domain/errors.js';
 import { avatarOfId, avatarOfPath, uploadedAvatar, type AvatarOwner } from '../actions/avatars.js';
 import { EMOJI_IMAGE_TYPES, emojiImagesDir } from '../actions/realm-emoji.js';
@@ -58,7 +59,7 @@ function emojiImages(scope: FastifyInstance, ctx: AppContext) {
 }
 
 /** Avatars (by id, and at their public paths), organization icons and custom emoji images. */
-export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function assetRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   app.get('/avatar/:id', async (request, reply) => {
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);

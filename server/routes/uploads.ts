@@ -1,15 +1,12 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AppContext } from '../context.js';
 import { acceptFiles, filesOf } from '../http/multipart.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
-import { knownRoutes, route } from '../http/route.js';
+import { knownRoutes, route, type RoutesOptions } from '../http/route.js';
 import { storedFiles } from '../http/static.js';
 import { servedFile, uploadFile, uploadForToken, type ServedFile } from '../actions/uploads.js';
 import { readableUpload, temporaryUploadUrl } from '../actions/upload-access.js';
-import { emojiRoutes } from './emoji.js';
-import { avatarRoutes } from './people.js';
 
 /**
  * What @fastify/send decides for an upload: ranges (a video can be seeked, a download resumed),
@@ -42,55 +39,59 @@ function sendUpload(reply: FastifyReply, served: ServedFile) {
 }
 
 /**
- * POST /user_uploads; GET /user_uploads/{realm_id}/{path} at the site root (API credentials, or
- * none for spectators) and under /api/v1 (a temporary URL); GET /user_uploads/temporary/{token}/{name}.
- * Custom emoji share the upload parser and the sending of stored files, so their routes are
- * registered here too.
+ * Uploading (POST /user_uploads), which takes a multipart file, and the stored files, sent with
+ * ranges and conditional requests: GET /user_uploads/{realm_id}/{path} at the site root (API
+ * credentials, or none for spectators) and GET /user_uploads/temporary/{token}/{name}.
  */
-export function uploadRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.register(async (scope) => {
-    await scope.register(storedFiles);
-    await scope.register(acceptFiles, { ctx });
+async function uploadsAndFiles(scope: FastifyInstance, { ctx }: RoutesOptions) {
+  await scope.register(storedFiles);
+  await scope.register(acceptFiles, { ctx });
 
-    route(
-      scope,
+  route(
+    scope,
+    ctx,
+    { method: 'POST', path: '/user_uploads', params: {} },
+    async ({ realm, user, raw }) => uploadFile(ctx, realm, user, filesOf(raw)),
+  );
+
+  scope.get('/user_uploads/temporary/*', { compress: false }, async (request, reply) => {
+    const rest = (request.params as Record<string, string>)['*'] ?? '';
+    const slash = rest.indexOf('/');
+    const attachment = await uploadForToken(
       ctx,
-      { method: 'POST', path: '/user_uploads', params: {} },
-      async ({ realm, user, raw }) => uploadFile(ctx, realm, user, filesOf(raw)),
+      slash < 0 ? rest : rest.slice(0, slash),
+      slash < 0 ? '' : rest.slice(slash + 1),
     );
-    emojiRoutes(scope, ctx, filesOf);
-    avatarRoutes(scope, ctx, filesOf);
-
-    scope.get('/user_uploads/temporary/*', { compress: false }, async (request, reply) => {
-      const rest = (request.params as Record<string, string>)['*'] ?? '';
-      const slash = rest.indexOf('/');
-      const attachment = await uploadForToken(
-        ctx,
-        slash < 0 ? rest : rest.slice(0, slash),
-        slash < 0 ? '' : rest.slice(slash + 1),
-      );
-      return sendUpload(reply, await servedFile(ctx, attachment));
-    });
-
-    scope.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
-      const params = request.params as Record<string, string>;
-      if ((params['*'] ?? '').includes('\u0000'))
-        throw new DomainError('File not found', 'BAD_REQUEST', 404);
-      const realm = await realmForRequest(ctx, request);
-      const auth = await authenticate(ctx, request, realm);
-      const attachment = await readableUpload(
-        ctx,
-        realm,
-        auth?.user ?? null,
-        params.realm_id ?? '',
-        params['*'] ?? '',
-      );
-      return sendUpload(reply, await servedFile(ctx, attachment));
-    });
+    return sendUpload(reply, await servedFile(ctx, attachment));
   });
+
+  scope.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
+    const params = request.params as Record<string, string>;
+    if ((params['*'] ?? '').includes('\u0000'))
+      throw new DomainError('File not found', 'BAD_REQUEST', 404);
+    const realm = await realmForRequest(ctx, request);
+    const auth = await authenticate(ctx, request, realm);
+    const attachment = await readableUpload(
+      ctx,
+      realm,
+      auth?.user ?? null,
+      params.realm_id ?? '',
+      params['*'] ?? '',
+    );
+    return sendUpload(reply, await servedFile(ctx, attachment));
+  });
+}
+
+/**
+ * The "Messages" section's uploads: uploading a file, its temporary URL under /api/v1, and the
+ * stored files themselves.
+ */
+export async function uploadRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  app.register(uploadsAndFiles, opts);
 
   // The path after the realm id has several segments; the route layer records one pattern segment
   // per parameter, so this route's pattern (for 405 answers and the sweeps) is set here.
+  const { ctx } = opts;
   const at = knownRoutes.length;
   route(
     app,

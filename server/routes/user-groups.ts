@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { p } from '../http/params.js';
 import {
   getUserGroupMembers,
@@ -16,7 +15,7 @@ import {
   updateUserGroupSubgroups,
 } from '../actions/user-group-edits.js';
 
-export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function userGroupRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/user_groups', params: {} }, async ({ realm, user }) =>
     getUserGroups(ctx, realm, user),
   );

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
 import {
   createMultiuseInvite,
@@ -18,7 +17,7 @@ const inviteParams = {
   include_realm_default_subscriptions: p.bool().default(false),
 };
 
-export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function invitationRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
