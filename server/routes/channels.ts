@@ -124,7 +124,7 @@ function channelChanges(app: FastifyInstance, { ctx }: RoutesOptions) {
   );
 }
 
-/** The channels new members join, singly and in groups offered at signup. */
+/** The channels new members join. */
 function defaultChannels(app: FastifyInstance, { ctx }: RoutesOptions) {
   for (const method of ['POST', 'DELETE'] as const) {
     route(
@@ -135,7 +135,10 @@ function defaultChannels(app: FastifyInstance, { ctx }: RoutesOptions) {
         changeDefaultStream(ctx, realm, user, params.stream_id, method === 'POST'),
     );
   }
+}
 
+/** Groups of default channels that people choose from when they sign up. */
+function defaultChannelGroups(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -216,4 +219,5 @@ export async function channelRoutes(app: FastifyInstance, opts: RoutesOptions) {
   channelLookups(app, opts);
   channelChanges(app, opts);
   defaultChannels(app, opts);
+  defaultChannelGroups(app, opts);
 }

@@ -3,6 +3,7 @@ import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { checkDraft, createDrafts, deleteDraft, editDraft, getDrafts } from '../actions/drafts.js';
 
+/** The API documentation's "Drafts" section: drafts kept on the server, synced between devices. */
 export async function draftRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/drafts', params: {} }, async ({ user }) =>
     getDrafts(ctx, user),

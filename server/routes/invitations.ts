@@ -17,7 +17,8 @@ const inviteParams = {
   include_realm_default_subscriptions: p.bool().default(false),
 };
 
-export async function invitationRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
+/** Invite by email, and list every pending invitation. */
+function emailInvitations(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -48,7 +49,10 @@ export async function invitationRoutes(app: FastifyInstance, { ctx }: RoutesOpti
     { method: 'GET', path: '/invites', callers: 'members', params: {} },
     async ({ realm, user }) => listInvites(ctx, realm, user),
   );
+}
 
+/** Reusable invitation links; revoking either kind; sending an email invitation again. */
+function linksAndRevocations(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -106,4 +110,10 @@ export async function invitationRoutes(app: FastifyInstance, { ctx }: RoutesOpti
     },
     async ({ realm, user, pathInt }) => resendInvite(ctx, realm, user, pathInt('invite_id')),
   );
+}
+
+/** The API documentation's "Invitations" section. */
+export async function invitationRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  emailInvitations(app, opts);
+  linksAndRevocations(app, opts);
 }

@@ -3,6 +3,7 @@ import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { deleteQueue, getEvents, registerQueue } from '../events/register.js';
 
+/** The API documentation's "Real-time events" section: event queues and long-polling them. */
 export async function realTimeEventRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,

@@ -24,6 +24,7 @@ function parseTo(raw: string): number | number[] {
   throw badRequest('Invalid data type for recipients');
 }
 
+/** The API documentation's "Scheduled messages" section. */
 export async function scheduledMessageRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/scheduled_messages', params: {} }, async ({ user }) =>
     getScheduledMessages(ctx, user),
