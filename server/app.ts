@@ -13,7 +13,8 @@ import { compressOptions } from './http/compression.js';
 import { operationsHooks } from './http/operations.js';
 import { inRegisteringScope } from './http/plugin.js';
 import { RequestLog } from './http/request-log.js';
-import { clientFiles, securityHeaders } from './http/static.js';
+import { securityHeaders } from './http/static.js';
+import { clientFiles } from './routes/client-app.js';
 import { registerRoutes } from './routes/index.js';
 import type { Logger } from './logging.js';
 

@@ -33,8 +33,9 @@ async function sendAvatar(
 }
 
 /**
- * Custom emoji images, public as upstream serves them: /user_avatars/<realm_id>/emoji/images/<id>.<ext>.
- * `scope` sends stored files (http/static.ts `storedFiles`).
+ * Custom emoji images, public as upstream serves them:
+ * /user_avatars/<realm_id>/emoji/images/<id>.<ext>. `scope` sends stored files (http/static.ts
+ * `storedFiles`).
  */
 function emojiImages(scope: FastifyInstance, ctx: AppContext) {
   scope.get(

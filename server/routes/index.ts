@@ -52,7 +52,7 @@ const API_ROUTES = [
 /**
  * Outside the API: probes and metrics (operations.ts), images (assets.ts: avatars, organization
  * icons, custom emoji) and the pages links in emails open (account-pages.ts). The web client's
- * files and its own addresses are served by http/static.ts.
+ * files and its own addresses (client-app.ts) come last, after every other route, in app.ts.
  */
 const OTHER_ROUTES = [operationsRoutes, assetRoutes, accountPages];
 
