@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { parleyApp, serverOptions } from './app.js';
 import { httpUrl, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
@@ -26,7 +26,7 @@ export interface RunningServer {
 }
 
 export interface StartOptions {
-  /** where the server and Fastify log; without one, Fastify logs nothing (see buildApp) */
+  /** where the server and Fastify log; without one, Fastify logs nothing (see app.ts) */
   logger?: Logger;
   /** seed the demo organization into an empty database, its people with this password */
   demoPassword?: string;
@@ -68,7 +68,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     readiness,
   };
   metrics.watchQueues(queues);
-  const app = await buildApp(ctx, { logger: opts.logger });
+  const app = Fastify(serverOptions(config, opts.logger));
+  await app.register(parleyApp, { ctx, logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
   try {
     await app.listen({ port: config.port, host: config.host });

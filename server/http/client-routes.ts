@@ -1,12 +1,12 @@
 /**
  * The web app's own addresses, as Fastify route paths: a reload or a shared link of one of them
- * gets index.html, and any other path outside the API a 404 (http/static.ts). They are the places
- * the client's router knows (`parsePlaceUrl` in src/narrow/url.ts) and the pages AppShell sends
- * people to; server/test/client-routes.test.ts fails when the two lists part.
+ * gets index.html (routes/client-app.ts), and any other path outside the API a 404. They are the
+ * places the client's router knows (`parsePlaceUrl` in src/narrow/url.ts) and the pages AppShell
+ * sends people to; server/test/client-routes.test.ts fails when the two lists part.
  *
  * Narrows are matched by their prefix only: a malformed narrow still loads the app, whose own
  * not-found view says what is wrong with it. Invitation and confirmation links are pages the
- * server renders itself (routes/join.ts, routes/settings.ts), not client routes.
+ * server renders itself (routes/account-pages.ts), not client routes.
  */
 export const CLIENT_ROUTES = [
   '/',

@@ -1,10 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { DomainError } from '../domain/errors.js';
+import { knownRoutes } from './route.js';
+import { notFoundPage } from './static.js';
 
 /*
- * Failures that happen before any route runs, answered in the API's envelope. The errors routes
- * and actions raise are `DomainError`s (server/domain/errors.ts), mapped in `server/app.ts`.
+ * Failures answered in the API's envelope: those that happen before any route runs, the errors
+ * routes and actions raise (`DomainError`s, server/domain/errors.ts), and unknown paths.
  */
 
 /**
@@ -41,4 +45,65 @@ export function frameworkErrorHandler(
     err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
   const msg = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'URL component too long' : 'Malformed URL';
   return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+}
+
+/**
+ * The one error handler of the app: a `DomainError` becomes the envelope with its code and extra
+ * fields, Fastify's own refusals of a request (4xx) a BAD_REQUEST, and anything else a logged 500.
+ * Unexpected errors go to the request's logger when the app logs through Fastify (`logged`),
+ * otherwise to ctx.log.
+ */
+export function apiErrorHandler(ctx: AppContext, logged: boolean) {
+  return (err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof DomainError) {
+      // Limits enforced inside actions (password attempts) get the header clients pace themselves by.
+      const retryAfter = err.extra['retry-after'];
+      if (
+        err.code === 'RATE_LIMIT_HIT' &&
+        typeof retryAfter === 'number' &&
+        !reply.hasHeader('Retry-After')
+      )
+        reply.header('Retry-After', String(Math.ceil(retryAfter)));
+      return reply
+        .code(err.httpStatus)
+        .send({ result: 'error', msg: err.message, code: err.code, ...err.extra });
+    }
+    const status: number | undefined = err.statusCode;
+    if (status && status >= 400 && status < 500) {
+      const msg =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'Request body too large'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type'
+            : 'Malformed request';
+      return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+    }
+    (logged ? request.log : ctx.log).error({ err, req: request }, 'unexpected error');
+    return reply
+      .code(500)
+      .send({ result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' });
+  };
+}
+
+/**
+ * A path no route matched: under /api, 405 with `Allow` when the path exists for other methods,
+ * else 404, in the envelope; elsewhere the not-found page for a browser's GET, the envelope for
+ * any other method.
+ */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const url = request.url.split('?')[0];
+  if (url.startsWith('/api/') || url === '/api') {
+    const allowed = knownRoutes.filter((r) => r.pattern.test(url)).map((r) => r.method);
+    if (allowed.length) {
+      reply.header('Allow', [...new Set(allowed)].join(', '));
+      return reply
+        .code(405)
+        .send({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' });
+    }
+    return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return reply.code(404).send({ result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  }
+  return notFoundPage(reply);
 }

@@ -52,6 +52,11 @@ export interface RouteDef<S extends ParamSpec, A extends AuthMode> {
 
 export type AuthMode = 'required' | 'optional' | 'none';
 
+/** What each file of routes (server/routes/) is registered with as a Fastify plugin. */
+export interface RoutesOptions {
+  ctx: AppContext;
+}
+
 export interface ApiRequest<S extends ParamSpec, A extends AuthMode> {
   ctx: AppContext;
   realm: Realm;

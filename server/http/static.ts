@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { clientRoutePaths } from './client-routes.js';
+import { NOT_FOUND_PAGE } from '../pages/client.js';
+import { inRegisteringScope } from './plugin.js';
 
 /**
  * The content codings an Accept-Encoding header allows: named ones with a weight above zero, and
@@ -24,73 +23,7 @@ export function acceptedEncodings(header: string | undefined): (encoding: string
   };
 }
 
-const HASHED_FILE_CACHE = 'public, max-age=31536000, immutable';
-
-const NOT_BUILT_PAGE =
-  '<!doctype html><title>Parley</title><p>The web client has not been built. Run <code>npm run build</code> (npm start does it for you).</p>';
-
-/**
- * The built web client, as a plugin (its own scope, so that `reply.sendFile` here sends the
- * compressed copies; uploads have their own). @fastify/static answers with an ETag and
- * Last-Modified, 304 to a conditional request, 206 to a range, and the brotli or gzip copy the
- * build wrote beside a file (vite.config.ts) to a browser that accepts it, with
- * `Vary: Accept-Encoding`. Hashed files under /assets/ never change, so browsers keep them for a
- * year without asking again; index.html, which names the current ones, is revalidated at every
- * load. The app's own routes (client-routes.ts) get index.html; any other path falls through to
- * the not-found handler, and so does a missing file under /assets/: an old page asking for a file
- * a newer build replaced must not be given a page it would run as a script and keep for a year.
- */
-export async function clientFiles(app: FastifyInstance, opts: { clientDir: string }) {
-  const root = path.resolve(opts.clientDir);
-  const hashed = path.join(root, 'assets') + path.sep;
-  await app.register(fastifyStatic, {
-    root,
-    // The routes are ours, below, to keep @fastify/compress off them: the copies are compressed
-    // already, and the bytes a range counts are those of the file as it is stored.
-    serve: false,
-    preCompressed: true,
-    cacheControl: false,
-    // A dotfile is no part of a build; whatever put one there, it is not for the world.
-    dotfiles: 'ignore',
-    setHeaders(reply, file) {
-      reply.header('Cache-Control', file.startsWith(hashed) ? HASHED_FILE_CACHE : 'no-cache');
-    },
-  });
-  // A path that is not in its plainest form (`//x`, `/a/../b`) is refused by @fastify/static;
-  // it names no file, so it is answered as any unknown path (the API's with its envelope).
-  app.setErrorHandler((err: FileError, _request, reply) => {
-    if (err.code === 'FST_STATIC_FORBIDDEN_PATH') return reply.callNotFound();
-    if (!sendRefusal(err, reply)) throw err;
-  });
-  // RFC 9239 made the type that send's table still gives scripts obsolete.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && type.startsWith('application/javascript'))
-      reply.header('Content-Type', 'text/javascript; charset=utf-8');
-    return payload;
-  });
-
-  app.get('/*', { compress: false }, async (request, reply) =>
-    reply.sendFile((request.params as { '*': string })['*']),
-  );
-  const index = path.join(root, 'index.html');
-  for (const url of clientRoutePaths())
-    app.get(url, { compress: false }, async (_request, reply) => {
-      const built = await fs.promises.stat(index).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      if (!built)
-        return reply
-          .code(503)
-          .header('Cache-Control', 'no-cache')
-          .type('text/html; charset=utf-8')
-          .send(NOT_BUILT_PAGE);
-      return reply.sendFile('index.html');
-    });
-}
-
-interface FileError {
+export interface FileError {
   code?: string;
   status?: number;
   headers?: Record<string, string>;
@@ -111,17 +44,17 @@ export function sendRefusal(err: unknown, reply: FastifyReply): boolean {
   return true;
 }
 
-const NOT_FOUND_PAGE =
-  '<!doctype html><html lang="en"><meta charset="utf-8">' +
-  '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-  '<meta name="color-scheme" content="light dark">' +
-  '<title>Page not found · Parley</title>' +
-  '<style>body{font:16px/1.5 system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f5f8;color:#1f2329}' +
-  'main{max-width:26rem;padding:2rem;text-align:center}h1{font-size:1.5rem;margin:0 0 .5rem}p{margin:0 0 1.5rem;color:#5b6270}' +
-  'a{display:inline-block;padding:.5rem 1.25rem;border-radius:6px;background:#3a6fd8;color:#fff;text-decoration:none;font-weight:600}' +
-  'a:focus-visible{outline:3px solid #9bb8f0;outline-offset:2px}' +
-  '@media (prefers-color-scheme:dark){body{background:#17191d;color:#e6e8eb}p{color:#a3a9b4}}</style>' +
-  '<main><h1>Page not found</h1><p>There is nothing at this address.</p><a href="/">Open Parley</a></main>';
+/**
+ * `reply.sendFile` for files the app stores (uploads, custom emoji), in the scope that registers
+ * it: no root of its own, each call names the file's folder. @fastify/send's refusals are
+ * answered as `sendRefusal` says; any other error goes on to the app's handler.
+ */
+export const storedFiles = inRegisteringScope('stored-files', async (scope: FastifyInstance) => {
+  await scope.register(fastifyStatic, { serve: false });
+  scope.setErrorHandler((err, _request, reply) => {
+    if (!sendRefusal(err, reply)) throw err;
+  });
+});
 
 /**
  * What a browser gets for a path that is neither a file of the client nor one of the app's routes:

@@ -1,33 +1,16 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { RoutesOptions } from '../http/route.js';
+import { DomainError } from '../domain/errors.js';
 import { avatarOfId, avatarOfPath, uploadedAvatar, type AvatarOwner } from '../actions/avatars.js';
+import { EMOJI_IMAGE_TYPES, emojiImagesDir } from '../actions/realm-emoji.js';
+import { realmForIcon } from '../lib/realm-icons.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { checkRateLimit } from '../http/rate-limit.js';
-
-const PALETTE = [
-  '#4f8de4',
-  '#53a063',
-  '#e4523d',
-  '#9987e1',
-  '#ee7e4a',
-  '#2a9d8f',
-  '#c2726a',
-  '#bd86e5',
-];
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters =
-    parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] ?? '?').slice(0, 2);
-  return letters.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '') || '?';
-}
-
-function svgBadge(text: string, seed: number, radius: number) {
-  const color = PALETTE[seed % PALETTE.length];
-  const safe = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect width="100" height="100" rx="${radius}" fill="${color}"/><text x="50" y="50" dy=".35em" text-anchor="middle" font-family="system-ui,sans-serif" font-size="40" font-weight="600" fill="#fff">${safe}</text></svg>`;
-}
+import { storedFiles } from '../http/static.js';
+import { badgeSvg, initials } from '../pages/badge.js';
 
 /** An avatar: the uploaded image, or initials drawn for a person without one ("?" for nobody). */
 async function sendAvatar(
@@ -46,11 +29,38 @@ async function sendAvatar(
       .header('X-Content-Type-Options', 'nosniff')
       .send(fs.createReadStream(uploaded.file));
   reply.type('image/svg+xml');
-  return reply.send(svgBadge(person ? initials(person.full_name) : '?', person?.id ?? 0, 12));
+  return reply.send(badgeSvg(person ? initials(person.full_name) : '?', person?.id ?? 0, 12));
 }
 
-/** Avatars (by id, and at their public paths) and organization icons. */
-export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
+/**
+ * Custom emoji images, public as upstream serves them:
+ * /user_avatars/<realm_id>/emoji/images/<id>.<ext>. `scope` sends stored files (http/static.ts
+ * `storedFiles`).
+ */
+function emojiImages(scope: FastifyInstance, ctx: AppContext) {
+  scope.get(
+    '/user_avatars/:realm_id/emoji/images/:file',
+    { compress: false },
+    async (request, reply) => {
+      const { realm_id: realmId, file } = request.params as { realm_id: string; file: string };
+      const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
+      const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
+      if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+      const dir = emojiImagesDir(ctx, Number(realmId));
+      const stat = await fs.promises.stat(path.join(dir, file)).catch(() => null);
+      if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+      reply
+        .type(type)
+        .header('Cache-Control', 'public, max-age=86400')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('X-Content-Type-Options', 'nosniff');
+      return reply.sendFile(file, dir, { contentType: false, cacheControl: false });
+    },
+  );
+}
+
+/** Avatars (by id, and at their public paths), organization icons and custom emoji images. */
+export async function assetRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   app.get('/avatar/:id', async (request, reply) => {
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);
@@ -66,14 +76,12 @@ export function assetRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   app.get('/realm-icon/:file', async (request, reply) => {
     const id = Number.parseInt((request.params as { file: string }).file, 10);
-    const realm = Number.isSafeInteger(id)
-      ? await ctx.db
-          .selectFrom('realms')
-          .select(['id', 'name'])
-          .where('id', '=', id)
-          .executeTakeFirst()
-      : undefined;
+    const realm = Number.isSafeInteger(id) ? await realmForIcon(ctx, id) : undefined;
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=3600');
-    return reply.send(svgBadge(realm ? initials(realm.name) : 'P', (realm?.id ?? 0) + 3, 22));
+    return reply.send(badgeSvg(realm ? initials(realm.name) : 'P', (realm?.id ?? 0) + 3, 22));
+  });
+  app.register(async (scope) => {
+    await scope.register(storedFiles);
+    emojiImages(scope, ctx);
   });
 }

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { p } from '../http/params.js';
 import { createBot, deactivateBot, regenerateBotKey, updateBot } from '../actions/bots.js';
 
-/** Bots people own: create, rename or give away, new API key, deactivate. */
-export function botRoutes(app: FastifyInstance, ctx: AppContext) {
+/**
+ * The "Users" section's bots, which upstream serves without documenting them: bots people own;
+ * create, rename or give away, new API key, deactivate.
+ */
+export async function botRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,

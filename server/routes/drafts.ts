@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { checkDraft, createDrafts, deleteDraft, editDraft, getDrafts } from '../actions/drafts.js';
 
-export function draftRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The API documentation's "Drafts" section: drafts kept on the server, synced between devices. */
+export async function draftRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/drafts', params: {} }, async ({ user }) =>
     getDrafts(ctx, user),
   );

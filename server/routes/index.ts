@@ -1,59 +1,62 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { authRoutes } from './auth.js';
-import { eventRoutes } from './events.js';
 import { messageRoutes } from './messages.js';
-import { streamRoutes } from './streams.js';
-import { userRoutes } from './users.js';
-import { assetRoutes } from './assets.js';
-import { flagRoutes } from './flags.js';
-import { draftRoutes } from './drafts.js';
-import { topicRoutes } from './topics.js';
-import { reactionRoutes } from './reactions.js';
-import { messageEditRoutes } from './message-edits.js';
-import { settingsRoutes } from './settings.js';
-import { subscriptionSettingRoutes } from './subscription-settings.js';
-import { realmRoutes } from './realm.js';
-import { streamAdminRoutes } from './stream-admin.js';
-import { linkifierRoutes } from './linkifiers.js';
-import { inviteRoutes } from './invites.js';
-import { botRoutes } from './bots.js';
-import { scheduledMessageRoutes } from './scheduled-messages.js';
-import { userAdminRoutes } from './user-admin.js';
-import { userGroupRoutes } from './user-groups.js';
-import { profileFieldRoutes } from './profile-fields.js';
-import { presenceRoutes } from './presence.js';
-import { mutingRoutes } from './muting.js';
 import { uploadRoutes } from './uploads.js';
-import { statusRoutes } from './people.js';
+import { draftRoutes } from './drafts.js';
+import { scheduledMessageRoutes } from './scheduled-messages.js';
+import { channelRoutes } from './channels.js';
+import { subscriptionRoutes } from './subscriptions.js';
+import { userRoutes } from './users.js';
+import { userGroupRoutes } from './user-groups.js';
+import { botRoutes } from './bots.js';
+import { invitationRoutes } from './invitations.js';
+import { serverAndOrganizationRoutes } from './server-and-organizations.js';
+import { realTimeEventRoutes } from './real-time-events.js';
+import { specialtyRoutes } from './specialty-endpoints.js';
 import { operationsRoutes } from './operations.js';
+import { assetRoutes } from './assets.js';
+import { accountPages } from './account-pages.js';
 
+/**
+ * The API's routes, filed as the sections of the API documentation (https://zulip.com/api/),
+ * each a Fastify plugin registered with the app's context:
+ *
+ * | section                | files                                |
+ * |------------------------|--------------------------------------|
+ * | Messages               | messages.ts, uploads.ts              |
+ * | Drafts                 | drafts.ts                            |
+ * | Scheduled messages     | scheduled-messages.ts                |
+ * | Channels               | channels.ts, subscriptions.ts        |
+ * | Users                  | users.ts, user-groups.ts, bots.ts    |
+ * | Invitations            | invitations.ts                       |
+ * | Server & organizations | server-and-organizations.ts          |
+ * | Real-time events       | real-time-events.ts                  |
+ * | Specialty endpoints    | specialty-endpoints.ts               |
+ */
+const API_ROUTES = [
+  messageRoutes,
+  uploadRoutes,
+  draftRoutes,
+  scheduledMessageRoutes,
+  channelRoutes,
+  subscriptionRoutes,
+  userRoutes,
+  userGroupRoutes,
+  botRoutes,
+  invitationRoutes,
+  serverAndOrganizationRoutes,
+  realTimeEventRoutes,
+  specialtyRoutes,
+];
+
+/**
+ * Outside the API: probes and metrics (operations.ts), images (assets.ts: avatars, organization
+ * icons, custom emoji) and the pages links in emails open (account-pages.ts). The web client's
+ * files and its own addresses (client-app.ts) come last, after every other route, in app.ts.
+ */
+const OTHER_ROUTES = [operationsRoutes, assetRoutes, accountPages];
+
+/** Registers every route; they are added when the app loads its plugins (`ready`, `listen`). */
 export function registerRoutes(app: FastifyInstance, ctx: AppContext) {
-  authRoutes(app, ctx);
-  userRoutes(app, ctx);
-  streamRoutes(app, ctx);
-  messageRoutes(app, ctx);
-  eventRoutes(app, ctx);
-  flagRoutes(app, ctx);
-  draftRoutes(app, ctx);
-  topicRoutes(app, ctx);
-  reactionRoutes(app, ctx);
-  messageEditRoutes(app, ctx);
-  settingsRoutes(app, ctx);
-  subscriptionSettingRoutes(app, ctx);
-  realmRoutes(app, ctx);
-  streamAdminRoutes(app, ctx);
-  linkifierRoutes(app, ctx);
-  inviteRoutes(app, ctx);
-  scheduledMessageRoutes(app, ctx);
-  userAdminRoutes(app, ctx);
-  botRoutes(app, ctx);
-  userGroupRoutes(app, ctx);
-  profileFieldRoutes(app, ctx);
-  presenceRoutes(app, ctx);
-  statusRoutes(app, ctx);
-  mutingRoutes(app, ctx);
-  uploadRoutes(app, ctx);
-  assetRoutes(app, ctx);
-  operationsRoutes(app, ctx);
+  for (const routes of [...API_ROUTES, ...OTHER_ROUTES]) app.register(routes, { ctx });
 }

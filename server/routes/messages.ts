@@ -1,69 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { badRequest, missingParam } from '../domain/errors.js';
-import { parseClientJson } from '../domain/client-json.js';
-import { sendMessage, type Recipient } from '../actions/send-message.js';
+import { missingParam } from '../domain/errors.js';
+import { clientName, parseAnchor, parseRecipient } from '../http/message-params.js';
+import { sendMessage } from '../actions/send-message.js';
 import { getMessages, getSingleMessage } from '../lib/get-messages.js';
 import { parseNarrow } from '../lib/narrow.js';
 import { updateMessageFlags } from '../actions/flags.js';
+import { editMessage, messageHistory } from '../actions/edit-message.js';
+import { deleteMessage } from '../actions/delete-message.js';
+import { addReaction, readReceipts, removeReaction } from '../actions/reactions.js';
+import { matchesNarrow, renderPreview } from '../actions/topics.js';
+import {
+  markAllAsRead,
+  markStreamAsRead,
+  markTopicAsRead,
+  updateFlagsForNarrow,
+} from '../actions/mark-read.js';
 
-/** Whether a text can be JSON at all: a channel name or an email is not worth an exception. */
-const MAY_BE_JSON = /^\s*(?:[[{"\-\d]|true\b|false\b|null\b)/;
+/*
+ * The API documentation's "Messages" section: sending, fetching, editing and deleting messages,
+ * their edit history, reactions, read receipts, rendering a preview, matching a narrow, and
+ * personal flags. Uploading a file, the section's last part, is in uploads.ts.
+ */
 
-function tryJson(raw: string): unknown {
-  if (!MAY_BE_JSON.test(raw)) return undefined;
-  try {
-    return parseClientJson(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `to` is a stream name or id, or a list of user ids or emails, in several historical encodings. */
-export function parseRecipient(type: string, to: string, topic: string | undefined): Recipient {
-  const decoded = tryJson(to);
-  if (type === 'stream') {
-    if (topic === undefined) throw missingParam('topic');
-    let ref: unknown = decoded === undefined ? to : decoded;
-    if (Array.isArray(ref)) {
-      if (ref.length !== 1) throw badRequest('Cannot send to multiple channels');
-      ref = ref[0];
-    }
-    if (typeof ref === 'number' && Number.isSafeInteger(ref))
-      return { type: 'stream', streamId: ref, topic };
-    if (typeof ref === 'string')
-      return { type: 'stream', streamName: decoded === undefined ? to : ref, topic };
-    return { type: 'stream', streamName: to, topic };
-  }
-  let list: unknown[];
-  if (Array.isArray(decoded)) list = decoded;
-  else if (typeof decoded === 'number') list = [decoded];
-  else
-    list = (typeof decoded === 'string' ? decoded : to)
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (list.every((x) => typeof x === 'number' && Number.isSafeInteger(x)))
-    return { type: 'direct', userIds: list as number[] };
-  if (list.every((x) => typeof x === 'string')) return { type: 'direct', emails: list as string[] };
-  throw badRequest('Invalid data type for recipients');
-}
-
-const anchorParam = p.raw().default('newest');
-
-/** Clients echo the 10000000000000000 that stands for "newest"; any larger number means the same. */
-export function parseAnchor(raw: string): 'newest' | 'oldest' | 'first_unread' | number {
-  if (raw === 'newest' || raw === 'oldest' || raw === 'first_unread') return raw;
-  const text = raw.trim();
-  if (!/^-?\d+$/.test(text)) throw badRequest('Invalid anchor');
-  const n = Number(text);
-  if (!Number.isSafeInteger(n)) return n > 0 ? Number.MAX_SAFE_INTEGER : 0;
-  return Math.max(0, n);
-}
-
-export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
+/** Send, fetch, fetch one. */
+function sendAndFetch(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -103,7 +65,7 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
       path: '/messages',
       auth: 'optional',
       params: {
-        anchor: anchorParam,
+        anchor: p.raw().default('newest'),
         num_before: p.int({ min: 0 }).default(0),
         num_after: p.int({ min: 0 }).default(0),
         include_anchor: p.bool().default(true),
@@ -140,7 +102,122 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params, pathInt }) =>
       getSingleMessage(ctx, realm, user, pathInt('message_id'), params.apply_markdown),
   );
+}
 
+/** Edit or move, delete, edit history. */
+function messageEdits(app: FastifyInstance, { ctx }: RoutesOptions) {
+  route(
+    app,
+    ctx,
+    {
+      method: 'PATCH',
+      path: '/messages/:message_id',
+      pathInts: ['message_id'],
+      aliases: { subject: 'topic' },
+      params: {
+        content: p.string().optional(),
+        topic: p.string().optional(),
+        stream_id: p.int().optional(),
+        propagate_mode: p
+          .oneOf(['change_one', 'change_later', 'change_all'] as const)
+          .default('change_one'),
+        send_notification_to_old_thread: p.bool().default(false),
+        send_notification_to_new_thread: p.bool().default(true),
+        prev_content_sha256: p.string().optional(),
+      },
+    },
+    async ({ realm, user, params, pathInt }) =>
+      editMessage(ctx, realm, user, pathInt('message_id'), {
+        content: params.content,
+        topic: params.topic,
+        streamId: params.stream_id,
+        propagateMode: params.propagate_mode,
+        notifyOld: params.send_notification_to_old_thread,
+        notifyNew: params.send_notification_to_new_thread,
+      }),
+  );
+  route(
+    app,
+    ctx,
+    { method: 'DELETE', path: '/messages/:message_id', pathInts: ['message_id'], params: {} },
+    async ({ realm, user, pathInt }) => deleteMessage(ctx, realm, user, pathInt('message_id')),
+  );
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/messages/:message_id/history',
+      pathInts: ['message_id'],
+      params: { allow_empty_topic_name: p.bool().default(false) },
+    },
+    async ({ realm, user, pathInt }) => messageHistory(ctx, realm, user, pathInt('message_id')),
+  );
+}
+
+const reactionParams = {
+  emoji_name: p.string(),
+  emoji_code: p.string().optional(),
+  reaction_type: p.string().optional(),
+};
+// Removing needs emoji_name or emoji_code; the action names them both when neither comes.
+const removalParams = { ...reactionParams, emoji_name: p.string().optional() };
+
+/** Reactions, read receipts, a rendered preview, which messages match a narrow. */
+function messageExtras(app: FastifyInstance, { ctx }: RoutesOptions) {
+  for (const method of ['POST', 'DELETE'] as const) {
+    route(
+      app,
+      ctx,
+      {
+        method,
+        path: '/messages/:message_id/reactions',
+        pathInts: ['message_id'],
+        params: method === 'POST' ? reactionParams : removalParams,
+      },
+      async ({ realm, user, params, pathInt }) => {
+        const req = {
+          emojiName: params.emoji_name,
+          emojiCode: params.emoji_code,
+          reactionType: params.reaction_type,
+        };
+        const act = method === 'POST' ? addReaction : removeReaction;
+        return act(ctx, realm, user, pathInt('message_id'), req);
+      },
+    );
+  }
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/messages/:message_id/read_receipts',
+      pathInts: ['message_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) => readReceipts(ctx, realm, user, pathInt('message_id')),
+  );
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/messages/render', params: { content: p.string() } },
+    async ({ realm, user, params }) => renderPreview(ctx, realm, user, params.content),
+  );
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/messages/matches_narrow',
+      params: { msg_ids: p.idList(), narrow: p.json(check.any) },
+    },
+    async ({ realm, user, params }) =>
+      matchesNarrow(ctx, realm, user, params.msg_ids, parseNarrow(params.narrow)),
+  );
+}
+
+/** Personal flags: by message ids, by narrow, and the "mark as read" shortcuts. */
+function messageFlags(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -151,10 +228,61 @@ export function messageRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, params }) => updateMessageFlags(ctx, realm, user, params),
   );
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/messages/flags/narrow',
+      params: {
+        anchor: p.string(),
+        include_anchor: p.bool().default(true),
+        num_before: p.int({ min: 0 }),
+        num_after: p.int({ min: 0 }),
+        narrow: p.json(check.any).default([]),
+        op: p.string(),
+        flag: p.string(),
+      },
+    },
+    async ({ realm, user, params }) =>
+      updateFlagsForNarrow(ctx, realm, user, {
+        anchor: parseAnchor(params.anchor),
+        includeAnchor: params.include_anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        narrow: parseNarrow(params.narrow),
+        op: params.op,
+        flag: params.flag,
+      }),
+  );
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/mark_all_as_read', params: {} },
+    async ({ realm, user }) => markAllAsRead(ctx, realm, user),
+  );
+  route(
+    app,
+    ctx,
+    { method: 'POST', path: '/mark_stream_as_read', params: { stream_id: p.id() } },
+    async ({ realm, user, params }) => markStreamAsRead(ctx, realm, user, params.stream_id),
+  );
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/mark_topic_as_read',
+      params: { stream_id: p.id(), topic_name: p.string() },
+    },
+    async ({ realm, user, params }) =>
+      markTopicAsRead(ctx, realm, user, params.stream_id, params.topic_name),
+  );
 }
 
-/** A short client name from the User-Agent, as Zulip records it ("ZulipPython", "website"...). */
-export function clientName(userAgent: string): string {
-  const first = userAgent.split(/[\s/]/)[0];
-  return (first || 'API').slice(0, 30);
+export async function messageRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  sendAndFetch(app, opts);
+  messageEdits(app, opts);
+  messageExtras(app, opts);
+  messageFlags(app, opts);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { RoutesOptions } from '../http/route.js';
 import { mayReadMetrics } from '../http/operations.js';
 import { Readiness, readinessReport } from '../readiness.js';
 
@@ -12,7 +12,7 @@ const ALWAYS_READY = new Readiness('off');
  * reachable, migrations and seed done), both JSON with 200 or 503, and GET /metrics (Prometheus
  * text format) for the addresses allowed to read it.
  */
-export function operationsRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function operationsRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   app.get('/health', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return { status: 'alive', uptime_seconds: Math.round(process.uptime()) };

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { p } from '../http/params.js';
 import { badRequest } from '../domain/errors.js';
 import { decodeLoose } from '../lib/admin-checks.js';
@@ -10,7 +9,7 @@ import {
   editScheduledMessage,
   getScheduledMessages,
 } from '../actions/scheduled-messages.js';
-import { clientName } from './messages.js';
+import { clientName } from '../http/message-params.js';
 
 const TYPES = ['direct', 'private', 'stream', 'channel'] as const;
 const messageType = (t: (typeof TYPES)[number]) =>
@@ -25,7 +24,8 @@ function parseTo(raw: string): number | number[] {
   throw badRequest('Invalid data type for recipients');
 }
 
-export function scheduledMessageRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The API documentation's "Scheduled messages" section. */
+export async function scheduledMessageRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/scheduled_messages', params: {} }, async ({ user }) =>
     getScheduledMessages(ctx, user),
   );

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { p } from '../http/params.js';
 import {
   getUserGroupMembers,
@@ -16,7 +15,8 @@ import {
   updateUserGroupSubgroups,
 } from '../actions/user-group-edits.js';
 
-export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
+/** List, create, change, deactivate. */
+function groups(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(app, ctx, { method: 'GET', path: '/user_groups', params: {} }, async ({ realm, user }) =>
     getUserGroups(ctx, realm, user),
   );
@@ -68,8 +68,13 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, pathInt }) => deleteUserGroup(ctx, realm, user, pathInt('group_id')),
   );
+}
 
-  const changes = { add: p.intList().default([]), delete: p.intList().default([]) };
+/** Ids to add and ids to remove, for members and for subgroups. */
+const changes = { add: p.intList().default([]), delete: p.intList().default([]) };
+
+/** Members and subgroups: change them, list them, ask whether someone is a member. */
+function membersAndSubgroups(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -145,4 +150,10 @@ export function userGroupRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, params, pathInt }) =>
       getUserGroupSubgroups(ctx, realm, pathInt('group_id'), params.direct_subgroup_only),
   );
+}
+
+/** The "Users" section's user groups. */
+export async function userGroupRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  groups(app, opts);
+  membersAndSubgroups(app, opts);
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
 import { deleteQueue, getEvents, registerQueue } from '../register/register.js';
 
-export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The API documentation's "Real-time events" section: event queues and long-polling them. */
+export async function realTimeEventRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,

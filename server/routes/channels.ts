@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { p } from '../http/params.js';
 import { missingParam } from '../domain/errors.js';
+import { getStreamById, getStreamId, getStreams } from '../lib/streams.js';
 import { archiveStream, streamMembers, updateStream } from '../actions/stream-admin.js';
+import { streamTopics } from '../actions/topics.js';
 import { deleteTopic } from '../actions/delete-message.js';
 import {
   changeDefaultStream,
@@ -13,7 +14,70 @@ import {
   updateDefaultStreamGroupStreams,
 } from '../actions/default-streams.js';
 
-export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
+/*
+ * The API documentation's "Channels" section (streams, in older names): listing channels, one by
+ * id or name, their topics and subscribers, changing, archiving, deleting a topic, and the
+ * organization's default channels and default channel groups. Subscriptions and personal topic
+ * settings, the section's other half, are in subscriptions.ts.
+ */
+
+/** List, look up by id or name, topics, subscribers. */
+function channelLookups(app: FastifyInstance, { ctx }: RoutesOptions) {
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/streams',
+      params: {
+        include_public: p.bool().default(true),
+        include_web_public: p.bool().default(false),
+        include_subscribed: p.bool().default(true),
+        include_all_active: p.bool().default(false),
+        include_default: p.bool().default(false),
+        include_owner_subscribed: p.bool().default(false),
+      },
+    },
+    async ({ realm, user, params }) => getStreams(ctx, realm, user, params),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/streams/:stream_id', pathInts: ['stream_id'], params: {} },
+    async ({ realm, user, pathInt }) => getStreamById(ctx, realm, user, pathInt('stream_id')),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/get_stream_id', params: { stream: p.string() } },
+    async ({ realm, user, params }) => getStreamId(ctx, realm, user, params.stream),
+  );
+
+  route(
+    app,
+    ctx,
+    {
+      method: 'GET',
+      path: '/users/me/:stream_id/topics',
+      auth: 'optional',
+      pathInts: ['stream_id'],
+      params: { allow_empty_topic_name: p.bool().default(false) },
+    },
+    async ({ realm, user, pathInt }) => streamTopics(ctx, realm, user, pathInt('stream_id')),
+  );
+
+  route(
+    app,
+    ctx,
+    { method: 'GET', path: '/streams/:stream_id/members', pathInts: ['stream_id'], params: {} },
+    async ({ realm, user, pathInt }) => streamMembers(ctx, realm, user, pathInt('stream_id')),
+  );
+}
+
+/** Change, archive, delete a topic. */
+function channelChanges(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -58,14 +122,10 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, params, pathInt }) =>
       deleteTopic(ctx, realm, user, pathInt('stream_id'), params.topic_name),
   );
+}
 
-  route(
-    app,
-    ctx,
-    { method: 'GET', path: '/streams/:stream_id/members', pathInts: ['stream_id'], params: {} },
-    async ({ realm, user, pathInt }) => streamMembers(ctx, realm, user, pathInt('stream_id')),
-  );
-
+/** The channels new members join. */
+function defaultChannels(app: FastifyInstance, { ctx }: RoutesOptions) {
   for (const method of ['POST', 'DELETE'] as const) {
     route(
       app,
@@ -75,7 +135,10 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
         changeDefaultStream(ctx, realm, user, params.stream_id, method === 'POST'),
     );
   }
+}
 
+/** Groups of default channels that people choose from when they sign up. */
+function defaultChannelGroups(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -150,4 +213,11 @@ export function streamAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     async ({ realm, user, pathInt }) =>
       removeDefaultStreamGroup(ctx, realm, user, pathInt('group_id')),
   );
+}
+
+export async function channelRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  channelLookups(app, opts);
+  channelChanges(app, opts);
+  defaultChannels(app, opts);
+  defaultChannelGroups(app, opts);
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { route } from '../http/route.js';
+import { route, type RoutesOptions } from '../http/route.js';
 import { check, p, type Checker } from '../http/params.js';
 import {
   createMultiuseInvite,
@@ -9,7 +8,6 @@ import {
   resendInvite,
   revokeInvite,
 } from '../actions/invites.js';
-import { joinPages } from './join.js';
 
 const minutesOrNull: Checker<number | null> = (v, name) => (v === null ? null : check.int(v, name));
 
@@ -19,7 +17,8 @@ const inviteParams = {
   include_realm_default_subscriptions: p.bool().default(false),
 };
 
-export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
+/** Invite by email, and list every pending invitation. */
+function emailInvitations(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -50,7 +49,10 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
     { method: 'GET', path: '/invites', callers: 'members', params: {} },
     async ({ realm, user }) => listInvites(ctx, realm, user),
   );
+}
 
+/** Reusable invitation links; revoking either kind; sending an email invitation again. */
+function linksAndRevocations(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
     ctx,
@@ -108,6 +110,10 @@ export function inviteRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async ({ realm, user, pathInt }) => resendInvite(ctx, realm, user, pathInt('invite_id')),
   );
+}
 
-  joinPages(app, ctx);
+/** The API documentation's "Invitations" section. */
+export async function invitationRoutes(app: FastifyInstance, opts: RoutesOptions) {
+  emailInvitations(app, opts);
+  linksAndRevocations(app, opts);
 }
