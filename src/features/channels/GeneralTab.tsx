@@ -104,14 +104,14 @@ function EditableGeneral({ stream, role }: { stream: Stream; role: number }) {
   );
 }
 
-function NameAndDescription({ stream }: { stream: Stream }) {
-  const { t } = useTranslation('channels');
+/**
+ * The name and description being edited, and a save that sends only what changed. Another
+ * window's change arrives by event: show it unless this one is being edited.
+ */
+function useNameAndDescriptionDraft(stream: Stream) {
   const save = useUpdateChannel(stream.stream_id);
-  const nameId = useId();
-  const descriptionId = useId();
   const [name, setName] = useState(stream.name);
   const [description, setDescription] = useState(stream.description);
-  // Another window's change arrives by event: show it unless this one is being edited.
   const [editing, setEditing] = useState(false);
   useEffect(() => {
     if (!editing) {
@@ -132,10 +132,44 @@ function NameAndDescription({ stream }: { stream: Stream }) {
       { onSuccess: () => setEditing(false) },
     );
   };
+  const discard = () => {
+    setEditing(false);
+    setName(stream.name);
+    setDescription(stream.description);
+  };
+
+  return {
+    save,
+    name,
+    setName,
+    description,
+    setDescription,
+    changed,
+    startEditing: () => setEditing(true),
+    submit,
+    discard,
+  };
+}
+
+function NameAndDescription({ stream }: { stream: Stream }) {
+  const { t } = useTranslation('channels');
+  const nameId = useId();
+  const descriptionId = useId();
+  const {
+    save,
+    name,
+    setName,
+    description,
+    setDescription,
+    changed,
+    startEditing,
+    submit,
+    discard,
+  } = useNameAndDescriptionDraft(stream);
 
   return (
     <SettingsGroup title={t('general.title')}>
-      <form onSubmit={submit} onChange={() => setEditing(true)}>
+      <form onSubmit={submit} onChange={startEditing}>
         <div className="settings-row">
           <label htmlFor={nameId}>{t('general.name')}</label>
           <input
@@ -168,15 +202,7 @@ function NameAndDescription({ stream }: { stream: Stream }) {
             {t('general.save')}
           </button>
           {changed && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setEditing(false);
-                setName(stream.name);
-                setDescription(stream.description);
-              }}
-            >
+            <button type="button" className="button" onClick={discard}>
               {t('general.discard')}
             </button>
           )}
