@@ -2,7 +2,7 @@
  * The ⋮ menu on a channel's sidebar row: its settings, pinning, muting and a colour. Each change
  * goes to the server; the subscription event then moves, greys or recolours the row.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/errors';
@@ -12,15 +12,14 @@ import { MoreIcon } from '../topics/icons';
 import { channelSettingsUrl } from './ChannelSettings';
 import { normalColor, PALETTE } from './privacy';
 
-export function ChannelMenu({ subscription }: { subscription: Subscription }) {
-  const { t } = useTranslation('channels');
-  const navigate = useNavigate();
-  const save = useSetSubscriptionProperty(subscription.stream_id);
+/**
+ * The popup's open state: a click outside closes it, opening focuses the first item, arrows move
+ * between items, Escape closes and returns focus to the button, Tab lets focus leave.
+ */
+function useMenuPopup() {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
 
   useEffect(() => {
     if (!open) return;
@@ -35,11 +34,6 @@ export function ChannelMenu({ subscription }: { subscription: Subscription }) {
   const close = () => {
     setOpen(false);
     button.current?.focus();
-  };
-  const set = (property: string, value: boolean | string) => {
-    close();
-    setError(null);
-    save.mutate({ property, value }, { onError: (e) => setError(errorText(e)) });
   };
 
   const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -58,27 +52,32 @@ export function ChannelMenu({ subscription }: { subscription: Subscription }) {
     }
   };
 
+  return { open, setOpen, close, onMenuKey, root, button };
+}
+
+export function ChannelMenu({ subscription }: { subscription: Subscription }) {
+  const { t } = useTranslation('channels');
+  const save = useSetSubscriptionProperty(subscription.stream_id);
+  const { open, setOpen, close, onMenuKey, root, button } = useMenuPopup();
+  const [error, setError] = useState<string | null>(null);
+  const menuId = useId();
+
+  const set = (property: string, value: boolean | string) => {
+    close();
+    setError(null);
+    save.mutate({ property, value }, { onError: (e) => setError(errorText(e)) });
+  };
+
   const label = t('menu.label', { name: subscription.name });
-  const current = normalColor(subscription.color);
   return (
     <div className="channel-menu" ref={root}>
-      <button
-        ref={button}
-        type="button"
-        className="icon-button channel-menu-button"
-        aria-label={label}
-        title={t('menu.title')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={(event) => {
-          event.preventDefault();
-          event.stopPropagation();
-          setOpen((o) => !o);
-        }}
-      >
-        <MoreIcon />
-      </button>
+      <MenuButton
+        buttonRef={button}
+        label={label}
+        open={open}
+        menuId={menuId}
+        onToggle={() => setOpen((o) => !o)}
+      />
       {open && (
         <div
           id={menuId}
@@ -87,66 +86,126 @@ export function ChannelMenu({ subscription }: { subscription: Subscription }) {
           aria-label={label}
           onKeyDown={onMenuKey}
         >
-          <button
-            type="button"
-            role="menuitem"
-            className="channel-menu-item"
-            tabIndex={-1}
-            onClick={() => {
-              setOpen(false);
-              void navigate(channelSettingsUrl(subscription.stream_id, 'personal'));
-            }}
-          >
-            {t('menu.settings')}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="channel-menu-item"
-            tabIndex={-1}
-            onClick={() => set('pin_to_top', !subscription.pin_to_top)}
-          >
-            {subscription.pin_to_top ? t('menu.unpin') : t('menu.pin')}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="channel-menu-item"
-            tabIndex={-1}
-            onClick={() => set('is_muted', !subscription.is_muted)}
-          >
-            {subscription.is_muted ? t('menu.unmute') : t('menu.mute')}
-          </button>
-          <div className="channel-menu-colors" role="group" aria-label={t('menu.color')}>
-            {PALETTE.map((color) => (
-              <button
-                key={color}
-                type="button"
-                role="menuitemradio"
-                aria-checked={current === color}
-                className="channel-palette-swatch channel-menu-swatch"
-                style={{ background: color }}
-                tabIndex={-1}
-                aria-label={t('personal.colorName', { color })}
-                onClick={() => set('color', color)}
-              />
-            ))}
-          </div>
+          <MenuItems subscription={subscription} onLeave={() => setOpen(false)} set={set} />
         </div>
       )}
-      {error && (
-        <span className="channel-menu-error" role="alert">
-          {error}
-          <button
-            type="button"
-            className="link-button"
-            aria-label={t('menu.dismiss')}
-            onClick={() => setError(null)}
-          >
-            ×
-          </button>
-        </span>
-      )}
+      {error && <MenuError error={error} onDismiss={() => setError(null)} />}
     </div>
+  );
+}
+
+function MenuButton({
+  buttonRef,
+  label,
+  open,
+  menuId,
+  onToggle,
+}: {
+  buttonRef: RefObject<HTMLButtonElement | null>;
+  label: string;
+  open: boolean;
+  menuId: string;
+  onToggle: () => void;
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      className="icon-button channel-menu-button"
+      aria-label={label}
+      title={t('menu.title')}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      aria-controls={open ? menuId : undefined}
+      onClick={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        onToggle();
+      }}
+    >
+      <MoreIcon />
+    </button>
+  );
+}
+
+function MenuItems({
+  subscription,
+  onLeave,
+  set,
+}: {
+  subscription: Subscription;
+  /** Closes the menu without taking focus back, as the page changes. */
+  onLeave: () => void;
+  set: (property: string, value: boolean | string) => void;
+}) {
+  const { t } = useTranslation('channels');
+  const navigate = useNavigate();
+  const current = normalColor(subscription.color);
+  return (
+    <>
+      <button
+        type="button"
+        role="menuitem"
+        className="channel-menu-item"
+        tabIndex={-1}
+        onClick={() => {
+          onLeave();
+          void navigate(channelSettingsUrl(subscription.stream_id, 'personal'));
+        }}
+      >
+        {t('menu.settings')}
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        className="channel-menu-item"
+        tabIndex={-1}
+        onClick={() => set('pin_to_top', !subscription.pin_to_top)}
+      >
+        {subscription.pin_to_top ? t('menu.unpin') : t('menu.pin')}
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        className="channel-menu-item"
+        tabIndex={-1}
+        onClick={() => set('is_muted', !subscription.is_muted)}
+      >
+        {subscription.is_muted ? t('menu.unmute') : t('menu.mute')}
+      </button>
+      <div className="channel-menu-colors" role="group" aria-label={t('menu.color')}>
+        {PALETTE.map((color) => (
+          <button
+            key={color}
+            type="button"
+            role="menuitemradio"
+            aria-checked={current === color}
+            className="channel-palette-swatch channel-menu-swatch"
+            style={{ background: color }}
+            tabIndex={-1}
+            aria-label={t('personal.colorName', { color })}
+            onClick={() => set('color', color)}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+function MenuError({ error, onDismiss }: { error: string; onDismiss: () => void }) {
+  const { t } = useTranslation('channels');
+  return (
+    <span className="channel-menu-error" role="alert">
+      {error}
+      <button
+        type="button"
+        className="link-button"
+        aria-label={t('menu.dismiss')}
+        onClick={onDismiss}
+      >
+        ×
+      </button>
+    </span>
   );
 }

@@ -43,20 +43,12 @@ export function joinability(
   return stream.invite_only ? 'invitation-only' : 'join';
 }
 
-export function ChannelsView() {
-  const { t } = useTranslation('channels');
+/** Joins or leaves one channel at a time, remembering which is on its way and the last failure. */
+function useJoinOrLeave() {
   const { mutate: joinChannel } = useJoinChannel();
   const { mutate: leaveChannel } = useLeaveChannel();
-  const streams = useStreamsById();
-  const subscriptions = useSubscriptionsById();
-  const role = useUser(useOwnUserId())?.role;
-  const [filter, setFilter] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const channels = useMemo(
-    () => visibleChannels(Object.values(streams), filter),
-    [streams, filter],
-  );
 
   const toggle = (stream: Stream, join: boolean) => {
     setBusy(stream.stream_id);
@@ -67,6 +59,20 @@ export function ChannelsView() {
       onSettled: () => setBusy(null),
     });
   };
+  return { toggle, error, busy };
+}
+
+export function ChannelsView() {
+  const { t } = useTranslation('channels');
+  const streams = useStreamsById();
+  const subscriptions = useSubscriptionsById();
+  const role = useUser(useOwnUserId())?.role;
+  const [filter, setFilter] = useState('');
+  const { toggle, error, busy } = useJoinOrLeave();
+  const channels = useMemo(
+    () => visibleChannels(Object.values(streams), filter),
+    [streams, filter],
+  );
 
   return (
     <section className="view-page" aria-labelledby="channels-title">
@@ -94,57 +100,16 @@ export function ChannelsView() {
             </p>
           )}
           <ul className="channel-list" aria-label={t('browse.list')}>
-            {channels.map((stream) => {
-              const subscribed = stream.stream_id in subscriptions;
-              const canJoin = joinability(stream, role);
-              return (
-                <li key={stream.stream_id} className="channel-row">
-                  <div className="channel-main">
-                    <Link
-                      className="channel-name"
-                      to={narrowToUrl(streamNarrow(stream.stream_id), stream.name)}
-                    >
-                      {stream.invite_only ? <LockIcon /> : <span aria-hidden="true">#</span>}
-                      {stream.name}
-                    </Link>
-                    {stream.rendered_description && (
-                      <div
-                        className="channel-description rendered-markdown"
-                        dangerouslySetInnerHTML={{
-                          __html: sanitizeHtml(stream.rendered_description),
-                        }}
-                      />
-                    )}
-                  </div>
-                  <Link
-                    className="button button-small"
-                    to={channelSettingsUrl(stream.stream_id, subscribed ? 'personal' : 'general')}
-                    aria-label={t('browse.settingsLabel', { name: stream.name })}
-                  >
-                    {t('browse.settings')}
-                  </Link>
-                  {subscribed || canJoin === 'join' ? (
-                    <button
-                      type="button"
-                      className={
-                        subscribed ? 'button button-small' : 'button button-small button-primary'
-                      }
-                      aria-label={
-                        subscribed
-                          ? t('browse.leaveLabel', { name: stream.name })
-                          : t('browse.joinLabel', { name: stream.name })
-                      }
-                      disabled={busy === stream.stream_id}
-                      onClick={() => void toggle(stream, !subscribed)}
-                    >
-                      {subscribed ? t('browse.leave') : t('browse.join')}
-                    </button>
-                  ) : canJoin === 'invitation-only' ? (
-                    <span className="channel-note">{t('browse.invitationOnly')}</span>
-                  ) : null}
-                </li>
-              );
-            })}
+            {channels.map((stream) => (
+              <ChannelRow
+                key={stream.stream_id}
+                stream={stream}
+                subscribed={stream.stream_id in subscriptions}
+                canJoin={joinability(stream, role)}
+                busy={busy === stream.stream_id}
+                onToggle={(join) => void toggle(stream, join)}
+              />
+            ))}
           </ul>
           {channels.length === 0 && (
             <p className="sidebar-empty">{t('sidebar.noMatch', { filter })}</p>
@@ -153,5 +118,66 @@ export function ChannelsView() {
         </div>
       </div>
     </section>
+  );
+}
+
+function ChannelRow({
+  stream,
+  subscribed,
+  canJoin,
+  busy,
+  onToggle,
+}: {
+  stream: Stream;
+  subscribed: boolean;
+  canJoin: ReturnType<typeof joinability>;
+  busy: boolean;
+  onToggle: (join: boolean) => void;
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <li className="channel-row">
+      <div className="channel-main">
+        <Link
+          className="channel-name"
+          to={narrowToUrl(streamNarrow(stream.stream_id), stream.name)}
+        >
+          {stream.invite_only ? <LockIcon /> : <span aria-hidden="true">#</span>}
+          {stream.name}
+        </Link>
+        {stream.rendered_description && (
+          <div
+            className="channel-description rendered-markdown"
+            dangerouslySetInnerHTML={{
+              __html: sanitizeHtml(stream.rendered_description),
+            }}
+          />
+        )}
+      </div>
+      <Link
+        className="button button-small"
+        to={channelSettingsUrl(stream.stream_id, subscribed ? 'personal' : 'general')}
+        aria-label={t('browse.settingsLabel', { name: stream.name })}
+      >
+        {t('browse.settings')}
+      </Link>
+      {subscribed || canJoin === 'join' ? (
+        <button
+          type="button"
+          className={subscribed ? 'button button-small' : 'button button-small button-primary'}
+          aria-label={
+            subscribed
+              ? t('browse.leaveLabel', { name: stream.name })
+              : t('browse.joinLabel', { name: stream.name })
+          }
+          disabled={busy}
+          onClick={() => onToggle(!subscribed)}
+        >
+          {subscribed ? t('browse.leave') : t('browse.join')}
+        </button>
+      ) : canJoin === 'invitation-only' ? (
+        <span className="channel-note">{t('browse.invitationOnly')}</span>
+      ) : null}
+    </li>
   );
 }

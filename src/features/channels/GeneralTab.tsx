@@ -2,7 +2,7 @@
  * A channel's general settings. Those who administer channels change them here (each control
  * saves on its own and shows the server's answer beside it); everyone else reads the same values.
  */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/errors';
@@ -21,6 +21,7 @@ import {
   retentionChoice,
   type Privacy,
 } from './privacy';
+import { useNameAndDescriptionDraft } from './use-name-and-description-draft';
 import { useRealmSettings } from './use-realm-settings';
 
 export const POST_POLICIES = [1, 3, 4, 2] as const;
@@ -106,36 +107,23 @@ function EditableGeneral({ stream, role }: { stream: Stream; role: number }) {
 
 function NameAndDescription({ stream }: { stream: Stream }) {
   const { t } = useTranslation('channels');
-  const save = useUpdateChannel(stream.stream_id);
   const nameId = useId();
   const descriptionId = useId();
-  const [name, setName] = useState(stream.name);
-  const [description, setDescription] = useState(stream.description);
-  // Another window's change arrives by event: show it unless this one is being edited.
-  const [editing, setEditing] = useState(false);
-  useEffect(() => {
-    if (!editing) {
-      setName(stream.name);
-      setDescription(stream.description);
-    }
-  }, [stream.name, stream.description, editing]);
-
-  const changed = name.trim() !== stream.name || description !== stream.description;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim() || !changed) return;
-    save.mutate(
-      {
-        new_name: name.trim() !== stream.name ? name.trim() : undefined,
-        description: description !== stream.description ? description : undefined,
-      },
-      { onSuccess: () => setEditing(false) },
-    );
-  };
+  const {
+    save,
+    name,
+    setName,
+    description,
+    setDescription,
+    changed,
+    startEditing,
+    submit,
+    discard,
+  } = useNameAndDescriptionDraft(stream);
 
   return (
     <SettingsGroup title={t('general.title')}>
-      <form onSubmit={submit} onChange={() => setEditing(true)}>
+      <form onSubmit={submit} onChange={startEditing}>
         <div className="settings-row">
           <label htmlFor={nameId}>{t('general.name')}</label>
           <input
@@ -168,15 +156,7 @@ function NameAndDescription({ stream }: { stream: Stream }) {
             {t('general.save')}
           </button>
           {changed && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setEditing(false);
-                setName(stream.name);
-                setDescription(stream.description);
-              }}
-            >
+            <button type="button" className="button" onClick={discard}>
               {t('general.discard')}
             </button>
           )}

@@ -54,25 +54,13 @@ export function SubscribersTab({ stream }: { stream: Stream | Subscription }) {
   return <SubscriberList stream={stream} ids={ids} />;
 }
 
-function SubscriberList({ stream, ids }: { stream: Stream; ids: readonly number[] }) {
-  const { t } = useTranslation('channels');
+/** What the person may do to this channel's subscribers, as the server decides it. */
+function useSubscriberPermissions(stream: Stream, ids: readonly number[]) {
   const ownId = useOwnUserId();
   const role = useUser(ownId)?.role;
   const groups = useUserGroups();
   const settings = useRealmSettings();
-  const usersById = useUsersById();
-  const everyone = useActiveUsers();
-  const change = useChangeSubscribers(stream.name, stream.stream_id);
-  const [search, setSearch] = useState('');
-  const [adding, setAdding] = useState('');
-  const searchId = useId();
-
   const subscribed = ids.includes(ownId);
-  const members = useMemo(
-    () => ids.map((id) => usersById[id]).filter((u): u is User => u !== undefined),
-    [ids, usersById],
-  );
-  const shown = useMemo(() => matchingPeople(members, search), [members, search]);
   const canRemove = mayRemoveSubscribers(
     role,
     groupSettingIncludes(stream.can_remove_subscribers_group, ownId, groups),
@@ -80,39 +68,31 @@ function SubscriberList({ stream, ids }: { stream: Stream; ids: readonly number[
   const canAdd =
     mayAddSubscribers(settings, role) &&
     (!stream.invite_only || subscribed || mayAdministerChannels(role));
-  const suggestions: Suggestion[] = useMemo(() => {
-    if (!adding.trim()) return [];
-    const inside = new Set(ids);
-    return matchingPeople(
-      everyone.filter((u) => !inside.has(u.user_id)),
-      adding,
-    )
-      .slice(0, 8)
-      .map((u) => ({
-        key: String(u.user_id),
-        label: u.full_name,
-        detail: u.email,
-        decoration: <Avatar url={u.avatar_url} name={u.full_name} size={20} />,
-      }));
-  }, [adding, everyone, ids]);
+  return { ownId, canAdd, canRemove };
+}
+
+function SubscriberList({ stream, ids }: { stream: Stream; ids: readonly number[] }) {
+  const { t } = useTranslation('channels');
+  const usersById = useUsersById();
+  const change = useChangeSubscribers(stream.name, stream.stream_id);
+  const { ownId, canAdd, canRemove } = useSubscriberPermissions(stream, ids);
+  const [search, setSearch] = useState('');
+  const searchId = useId();
+
+  const members = useMemo(
+    () => ids.map((id) => usersById[id]).filter((u): u is User => u !== undefined),
+    [ids, usersById],
+  );
+  const shown = useMemo(() => matchingPeople(members, search), [members, search]);
 
   return (
     <SettingsGroup title={t('subscribers.title', { count: ids.length })}>
       {canAdd && (
-        <div className="settings-row channel-add-person">
-          <Combobox
-            id={`${searchId}-add`}
-            label={t('subscribers.add')}
-            placeholder={t('subscribers.addPlaceholder')}
-            value={adding}
-            onChange={setAdding}
-            suggestions={suggestions}
-            onPick={(s) => {
-              setAdding('');
-              change.mutate({ userIds: [Number(s.key)], add: true });
-            }}
-          />
-        </div>
+        <AddSubscriber
+          id={`${searchId}-add`}
+          ids={ids}
+          onAdd={(userId) => change.mutate({ userIds: [userId], add: true })}
+        />
       )}
       {change.isError && (
         <p className="settings-status settings-status-error" role="alert">
@@ -158,5 +138,52 @@ function SubscriberList({ stream, ids }: { stream: Stream; ids: readonly number[
         </ul>
       )}
     </SettingsGroup>
+  );
+}
+
+/** A typeahead of the active people not yet in the channel; picking one adds them. */
+function AddSubscriber({
+  id,
+  ids,
+  onAdd,
+}: {
+  id: string;
+  ids: readonly number[];
+  onAdd: (userId: number) => void;
+}) {
+  const { t } = useTranslation('channels');
+  const everyone = useActiveUsers();
+  const [adding, setAdding] = useState('');
+  const suggestions: Suggestion[] = useMemo(() => {
+    if (!adding.trim()) return [];
+    const inside = new Set(ids);
+    return matchingPeople(
+      everyone.filter((u) => !inside.has(u.user_id)),
+      adding,
+    )
+      .slice(0, 8)
+      .map((u) => ({
+        key: String(u.user_id),
+        label: u.full_name,
+        detail: u.email,
+        decoration: <Avatar url={u.avatar_url} name={u.full_name} size={20} />,
+      }));
+  }, [adding, everyone, ids]);
+
+  return (
+    <div className="settings-row channel-add-person">
+      <Combobox
+        id={id}
+        label={t('subscribers.add')}
+        placeholder={t('subscribers.addPlaceholder')}
+        value={adding}
+        onChange={setAdding}
+        suggestions={suggestions}
+        onPick={(s) => {
+          setAdding('');
+          onAdd(Number(s.key));
+        }}
+      />
+    </div>
   );
 }

@@ -11,6 +11,7 @@ import {
   useState,
   type CSSProperties,
   type KeyboardEvent,
+  type RefObject,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRealmEmojiById } from '../../model/hooks';
@@ -26,6 +27,7 @@ import {
   type Emoji,
   type EmojiCategory,
 } from './emoji-data';
+import { useGridCursor } from './use-grid-cursor';
 
 interface EmojiPickerProps {
   label: string;
@@ -85,24 +87,20 @@ export function EmojiGlyph({ emoji }: { emoji: Emoji }) {
   );
 }
 
-export function EmojiPicker({
-  label,
-  onPick,
-  onClose,
-  chosen,
-  className,
-  style,
-}: EmojiPickerProps) {
+/** A category's name in the reader's language; categories from elsewhere keep their own name. */
+function useCategoryName() {
   const { t } = useTranslation('messages');
-  const categoryName = (name: string) =>
+  return (name: string) =>
     name in CATEGORY_KEYS
       ? t(`emoji.category.${CATEGORY_KEYS[name as keyof typeof CATEGORY_KEYS]}`)
       : name;
-  const root = useRef<HTMLDivElement>(null);
-  const body = useRef<HTMLDivElement>(null);
-  const search = useRef<HTMLInputElement>(null);
-  const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+}
+
+/**
+ * The sections shown: the search results while there is a query, otherwise recently used,
+ * popular and then every category. `flat` is every shown emoji in order, as the grid counts them.
+ */
+function useEmojiSections(query: string) {
   const unicode = useUnicodeEmoji(true);
   const realmEmoji = useRealmEmojiById();
   const [recent] = useState(recentEmojiNames);
@@ -123,9 +121,18 @@ export function EmojiPicker({
     ];
   }, [set, query, recent]);
   const flat = useMemo(() => sections.flatMap((s) => s.emoji), [sections]);
-  const activeIndex = Math.min(active, Math.max(0, flat.length - 1));
+  return { loaded: Boolean(unicode), sections, flat };
+}
 
-  // Focus the search box on open; give focus back to the opener on close.
+/**
+ * Focuses the search box on open and gives focus back to the opener on close; a mouse press
+ * outside the picker closes it.
+ */
+function useFocusAndOutsideClose(
+  root: RefObject<HTMLDivElement | null>,
+  search: RefObject<HTMLInputElement | null>,
+  onClose: () => void,
+) {
   const openerRef = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
@@ -134,7 +141,7 @@ export function EmojiPicker({
     return () => {
       if (opener?.isConnected) opener.focus();
     };
-  }, []);
+  }, [search]);
 
   useEffect(() => {
     const outside = (event: MouseEvent) => {
@@ -145,61 +152,12 @@ export function EmojiPicker({
     };
     document.addEventListener('mousedown', outside);
     return () => document.removeEventListener('mousedown', outside);
-  }, [onClose]);
+  }, [root, onClose]);
+}
 
-  const pick = (emoji: Emoji) => {
-    rememberEmoji(emoji.name);
-    onPick(emoji);
-  };
-
-  const focusEmoji = (index: number) => {
-    const clamped = Math.max(0, Math.min(flat.length - 1, index));
-    setActive(clamped);
-    requestAnimationFrame(() =>
-      body.current?.querySelector<HTMLElement>(`[data-emoji-index="${clamped}"]`)?.focus(),
-    );
-  };
-
-  /** The emoji in the row above or below, nearest in column: rows differ between sections. */
-  const verticalNeighbour = (index: number, down: boolean): number => {
-    const buttons = [...(body.current?.querySelectorAll<HTMLElement>('[data-emoji-index]') ?? [])];
-    const current = buttons[index]?.getBoundingClientRect();
-    if (!current) return index;
-    const step = down ? 1 : -1;
-    let rowTop: number | null = null;
-    let best = index;
-    let bestDistance = Infinity;
-    for (let i = index + step; i >= 0 && i < buttons.length; i += step) {
-      const box = buttons[i].getBoundingClientRect();
-      if (Math.abs(box.top - current.top) < 2) continue;
-      rowTop ??= box.top;
-      if (Math.abs(box.top - rowTop) >= 2) break;
-      const distance = Math.abs(box.left - current.left);
-      if (distance < bestDistance) [best, bestDistance] = [i, distance];
-    }
-    return best;
-  };
-
-  const onGridKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const moves: Record<string, () => number> = {
-      ArrowRight: () => activeIndex + 1,
-      ArrowLeft: () => activeIndex - 1,
-      ArrowDown: () => verticalNeighbour(activeIndex, true),
-      ArrowUp: () => verticalNeighbour(activeIndex, false),
-      Home: () => 0,
-      End: () => flat.length - 1,
-    };
-    const move = moves[event.key];
-    if (!move) return;
-    event.preventDefault();
-    if (event.key === 'ArrowUp' && verticalNeighbour(activeIndex, false) === activeIndex) {
-      search.current?.focus();
-      return;
-    }
-    focusEmoji(move());
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+/** Escape closes the picker; Tab and Shift+Tab wrap around inside it. */
+function dialogKeys(root: RefObject<HTMLDivElement | null>, onClose: () => void) {
+  return (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();
@@ -223,8 +181,34 @@ export function EmojiPicker({
       }
     }
   };
+}
 
-  let index = 0;
+export function EmojiPicker({
+  label,
+  onPick,
+  onClose,
+  chosen,
+  className,
+  style,
+}: EmojiPickerProps) {
+  const { t } = useTranslation('messages');
+  const root = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const [query, setQuery] = useState('');
+  const { loaded, sections, flat } = useEmojiSections(query);
+  const { activeIndex, setActive, focusEmoji, onGridKey } = useGridCursor(
+    body,
+    search,
+    flat.length,
+  );
+  useFocusAndOutsideClose(root, search, onClose);
+
+  const pick = (emoji: Emoji) => {
+    rememberEmoji(emoji.name);
+    onPick(emoji);
+  };
+
   return (
     <div
       ref={root}
@@ -232,7 +216,7 @@ export function EmojiPicker({
       aria-label={label}
       className={`emoji-picker ${className ?? ''}`}
       style={style}
-      onKeyDown={onKeyDown}
+      onKeyDown={dialogKeys(root, onClose)}
     >
       <div className="emoji-picker-search">
         <input
@@ -258,64 +242,102 @@ export function EmojiPicker({
           }}
         />
       </div>
-      {!query.trim() && (
-        <nav className="emoji-picker-categories" aria-label={t('emoji.categories')}>
-          {sections.map((section) => (
-            <button
-              key={section.name}
-              type="button"
-              className="emoji-picker-category"
-              aria-label={categoryName(section.name)}
-              title={categoryName(section.name)}
-              onClick={() =>
-                body.current
-                  ?.querySelector(`[data-category="${CSS.escape(section.name)}"]`)
-                  ?.scrollIntoView({ block: 'start' })
-              }
-            >
-              {CATEGORY_ICONS[section.name] ?? '•'}
-            </button>
-          ))}
-        </nav>
-      )}
+      {!query.trim() && <CategoryLinks sections={sections} body={body} />}
       <div className="emoji-picker-body" ref={body} onKeyDown={onGridKey}>
-        {!unicode && <p className="emoji-picker-note">{t('emoji.loading')}</p>}
-        {unicode && flat.length === 0 && <p className="emoji-picker-note">{t('emoji.noMatch')}</p>}
-        {sections.map((section) => (
-          <section
-            key={section.name}
-            data-category={section.name}
-            aria-label={categoryName(section.name)}
-            className="emoji-picker-section"
-          >
-            {section.emoji.length > 0 && (
-              <h3 className="emoji-picker-heading">{categoryName(section.name)}</h3>
-            )}
-            <div className="emoji-picker-grid">
-              {section.emoji.map((emoji) => {
-                const i = index++;
-                const pressed = chosen?.has(emoji.name);
-                return (
-                  <button
-                    key={`${emoji.kind}-${emoji.code}`}
-                    type="button"
-                    data-emoji-index={i}
-                    tabIndex={i === activeIndex ? 0 : -1}
-                    className={pressed ? 'emoji-choice emoji-choice-chosen' : 'emoji-choice'}
-                    aria-label={emojiLabel(emoji.name)}
-                    aria-pressed={chosen ? Boolean(pressed) : undefined}
-                    title={`:${emoji.name}:`}
-                    onFocus={() => setActive(i)}
-                    onClick={() => pick(emoji)}
-                  >
-                    <EmojiGlyph emoji={emoji} />
-                  </button>
-                );
-              })}
-            </div>
-          </section>
-        ))}
+        {!loaded && <p className="emoji-picker-note">{t('emoji.loading')}</p>}
+        {loaded && flat.length === 0 && <p className="emoji-picker-note">{t('emoji.noMatch')}</p>}
+        <EmojiSections
+          sections={sections}
+          activeIndex={activeIndex}
+          chosen={chosen}
+          onFocusEmoji={setActive}
+          onPick={pick}
+        />
       </div>
     </div>
   );
+}
+
+/** A jump link per category, scrolling the body to its section. */
+function CategoryLinks({
+  sections,
+  body,
+}: {
+  sections: readonly EmojiCategory[];
+  body: RefObject<HTMLDivElement | null>;
+}) {
+  const { t } = useTranslation('messages');
+  const categoryName = useCategoryName();
+  return (
+    <nav className="emoji-picker-categories" aria-label={t('emoji.categories')}>
+      {sections.map((section) => (
+        <button
+          key={section.name}
+          type="button"
+          className="emoji-picker-category"
+          aria-label={categoryName(section.name)}
+          title={categoryName(section.name)}
+          onClick={() =>
+            body.current
+              ?.querySelector(`[data-category="${CSS.escape(section.name)}"]`)
+              ?.scrollIntoView({ block: 'start' })
+          }
+        >
+          {CATEGORY_ICONS[section.name] ?? '•'}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+/** Each section's heading and grid; emoji are numbered across sections for the keyboard cursor. */
+function EmojiSections({
+  sections,
+  activeIndex,
+  chosen,
+  onFocusEmoji,
+  onPick,
+}: {
+  sections: readonly EmojiCategory[];
+  activeIndex: number;
+  chosen: ReadonlySet<string> | undefined;
+  onFocusEmoji: (index: number) => void;
+  onPick: (emoji: Emoji) => void;
+}) {
+  const categoryName = useCategoryName();
+  let index = 0;
+  return sections.map((section) => (
+    <section
+      key={section.name}
+      data-category={section.name}
+      aria-label={categoryName(section.name)}
+      className="emoji-picker-section"
+    >
+      {section.emoji.length > 0 && (
+        <h3 className="emoji-picker-heading">{categoryName(section.name)}</h3>
+      )}
+      <div className="emoji-picker-grid">
+        {section.emoji.map((emoji) => {
+          const i = index++;
+          const pressed = chosen?.has(emoji.name);
+          return (
+            <button
+              key={`${emoji.kind}-${emoji.code}`}
+              type="button"
+              data-emoji-index={i}
+              tabIndex={i === activeIndex ? 0 : -1}
+              className={pressed ? 'emoji-choice emoji-choice-chosen' : 'emoji-choice'}
+              aria-label={emojiLabel(emoji.name)}
+              aria-pressed={chosen ? Boolean(pressed) : undefined}
+              title={`:${emoji.name}:`}
+              onFocus={() => onFocusEmoji(i)}
+              onClick={() => onPick(emoji)}
+            >
+              <EmojiGlyph emoji={emoji} />
+            </button>
+          );
+        })}
+      </div>
+    </section>
+  ));
 }

@@ -3,7 +3,14 @@
  * reference app does, so that they may go on managing it). Once the group's event arrives the
  * screen moves to its panel.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useState,
+  type Dispatch,
+  type FormEvent,
+  type SetStateAction,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../api/errors';
@@ -17,17 +24,11 @@ import { useMayCreateGroups } from './use-group-permissions';
 export const MAX_NAME_LENGTH = 100;
 export const MAX_DESCRIPTION_LENGTH = 1024;
 
-export function CreateGroup() {
-  const { t } = useTranslation('groups');
-  const ids = useId();
-  const ownUserId = useOwnUserId();
-  const mayCreate = useMayCreateGroups();
+/** Creates the group, then opens its panel once the group itself has arrived. */
+function useCreateAndOpenGroup() {
   const create = useCreateUserGroup();
   const groups = useUserGroups();
   const navigate = useNavigate();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [members, setMembers] = useState<number[]>([ownUserId]);
   const [createdName, setCreatedName] = useState<string | null>(null);
 
   // The server's reply may come before or after the group's event: wait for the group itself.
@@ -41,6 +42,21 @@ export function CreateGroup() {
     if (created) void navigate(`/groups/${created.id}`, { replace: true });
   }, [created, navigate]);
 
+  const createGroup = (group: { name: string; description: string; members: number[] }) =>
+    create.mutate(group, { onSuccess: () => setCreatedName(group.name) });
+  return { create, createGroup, sent: createdName !== null };
+}
+
+export function CreateGroup() {
+  const { t } = useTranslation('groups');
+  const ids = useId();
+  const ownUserId = useOwnUserId();
+  const mayCreate = useMayCreateGroups();
+  const { create, createGroup, sent } = useCreateAndOpenGroup();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [members, setMembers] = useState<number[]>([ownUserId]);
+
   if (!mayCreate)
     return (
       <EmptyState title={t('create.notAllowedTitle')}>
@@ -52,10 +68,7 @@ export function CreateGroup() {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return;
-    create.mutate(
-      { name: trimmed, description: description.trim(), members },
-      { onSuccess: () => setCreatedName(trimmed) },
-    );
+    createGroup({ name: trimmed, description: description.trim(), members });
   };
 
   return (
@@ -87,25 +100,12 @@ export function CreateGroup() {
             onChange={(e) => setDescription(e.target.value)}
           />
         </div>
-        <div className="groups-field">
-          <PersonPicker
-            id={`${ids}-members`}
-            label={t('create.members')}
-            placeholder={t('picker.placeholder')}
-            exclude={members}
-            onPick={(userId) => setMembers((chosen) => [...chosen, userId])}
-          />
-          <ChosenPeople
-            userIds={members}
-            label={t('create.chosenLabel')}
-            onRemove={(userId) => setMembers((chosen) => chosen.filter((id) => id !== userId))}
-          />
-        </div>
+        <ChooseMembers id={`${ids}-members`} members={members} setMembers={setMembers} />
         <div className="groups-actions">
           <button
             type="submit"
             className="button button-primary"
-            disabled={!name.trim() || create.isPending || createdName !== null}
+            disabled={!name.trim() || create.isPending || sent}
           >
             {create.isPending ? t('create.creating') : t('create.submit')}
           </button>
@@ -120,5 +120,34 @@ export function CreateGroup() {
         </div>
       </form>
     </section>
+  );
+}
+
+/** The people chosen so far, and a typeahead to choose more. */
+function ChooseMembers({
+  id,
+  members,
+  setMembers,
+}: {
+  id: string;
+  members: number[];
+  setMembers: Dispatch<SetStateAction<number[]>>;
+}) {
+  const { t } = useTranslation('groups');
+  return (
+    <div className="groups-field">
+      <PersonPicker
+        id={id}
+        label={t('create.members')}
+        placeholder={t('picker.placeholder')}
+        exclude={members}
+        onPick={(userId) => setMembers((chosen) => [...chosen, userId])}
+      />
+      <ChosenPeople
+        userIds={members}
+        label={t('create.chosenLabel')}
+        onRemove={(userId) => setMembers((chosen) => chosen.filter((id) => id !== userId))}
+      />
+    </div>
   );
 }

@@ -22,15 +22,6 @@ export function GroupList() {
     [state, tab, ownUserId, filter],
   );
 
-  // The tab pattern: arrow keys move between the two tabs.
-  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    event.preventDefault();
-    const next = TABS[(TABS.indexOf(tab) + 1) % TABS.length]!;
-    setTab(next);
-    document.getElementById(`${ids}-tab-${next}`)?.focus();
-  };
-
   return (
     <section className="groups-page" aria-labelledby="groups-title">
       <header className="groups-header">
@@ -43,24 +34,7 @@ export function GroupList() {
       </header>
       <p className="groups-intro">{t('intro')}</p>
       <div className="groups-toolbar">
-        <div className="groups-tabs" role="tablist" aria-label={t('tabs.label')}>
-          {TABS.map((name) => (
-            <button
-              key={name}
-              id={`${ids}-tab-${name}`}
-              type="button"
-              role="tab"
-              className="groups-tab"
-              aria-selected={tab === name}
-              aria-controls={`${ids}-panel`}
-              tabIndex={tab === name ? 0 : -1}
-              onClick={() => setTab(name)}
-              onKeyDown={onTabKey}
-            >
-              {t(`tabs.${name}`)}
-            </button>
-          ))}
-        </div>
+        <GroupTabs ids={ids} tab={tab} onChange={setTab} />
         <label htmlFor={`${ids}-search`} className="visually-hidden">
           {t('search.label')}
         </label>
@@ -90,16 +64,65 @@ export function GroupList() {
               </li>
             ))}
           </ul>
-        ) : filter.trim() ? (
-          <EmptyState title={t('empty.noMatchTitle', { filter: filter.trim() })}>
-            {t('empty.noMatchBody')}
-          </EmptyState>
-        ) : tab === 'mine' ? (
-          <EmptyState title={t('empty.mineTitle')}>{t('empty.mineBody')}</EmptyState>
         ) : (
-          <EmptyState title={t('empty.allTitle')}>{t('empty.allBody')}</EmptyState>
+          <NoGroups tab={tab} filter={filter} />
         )}
       </div>
     </section>
   );
+}
+
+/** The two tabs, in the tab pattern: arrow keys move between them. */
+function GroupTabs({
+  ids,
+  tab,
+  onChange,
+}: {
+  ids: string;
+  tab: GroupTab;
+  onChange: (tab: GroupTab) => void;
+}) {
+  const { t } = useTranslation('groups');
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const next = TABS[(TABS.indexOf(tab) + 1) % TABS.length]!;
+    onChange(next);
+    document.getElementById(`${ids}-tab-${next}`)?.focus();
+  };
+
+  return (
+    <div className="groups-tabs" role="tablist" aria-label={t('tabs.label')}>
+      {TABS.map((name) => (
+        <button
+          key={name}
+          id={`${ids}-tab-${name}`}
+          type="button"
+          role="tab"
+          className="groups-tab"
+          aria-selected={tab === name}
+          aria-controls={`${ids}-panel`}
+          tabIndex={tab === name ? 0 : -1}
+          onClick={() => onChange(name)}
+          onKeyDown={onTabKey}
+        >
+          {t(`tabs.${name}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Why the list is empty: nothing matches the search, or the tab has no groups. */
+function NoGroups({ tab, filter }: { tab: GroupTab; filter: string }) {
+  const { t } = useTranslation('groups');
+  if (filter.trim())
+    return (
+      <EmptyState title={t('empty.noMatchTitle', { filter: filter.trim() })}>
+        {t('empty.noMatchBody')}
+      </EmptyState>
+    );
+  if (tab === 'mine')
+    return <EmptyState title={t('empty.mineTitle')}>{t('empty.mineBody')}</EmptyState>;
+  return <EmptyState title={t('empty.allTitle')}>{t('empty.allBody')}</EmptyState>;
 }

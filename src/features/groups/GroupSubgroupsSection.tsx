@@ -22,44 +22,17 @@ export function GroupSubgroupsSection({
   const { t } = useTranslation('groups');
   const ids = useId();
   const state = useUserGroups();
-  const add = useUpdateSubgroups(group.id);
   const remove = useUpdateSubgroups(group.id);
   const [removing, setRemoving] = useState<number | null>(null);
-  const [query, setQuery] = useState('');
   const subgroups = group.direct_subgroup_ids
     .map((id) => state.byId[id])
     .filter((g): g is UserGroup => g !== undefined);
-  const suggestions = useMemo((): Suggestion[] => {
-    const needle = query.trim().toLowerCase();
-    if (!needle) return [];
-    return subgroupCandidates(state, group)
-      .filter((g) => g.name.toLowerCase().includes(needle))
-      .slice(0, 8)
-      .map((g) => ({ key: String(g.id), label: g.name, detail: g.description }));
-  }, [state, group, query]);
 
   return (
     <section className="groups-card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('subgroups.title')}</h2>
       <p className="groups-hint">{t('subgroups.hint')}</p>
-      {mayManage && (
-        <div className="groups-add-row">
-          <Combobox
-            id={`${ids}-add`}
-            label={t('subgroups.add')}
-            placeholder={t('subgroups.placeholder')}
-            className="groups-picker"
-            value={query}
-            onChange={setQuery}
-            suggestions={suggestions}
-            onPick={(suggestion) => {
-              add.mutate({ add: [Number(suggestion.key)] });
-              setQuery('');
-            }}
-          />
-          <StatusNote save={add} />
-        </div>
-      )}
+      {mayManage && <AddSubgroup id={`${ids}-add`} group={group} />}
       {subgroups.length === 0 ? (
         <p className="groups-hint">{t('subgroups.empty')}</p>
       ) : (
@@ -96,5 +69,40 @@ export function GroupSubgroupsSection({
         </ul>
       )}
     </section>
+  );
+}
+
+/** A typeahead of the groups that may go inside this one; picking one adds it. */
+function AddSubgroup({ id, group }: { id: string; group: UserGroup }) {
+  const { t } = useTranslation('groups');
+  const state = useUserGroups();
+  const add = useUpdateSubgroups(group.id);
+  const [query, setQuery] = useState('');
+  const suggestions = useMemo((): Suggestion[] => {
+    const needle = query.trim().toLowerCase();
+    if (!needle) return [];
+    return subgroupCandidates(state, group)
+      .filter((g) => g.name.toLowerCase().includes(needle))
+      .slice(0, 8)
+      .map((g) => ({ key: String(g.id), label: g.name, detail: g.description }));
+  }, [state, group, query]);
+
+  return (
+    <div className="groups-add-row">
+      <Combobox
+        id={id}
+        label={t('subgroups.add')}
+        placeholder={t('subgroups.placeholder')}
+        className="groups-picker"
+        value={query}
+        onChange={setQuery}
+        suggestions={suggestions}
+        onPick={(suggestion) => {
+          add.mutate({ add: [Number(suggestion.key)] });
+          setQuery('');
+        }}
+      />
+      <StatusNote save={add} />
+    </div>
   );
 }

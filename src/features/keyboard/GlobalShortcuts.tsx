@@ -61,38 +61,138 @@ export function GlobalShortcuts({
   showPeople,
 }: GlobalShortcutsProps) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const spectator = useIsSpectator();
-  const subscriptions = useSortedSubscriptions();
-  const unreads = useUnreads();
-  const isMuted = useTopicMutedPredicate();
-  const recentDms = useRecentDms();
-  const muted = useMutedUsers();
-  const ownUserId = useOwnUserId();
-  const homeView = useUserSetting('web_home_view');
-  const escapeGoesHome = useUserSetting('web_escape_navigates_to_home_view') ?? true;
   const toggleHelp = useShortcutHelp((state) => state.toggle);
   const narrow = place?.kind === 'narrow' ? place.narrow : null;
+  const compose = useComposeActions(narrow);
+  const go = useGoToActions(narrow);
+  const goHome = useGoHome(drawerOpen, () => popupOpenAtEscape.current);
 
-  const streamName = useCallback(
-    (streamId: number) => subscriptions.find((s) => s.stream_id === streamId)?.name,
-    [subscriptions],
+  useShortcutKeys((event) =>
+    runGlobalShortcut(event.key, spectator, {
+      toggleHelp,
+      showChannels,
+      showPeople,
+      navigate,
+      goHome,
+      ...compose,
+      ...go,
+    }),
   );
 
-  /** The selected message of the list on screen, from the loaded history. */
-  const selectedMessage = (): Message | null => {
+  useEscapeLeavesField();
+  const popupOpenAtEscape = usePopupOpenAtEscape();
+
+  return <ShortcutHelp />;
+}
+
+interface GlobalActions {
+  toggleHelp(): void;
+  showChannels(): void;
+  showPeople(): void;
+  navigate(url: string): void;
+  composeChannelMessage(): void;
+  composeDirectMessage(): void;
+  goToNextUnreadTopic(): void;
+  goToNextUnreadDm(): void;
+  cycle(direction: 1 | -1): void;
+  goToConversation(): void;
+  goHome(): boolean;
+}
+
+const focusLater = (id: string) =>
+  requestAnimationFrame(() => {
+    const field = document.getElementById(id) as HTMLInputElement | null;
+    field?.focus();
+    field?.select?.();
+  });
+
+/**
+ * The keymap, one key a case; a visitor (spectator) has no account-only keys. Returns whether
+ * the key was used, so that its default is prevented.
+ */
+function runGlobalShortcut(key: string, spectator: boolean, actions: GlobalActions): boolean {
+  switch (key) {
+    case '?':
+      actions.toggleHelp();
+      return true;
+    case '/':
+      if (spectator) return false;
+      focusLater('search-input');
+      return true;
+    case 'q':
+      actions.showChannels();
+      focusLater('channel-filter');
+      return true;
+    case 'w':
+      if (spectator) return false;
+      actions.showPeople();
+      focusLater('people-filter');
+      return true;
+    case 'c':
+      if (spectator) return false;
+      actions.composeChannelMessage();
+      return true;
+    case 'x':
+      if (spectator) return false;
+      actions.composeDirectMessage();
+      return true;
+    case 'n':
+      actions.goToNextUnreadTopic();
+      return true;
+    case 'p':
+      if (spectator) return false;
+      actions.goToNextUnreadDm();
+      return true;
+    case 'A':
+      actions.cycle(-1);
+      return true;
+    case 'D':
+      actions.cycle(1);
+      return true;
+    case 's':
+    case 'S':
+      actions.goToConversation();
+      return true;
+    case 'I':
+      if (spectator) return false;
+      actions.navigate(viewToUrl('inbox'));
+      return true;
+    case 't':
+      if (spectator) return false;
+      actions.navigate(viewToUrl('recent'));
+      return true;
+    case 'a':
+      if (spectator) return false;
+      actions.navigate(narrowToUrl(feedNarrow));
+      return true;
+    case 'd':
+      if (spectator) return false;
+      actions.navigate(viewToUrl('drafts'));
+      return true;
+    case 'Escape':
+      return actions.goHome();
+    default:
+      return false;
+  }
+}
+
+/** The selected message of the list on screen, from the loaded history. */
+function useSelectedMessage(narrow: Narrow | null) {
+  const queryClient = useQueryClient();
+  return (): Message | null => {
     const cursor = useMessageCursor.getState();
     if (!narrow || cursor.narrow !== narrowKey(narrow) || cursor.messageId === null) return null;
     const data = queryClient.getQueryData<MessageListData>(messageKeys.list(narrow));
     return allMessages(data).find((m) => m.id === cursor.messageId) ?? null;
   };
+}
 
-  const focusLater = (id: string) =>
-    requestAnimationFrame(() => {
-      const field = document.getElementById(id) as HTMLInputElement | null;
-      field?.focus();
-      field?.select?.();
-    });
+/** C and X: open the compose box, addressed as the view or the selected message suggests. */
+function useComposeActions(narrow: Narrow | null) {
+  const navigate = useNavigate();
+  const subscriptions = useSortedSubscriptions();
+  const selectedMessage = useSelectedMessage(narrow);
 
   const composeChannelMessage = () => {
     const request = useComposeRequests.getState().request;
@@ -123,6 +223,25 @@ export function GlobalShortcuts({
       .getState()
       .request({ to: { type: 'direct', userIds: [] }, insert: null, focus: 'recipients' });
   };
+
+  return { composeChannelMessage, composeDirectMessage };
+}
+
+/** N, P, A, D and S: move to the next unread topic or conversation, another channel, or up. */
+function useGoToActions(narrow: Narrow | null) {
+  const navigate = useNavigate();
+  const subscriptions = useSortedSubscriptions();
+  const unreads = useUnreads();
+  const isMuted = useTopicMutedPredicate();
+  const recentDms = useRecentDms();
+  const muted = useMutedUsers();
+  const ownUserId = useOwnUserId();
+  const selectedMessage = useSelectedMessage(narrow);
+
+  const streamName = useCallback(
+    (streamId: number) => subscriptions.find((s) => s.stream_id === streamId)?.name,
+    [subscriptions],
+  );
 
   const goToNextUnreadTopic = () => {
     const current =
@@ -180,85 +299,26 @@ export function GlobalShortcuts({
     );
   };
 
-  const goHome = () => {
+  return { goToNextUnreadTopic, goToNextUnreadDm, cycle, goToConversation };
+}
+
+/**
+ * Escape goes to the home view, unless a drawer or popup took it, the setting says not to, or
+ * the view already is home. Returns whether it went.
+ */
+function useGoHome(drawerOpen: boolean, popupWasOpen: () => boolean) {
+  const navigate = useNavigate();
+  const spectator = useIsSpectator();
+  const homeView = useUserSetting('web_home_view');
+  const escapeGoesHome = useUserSetting('web_escape_navigates_to_home_view') ?? true;
+  return () => {
     // A visitor has no home view of their own (the personal views need an account).
-    if (drawerOpen || !escapeGoesHome || spectator || popupOpenAtEscape.current) return false;
+    if (drawerOpen || !escapeGoesHome || spectator || popupWasOpen()) return false;
     const home = HOME_URLS[homeView] ?? '/inbox';
     if (location.pathname === home) return false;
     navigate(home);
     return true;
   };
-
-  useShortcutKeys((event) => {
-    switch (event.key) {
-      case '?':
-        toggleHelp();
-        return true;
-      case '/':
-        if (spectator) return false;
-        focusLater('search-input');
-        return true;
-      case 'q':
-        showChannels();
-        focusLater('channel-filter');
-        return true;
-      case 'w':
-        if (spectator) return false;
-        showPeople();
-        focusLater('people-filter');
-        return true;
-      case 'c':
-        if (spectator) return false;
-        composeChannelMessage();
-        return true;
-      case 'x':
-        if (spectator) return false;
-        composeDirectMessage();
-        return true;
-      case 'n':
-        goToNextUnreadTopic();
-        return true;
-      case 'p':
-        if (spectator) return false;
-        goToNextUnreadDm();
-        return true;
-      case 'A':
-        cycle(-1);
-        return true;
-      case 'D':
-        cycle(1);
-        return true;
-      case 's':
-      case 'S':
-        goToConversation();
-        return true;
-      case 'I':
-        if (spectator) return false;
-        navigate(viewToUrl('inbox'));
-        return true;
-      case 't':
-        if (spectator) return false;
-        navigate(viewToUrl('recent'));
-        return true;
-      case 'a':
-        if (spectator) return false;
-        navigate(narrowToUrl(feedNarrow));
-        return true;
-      case 'd':
-        if (spectator) return false;
-        navigate(viewToUrl('drafts'));
-        return true;
-      case 'Escape':
-        return goHome();
-      default:
-        return false;
-    }
-  });
-
-  useEscapeLeavesField();
-  const popupOpenAtEscape = usePopupOpenAtEscape();
-
-  return <ShortcutHelp />;
 }
 
 /**

@@ -53,27 +53,11 @@ export function useMessageCursorKeys({
   jumpToNewest,
   seen,
 }: MessageCursorOptions) {
-  const narrowKey = keyOf(narrow);
-  const selectedId = useMessageCursor((cursor) => selectedMessageIn(cursor, narrowKey));
-  const select = useMessageCursor((cursor) => cursor.select);
+  const { narrowKey, selectedId, select, lastIndex, selectIndex, selectByClick } =
+    useCursorSelection(narrow, rows, virtualizer);
+  const markViewRead = useMarkViewRead(narrow, seen);
   const opened = useRef(false);
-  const lastIndex = useRef(-1);
   const endRequested = useRef(false);
-
-  // "Last message" marks the whole conversation read, loaded or not, as the reference app does.
-  const spectator = useIsSpectator();
-  const unreadInNarrow = useUnreadIdsIn(narrow);
-  const { mutate: markNarrowRead } = useMarkNarrowAsRead(narrow);
-  const markViewRead = (loaded: Message[]) => {
-    seen(loaded);
-    const conversation = ['stream', 'topic', 'dm'].includes(narrow.kind);
-    if (conversation && !spectator && unreadInNarrow.length > 0) markNarrowRead(unreadInNarrow);
-  };
-
-  const idAt = (index: number) => {
-    const row = rows[index];
-    return row?.kind === 'message' ? row.message.id : null;
-  };
 
   // The list opens at its anchor; later the selection follows its message through row changes.
   useEffect(() => {
@@ -91,13 +75,186 @@ export function useMessageCursorKeys({
       index = keptSelectionIndex(rows, selectedId, lastIndex.current);
     }
     lastIndex.current = index;
-    const id = idAt(index);
+    const id = messageIdAt(rows, index);
     const current = useMessageCursor.getState();
     if (id !== null && (current.narrow !== narrowKey || current.messageId !== id))
       select(narrowKey, id);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs on new rows only
   }, [rows, narrowKey, hasNewer]);
 
+  const step = useStepThroughMessages({
+    rows,
+    selectedId,
+    selectIndex,
+    scroller,
+    virtualizer,
+    loadNewer,
+    loadOlder,
+    seen,
+  });
+
+  const goToEnd = useCallback(() => {
+    if (hasNewer) {
+      endRequested.current = true;
+      void jumpToNewest().catch(() => {
+        endRequested.current = false;
+      });
+      return;
+    }
+    const last = lastMessageIndex(rows);
+    if (last === -1) return;
+    selectIndex(last, 'end');
+    markViewRead(unreadMessagesBetween(rows, 0, last));
+  }, [hasNewer, jumpToNewest, rows, selectIndex, markViewRead]);
+
+  useShortcutKeys((event) => {
+    if (rows.length === 0) return false;
+    return runCursorKey(event.key, {
+      step,
+      goToStart: () => {
+        const first = firstMessageIndex(rows);
+        if (first !== -1) selectIndex(first, 'start');
+        loadOlder();
+      },
+      goToEnd,
+      scrollPage: (direction) => scrollPage(scroller.current, direction),
+    });
+  });
+
+  return { selectedId, selectByClick };
+}
+
+/** The keymap of the message list; returns whether the key was used. */
+function runCursorKey(
+  key: string,
+  actions: {
+    step(direction: 1 | -1): void;
+    goToStart(): void;
+    goToEnd(): void;
+    scrollPage(direction: 1 | -1): void;
+  },
+): boolean {
+  switch (key) {
+    case 'j':
+    case 'ArrowDown':
+      actions.step(1);
+      return true;
+    case 'k':
+    case 'ArrowUp':
+      actions.step(-1);
+      return true;
+    case 'Home':
+      actions.goToStart();
+      return true;
+    case 'End':
+    case 'G':
+      actions.goToEnd();
+      return true;
+    case 'PageDown':
+    case 'J':
+      actions.scrollPage(1);
+      return true;
+    case 'PageUp':
+    case 'K':
+      actions.scrollPage(-1);
+      return true;
+    default:
+      return false;
+  }
+}
+
+function scrollPage(element: HTMLDivElement | null, direction: 1 | -1) {
+  if (!element) return;
+  element.scrollBy({ top: direction * element.clientHeight * PAGE_FRACTION });
+}
+
+function messageIdAt(rows: readonly FeedRow[], index: number): number | null {
+  const row = rows[index];
+  return row?.kind === 'message' ? row.message.id : null;
+}
+
+/**
+ * The selected message of this narrow and the ways to change it: by row (scrolling it into
+ * view) or by a click on a message. `lastIndex` remembers the row, to keep a place when the
+ * selected message goes away.
+ */
+function useCursorSelection(
+  narrow: Narrow,
+  rows: FeedRow[],
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+) {
+  const narrowKey = keyOf(narrow);
+  const selectedId = useMessageCursor((cursor) => selectedMessageIn(cursor, narrowKey));
+  const select = useMessageCursor((cursor) => cursor.select);
+  const lastIndex = useRef(-1);
+
+  const selectIndex = useCallback(
+    (index: number, align: 'auto' | 'start' | 'end' = 'auto') => {
+      const id = messageIdAt(rows, index);
+      if (id === null) return;
+      lastIndex.current = index;
+      select(narrowKey, id);
+      virtualizer.scrollToIndex(index, { align });
+    },
+    [rows, narrowKey, select, virtualizer],
+  );
+
+  /** A click on a message selects it. */
+  const selectByClick = useCallback(
+    (target: EventTarget) => {
+      const article = (target as Element).closest?.('article[data-message-id]');
+      if (!article) return;
+      const id = Number(article.getAttribute('data-message-id'));
+      const index = rowIndexOf(rows, id);
+      if (index === -1) return;
+      lastIndex.current = index;
+      select(narrowKey, id);
+    },
+    [rows, narrowKey, select],
+  );
+
+  return { narrowKey, selectedId, select, lastIndex, selectIndex, selectByClick };
+}
+
+/**
+ * Reports the loaded messages passed over as seen; "Last message" marks the whole conversation
+ * read, loaded or not, as the reference app does.
+ */
+function useMarkViewRead(narrow: Narrow, seen: (messages: Message[]) => void) {
+  const spectator = useIsSpectator();
+  const unreadInNarrow = useUnreadIdsIn(narrow);
+  const { mutate: markNarrowRead } = useMarkNarrowAsRead(narrow);
+  return useCallback(
+    (loaded: Message[]) => {
+      seen(loaded);
+      const conversation = ['stream', 'topic', 'dm'].includes(narrow.kind);
+      if (conversation && !spectator && unreadInNarrow.length > 0) markNarrowRead(unreadInNarrow);
+    },
+    [seen, narrow.kind, spectator, unreadInNarrow, markNarrowRead],
+  );
+}
+
+/**
+ * One step up or down the messages: from the selection, or from the edge of the screen when the
+ * selection was scrolled away; past the loaded ones it loads more. Going down reports the
+ * unread messages passed over as seen.
+ */
+function useStepThroughMessages({
+  rows,
+  selectedId,
+  selectIndex,
+  scroller,
+  virtualizer,
+  loadNewer,
+  loadOlder,
+  seen,
+}: Pick<
+  MessageCursorOptions,
+  'rows' | 'scroller' | 'virtualizer' | 'loadNewer' | 'loadOlder' | 'seen'
+> & {
+  selectedId: number | null;
+  selectIndex(index: number): void;
+}) {
   /** Whether row `index` is at least partly on screen. */
   const isOnScreen = useCallback(
     (index: number) => {
@@ -125,19 +282,7 @@ export function useMessageCursorKeys({
     [scroller, virtualizer, rows],
   );
 
-  const selectIndex = useCallback(
-    (index: number, align: 'auto' | 'start' | 'end' = 'auto') => {
-      const id = idAt(index);
-      if (id === null) return;
-      lastIndex.current = index;
-      select(narrowKey, id);
-      virtualizer.scrollToIndex(index, { align });
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- idAt reads the current rows
-    [rows, narrowKey, select, virtualizer],
-  );
-
-  const step = useCallback(
+  return useCallback(
     (direction: 1 | -1) => {
       let from = rowIndexOf(rows, selectedId);
       // Scrolled away with the mouse: continue from what is on screen, as the reference app's
@@ -174,78 +319,4 @@ export function useMessageCursorKeys({
       virtualizer,
     ],
   );
-
-  const goToEnd = useCallback(() => {
-    if (hasNewer) {
-      endRequested.current = true;
-      void jumpToNewest().catch(() => {
-        endRequested.current = false;
-      });
-      return;
-    }
-    const last = lastMessageIndex(rows);
-    if (last === -1) return;
-    selectIndex(last, 'end');
-    markViewRead(unreadMessagesBetween(rows, 0, last));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- markViewRead reads current props
-  }, [hasNewer, jumpToNewest, rows, selectIndex, seen, unreadInNarrow, markNarrowRead]);
-
-  const scrollPage = useCallback(
-    (direction: 1 | -1) => {
-      const element = scroller.current;
-      if (!element) return;
-      element.scrollBy({ top: direction * element.clientHeight * PAGE_FRACTION });
-    },
-    [scroller],
-  );
-
-  useShortcutKeys((event) => {
-    if (rows.length === 0) return false;
-    switch (event.key) {
-      case 'j':
-      case 'ArrowDown':
-        step(1);
-        return true;
-      case 'k':
-      case 'ArrowUp':
-        step(-1);
-        return true;
-      case 'Home': {
-        const first = firstMessageIndex(rows);
-        if (first !== -1) selectIndex(first, 'start');
-        loadOlder();
-        return true;
-      }
-      case 'End':
-      case 'G':
-        goToEnd();
-        return true;
-      case 'PageDown':
-      case 'J':
-        scrollPage(1);
-        return true;
-      case 'PageUp':
-      case 'K':
-        scrollPage(-1);
-        return true;
-      default:
-        return false;
-    }
-  });
-
-  /** A click on a message selects it. */
-  const selectByClick = useCallback(
-    (target: EventTarget) => {
-      const article = (target as Element).closest?.('article[data-message-id]');
-      if (!article) return;
-      const id = Number(article.getAttribute('data-message-id'));
-      const index = rowIndexOf(rows, id);
-      if (index === -1) return;
-      lastIndex.current = index;
-      select(narrowKey, id);
-    },
-    [rows, narrowKey, select],
-  );
-
-  return { selectedId, selectByClick };
 }

@@ -4,7 +4,7 @@
  * A native <dialog> opened with showModal(): the page behind is inert, Escape closes it, and the
  * focus goes back to the preview that opened it.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
 import { CloseIcon } from '../../components/icons';
@@ -61,22 +61,12 @@ export function ImageViewer({ rows }: { rows: readonly FeedRow[] }) {
   );
 }
 
-function ViewerDialog({
-  images,
-  start,
-  onClose,
-}: {
-  images: readonly ViewerImage[];
-  start: number;
-  onClose(): void;
-}) {
-  const { t } = useTranslation('messages');
-  const dialog = useRef<HTMLDialogElement>(null);
+/**
+ * Which image is shown, and stepping through them; a step button that becomes disabled hands
+ * its focus on (to the other step button, or to Close), not to the page.
+ */
+function useImageSteps(count: number, start: number) {
   const [index, setIndex] = useState(start);
-  const image = images[index]!;
-  const url = useImageUrl(image);
-  const hasPrevious = index > 0;
-  const hasNext = index < images.length - 1;
   const previousButton = useRef<HTMLButtonElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -88,18 +78,38 @@ function ViewerDialog({
     focusNext.current = null;
   }, [index]);
 
-  /** Moves through the images; a button that becomes disabled hands its focus on, not to the page. */
   const step = (delta: -1 | 1) => {
     const to = index + delta;
-    if (to < 0 || to >= images.length) return;
+    if (to < 0 || to >= count) return;
     setIndex(to);
-    const atEdge = to === 0 || to === images.length - 1;
+    const atEdge = to === 0 || to === count - 1;
     const leaving = delta < 0 ? previousButton.current : nextButton.current;
     if (atEdge && document.activeElement === leaving) {
       const other = delta < 0 ? nextButton.current : previousButton.current;
-      focusNext.current = images.length > 1 ? other : closeButton.current;
+      focusNext.current = count > 1 ? other : closeButton.current;
     }
   };
+
+  return { index, step, previousButton, nextButton, closeButton };
+}
+
+function ViewerDialog({
+  images,
+  start,
+  onClose,
+}: {
+  images: readonly ViewerImage[];
+  start: number;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('messages');
+  const dialog = useRef<HTMLDialogElement>(null);
+  const { index, step, previousButton, nextButton, closeButton } = useImageSteps(
+    images.length,
+    start,
+  );
+  const image = images[index]!;
+  const url = useImageUrl(image);
 
   useLayoutEffect(() => {
     const element = dialog.current;
@@ -132,70 +142,25 @@ function ViewerDialog({
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <header className="image-viewer-header">
-        <div className="image-viewer-meta">
-          <h2 className="image-viewer-name">{image.name}</h2>
-          <p className="image-viewer-origin">
-            {image.message.sender_full_name} ·{' '}
-            <time dateTime={new Date(image.message.timestamp * 1000).toISOString()}>
-              {formatFullDateTime(image.message.timestamp)}
-            </time>
-          </p>
-        </div>
-        <div className="image-viewer-actions">
-          {url.status === 'ready' && (
-            <>
-              <a
-                className="button button-small"
-                href={url.src}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                {t('viewer.openOriginal')}
-              </a>
-              <a className="button button-small" href={url.src} download={image.name}>
-                {t('viewer.download')}
-              </a>
-            </>
-          )}
-          <button
-            type="button"
-            className="icon-button image-viewer-close"
-            aria-label={t('viewer.close')}
-            ref={closeButton}
-            autoFocus
-            onClick={onClose}
-          >
-            <CloseIcon />
-          </button>
-        </div>
-      </header>
+      <ViewerHeader image={image} url={url} closeButton={closeButton} onClose={onClose} />
       <div className="image-viewer-stage">
         <button
           type="button"
           className="image-viewer-step"
           aria-label={t('viewer.previous')}
           ref={previousButton}
-          disabled={!hasPrevious}
+          disabled={index === 0}
           onClick={() => step(-1)}
         >
           ‹
         </button>
-        <figure className="image-viewer-figure">
-          {url.status === 'ready' ? (
-            <img key={image.key} src={url.src} alt={image.name} />
-          ) : (
-            <p className="image-viewer-status" role="status">
-              {url.status === 'loading' ? t('viewer.loading') : t('viewer.failed')}
-            </p>
-          )}
-        </figure>
+        <ViewerFigure image={image} url={url} />
         <button
           type="button"
           className="image-viewer-step"
           aria-label={t('viewer.next')}
           ref={nextButton}
-          disabled={!hasNext}
+          disabled={index === images.length - 1}
           onClick={() => step(1)}
         >
           ›
@@ -205,6 +170,77 @@ function ViewerDialog({
         {t('viewer.position', { index: index + 1, total: images.length })}
       </p>
     </dialog>
+  );
+}
+
+/** The image itself, or why it is not shown yet. */
+function ViewerFigure({ image, url }: { image: ViewerImage; url: ImageUrl }) {
+  const { t } = useTranslation('messages');
+  return (
+    <figure className="image-viewer-figure">
+      {url.status === 'ready' ? (
+        <img key={image.key} src={url.src} alt={image.name} />
+      ) : (
+        <p className="image-viewer-status" role="status">
+          {url.status === 'loading' ? t('viewer.loading') : t('viewer.failed')}
+        </p>
+      )}
+    </figure>
+  );
+}
+
+/** The image's name, sender and time; links to the original and a download; Close. */
+function ViewerHeader({
+  image,
+  url,
+  closeButton,
+  onClose,
+}: {
+  image: ViewerImage;
+  url: ImageUrl;
+  closeButton: RefObject<HTMLButtonElement | null>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('messages');
+  return (
+    <header className="image-viewer-header">
+      <div className="image-viewer-meta">
+        <h2 className="image-viewer-name">{image.name}</h2>
+        <p className="image-viewer-origin">
+          {image.message.sender_full_name} ·{' '}
+          <time dateTime={new Date(image.message.timestamp * 1000).toISOString()}>
+            {formatFullDateTime(image.message.timestamp)}
+          </time>
+        </p>
+      </div>
+      <div className="image-viewer-actions">
+        {url.status === 'ready' && (
+          <>
+            <a
+              className="button button-small"
+              href={url.src}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              {t('viewer.openOriginal')}
+            </a>
+            <a className="button button-small" href={url.src} download={image.name}>
+              {t('viewer.download')}
+            </a>
+          </>
+        )}
+        <button
+          type="button"
+          className="icon-button image-viewer-close"
+          aria-label={t('viewer.close')}
+          ref={closeButton}
+          autoFocus
+          onClick={onClose}
+        >
+          <CloseIcon />
+        </button>
+      </div>
+    </header>
   );
 }
 

@@ -37,22 +37,6 @@ function tooManyAttempts(retryAfter: unknown): string {
 export function LoginScreen() {
   const { t } = useTranslation('login');
   const settings = useQuery(serverSettingsQuery(anonymous));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const login = useLogIn(anonymous);
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!login.isPending)
-      login.mutate(
-        { email, password },
-        {
-          onSuccess: (result) =>
-            loggedIn({ email: result.email, apiKey: result.api_key, userId: result.user_id }),
-        },
-      );
-  };
-
   const realmName = settings.data?.realm_name ?? 'Parley';
   const passwordLogin = settings.data ? settings.data.email_auth_enabled !== false : true;
 
@@ -77,45 +61,7 @@ export function LoginScreen() {
           )}
         </header>
         {settings.isError && <p className="login-notice">{t('detailsFailed')}</p>}
-        {passwordLogin ? (
-          <form className="login-form" onSubmit={onSubmit} noValidate>
-            <label htmlFor="login-email">{t('email')}</label>
-            <input
-              id="login-email"
-              className="text-input"
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-              autoFocus
-            />
-            <label htmlFor="login-password">{t('password')}</label>
-            <input
-              id="login-password"
-              className="text-input"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-            />
-            {login.isError && (
-              <p className="login-error" role="alert">
-                {loginErrorMessage(login.error)}
-              </p>
-            )}
-            <button
-              type="submit"
-              className="button button-primary login-submit"
-              disabled={login.isPending || !email || !password}
-            >
-              {login.isPending ? t('loggingIn') : t('logIn')}
-            </button>
-          </form>
-        ) : (
-          <p className="login-notice">{t('noPassword')}</p>
-        )}
+        {passwordLogin ? <PasswordForm /> : <p className="login-notice">{t('noPassword')}</p>}
         {settings.data?.realm_web_public_access_enabled && (
           <p className="login-spectate">
             <button type="button" className="link-button" onClick={startSpectating}>
@@ -125,5 +71,63 @@ export function LoginScreen() {
         )}
       </div>
     </main>
+  );
+}
+
+/** Email and password; a login that succeeds keeps the credentials and opens the app. */
+function PasswordForm() {
+  const { t } = useTranslation('login');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useLogIn(anonymous);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!login.isPending)
+      login.mutate(
+        { email, password },
+        {
+          onSuccess: (result) =>
+            loggedIn({ email: result.email, apiKey: result.api_key, userId: result.user_id }),
+        },
+      );
+  };
+
+  return (
+    <form className="login-form" onSubmit={onSubmit} noValidate>
+      <label htmlFor="login-email">{t('email')}</label>
+      <input
+        id="login-email"
+        className="text-input"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        required
+        autoFocus
+      />
+      <label htmlFor="login-password">{t('password')}</label>
+      <input
+        id="login-password"
+        className="text-input"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        required
+      />
+      {login.isError && (
+        <p className="login-error" role="alert">
+          {loginErrorMessage(login.error)}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="button button-primary login-submit"
+        disabled={login.isPending || !email || !password}
+      >
+        {login.isPending ? t('loggingIn') : t('logIn')}
+      </button>
+    </form>
   );
 }

@@ -64,41 +64,8 @@ export function MessageActionsLayer({
   };
   const run = useRunMessageAction();
   const lookup = useLoadedMessageLookup();
-  const pausedHere = useMessageActionsUi((s) => s.readingPausedIn === key);
-  const resumed = useRef(onReadingResumed);
-  resumed.current = onReadingResumed;
-
-  useEffect(() => {
-    const ui = useMessageActionsUi.getState();
-    ui.listShown(narrow);
-    return () => {
-      ui.listShown(null);
-      ui.menuClosed();
-      ui.dialogClosed();
-      ui.readingResumed();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the narrow is identified by its key
-  }, [key]);
-
-  // Reading resumes once the person scrolls by hand (wheel, touch or keys), as upstream does.
-  useEffect(() => {
-    if (!pausedHere) return;
-    const resume = () => {
-      useMessageActionsUi.getState().readingResumed();
-      requestAnimationFrame(() => resumed.current());
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (READING_KEYS.has(event.key)) resume();
-    };
-    window.addEventListener('wheel', resume, { passive: true });
-    window.addEventListener('touchmove', resume, { passive: true });
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('wheel', resume);
-      window.removeEventListener('touchmove', resume);
-      window.removeEventListener('keydown', onKey);
-    };
-  }, [pausedHere]);
+  useListShown(narrow);
+  useResumeReadingOnScroll(key, onReadingResumed);
 
   useShortcutKeys((event) => {
     const ui = useMessageActionsUi.getState();
@@ -133,6 +100,51 @@ export function MessageActionsLayer({
       <ActionStatus />
     </>
   );
+}
+
+/** Tells the actions' store which list is on screen; leaving it closes its menu and dialogs. */
+function useListShown(narrow: Narrow) {
+  const key = narrowKey(narrow);
+  useEffect(() => {
+    const ui = useMessageActionsUi.getState();
+    ui.listShown(narrow);
+    return () => {
+      ui.listShown(null);
+      ui.menuClosed();
+      ui.dialogClosed();
+      ui.readingResumed();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the narrow is identified by its key
+  }, [key]);
+}
+
+/**
+ * After "Mark as unread from here", reading resumes once the person scrolls by hand (wheel,
+ * touch or keys), as upstream does.
+ */
+function useResumeReadingOnScroll(key: string, onReadingResumed: () => void) {
+  const pausedHere = useMessageActionsUi((s) => s.readingPausedIn === key);
+  const resumed = useRef(onReadingResumed);
+  resumed.current = onReadingResumed;
+
+  useEffect(() => {
+    if (!pausedHere) return;
+    const resume = () => {
+      useMessageActionsUi.getState().readingResumed();
+      requestAnimationFrame(() => resumed.current());
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (READING_KEYS.has(event.key)) resume();
+    };
+    window.addEventListener('wheel', resume, { passive: true });
+    window.addEventListener('touchmove', resume, { passive: true });
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('wheel', resume);
+      window.removeEventListener('touchmove', resume);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [pausedHere]);
 }
 
 /** "Link copied" and the like: announced politely, gone after a moment. */

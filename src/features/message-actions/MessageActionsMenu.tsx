@@ -50,6 +50,9 @@ export function MessageActionsMenu(props: MessageActionsMenuProps) {
   );
 }
 
+type ButtonRef = React.RefObject<HTMLButtonElement | null>;
+type MenuRef = React.RefObject<HTMLDivElement | null>;
+
 function MenuPopover({
   message,
   canEdit,
@@ -57,128 +60,23 @@ function MenuPopover({
   onEdit,
   onDelete,
   button,
-}: MessageActionsMenuProps & { button: React.RefObject<HTMLButtonElement | null> }) {
+}: MessageActionsMenuProps & { button: ButtonRef }) {
   const { t } = useTranslation('messages');
-  const ownUserId = useOwnUserId();
-  const allowEditHistory = useRealmSetting('allow_edit_history') !== false;
-  const readReceipts = useRealmSetting('enable_read_receipts') === true;
   const run = useRunMessageAction();
   const menu = useRef<HTMLDivElement>(null);
-  const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
-  const { actor, settings } = useTopicPermissions();
-  const movable = messageMovePermissions(message, settings, actor, Date.now() / 1000);
-  const groups = menuItems(message, {
-    ownUserId,
-    canEdit,
-    canDelete,
-    canMove: movable.topic || movable.channel,
-    allowEditHistory,
-    readReceipts,
-  });
+  const groups = useMenuGroups(message, canEdit, canDelete);
 
   const close = (refocus: boolean) => {
     useMessageActionsUi.getState().menuClosed();
     if (refocus) button.current?.focus();
   };
-
-  // Placed beside the button: below it when it fits, else above; always inside the window.
-  const place = () => {
-    const anchor = button.current?.getBoundingClientRect();
-    const box = menu.current?.getBoundingClientRect();
-    if (!anchor || !box) return;
-    const margin = 8;
-    const below = anchor.bottom + 4;
-    const top =
-      below + box.height <= window.innerHeight - margin
-        ? below
-        : Math.max(margin, anchor.top - 4 - box.height);
-    const left = Math.min(
-      Math.max(margin, anchor.right - box.width),
-      window.innerWidth - box.width - margin,
-    );
-    setPosition((old) => (old && old.top === top && old.left === left ? old : { top, left }));
-  };
-  // Placed once; scrolling places it again (below).
-  useLayoutEffect(place, [button]);
-
-  // The first item takes the focus once placed (a hidden element cannot take it).
-  const placed = position !== null;
-  useLayoutEffect(() => {
-    if (placed) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [placed]);
-
-  // A click elsewhere closes it, and so does scrolling its message out of sight; the focus stays
-  // where the person put it. While the message stays in sight, the menu follows it: the feed
-  // also scrolls by itself (rows measured, new messages), and that must not shut a menu the
-  // person just opened.
-  useLayoutEffect(() => {
-    const onPointer = (event: Event) => {
-      const target = event.target as Node;
-      if (menu.current?.contains(target) || button.current?.contains(target)) return;
-      close(false);
-    };
-    const onScroll = (event: Event) => {
-      const target = event.target;
-      if (menu.current?.contains(target as Node)) return;
-      const anchor = button.current?.getBoundingClientRect();
-      // In sight: wholly inside the element that scrolled (the feed, which the composer and the
-      // header border), or inside the window when something else scrolled.
-      const area =
-        target instanceof Element && button.current && target.contains(button.current)
-          ? target.getBoundingClientRect()
-          : { top: 0, bottom: window.innerHeight };
-      const gone =
-        !anchor ||
-        !button.current?.isConnected ||
-        anchor.top < area.top ||
-        anchor.bottom > area.bottom;
-      if (gone) close(false);
-      else place();
-    };
-    document.addEventListener('mousedown', onPointer);
-    document.addEventListener('scroll', onScroll, true);
-    return () => {
-      document.removeEventListener('mousedown', onPointer);
-      document.removeEventListener('scroll', onScroll, true);
-    };
-  });
+  const position = usePopoverPlacement(button, menu, () => close(false));
 
   const choose = (id: MessageActionId) => {
     close(true);
     if (id === 'edit') onEdit();
     else if (id === 'delete') onDelete();
     else run(id, message);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    // The menu owns the keyboard while open: no shortcut of the page reacts.
-    event.stopPropagation();
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const focusAt = (i: number) => items[(i + items.length) % items.length]?.focus();
-    switch (event.key) {
-      case 'ArrowDown':
-        focusAt(index + 1);
-        break;
-      case 'ArrowUp':
-        focusAt(index < 0 ? -1 : index - 1);
-        break;
-      case 'Home':
-        focusAt(0);
-        break;
-      case 'End':
-        focusAt(-1);
-        break;
-      case 'Escape':
-        close(true);
-        break;
-      case 'Tab':
-        close(true);
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
   };
 
   return createPortal(
@@ -188,7 +86,7 @@ function MenuPopover({
       aria-label={t('menu.label')}
       className="message-menu"
       style={position ?? { top: 0, left: 0, visibility: 'hidden' }}
-      onKeyDown={onKeyDown}
+      onKeyDown={(event) => onMenuKey(event, menu, close)}
     >
       {groups.map((group, groupIndex) => (
         <Fragment key={group[0].id}>
@@ -210,6 +108,141 @@ function MenuPopover({
     </div>,
     document.body,
   );
+}
+
+/** The menu's items for this message and this person, in groups between separators. */
+function useMenuGroups(message: Message, canEdit: boolean, canDelete: boolean) {
+  const ownUserId = useOwnUserId();
+  const allowEditHistory = useRealmSetting('allow_edit_history') !== false;
+  const readReceipts = useRealmSetting('enable_read_receipts') === true;
+  const { actor, settings } = useTopicPermissions();
+  const movable = messageMovePermissions(message, settings, actor, Date.now() / 1000);
+  return menuItems(message, {
+    ownUserId,
+    canEdit,
+    canDelete,
+    canMove: movable.topic || movable.channel,
+    allowEditHistory,
+    readReceipts,
+  });
+}
+
+/**
+ * Where the popover sits (null until measured), and the ways it goes away: a click elsewhere, or
+ * its message scrolled out of sight. The first item takes the focus once it is placed.
+ */
+function usePopoverPlacement(button: ButtonRef, menu: MenuRef, dismiss: () => void) {
+  const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
+
+  // Placed beside the button: below it when it fits, else above; always inside the window.
+  const place = () => {
+    const anchor = button.current?.getBoundingClientRect();
+    const box = menu.current?.getBoundingClientRect();
+    if (!anchor || !box) return;
+    const margin = 8;
+    const below = anchor.bottom + 4;
+    const top =
+      below + box.height <= window.innerHeight - margin
+        ? below
+        : Math.max(margin, anchor.top - 4 - box.height);
+    const left = Math.min(
+      Math.max(margin, anchor.right - box.width),
+      window.innerWidth - box.width - margin,
+    );
+    setPosition((old) => (old && old.top === top && old.left === left ? old : { top, left }));
+  };
+  // Placed once; scrolling places it again (below).
+  useLayoutEffect(place, [button, menu]);
+
+  // The first item takes the focus once placed (a hidden element cannot take it).
+  const placed = position !== null;
+  useLayoutEffect(() => {
+    if (placed) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [placed, menu]);
+
+  useDismissOnOutsideOrScroll(button, menu, dismiss, place);
+  return position;
+}
+
+/**
+ * A click elsewhere closes the menu, and so does scrolling its message out of sight; the focus
+ * stays where the person put it. While the message stays in sight, the menu follows it: the feed
+ * also scrolls by itself (rows measured, new messages), and that must not shut a menu the person
+ * just opened.
+ */
+function useDismissOnOutsideOrScroll(
+  button: ButtonRef,
+  menu: MenuRef,
+  dismiss: () => void,
+  follow: () => void,
+) {
+  useLayoutEffect(() => {
+    const onPointer = (event: Event) => {
+      const target = event.target as Node;
+      if (menu.current?.contains(target) || button.current?.contains(target)) return;
+      dismiss();
+    };
+    const onScroll = (event: Event) => {
+      const target = event.target;
+      if (menu.current?.contains(target as Node)) return;
+      const anchor = button.current?.getBoundingClientRect();
+      // In sight: wholly inside the element that scrolled (the feed, which the composer and the
+      // header border), or inside the window when something else scrolled.
+      const area =
+        target instanceof Element && button.current && target.contains(button.current)
+          ? target.getBoundingClientRect()
+          : { top: 0, bottom: window.innerHeight };
+      const gone =
+        !anchor ||
+        !button.current?.isConnected ||
+        anchor.top < area.top ||
+        anchor.bottom > area.bottom;
+      if (gone) dismiss();
+      else follow();
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('scroll', onScroll, true);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('scroll', onScroll, true);
+    };
+  });
+}
+
+/** Arrows, Home and End move through the items; Escape and Tab close the menu. */
+function onMenuKey(
+  event: KeyboardEvent<HTMLDivElement>,
+  menu: MenuRef,
+  close: (refocus: boolean) => void,
+) {
+  // The menu owns the keyboard while open: no shortcut of the page reacts.
+  event.stopPropagation();
+  const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+  const index = items.indexOf(document.activeElement as HTMLElement);
+  const focusAt = (i: number) => items[(i + items.length) % items.length]?.focus();
+  switch (event.key) {
+    case 'ArrowDown':
+      focusAt(index + 1);
+      break;
+    case 'ArrowUp':
+      focusAt(index < 0 ? -1 : index - 1);
+      break;
+    case 'Home':
+      focusAt(0);
+      break;
+    case 'End':
+      focusAt(-1);
+      break;
+    case 'Escape':
+      close(true);
+      break;
+    case 'Tab':
+      close(true);
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
 }
 
 function MoreIcon() {

@@ -43,6 +43,58 @@ export function openReactionPicker(messageId: number): void {
   button?.click();
 }
 
+/** The actions that open the compose box, addressed and filled in for the message. */
+const COMPOSE_ACTIONS = ['reply', 'reply-privately', 'mention', 'quote'] as const;
+type ComposeAction = (typeof COMPOSE_ACTIONS)[number];
+
+function isComposeAction(action: RunnableAction): action is ComposeAction {
+  return (COMPOSE_ACTIONS as readonly string[]).includes(action);
+}
+
+function startComposing(
+  action: ComposeAction,
+  message: Message,
+  ownUserId: number,
+  fetchSource: (messageId: number) => Promise<string>,
+): void {
+  const compose = useComposeRequests.getState();
+  const sender = { name: message.sender_full_name, id: message.sender_id };
+  switch (action) {
+    case 'reply':
+      compose.request({
+        to: conversationOf(message, ownUserId),
+        insert: null,
+        focus: 'content',
+      });
+      return;
+    case 'reply-privately':
+      compose.request({
+        to: { type: 'direct', userIds: [message.sender_id] },
+        insert: null,
+        focus: 'content',
+      });
+      return;
+    case 'mention':
+      compose.request({
+        to: conversationOf(message, ownUserId),
+        insert: mentionOf(sender),
+        focus: 'content',
+      });
+      return;
+    case 'quote':
+      fetchSource(message.id).then(
+        (raw) =>
+          compose.request({
+            to: conversationOf(message, ownUserId),
+            insert: quoteBlock(sender, absoluteUrl(messageUrl(message, ownUserId)), raw),
+            focus: 'content',
+          }),
+        () => useMessageActionsUi.getState().statusShown(i18n.t('messages:status.quoteFailed')),
+      );
+      return;
+  }
+}
+
 export function useRunMessageAction(): (action: RunnableAction, message: Message) => void {
   const ownUserId = useOwnUserId();
   const fetchSource = useFetchMessageSource();
@@ -53,43 +105,12 @@ export function useRunMessageAction(): (action: RunnableAction, message: Message
 
   return useCallback(
     (action: RunnableAction, message: Message) => {
+      if (isComposeAction(action)) {
+        startComposing(action, message, ownUserId, fetchSource);
+        return;
+      }
       const ui = useMessageActionsUi.getState();
-      const compose = useComposeRequests.getState();
-      const sender = { name: message.sender_full_name, id: message.sender_id };
-      const permalink = () => absoluteUrl(messageUrl(message, ownUserId));
       switch (action) {
-        case 'reply':
-          compose.request({
-            to: conversationOf(message, ownUserId),
-            insert: null,
-            focus: 'content',
-          });
-          return;
-        case 'reply-privately':
-          compose.request({
-            to: { type: 'direct', userIds: [message.sender_id] },
-            insert: null,
-            focus: 'content',
-          });
-          return;
-        case 'mention':
-          compose.request({
-            to: conversationOf(message, ownUserId),
-            insert: mentionOf(sender),
-            focus: 'content',
-          });
-          return;
-        case 'quote':
-          fetchSource(message.id).then(
-            (raw) =>
-              compose.request({
-                to: conversationOf(message, ownUserId),
-                insert: quoteBlock(sender, permalink(), raw),
-                focus: 'content',
-              }),
-            () => ui.statusShown(i18n.t('messages:status.quoteFailed')),
-          );
-          return;
         case 'star':
           toggleStar(message);
           return;
@@ -118,7 +139,7 @@ export function useRunMessageAction(): (action: RunnableAction, message: Message
           return;
         }
         case 'copy-link':
-          navigator.clipboard.writeText(permalink()).then(
+          navigator.clipboard.writeText(absoluteUrl(messageUrl(message, ownUserId))).then(
             () => ui.statusShown(i18n.t('messages:status.linkCopied')),
             () => ui.statusShown(i18n.t('messages:status.linkCopyFailed')),
           );
