@@ -157,8 +157,6 @@ interface InboxListProps {
 
 function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string): void }) {
   const { t } = useTranslation('navigation');
-  const subscriptions = useSubscriptionsById();
-  const unreads = useUnreads();
   switch (row.kind) {
     case 'dm-header':
       return (
@@ -188,36 +186,8 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
           <MarkReadButton narrow={dmNarrow(row.userIds)} ids={row.ids} name={row.name} />
         </div>
       );
-    case 'channel': {
-      const color = subscriptions[row.streamId]?.color;
-      return (
-        <div
-          className={row.muted ? 'inbox-section-header inbox-muted' : 'inbox-section-header'}
-          style={{ '--stream-color': color ?? 'transparent' } as Record<string, string>}
-        >
-          <CollapseToggle
-            name={row.name}
-            collapsed={row.collapsed}
-            onToggle={() => onToggle(row.key)}
-          />
-          <Link
-            className="inbox-section-name"
-            data-row-focus
-            to={narrowToUrl(streamNarrow(row.streamId), row.name)}
-            aria-label={withUnreadLabel(row.name, row.count)}
-          >
-            <span className="stream-swatch" style={{ background: color }} aria-hidden="true" />
-            <h2>{row.name}</h2>
-          </Link>
-          <UnreadBadge count={row.count} mention={row.mention} />
-          <MarkReadButton
-            narrow={streamNarrow(row.streamId)}
-            ids={Object.values(unreads.streams[row.streamId] ?? {}).flat()}
-            name={row.name}
-          />
-        </div>
-      );
-    }
+    case 'channel':
+      return <ChannelHeader row={row} onToggle={onToggle} />;
     case 'topic':
       return (
         <div className={row.muted ? 'inbox-item inbox-muted' : 'inbox-item'}>
@@ -238,6 +208,46 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
         </div>
       );
   }
+}
+
+/** A channel's row: collapse its topics, open it, or mark it all as read. */
+function ChannelHeader({
+  row,
+  onToggle,
+}: {
+  row: Extract<InboxRow, { kind: 'channel' }>;
+  onToggle(key: string): void;
+}) {
+  const subscriptions = useSubscriptionsById();
+  const unreads = useUnreads();
+  const color = subscriptions[row.streamId]?.color;
+  return (
+    <div
+      className={row.muted ? 'inbox-section-header inbox-muted' : 'inbox-section-header'}
+      style={{ '--stream-color': color ?? 'transparent' } as Record<string, string>}
+    >
+      <CollapseToggle
+        name={row.name}
+        collapsed={row.collapsed}
+        onToggle={() => onToggle(row.key)}
+      />
+      <Link
+        className="inbox-section-name"
+        data-row-focus
+        to={narrowToUrl(streamNarrow(row.streamId), row.name)}
+        aria-label={withUnreadLabel(row.name, row.count)}
+      >
+        <span className="stream-swatch" style={{ background: color }} aria-hidden="true" />
+        <h2>{row.name}</h2>
+      </Link>
+      <UnreadBadge count={row.count} mention={row.mention} />
+      <MarkReadButton
+        narrow={streamNarrow(row.streamId)}
+        ids={Object.values(unreads.streams[row.streamId] ?? {}).flat()}
+        name={row.name}
+      />
+    </div>
+  );
 }
 
 function CollapseToggle({
