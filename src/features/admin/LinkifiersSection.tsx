@@ -6,18 +6,17 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Linkifier } from '../../api/model';
-import { errorText } from '../../api/errors';
 import { EmptyState } from '../../components/StatePanel';
 import { useLinkifiers } from '../../model/hooks';
-import { StatusNote } from '../settings/controls';
-import { Confirm } from './Confirm';
+import { AddItem, EditableRow, EditFormButtons } from './EditableRow';
 import {
   loadLinkifierEngine,
   previewLinkifier,
   type LinkifierEngine,
+  type Preview,
   type PreviewProblem,
 } from './linkifier-preview';
-import { ReadOnlyNote, useOrgRole } from './org-controls';
+import { ReadOnlyNote } from './org-controls';
 import { useDeleteLinkifier, useSaveLinkifier } from './org-queries';
 
 /** Examples in the fields, the same in every language. */
@@ -60,12 +59,11 @@ function useLinkifierEngine(): LinkifierEngine | null {
 
 function LinkifierForm({ linkifier, onDone }: { linkifier?: Linkifier; onDone(): void }) {
   const { t } = useTranslation('adminOrg');
-  const problemText = useProblemText();
   const save = useSaveLinkifier();
   const [pattern, setPattern] = useState(linkifier?.pattern ?? '');
   const [template, setTemplate] = useState(linkifier?.url_template ?? '');
   const [sample, setSample] = useState('');
-  const ids = { pattern: useId(), template: useId(), sample: useId(), preview: useId() };
+  const ids = { pattern: useId(), template: useId(), sample: useId() };
   const engine = useLinkifierEngine();
   const preview = engine ? previewLinkifier(engine, pattern, template, sample) : null;
   const submit = (e: FormEvent) => {
@@ -118,115 +116,79 @@ function LinkifierForm({ linkifier, onDone }: { linkifier?: Linkifier; onDone():
           />
         </div>
       </div>
-      <section className="admin-preview" aria-labelledby={ids.preview} aria-live="polite">
-        <h4 id={ids.preview}>{t('linkifiers.preview')}</h4>
-        {!started || !preview ? (
-          <p className="settings-hint">{t('linkifiers.previewIdle')}</p>
-        ) : !preview.ok ? (
-          <p className="admin-problem">{problemText(preview.problem)}</p>
-        ) : preview.links.length === 0 ? (
-          <p className="settings-hint">
-            {sample ? t('linkifiers.noMatches') : t('linkifiers.typeSample')}
-          </p>
-        ) : (
-          <ul className="admin-preview-links">
-            {preview.links.map((link, i) => (
-              <li key={i}>
-                <span className="admin-mono">{link.text}</span>
-                <span aria-hidden="true">→</span>
-                <a href={link.url} target="_blank" rel="noreferrer noopener">
-                  {link.url}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <div className="admin-actions">
-        <button type="button" className="button" onClick={onDone}>
-          {t('cancel')}
-        </button>
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          {linkifier ? t('save') : t('linkifiers.add')}
-        </button>
-      </div>
-      {save.isError && (
-        <p className="settings-status settings-status-error" role="alert">
-          {errorText(save.error)}
-        </p>
-      )}
+      <LinkifierPreview preview={started ? preview : null} sample={sample} />
+      <EditFormButtons
+        save={save}
+        submitLabel={linkifier ? t('save') : t('linkifiers.add')}
+        onCancel={onDone}
+      />
     </form>
+  );
+}
+
+/** The links the pattern and template make of the sample, or what is wrong with them. */
+function LinkifierPreview({ preview, sample }: { preview: Preview | null; sample: string }) {
+  const { t } = useTranslation('adminOrg');
+  const problemText = useProblemText();
+  const id = useId();
+  return (
+    <section className="admin-preview" aria-labelledby={id} aria-live="polite">
+      <h4 id={id}>{t('linkifiers.preview')}</h4>
+      {!preview ? (
+        <p className="settings-hint">{t('linkifiers.previewIdle')}</p>
+      ) : !preview.ok ? (
+        <p className="admin-problem">{problemText(preview.problem)}</p>
+      ) : preview.links.length === 0 ? (
+        <p className="settings-hint">
+          {sample ? t('linkifiers.noMatches') : t('linkifiers.typeSample')}
+        </p>
+      ) : (
+        <ul className="admin-preview-links">
+          {preview.links.map((link, i) => (
+            <li key={i}>
+              <span className="admin-mono">{link.text}</span>
+              <span aria-hidden="true">→</span>
+              <a href={link.url} target="_blank" rel="noreferrer noopener">
+                {link.url}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
 function LinkifierRow({ linkifier }: { linkifier: Linkifier }) {
   const { t } = useTranslation('adminOrg');
-  const { isAdmin } = useOrgRole();
-  const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
   const remove = useDeleteLinkifier();
   return (
-    <li className="admin-item">
-      <div className="admin-item-main">
-        <dl className="admin-item-text admin-linkifier">
-          <dt>{t('linkifiers.pattern')}</dt>
-          <dd className="admin-mono">{linkifier.pattern}</dd>
-          <dt>{t('linkifiers.template')}</dt>
-          <dd className="admin-mono">{linkifier.url_template}</dd>
-        </dl>
-        {isAdmin && mode === 'view' && (
-          <div className="admin-item-actions">
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('linkifiers.edit', { pattern: linkifier.pattern })}
-              onClick={() => setMode('edit')}
-            >
-              {t('edit')}
-            </button>
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('linkifiers.delete', { pattern: linkifier.pattern })}
-              onClick={() => setMode('delete')}
-            >
-              {t('delete')}
-            </button>
-          </div>
-        )}
-      </div>
-      {mode === 'edit' && <LinkifierForm linkifier={linkifier} onDone={() => setMode('view')} />}
-      {mode === 'delete' && (
-        <Confirm
-          confirmLabel={t('delete')}
-          pending={remove.isPending}
-          onCancel={() => setMode('view')}
-          onConfirm={() => remove.mutate(linkifier.id)}
-        >
-          {t('linkifiers.confirmDelete', { pattern: linkifier.pattern })}
-        </Confirm>
-      )}
-      {remove.isError && <StatusNote save={remove} />}
-    </li>
+    <EditableRow
+      editName={t('linkifiers.edit', { pattern: linkifier.pattern })}
+      deleteName={t('linkifiers.delete', { pattern: linkifier.pattern })}
+      confirmDelete={t('linkifiers.confirmDelete', { pattern: linkifier.pattern })}
+      remove={remove}
+      onDelete={() => remove.mutate(linkifier.id)}
+      editForm={(done) => <LinkifierForm linkifier={linkifier} onDone={done} />}
+    >
+      <dl className="admin-item-text admin-linkifier">
+        <dt>{t('linkifiers.pattern')}</dt>
+        <dd className="admin-mono">{linkifier.pattern}</dd>
+        <dt>{t('linkifiers.template')}</dt>
+        <dd className="admin-mono">{linkifier.url_template}</dd>
+      </dl>
+    </EditableRow>
   );
 }
 
 export function LinkifiersSection() {
   const { t } = useTranslation('adminOrg');
   const linkifiers = useLinkifiers();
-  const { isAdmin } = useOrgRole();
-  const [adding, setAdding] = useState(false);
   return (
     <div className="admin-org">
       <ReadOnlyNote />
       <p className="settings-hint">{t('linkifiers.intro')}</p>
-      {isAdmin &&
-        (adding ? (
-          <LinkifierForm onDone={() => setAdding(false)} />
-        ) : (
-          <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
-            {t('linkifiers.addButton')}
-          </button>
-        ))}
+      <AddItem label={t('linkifiers.addButton')} form={(done) => <LinkifierForm onDone={done} />} />
       {linkifiers.length === 0 ? (
         <EmptyState title={t('linkifiers.emptyTitle')}>{t('linkifiers.emptyMessage')}</EmptyState>
       ) : (

@@ -14,6 +14,7 @@ import {
   useEditDefaultChannelGroup,
   useSetDefaultChannel,
 } from '../../queries/channels';
+import { ActionButton, RowActions } from '../../components/RowActions';
 import { EmptyState } from '../../components/StatePanel';
 import { SettingsGroup, StatusNote } from '../settings/controls';
 
@@ -67,34 +68,21 @@ function DefaultChannels() {
           {listed.map((stream) => (
             <li key={stream.stream_id} className="channel-person">
               <span className="channel-person-name">#{stream.name}</span>
-              <button
-                type="button"
-                className="button button-small"
-                disabled={change.isPending}
-                aria-label={t('defaults.removeLabel', { name: stream.name })}
-                onClick={() => change.mutate({ streamId: stream.stream_id, isDefault: false })}
-              >
-                {t('defaults.remove')}
-              </button>
+              <ActionButton
+                action={{
+                  label: t('defaults.remove'),
+                  name: t('defaults.removeLabel', { name: stream.name }),
+                  disabled: change.isPending,
+                  onClick: () => change.mutate({ streamId: stream.stream_id, isDefault: false }),
+                }}
+              />
             </li>
           ))}
         </ul>
       )}
       <form className="settings-row" onSubmit={add}>
         <label htmlFor={selectId}>{t('defaults.addLabel')}</label>
-        <select
-          id={selectId}
-          className="text-input"
-          value={chosen}
-          onChange={(e) => setChosen(e.target.value)}
-        >
-          <option value="">{t('defaults.choose')}</option>
-          {candidates.map((s) => (
-            <option key={s.stream_id} value={s.stream_id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
+        <ChannelSelect id={selectId} value={chosen} onChange={setChosen} candidates={candidates} />
         <button type="submit" className="button button-primary" disabled={!chosen}>
           {t('defaults.add')}
         </button>
@@ -119,17 +107,134 @@ function DefaultGroups() {
   );
 }
 
+type GroupEdit = ReturnType<typeof useEditDefaultChannelGroup>;
+type GroupDelete = ReturnType<typeof useDeleteDefaultChannelGroup>;
+
 function GroupCard({ group }: { group: DefaultStreamGroup }) {
-  const { t } = useTranslation('channels');
-  const streams = useStreamsById();
   const edit = useEditDefaultChannelGroup(group.id);
   const remove = useDeleteDefaultChannelGroup();
   const [editing, setEditing] = useState(false);
+  return (
+    <article className="channel-group-card" aria-label={group.name}>
+      {editing ? (
+        <GroupInfoForm group={group} edit={edit} onDone={() => setEditing(false)} />
+      ) : (
+        <GroupHead group={group} remove={remove} onEdit={() => setEditing(true)} />
+      )}
+      <GroupChannels group={group} edit={edit} remove={remove} />
+    </article>
+  );
+}
+
+function GroupHead({
+  group,
+  remove,
+  onEdit,
+}: {
+  group: DefaultStreamGroup;
+  remove: GroupDelete;
+  onEdit(): void;
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <div className="channel-group-head">
+      <div>
+        <h4>{group.name}</h4>
+        <p className="channel-muted">{group.description}</p>
+      </div>
+      <RowActions
+        className="channel-group-actions"
+        actions={[
+          {
+            label: t('defaults.edit'),
+            name: t('defaults.editLabel', { name: group.name }),
+            onClick: onEdit,
+          },
+          {
+            label: t('defaults.delete'),
+            name: t('defaults.deleteLabel', { name: group.name }),
+            danger: true,
+            disabled: remove.isPending,
+            onClick: () => remove.mutate(group.id),
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** The group's name and description, being edited (from their current values). */
+function GroupInfoForm({
+  group,
+  edit,
+  onDone,
+}: {
+  group: DefaultStreamGroup;
+  edit: GroupEdit;
+  onDone(): void;
+}) {
+  const { t } = useTranslation('channels');
   const [name, setName] = useState(group.name);
   const [description, setDescription] = useState(group.description);
-  const [chosen, setChosen] = useState('');
   const nameId = useId();
   const descriptionId = useId();
+  const saveInfo = (event: FormEvent) => {
+    event.preventDefault();
+    edit.mutate(
+      {
+        name: name.trim() !== group.name ? name.trim() : undefined,
+        description: description.trim() !== group.description ? description.trim() : undefined,
+      },
+      { onSuccess: onDone },
+    );
+  };
+  return (
+    <form onSubmit={saveInfo}>
+      <div className="settings-row">
+        <label htmlFor={nameId}>{t('defaults.groupName')}</label>
+        <input
+          id={nameId}
+          className="text-input channel-input"
+          value={name}
+          required
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      <div className="settings-row">
+        <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
+        <input
+          id={descriptionId}
+          className="text-input channel-input"
+          value={description}
+          required
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </div>
+      <div className="settings-row">
+        <button type="submit" className="button button-primary" disabled={!name.trim()}>
+          {t('defaults.saveGroup')}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          {t('archive.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The group's channels as chips, and the picker adding one more. */
+function GroupChannels({
+  group,
+  edit,
+  remove,
+}: {
+  group: DefaultStreamGroup;
+  edit: GroupEdit;
+  remove: GroupDelete;
+}) {
+  const { t } = useTranslation('channels');
+  const streams = useStreamsById();
+  const [chosen, setChosen] = useState('');
   const addId = useId();
   const members = group.streamIds
     .map((id) => streams[id])
@@ -139,82 +244,8 @@ function GroupCard({ group }: { group: DefaultStreamGroup }) {
     () => defaultCandidates(Object.values(streams), group.streamIds),
     [streams, group.streamIds],
   );
-
-  const saveInfo = (event: FormEvent) => {
-    event.preventDefault();
-    edit.mutate(
-      {
-        name: name.trim() !== group.name ? name.trim() : undefined,
-        description: description.trim() !== group.description ? description.trim() : undefined,
-      },
-      { onSuccess: () => setEditing(false) },
-    );
-  };
-
   return (
-    <article className="channel-group-card" aria-label={group.name}>
-      {editing ? (
-        <form onSubmit={saveInfo}>
-          <div className="settings-row">
-            <label htmlFor={nameId}>{t('defaults.groupName')}</label>
-            <input
-              id={nameId}
-              className="text-input channel-input"
-              value={name}
-              required
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="settings-row">
-            <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
-            <input
-              id={descriptionId}
-              className="text-input channel-input"
-              value={description}
-              required
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </div>
-          <div className="settings-row">
-            <button type="submit" className="button button-primary" disabled={!name.trim()}>
-              {t('defaults.saveGroup')}
-            </button>
-            <button type="button" className="button" onClick={() => setEditing(false)}>
-              {t('archive.cancel')}
-            </button>
-          </div>
-        </form>
-      ) : (
-        <div className="channel-group-head">
-          <div>
-            <h4>{group.name}</h4>
-            <p className="channel-muted">{group.description}</p>
-          </div>
-          <div className="channel-group-actions">
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('defaults.editLabel', { name: group.name })}
-              onClick={() => {
-                setName(group.name);
-                setDescription(group.description);
-                setEditing(true);
-              }}
-            >
-              {t('defaults.edit')}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-danger"
-              aria-label={t('defaults.deleteLabel', { name: group.name })}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(group.id)}
-            >
-              {t('defaults.delete')}
-            </button>
-          </div>
-        </div>
-      )}
+    <>
       <ul className="channel-chips" aria-label={t('defaults.groupChannels', { name: group.name })}>
         {members.map((stream) => (
           <li key={stream.stream_id} className="channel-chip">
@@ -242,19 +273,7 @@ function GroupCard({ group }: { group: DefaultStreamGroup }) {
         <label htmlFor={addId} className="visually-hidden">
           {t('defaults.addToGroup', { group: group.name })}
         </label>
-        <select
-          id={addId}
-          className="text-input"
-          value={chosen}
-          onChange={(e) => setChosen(e.target.value)}
-        >
-          <option value="">{t('defaults.choose')}</option>
-          {candidates.map((s) => (
-            <option key={s.stream_id} value={s.stream_id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
+        <ChannelSelect id={addId} value={chosen} onChange={setChosen} candidates={candidates} />
         <button type="submit" className="button button-small" disabled={!chosen}>
           {t('defaults.add')}
         </button>
@@ -265,7 +284,32 @@ function GroupCard({ group }: { group: DefaultStreamGroup }) {
           </span>
         )}
       </form>
-    </article>
+    </>
+  );
+}
+
+/** A choice among channels, starting at "Choose a channel". */
+function ChannelSelect({
+  id,
+  value,
+  onChange,
+  candidates,
+}: {
+  id: string;
+  value: string;
+  onChange(value: string): void;
+  candidates: readonly Stream[];
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <select id={id} className="text-input" value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{t('defaults.choose')}</option>
+      {candidates.map((s) => (
+        <option key={s.stream_id} value={s.stream_id}>
+          {s.name}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -319,27 +363,7 @@ function NewGroup() {
             onChange={(e) => setDescription(e.target.value)}
           />
         </div>
-        <fieldset className="channel-fieldset">
-          <legend>{t('defaults.groupPick')}</legend>
-          <div className="channel-checks">
-            {candidates.map((s) => (
-              <label key={s.stream_id} className="settings-toggle">
-                <input
-                  type="checkbox"
-                  checked={picked.includes(s.stream_id)}
-                  onChange={(e) =>
-                    setPicked((now) =>
-                      e.target.checked
-                        ? [...now, s.stream_id]
-                        : now.filter((id) => id !== s.stream_id),
-                    )
-                  }
-                />
-                <span>{s.name}</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChannelChecks candidates={candidates} picked={picked} onPicked={setPicked} />
         <div className="settings-row">
           <button
             type="submit"
@@ -352,5 +376,39 @@ function NewGroup() {
         </div>
       </form>
     </SettingsGroup>
+  );
+}
+
+/** The channels a new group starts with, one checkbox each. */
+function ChannelChecks({
+  candidates,
+  picked,
+  onPicked,
+}: {
+  candidates: readonly Stream[];
+  picked: readonly number[];
+  onPicked(update: (now: number[]) => number[]): void;
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <fieldset className="channel-fieldset">
+      <legend>{t('defaults.groupPick')}</legend>
+      <div className="channel-checks">
+        {candidates.map((s) => (
+          <label key={s.stream_id} className="settings-toggle">
+            <input
+              type="checkbox"
+              checked={picked.includes(s.stream_id)}
+              onChange={(e) =>
+                onPicked((now) =>
+                  e.target.checked ? [...now, s.stream_id] : now.filter((id) => id !== s.stream_id),
+                )
+              }
+            />
+            <span>{s.name}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

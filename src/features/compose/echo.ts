@@ -2,11 +2,8 @@
 import type { Message, Stream, User } from '../../api/model';
 import type { OutboxMessage } from '../../model/outbox';
 import { containsMessage, type Narrow } from '../../narrow';
+import { escapeHtml } from '../../components/escape-html';
 import type { FeedMessage } from '../message-list/build-rows';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Plain paragraphs: the server renders Markdown, the echo only has to be recognisable. */
 function echoHtml(content: string): string {

@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../api/errors';
@@ -16,12 +15,14 @@ import {
   useUsersById,
 } from '../../model/hooks';
 import { totalUnreadCount } from '../../model/unreads';
-import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow, type Narrow } from '../../narrow';
-import { useMarkAllAsRead, useMarkNarrowAsRead } from '../../queries/flags';
+import { dmNarrow, narrowToUrl, streamNarrow, topicNarrow } from '../../narrow';
+import { useMarkAllAsRead } from '../../queries/flags';
+import { ConversationList } from '../conversation-list/ConversationList';
+import { FilterBar, FilterText, FilterToggle } from '../conversation-list/FilterBar';
+import { MarkReadButton } from '../conversation-list/MarkReadButton';
+import { isBoolean, isStringList, useStoredState } from '../conversation-list/stored-state';
 import { dmConversationName } from '../sidebar/conversation-names';
 import { buildInboxRows, type InboxRow } from './inbox-rows';
-import { isBoolean, isStringList, useStoredState } from './stored-state';
-import { useRowKeys } from './use-row-keys';
 
 const ROW_HEIGHTS: Record<InboxRow['kind'], number> = {
   'dm-header': 48,
@@ -65,25 +66,14 @@ export function InboxView() {
         </div>
       ) : (
         <>
-          <div className="view-filters" role="group" aria-label={t('inbox.filters')}>
-            <input
-              type="search"
-              className="text-input view-filter-text"
-              aria-label={t('inbox.filterPlaceholder')}
-              placeholder={t('inbox.filterPlaceholder')}
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              autoComplete="off"
+          <FilterBar label={t('inbox.filters')}>
+            <FilterText value={filter} onChange={setFilter} />
+            <FilterToggle
+              label={t('inbox.includeMuted')}
+              checked={includeMuted}
+              onChange={setIncludeMuted}
             />
-            <label className="view-filter-toggle">
-              <input
-                type="checkbox"
-                checked={includeMuted}
-                onChange={(e) => setIncludeMuted(e.target.checked)}
-              />
-              {t('inbox.includeMuted')}
-            </label>
-          </div>
+          </FilterBar>
           <InboxList rows={rows} filter={filter} onToggle={toggleCollapsed} />
         </>
       )}
@@ -141,62 +131,32 @@ function useInboxRows(filter: string, includeMuted: boolean) {
   return { rows, toggleCollapsed };
 }
 
+function InboxList({ rows, filter, onToggle }: InboxListProps) {
+  const { t } = useTranslation('navigation');
+  return (
+    <ConversationList
+      rows={rows}
+      rowKey={(row) => row.key}
+      estimateHeight={(row) => ROW_HEIGHTS[row.kind]}
+      renderRow={(row) => <InboxRowView row={row} onToggle={onToggle} />}
+      label={t('inbox.listLabel')}
+      emptyText={
+        filter.trim() ? t('inbox.noMatch', { filter: filter.trim() }) : t('inbox.onlyMutedHere')
+      }
+      canvasClassName="inbox-canvas"
+      slotClassName="inbox-slot"
+    />
+  );
+}
+
 interface InboxListProps {
   rows: InboxRow[];
   filter: string;
   onToggle(sectionKey: string): void;
 }
 
-function InboxList({ rows, filter, onToggle }: InboxListProps) {
-  const { t } = useTranslation('navigation');
-  const scroller = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (index) => ROW_HEIGHTS[rows[index]!.kind],
-    getItemKey: (index) => rows[index]!.key,
-    overscan: 12,
-  });
-  const { onKeyDown } = useRowKeys(virtualizer, list, rows.length);
-
-  return (
-    <div className="view-scroll" ref={scroller}>
-      {rows.length === 0 ? (
-        <p className="view-filter-empty">
-          {filter.trim() ? t('inbox.noMatch', { filter: filter.trim() }) : t('inbox.onlyMutedHere')}
-        </p>
-      ) : (
-        <div
-          ref={list}
-          role="list"
-          aria-label={t('inbox.listLabel')}
-          className="inbox-canvas"
-          style={{ height: virtualizer.getTotalSize() }}
-          onKeyDown={onKeyDown}
-        >
-          {virtualizer.getVirtualItems().map((item) => (
-            <div
-              key={item.key}
-              role="listitem"
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              className="inbox-slot"
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              <InboxRowView row={rows[item.index]!} onToggle={onToggle} />
-            </div>
-          ))}
-        </div>
-      )}
-    </div>
-  );
-}
-
 function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string): void }) {
   const { t } = useTranslation('navigation');
-  const subscriptions = useSubscriptionsById();
-  const unreads = useUnreads();
   switch (row.kind) {
     case 'dm-header':
       return (
@@ -226,36 +186,8 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
           <MarkReadButton narrow={dmNarrow(row.userIds)} ids={row.ids} name={row.name} />
         </div>
       );
-    case 'channel': {
-      const color = subscriptions[row.streamId]?.color;
-      return (
-        <div
-          className={row.muted ? 'inbox-section-header inbox-muted' : 'inbox-section-header'}
-          style={{ '--stream-color': color ?? 'transparent' } as Record<string, string>}
-        >
-          <CollapseToggle
-            name={row.name}
-            collapsed={row.collapsed}
-            onToggle={() => onToggle(row.key)}
-          />
-          <Link
-            className="inbox-section-name"
-            data-row-focus
-            to={narrowToUrl(streamNarrow(row.streamId), row.name)}
-            aria-label={withUnreadLabel(row.name, row.count)}
-          >
-            <span className="stream-swatch" style={{ background: color }} aria-hidden="true" />
-            <h2>{row.name}</h2>
-          </Link>
-          <UnreadBadge count={row.count} mention={row.mention} />
-          <MarkReadButton
-            narrow={streamNarrow(row.streamId)}
-            ids={Object.values(unreads.streams[row.streamId] ?? {}).flat()}
-            name={row.name}
-          />
-        </div>
-      );
-    }
+    case 'channel':
+      return <ChannelHeader row={row} onToggle={onToggle} />;
     case 'topic':
       return (
         <div className={row.muted ? 'inbox-item inbox-muted' : 'inbox-item'}>
@@ -276,6 +208,46 @@ function InboxRowView({ row, onToggle }: { row: InboxRow; onToggle(key: string):
         </div>
       );
   }
+}
+
+/** A channel's row: collapse its topics, open it, or mark it all as read. */
+function ChannelHeader({
+  row,
+  onToggle,
+}: {
+  row: Extract<InboxRow, { kind: 'channel' }>;
+  onToggle(key: string): void;
+}) {
+  const subscriptions = useSubscriptionsById();
+  const unreads = useUnreads();
+  const color = subscriptions[row.streamId]?.color;
+  return (
+    <div
+      className={row.muted ? 'inbox-section-header inbox-muted' : 'inbox-section-header'}
+      style={{ '--stream-color': color ?? 'transparent' } as Record<string, string>}
+    >
+      <CollapseToggle
+        name={row.name}
+        collapsed={row.collapsed}
+        onToggle={() => onToggle(row.key)}
+      />
+      <Link
+        className="inbox-section-name"
+        data-row-focus
+        to={narrowToUrl(streamNarrow(row.streamId), row.name)}
+        aria-label={withUnreadLabel(row.name, row.count)}
+      >
+        <span className="stream-swatch" style={{ background: color }} aria-hidden="true" />
+        <h2>{row.name}</h2>
+      </Link>
+      <UnreadBadge count={row.count} mention={row.mention} />
+      <MarkReadButton
+        narrow={streamNarrow(row.streamId)}
+        ids={Object.values(unreads.streams[row.streamId] ?? {}).flat()}
+        name={row.name}
+      />
+    </div>
+  );
 }
 
 function CollapseToggle({
@@ -311,47 +283,6 @@ function CollapseToggle({
         />
       </svg>
     </button>
-  );
-}
-
-/** "Mark lunch as read": the row's conversation, at once (rolled back if refused). */
-export function MarkReadButton({
-  narrow,
-  ids,
-  name,
-}: {
-  narrow: Narrow;
-  ids: readonly number[];
-  name: string;
-}) {
-  const { t } = useTranslation('navigation');
-  const markRead = useMarkNarrowAsRead(narrow);
-  return (
-    <span className="row-action">
-      <button
-        type="button"
-        className="icon-button row-mark-read"
-        aria-label={t('inbox.markNameRead', { name })}
-        title={t('inbox.markRead')}
-        onClick={() => markRead.mutate(ids)}
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path
-            d="M4 12.5l5 5L20 6.5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </button>
-      {markRead.isError && (
-        <span role="alert" className="narrow-error">
-          {errorText(markRead.error, t('inbox.markReadFailed'))}
-        </span>
-      )}
-    </span>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/Avatar';
@@ -26,9 +25,10 @@ import {
 } from '../../narrow';
 import { recentMessagesQuery } from '../../queries/messages';
 import { useConnection } from '../../model/session-context';
-import { MarkReadButton } from '../inbox/InboxView';
-import { isBoolean, useStoredState } from '../inbox/stored-state';
-import { useRowKeys } from '../inbox/use-row-keys';
+import { ConversationList } from '../conversation-list/ConversationList';
+import { FilterBar, FilterText, FilterToggle } from '../conversation-list/FilterBar';
+import { MarkReadButton } from '../conversation-list/MarkReadButton';
+import { isBoolean, useStoredState } from '../conversation-list/stored-state';
 import { formatDay, formatTime } from '../message-list/format';
 import { dmConversationName } from '../sidebar/conversation-names';
 import {
@@ -103,14 +103,8 @@ function unreadCountOf(unreads: UnreadsState, conversation: Conversation, ownUse
   return dmUnreadCount(unreads, dmMessageParticipants(latest, ownUserId) ?? []);
 }
 
-export function RecentView() {
-  const { t } = useTranslation('navigation');
-  const recent = useRecentMessages();
-  const users = useUsersById();
-  const muted = useMutedUsers();
-  const ownUserId = useOwnUserId();
-  const unreads = useUnreads();
-  const isTopicMuted = useTopicMutedPredicate();
+/** The filters, kept in this browser but for the text. */
+function useRecentFilters() {
   const [text, setText] = useState('');
   const [unreadOnly, setUnreadOnly] = useStoredState('parley.recent.unreadOnly', false, isBoolean);
   const [includeMuted, setIncludeMuted] = useStoredState(
@@ -124,12 +118,18 @@ export function RecentView() {
     isBoolean,
   );
   const filters: RecentFilters = { text, unreadOnly, includeMuted, participated };
+  return { filters, setText, setUnreadOnly, setIncludeMuted, setParticipated };
+}
 
-  const conversations = useMemo(
-    () => groupConversations(recent.data?.pages.flatMap((p) => p.messages) ?? []),
-    [recent.data],
-  );
-  const shown = useMemo(
+/** The conversations that pass the filters, newest first. */
+function useShownConversations(conversations: Conversation[], filters: RecentFilters) {
+  const users = useUsersById();
+  const muted = useMutedUsers();
+  const ownUserId = useOwnUserId();
+  const unreads = useUnreads();
+  const isTopicMuted = useTopicMutedPredicate();
+  const { text, unreadOnly, includeMuted, participated } = filters;
+  return useMemo(
     () =>
       filterConversations(
         conversations,
@@ -164,7 +164,17 @@ export function RecentView() {
       isTopicMuted,
     ],
   );
-  const entries = useRecentEntries(shown);
+}
+
+export function RecentView() {
+  const { t } = useTranslation('navigation');
+  const recent = useRecentMessages();
+  const { filters, setText, setUnreadOnly, setIncludeMuted, setParticipated } = useRecentFilters();
+  const conversations = useMemo(
+    () => groupConversations(recent.data?.pages.flatMap((p) => p.messages) ?? []),
+    [recent.data],
+  );
+  const entries = useRecentEntries(useShownConversations(conversations, filters));
 
   return (
     <section className="view-page" aria-labelledby="recent-title">
@@ -173,32 +183,24 @@ export function RecentView() {
           <h1 id="recent-title">{t('views.recent')}</h1>
         </div>
       </header>
-      <div className="view-filters" role="group" aria-label={t('recent.filters')}>
-        <input
-          type="search"
-          className="text-input view-filter-text"
-          aria-label={t('inbox.filterPlaceholder')}
-          placeholder={t('inbox.filterPlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          autoComplete="off"
-        />
+      <FilterBar label={t('recent.filters')}>
+        <FilterText value={filters.text} onChange={setText} />
         <FilterToggle
           label={t('recent.unreadOnly')}
-          checked={unreadOnly}
+          checked={filters.unreadOnly}
           onChange={setUnreadOnly}
         />
         <FilterToggle
           label={t('recent.participated')}
-          checked={participated}
+          checked={filters.participated}
           onChange={setParticipated}
         />
         <FilterToggle
           label={t('recent.includeMuted')}
-          checked={includeMuted}
+          checked={filters.includeMuted}
           onChange={setIncludeMuted}
         />
-      </div>
+      </FilterBar>
       <QueryState
         query={recent}
         loadingLabel={t('recent.loading')}
@@ -218,66 +220,21 @@ export function RecentView() {
   );
 }
 
-function FilterToggle({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange(checked: boolean): void;
-}) {
-  return (
-    <label className="view-filter-toggle">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      {label}
-    </label>
-  );
-}
-
 function RecentList({ entries, filters }: { entries: RecentEntry[]; filters: RecentFilters }) {
   const { t } = useTranslation('navigation');
-  const scroller = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: entries.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => entries[index]!.conversation.key,
-    overscan: 12,
-  });
-  const { onKeyDown } = useRowKeys(virtualizer, list, entries.length);
   const filtered =
     filters.text.trim() || filters.unreadOnly || filters.participated || !filters.includeMuted;
-
   return (
-    <div className="view-scroll" ref={scroller}>
-      {entries.length === 0 ? (
-        <p className="view-filter-empty">{filtered ? t('recent.noMatch') : t('recent.none')}</p>
-      ) : (
-        <div
-          ref={list}
-          role="list"
-          aria-label={t('views.recent')}
-          className="recent-canvas"
-          style={{ height: virtualizer.getTotalSize() }}
-          onKeyDown={onKeyDown}
-        >
-          {virtualizer.getVirtualItems().map((item) => (
-            <div
-              key={item.key}
-              role="listitem"
-              data-index={item.index}
-              ref={virtualizer.measureElement}
-              className="recent-slot"
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              <RecentRow entry={entries[item.index]!} />
-            </div>
-          ))}
-        </div>
-      )}
-    </div>
+    <ConversationList
+      rows={entries}
+      rowKey={(entry) => entry.conversation.key}
+      estimateHeight={() => ROW_HEIGHT}
+      renderRow={(entry) => <RecentRow entry={entry} />}
+      label={t('views.recent')}
+      emptyText={filtered ? t('recent.noMatch') : t('recent.none')}
+      canvasClassName="recent-canvas"
+      slotClassName="recent-slot"
+    />
   );
 }
 

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { Bot } from '../../../api/model';
 import { ROLE } from '../../../api/model/user';
 import { Avatar } from '../../../components/Avatar';
+import { RowActions } from '../../../components/RowActions';
 import { useActiveUsers, useBotsById, useOwnUserId, useUsersById } from '../../../model/hooks';
 import {
   BOT_TYPE,
@@ -60,16 +61,52 @@ function KeyField({ bot, apiKey }: { bot: Bot; apiKey: string }) {
   );
 }
 
+function BotTypeField({ value, onChange }: { value: number; onChange(type: number): void }) {
+  const { t } = useTranslation('adminUsers');
+  const typeName = useBotTypeName();
+  const id = useId();
+  return (
+    <div className="admin-field">
+      <label htmlFor={id}>{t('bots.type')}</label>
+      <select
+        id={id}
+        className="text-input"
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+      >
+        {[BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK].map((b) => (
+          <option key={b} value={b}>
+            {typeName(b)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The new bot's key, shown once after creating it, with its zuliprc. */
+function CreatedBot({ bot, apiKey }: { bot: Bot; apiKey: string }) {
+  const { t } = useTranslation('adminUsers');
+  return (
+    <div className="admin-created" role="status">
+      <p className="admin-created-title">{t('bots.created', { name: bot.full_name })}</p>
+      <KeyField bot={bot} apiKey={apiKey} />
+      <div className="admin-form-actions">
+        <ZuliprcLink bot={bot} apiKey={apiKey} />
+      </div>
+    </div>
+  );
+}
+
 function CreateBot() {
   const { t } = useTranslation('adminUsers');
   const create = useCreateBot();
   const bots = useBotsById();
-  const typeName = useBotTypeName();
   const [type, setType] = useState<number>(BOT_TYPE.GENERIC);
   const [name, setName] = useState('');
   const [username, setUsername] = useState('');
   const [createdId, setCreatedId] = useState<number | null>(null);
-  const ids = { type: useId(), name: useId(), username: useId() };
+  const ids = { name: useId(), username: useId() };
   const created = createdId !== null ? bots[createdId] : undefined;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,21 +126,7 @@ function CreateBot() {
     <>
       <form className="admin-form" onSubmit={submit}>
         <div className="admin-field-row">
-          <div className="admin-field">
-            <label htmlFor={ids.type}>{t('bots.type')}</label>
-            <select
-              id={ids.type}
-              className="text-input"
-              value={type}
-              onChange={(e) => setType(Number(e.target.value))}
-            >
-              {[BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK].map((b) => (
-                <option key={b} value={b}>
-                  {typeName(b)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <BotTypeField value={type} onChange={setType} />
           <div className="admin-field">
             <label htmlFor={ids.name}>{t('bots.name')}</label>
             <input
@@ -141,15 +164,7 @@ function CreateBot() {
           {create.isError && <StatusNote save={create} />}
         </div>
       </form>
-      {created?.api_key && (
-        <div className="admin-created" role="status">
-          <p className="admin-created-title">{t('bots.created', { name: created.full_name })}</p>
-          <KeyField bot={created} apiKey={created.api_key} />
-          <div className="admin-form-actions">
-            <ZuliprcLink bot={created} apiKey={created.api_key} />
-          </div>
-        </div>
-      )}
+      {created?.api_key && <CreatedBot bot={created} apiKey={created.api_key} />}
     </>
   );
 }
@@ -162,6 +177,7 @@ function BotItem({ bot }: { bot: Bot }) {
   const typeName = useBotTypeName();
   const [dialog, setDialog] = useState<BotDialog | null>(null);
   const close = () => setDialog(null);
+  const open = (which: BotDialog) => () => setDialog(which);
   const name = bot.full_name;
   const owner = bot.owner_id !== null ? users[bot.owner_id]?.full_name : undefined;
   return (
@@ -181,45 +197,32 @@ function BotItem({ bot }: { bot: Bot }) {
           </span>
         </div>
       </div>
-      <div className="admin-actions">
-        {bot.is_active ? (
-          <>
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('bots.keyNamed', { name })}
-              onClick={() => setDialog('key')}
-            >
-              {t('bots.key')}
-            </button>
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('bots.editNamed', { name })}
-              onClick={() => setDialog('edit')}
-            >
-              {t('bots.edit')}
-            </button>
-            <button
-              type="button"
-              className="button button-small"
-              aria-label={t('bots.deactivateNamed', { name })}
-              onClick={() => setDialog('deactivate')}
-            >
-              {t('bots.deactivate')}
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('bots.reactivateNamed', { name })}
-            onClick={() => setDialog('reactivate')}
-          >
-            {t('bots.reactivate')}
-          </button>
-        )}
-      </div>
+      <RowActions
+        className="admin-actions"
+        actions={
+          bot.is_active
+            ? [
+                { label: t('bots.key'), name: t('bots.keyNamed', { name }), onClick: open('key') },
+                {
+                  label: t('bots.edit'),
+                  name: t('bots.editNamed', { name }),
+                  onClick: open('edit'),
+                },
+                {
+                  label: t('bots.deactivate'),
+                  name: t('bots.deactivateNamed', { name }),
+                  onClick: open('deactivate'),
+                },
+              ]
+            : [
+                {
+                  label: t('bots.reactivate'),
+                  name: t('bots.reactivateNamed', { name }),
+                  onClick: open('reactivate'),
+                },
+              ]
+        }
+      />
       {dialog === 'key' && <KeyDialog bot={bot} onClose={close} />}
       {dialog === 'edit' && <EditBotDialog bot={bot} onClose={close} />}
       {(dialog === 'deactivate' || dialog === 'reactivate') && (

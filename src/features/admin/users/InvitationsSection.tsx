@@ -16,6 +16,7 @@ import {
   useResendInvite,
   useRevokeInvite,
 } from '../../../queries/admin';
+import { RowActions } from '../../../components/RowActions';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/StatePanel';
 import { SettingsGroup, StatusNote } from '../../settings/controls';
 import { AdminDialog } from './Dialog';
@@ -69,11 +70,72 @@ function ExpirySelect({
   );
 }
 
+function RoleSelect({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: number;
+  onChange(role: number): void;
+}) {
+  const ownRole = useOwnRole();
+  return (
+    <select
+      id={id}
+      className="text-input"
+      value={value}
+      onChange={(e) => onChange(Number(e.target.value))}
+    >
+      {invitableRoles(ownRole).map((r) => (
+        <option key={r} value={r}>
+          {roleName(r)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The channels the invited join: the default ones, and any others chosen. */
+function InviteChannels({
+  defaults,
+  onDefaults,
+  streamIds,
+  onStreamIds,
+}: {
+  defaults: boolean;
+  onDefaults(on: boolean): void;
+  streamIds: readonly number[];
+  onStreamIds(update: (list: number[]) => number[]): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const channels = useSortedSubscriptions();
+  const toggle = (id: number, on: boolean) =>
+    onStreamIds((list) => (on ? [...list, id] : list.filter((x) => x !== id)));
+  return (
+    <fieldset className="admin-channels">
+      <legend>{t('invites.channels')}</legend>
+      <label className="settings-toggle">
+        <input type="checkbox" checked={defaults} onChange={(e) => onDefaults(e.target.checked)} />
+        <span>{t('invites.defaultChannels')}</span>
+      </label>
+      {channels.map((c) => (
+        <label key={c.stream_id} className="settings-toggle">
+          <input
+            type="checkbox"
+            checked={streamIds.includes(c.stream_id)}
+            onChange={(e) => toggle(c.stream_id, e.target.checked)}
+          />
+          <span>#{c.name}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 function EmailInvites() {
   const { t } = useTranslation('adminUsers');
   const invite = useInviteByEmail();
-  const ownRole = useOwnRole();
-  const channels = useSortedSubscriptions();
   const [emails, setEmails] = useState('');
   const [role, setRole] = useState<number>(ROLE.MEMBER);
   const [defaults, setDefaults] = useState(true);
@@ -88,8 +150,6 @@ function EmailInvites() {
       { onSuccess: () => setEmails('') },
     );
   };
-  const toggle = (id: number, on: boolean) =>
-    setStreamIds((list) => (on ? [...list, id] : list.filter((x) => x !== id)));
   return (
     <form className="admin-form" onSubmit={submit}>
       <div className="admin-field">
@@ -107,45 +167,19 @@ function EmailInvites() {
       <div className="admin-field-row">
         <div className="admin-field">
           <label htmlFor={ids.role}>{t('invites.inviteAs')}</label>
-          <select
-            id={ids.role}
-            className="text-input"
-            value={role}
-            onChange={(e) => setRole(Number(e.target.value))}
-          >
-            {invitableRoles(ownRole).map((r) => (
-              <option key={r} value={r}>
-                {roleName(r)}
-              </option>
-            ))}
-          </select>
+          <RoleSelect id={ids.role} value={role} onChange={setRole} />
         </div>
         <div className="admin-field">
           <label htmlFor={ids.expiry}>{t('invites.expiresIn')}</label>
           <ExpirySelect id={ids.expiry} value={expiry} onChange={setExpiry} />
         </div>
       </div>
-      <fieldset className="admin-channels">
-        <legend>{t('invites.channels')}</legend>
-        <label className="settings-toggle">
-          <input
-            type="checkbox"
-            checked={defaults}
-            onChange={(e) => setDefaults(e.target.checked)}
-          />
-          <span>{t('invites.defaultChannels')}</span>
-        </label>
-        {channels.map((c) => (
-          <label key={c.stream_id} className="settings-toggle">
-            <input
-              type="checkbox"
-              checked={streamIds.includes(c.stream_id)}
-              onChange={(e) => toggle(c.stream_id, e.target.checked)}
-            />
-            <span>#{c.name}</span>
-          </label>
-        ))}
-      </fieldset>
+      <InviteChannels
+        defaults={defaults}
+        onDefaults={setDefaults}
+        streamIds={streamIds}
+        onStreamIds={setStreamIds}
+      />
       <div className="admin-form-actions">
         <button type="submit" className="button button-primary" disabled={!emails.trim()}>
           {t('invites.send')}
@@ -165,7 +199,6 @@ function EmailInvites() {
 function InviteLink() {
   const { t } = useTranslation('adminUsers');
   const createLink = useCreateInviteLink();
-  const ownRole = useOwnRole();
   const [role, setRole] = useState<number>(ROLE.MEMBER);
   const [expiry, setExpiry] = useState<number | null>(60 * 24 * 7);
   // Kept apart from the mutation's data so the last link stays on screen while a new one is made.
@@ -183,18 +216,7 @@ function InviteLink() {
       <div className="admin-field-row">
         <div className="admin-field">
           <label htmlFor="invite-role">{t('invites.joinAs')}</label>
-          <select
-            id="invite-role"
-            className="text-input"
-            value={role}
-            onChange={(e) => setRole(Number(e.target.value))}
-          >
-            {invitableRoles(ownRole).map((r) => (
-              <option key={r} value={r}>
-                {roleName(r)}
-              </option>
-            ))}
-          </select>
+          <RoleSelect id="invite-role" value={role} onChange={setRole} />
         </div>
         <div className="admin-field">
           <label htmlFor="invite-expiry">{t('invites.linkExpiresIn')}</label>
@@ -242,7 +264,7 @@ function PendingInvites() {
   const users = useUsersById();
   const [confirm, setConfirm] = useState<{
     invite: PendingInvite;
-    action: 'revoke' | 'resend';
+    action: InviteAction;
   } | null>(null);
   if (invites.isPending) return <LoadingState label={t('invites.loading')} />;
   if (invites.isError)
@@ -264,45 +286,12 @@ function PendingInvites() {
     <>
       <ul className="admin-invites" aria-label={t('invites.pendingLabel')}>
         {list.map((i) => (
-          <li key={`${i.is_multiuse}-${i.id}`} className="admin-invite">
-            <div className="admin-invite-main">
-              <span className="admin-invite-what">
-                {i.is_multiuse ? t('invites.reusableLink') : i.email}
-              </span>
-              <span className="admin-muted">
-                {t('invites.details', {
-                  role: roleName(i.invited_as),
-                  name: users[i.invited_by_user_id]?.full_name ?? t('invites.someone'),
-                  date: formatMoment(i.invited),
-                })}
-              </span>
-              <span className="admin-muted">
-                {i.expiry_date === null
-                  ? t('invites.neverExpires')
-                  : t('invites.expires', { date: formatMoment(i.expiry_date) })}
-              </span>
-            </div>
-            <div className="admin-actions">
-              {!i.is_multiuse && (
-                <button
-                  type="button"
-                  className="button button-small"
-                  aria-label={t('invites.resendNamed', { what: what(i) })}
-                  onClick={() => setConfirm({ invite: i, action: 'resend' })}
-                >
-                  {t('invites.resend')}
-                </button>
-              )}
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('invites.revokeNamed', { what: what(i) })}
-                onClick={() => setConfirm({ invite: i, action: 'revoke' })}
-              >
-                {t('invites.revoke')}
-              </button>
-            </div>
-          </li>
+          <PendingInviteRow
+            key={`${i.is_multiuse}-${i.id}`}
+            invite={i}
+            what={what(i)}
+            onConfirm={(action) => setConfirm({ invite: i, action })}
+          />
         ))}
       </ul>
       {confirm && (
@@ -314,6 +303,58 @@ function PendingInvites() {
         />
       )}
     </>
+  );
+}
+
+type InviteAction = 'revoke' | 'resend';
+
+function PendingInviteRow({
+  invite,
+  what,
+  onConfirm,
+}: {
+  invite: PendingInvite;
+  /** the invited address, or whose link it is */
+  what: string;
+  onConfirm(action: InviteAction): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const users = useUsersById();
+  return (
+    <li className="admin-invite">
+      <div className="admin-invite-main">
+        <span className="admin-invite-what">
+          {invite.is_multiuse ? t('invites.reusableLink') : invite.email}
+        </span>
+        <span className="admin-muted">
+          {t('invites.details', {
+            role: roleName(invite.invited_as),
+            name: users[invite.invited_by_user_id]?.full_name ?? t('invites.someone'),
+            date: formatMoment(invite.invited),
+          })}
+        </span>
+        <span className="admin-muted">
+          {invite.expiry_date === null
+            ? t('invites.neverExpires')
+            : t('invites.expires', { date: formatMoment(invite.expiry_date) })}
+        </span>
+      </div>
+      <RowActions
+        className="admin-actions"
+        actions={[
+          !invite.is_multiuse && {
+            label: t('invites.resend'),
+            name: t('invites.resendNamed', { what }),
+            onClick: () => onConfirm('resend'),
+          },
+          {
+            label: t('invites.revoke'),
+            name: t('invites.revokeNamed', { what }),
+            onClick: () => onConfirm('revoke'),
+          },
+        ]}
+      />
+    </li>
   );
 }
 

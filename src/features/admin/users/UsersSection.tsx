@@ -70,29 +70,16 @@ function compare(key: SortKey, a: User, b: User, lastActive: Readonly<Record<num
   }
 }
 
-export function UsersSection() {
-  const { t } = useTranslation('adminUsers');
-  const users = useUsersById();
-  const actorId = useOwnUserId();
+type Sort = { key: SortKey; ascending: boolean };
+
+/** The people on the tab that match the search and role filter, in the chosen order. */
+function useShownUsers(
+  humans: readonly User[],
+  filter: { tab: Tab; query: string; role: number | 'all'; sort: Sort },
+) {
   const lastActive = useLastActiveById();
-  const [tab, setTab] = useState<Tab>('active');
-  const [query, setQuery] = useState('');
-  const [role, setRole] = useState<number | 'all'>('all');
-  const [sort, setSort] = useState<{ key: SortKey; ascending: boolean }>({
-    key: 'name',
-    ascending: true,
-  });
-  const humans = useMemo(() => Object.values(users).filter((u) => !u.is_bot), [users]);
-  const actorRole = users[actorId]?.role ?? ROLE.GUEST;
-  const ownerCount = useMemo(
-    () => humans.filter((u) => u.is_active && u.role === ROLE.OWNER).length,
-    [humans],
-  );
-  const context: Context = useMemo(
-    () => ({ actorId, actorRole, ownerCount, lastActive }),
-    [actorId, actorRole, ownerCount, lastActive],
-  );
-  const shown = useMemo(() => {
+  const { tab, query, role, sort } = filter;
+  return useMemo(() => {
     const needle = query.trim().toLowerCase();
     const list = humans.filter(
       (u) =>
@@ -109,26 +96,29 @@ export function UsersSection() {
     );
     return list;
   }, [humans, query, role, sort, tab, lastActive]);
-  const counts = useMemo(() => {
-    const active = humans.filter((u) => u.is_active).length;
-    return { active, deactivated: humans.length - active };
-  }, [humans]);
-  const searchId = useId();
-  const roleId = useId();
-  const panelId = useId();
+}
 
-  // The dialogs live here rather than in their row, which may leave the document when the list
-  // scrolls.
-  const [dialog, setDialog] = useState<{ kind: DialogKind; userId: number } | null>(null);
-  const openDialog = useCallback(
-    (kind: DialogKind, userId: number) => setDialog({ kind, userId }),
-    [],
+/** Who acts, and what the rows need to know to offer them the right actions. */
+function useRowContext(humans: readonly User[]): Context {
+  const users = useUsersById();
+  const actorId = useOwnUserId();
+  const lastActive = useLastActiveById();
+  const actorRole = users[actorId]?.role ?? ROLE.GUEST;
+  const ownerCount = useMemo(
+    () => humans.filter((u) => u.is_active && u.role === ROLE.OWNER).length,
+    [humans],
   );
-  const closeDialog = useCallback(() => setDialog(null), []);
-  const dialogUser = dialog ? users[dialog.userId] : undefined;
+  return useMemo(
+    () => ({ actorId, actorRole, ownerCount, lastActive }),
+    [actorId, actorRole, ownerCount, lastActive],
+  );
+}
 
-  // Only the rows in view are rendered; the page's own scroll container scrolls them, and the
-  // table's body starts `margin` pixels into its content (after the heading, tabs and toolbar).
+/**
+ * Only the rows in view are rendered; the page's own scroll container scrolls them, and the
+ * table's body starts `margin` pixels into its content (after the heading, tabs and toolbar).
+ */
+function useVirtualUserRows(shown: readonly User[], tab: Tab) {
   const section = useRef<HTMLDivElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
   const scroller = useRef<HTMLElement | null>(null);
@@ -180,79 +170,40 @@ export function UsersSection() {
   const spaceBefore = first ? first.start - margin : 0;
   const spaceAfter = rows.getTotalSize() - (last ? last.end - margin : 0);
 
-  const header = (key: SortKey, label: string) => {
-    const current = sort.key === key;
-    return (
-      <th
-        key={key}
-        scope="col"
-        aria-sort={current ? (sort.ascending ? 'ascending' : 'descending') : undefined}
-      >
-        <button
-          type="button"
-          className="admin-sort"
-          onClick={() => setSort((s) => ({ key, ascending: s.key === key ? !s.ascending : true }))}
-        >
-          {label}
-          <span
-            aria-hidden="true"
-            className="admin-sort-arrow"
-            data-direction={current ? (sort.ascending ? 'up' : 'down') : undefined}
-          />
-        </button>
-      </th>
-    );
-  };
+  return { section, body, rows, items, spaceBefore, spaceAfter, hasRows };
+}
+
+export function UsersSection() {
+  const { t } = useTranslation('adminUsers');
+  const users = useUsersById();
+  const [tab, setTab] = useState<Tab>('active');
+  const [query, setQuery] = useState('');
+  const [role, setRole] = useState<number | 'all'>('all');
+  const [sort, setSort] = useState<Sort>({ key: 'name', ascending: true });
+  const humans = useMemo(() => Object.values(users).filter((u) => !u.is_bot), [users]);
+  const context = useRowContext(humans);
+  const shown = useShownUsers(humans, { tab, query, role, sort });
+  const panelId = useId();
+  // The dialogs live here rather than in their row, which may leave the document when the list
+  // scrolls.
+  const [dialog, setDialog] = useState<{ kind: DialogKind; userId: number } | null>(null);
+  const openDialog = useCallback(
+    (kind: DialogKind, userId: number) => setDialog({ kind, userId }),
+    [],
+  );
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const dialogUser = dialog ? users[dialog.userId] : undefined;
+
+  const { section, body, rows, items, spaceBefore, spaceAfter, hasRows } = useVirtualUserRows(
+    shown,
+    tab,
+  );
 
   return (
     <div className="admin-users" ref={section}>
-      <div role="tablist" className="admin-tabs" aria-label={t('users.tabsLabel')}>
-        {TABS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            aria-controls={panelId}
-            className="admin-tab"
-            onClick={() => setTab(id)}
-          >
-            {id === 'active'
-              ? t('users.activeTab', { count: counts.active })
-              : t('users.deactivatedTab', { count: counts.deactivated })}
-          </button>
-        ))}
-      </div>
+      <UsersTabs humans={humans} tab={tab} onTab={setTab} panelId={panelId} />
       <div id={panelId} role="tabpanel">
-        <div className="admin-toolbar">
-          <label htmlFor={searchId} className="admin-visually-hidden">
-            {t('users.search')}
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="text-input admin-search"
-            placeholder={t('users.searchPlaceholder')}
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <span className="admin-filter">
-            <label htmlFor={roleId}>{t('users.roleFilter')}</label>
-            <select
-              id={roleId}
-              className="text-input"
-              value={String(role)}
-              onChange={(e) => setRole(e.target.value === 'all' ? 'all' : Number(e.target.value))}
-            >
-              <option value="all">{t('users.allRoles')}</option>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {roleName(r)}
-                </option>
-              ))}
-            </select>
-          </span>
-        </div>
+        <UsersToolbar query={query} onQuery={setQuery} role={role} onRole={setRole} />
         {!hasRows ? (
           <p className="admin-empty">
             {query.trim() || role !== 'all'
@@ -271,7 +222,9 @@ export function UsersSection() {
           >
             <thead>
               <tr aria-rowindex={1}>
-                {COLUMNS.map((key) => header(key, t(`users.columns.${key}`)))}
+                {COLUMNS.map((key) => (
+                  <SortHeader key={key} column={key} sort={sort} onSort={setSort} />
+                ))}
                 <th scope="col">
                   <span className="admin-visually-hidden">{t('users.columns.actions')}</span>
                 </th>
@@ -309,6 +262,122 @@ export function UsersSection() {
         </div>
       )}
     </div>
+  );
+}
+
+function UsersTabs({
+  humans,
+  tab,
+  onTab,
+  panelId,
+}: {
+  humans: readonly User[];
+  tab: Tab;
+  onTab(tab: Tab): void;
+  panelId: string;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const counts = useMemo(() => {
+    const active = humans.filter((u) => u.is_active).length;
+    return { active, deactivated: humans.length - active };
+  }, [humans]);
+  return (
+    <div role="tablist" className="admin-tabs" aria-label={t('users.tabsLabel')}>
+      {TABS.map((id) => (
+        <button
+          key={id}
+          type="button"
+          role="tab"
+          aria-selected={tab === id}
+          aria-controls={panelId}
+          className="admin-tab"
+          onClick={() => onTab(id)}
+        >
+          {id === 'active'
+            ? t('users.activeTab', { count: counts.active })
+            : t('users.deactivatedTab', { count: counts.deactivated })}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function UsersToolbar({
+  query,
+  onQuery,
+  role,
+  onRole,
+}: {
+  query: string;
+  onQuery(query: string): void;
+  role: number | 'all';
+  onRole(role: number | 'all'): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const searchId = useId();
+  const roleId = useId();
+  return (
+    <div className="admin-toolbar">
+      <label htmlFor={searchId} className="admin-visually-hidden">
+        {t('users.search')}
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        className="text-input admin-search"
+        placeholder={t('users.searchPlaceholder')}
+        value={query}
+        onChange={(e) => onQuery(e.target.value)}
+      />
+      <span className="admin-filter">
+        <label htmlFor={roleId}>{t('users.roleFilter')}</label>
+        <select
+          id={roleId}
+          className="text-input"
+          value={String(role)}
+          onChange={(e) => onRole(e.target.value === 'all' ? 'all' : Number(e.target.value))}
+        >
+          <option value="all">{t('users.allRoles')}</option>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {roleName(r)}
+            </option>
+          ))}
+        </select>
+      </span>
+    </div>
+  );
+}
+
+/** A column's heading, which sorts by it (and reverses the order when it already does). */
+function SortHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: SortKey;
+  sort: Sort;
+  onSort(update: (sort: Sort) => Sort): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const current = sort.key === column;
+  return (
+    <th scope="col" aria-sort={current ? (sort.ascending ? 'ascending' : 'descending') : undefined}>
+      <button
+        type="button"
+        className="admin-sort"
+        onClick={() =>
+          onSort((s) => ({ key: column, ascending: s.key === column ? !s.ascending : true }))
+        }
+      >
+        {t(`users.columns.${column}`)}
+        <span
+          aria-hidden="true"
+          className="admin-sort-arrow"
+          data-direction={current ? (sort.ascending ? 'up' : 'down') : undefined}
+        />
+      </button>
+    </th>
   );
 }
 
