@@ -367,6 +367,37 @@ async function populatedRealm(handle: DatabaseHandle, stringId: string | null) {
   return createRealm(handle.db, { stringId: '', name: 'Populated organization' });
 }
 
+/** What the steps of fill share: the one random source (so a seed gives the same rows) and the ids. */
+interface Fill {
+  w: Writer;
+  realmId: number;
+  o: PopulateOptions;
+  log: (line: string) => void;
+  random: () => number;
+  pick: <T>(list: readonly T[]) => T;
+  now: number;
+  adminEmail: string;
+  /** the person given by --unread-for */
+  unreadUser: number | null;
+  userIds: number[];
+  channels: Channel[];
+}
+
+interface Channel {
+  id: number;
+  subscribers: number[];
+}
+
+/** What the messages step leaves for the unread, star and reaction steps. */
+interface History {
+  messageStart: number;
+  /** each message's recipients, by its index */
+  recipients: number[][];
+  /** the unread person's messages from others, oldest first */
+  unreadUserMessages: number[];
+  userMessages: number;
+}
+
 async function fill(
   w: Writer,
   dialect: 'sqlite' | 'postgres',
@@ -378,51 +409,92 @@ async function fill(
   const random = randomSource(o.seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const now = Math.floor(Date.now() / 1000);
-  const nextId = async (table: string) =>
-    ((await w.one<{ id: number | null }>(`SELECT MAX(id) AS id FROM ${table}`))?.id ?? 0) + 1;
   const adminGroup = await w.one<{ id: number }>(
     `SELECT id FROM user_groups WHERE realm_id = ? AND name = 'role:administrators' AND is_system_group = 1`,
     [realmId],
   );
-
-  // The person with unread messages: checked before anything is written.
-  let userId = await nextId('users');
-  // Addresses carry the new id, so that a second run adds people beside the first run's.
-  const adminTaken = await w.one<{ id: number }>(
-    "SELECT id FROM users WHERE realm_id = ? AND delivery_email = 'admin@populated.example'",
-    [realmId],
-  );
-  const adminEmail = adminTaken ? `admin${userId}@populated.example` : 'admin@populated.example';
-  let unreadUser: number | null = null;
-  if (o.unreadFor) {
-    const email = o.unreadFor.toLowerCase();
-    const row = await w.one<{ id: number }>(
-      'SELECT id FROM users WHERE realm_id = ? AND delivery_email = ?',
-      [realmId, email],
-    );
-    if (row) unreadUser = row.id;
-    else if (email === adminEmail) unreadUser = userId;
-    else
-      throw new Error(
-        `No user ${o.unreadFor} in the organization (nor ${adminEmail}, created here)`,
-      );
-  }
+  const firstUserId = await nextId(w, 'users');
+  const adminEmail = await newAdminEmail(w, realmId, firstUserId);
+  const s: Fill = {
+    w,
+    realmId,
+    o,
+    log,
+    random,
+    pick,
+    now,
+    adminEmail,
+    unreadUser: null,
+    userIds: [],
+    channels: [],
+  };
+  s.unreadUser = await findUnreadUser(s, firstUserId);
   const hasOwner = await w.one<{ id: number }>(
     'SELECT id FROM users WHERE realm_id = ? AND role = ? AND is_active = 1',
     [realmId, ROLE.OWNER],
   );
+  s.userIds = await addPeople(s, firstUserId, !!hasOwner);
+  s.channels = await addChannels(s, adminGroup?.id ?? null);
+  await addSubscriptions(s);
+  const history = await addMessages(s);
+  const unreadCount = await markUnread(s, history);
+  await addStars(s, history);
+  await addReactions(s, history);
+  await finish(w, dialect);
+  return {
+    realmId,
+    adminEmail,
+    users: o.users,
+    channels: o.channels,
+    messages: o.messages,
+    userMessages: history.userMessages,
+    unreadFor: o.unreadFor ? { email: o.unreadFor, unread: unreadCount } : null,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
 
-  // People: one password hash for all (hashing ten thousand times would take minutes). The
-  // first is an administrator (the owner, in an organization that has none yet).
+async function nextId(w: Writer, table: string): Promise<number> {
+  return ((await w.one<{ id: number | null }>(`SELECT MAX(id) AS id FROM ${table}`))?.id ?? 0) + 1;
+}
+
+/** Addresses carry the new id, so that a second run adds people beside the first run's. */
+async function newAdminEmail(w: Writer, realmId: number, firstUserId: number): Promise<string> {
+  const adminTaken = await w.one<{ id: number }>(
+    "SELECT id FROM users WHERE realm_id = ? AND delivery_email = 'admin@populated.example'",
+    [realmId],
+  );
+  return adminTaken ? `admin${firstUserId}@populated.example` : 'admin@populated.example';
+}
+
+/** The person with unread messages: checked before anything is written. */
+async function findUnreadUser({ w, realmId, o, adminEmail }: Fill, firstUserId: number) {
+  if (!o.unreadFor) return null;
+  const email = o.unreadFor.toLowerCase();
+  const row = await w.one<{ id: number }>(
+    'SELECT id FROM users WHERE realm_id = ? AND delivery_email = ?',
+    [realmId, email],
+  );
+  if (row) return row.id;
+  if (email === adminEmail) return firstUserId;
+  throw new Error(`No user ${o.unreadFor} in the organization (nor ${adminEmail}, created here)`);
+}
+
+/**
+ * People: one password hash for all (hashing ten thousand times would take minutes). The first
+ * is an administrator (the owner, in an organization that has none yet).
+ */
+async function addPeople(s: Fill, firstUserId: number, hasOwner: boolean): Promise<number[]> {
+  const { w, realmId, o, now } = s;
   const hash = await hashPassword(o.password);
   const userIds: number[] = [];
+  let userId = firstUserId;
   for (let i = 0; i < o.users; i++) {
     const first = FIRST_NAMES[i % FIRST_NAMES.length];
     const last = LAST_NAMES[Math.floor(i / FIRST_NAMES.length) % LAST_NAMES.length];
     const n = Math.floor(i / (FIRST_NAMES.length * LAST_NAMES.length));
     const name = n ? `${first} ${last} ${n + 1}` : `${first} ${last}`;
     const email =
-      i === 0 ? adminEmail : `${first}.${last}.${userId}@populated.example`.toLowerCase();
+      i === 0 ? s.adminEmail : `${first}.${last}.${userId}@populated.example`.toLowerCase();
     const adminRole = hasOwner ? ROLE.ADMINISTRATOR : ROLE.OWNER;
     const role = i === 0 ? adminRole : i % 50 === 1 ? ROLE.GUEST : ROLE.MEMBER;
     await w.add(TABLES.users, [
@@ -432,12 +504,15 @@ async function fill(
     userIds.push(userId++);
   }
   await w.commit();
+  s.log(`${o.users} people`);
+  return userIds;
+}
 
-  log(`${o.users} people`);
-
-  // Channels: the first is the large one.
-  let streamId = await nextId('streams');
-  const channels: { id: number; subscribers: number[] }[] = [];
+/** Channels: the first is the large one. Written with their subscriptions, in one phase. */
+async function addChannels(s: Fill, adminGroupId: number | null): Promise<Channel[]> {
+  const { w, realmId, o, now } = s;
+  let streamId = await nextId(w, 'streams');
+  const channels: Channel[] = [];
   const taken = new Set(
     (await w.all<{ name: string }>('SELECT name FROM streams WHERE realm_id = ?', [realmId])).map(
       (r) => r.name.toLowerCase(),
@@ -450,12 +525,15 @@ async function fill(
     const description = i === 0 ? 'The busiest channel: most of the history is here' : '';
     await w.add(TABLES.streams, [
       streamId, realmId, name, description, description ? `<p>${description}</p>` : '', 0, 0, 1,
-      1, now - o.days * 86400, adminGroup?.id ?? null, userIds[0], 0,
+      1, now - o.days * 86400, adminGroupId, s.userIds[0], 0,
     ]); // prettier-ignore
     channels.push({ id: streamId++, subscribers: [] });
   }
+  return channels;
+}
 
-  // Subscriptions: a few people in the large channel, everyone in a few others.
+/** Subscriptions: a few people in the large channel, everyone in a few others. */
+async function addSubscriptions({ w, o, log, pick, unreadUser, userIds, channels }: Fill) {
   const large = channels[0];
   const largeMembers = new Set<number>(
     userIds.slice(0, Math.min(o.largeChannelSubscribers, o.users)),
@@ -464,7 +542,7 @@ async function fill(
   large.subscribers = [...largeMembers];
   const others = channels.slice(1);
   for (const user of userIds) {
-    const chosen = new Set<(typeof channels)[number]>();
+    const chosen = new Set<Channel>();
     for (let k = 0; k < Math.min(o.channelsPerUser, others.length); k++) chosen.add(pick(others));
     for (const channel of chosen) channel.subscribers.push(user);
   }
@@ -485,95 +563,116 @@ async function fill(
     }
   await w.commit();
   log(`${o.channels} channels`);
+}
 
-  // Messages, oldest first, with one user_messages row per recipient.
-  const messageStart = await nextId('messages');
-  const firstTime = now - o.days * 86400;
+/** Messages, oldest first, with one user_messages row per recipient. */
+async function addMessages(s: Fill): Promise<History> {
+  const { w, o, unreadUser } = s;
+  const messageStart = await nextId(w, 'messages');
+  const firstTime = s.now - o.days * 86400;
   const span = o.days * 86400;
-  const recipients: number[][] = [];
   // The unread person's messages are counted on the way, to mark the newest of them unread.
-  const unreadUserMessages: number[] = [];
-  let rows = 0;
+  const history: History = {
+    messageStart,
+    recipients: [],
+    unreadUserMessages: [],
+    userMessages: 0,
+  };
   let indexedTo = messageStart - 1;
   for (let i = 0; i < o.messages; i++) {
     const id = messageStart + i;
-    const { content, rendered } = sentence(random);
     const time = firstTime + Math.floor((i * span) / Math.max(1, o.messages));
-    const roll = random();
-    let sender: number;
-    let members: number[];
-    if (roll < DM_SHARE || channels.length === 0) {
-      sender = pick(userIds);
-      let other = pick(userIds);
-      if (other === sender) other = userIds[(userIds.indexOf(sender) + 1) % userIds.length];
-      if (unreadUser !== null && random() < 0.2) other = unreadUser;
-      if (other === sender) other = userIds[(userIds.indexOf(sender) + 1) % userIds.length];
-      members = [sender, other].sort((a, b) => a - b);
-      await w.add(TABLES.messages, [
-        id, realmId, sender, 'private', null, '', '', members.join(','), content, rendered, time,
-        'populate',
-      ]); // prettier-ignore
-    } else {
-      const channelIndex =
-        roll < DM_SHARE + LARGE_SHARE || others.length === 0
-          ? 0
-          : 1 + Math.floor(random() * others.length);
-      const channel = channels[channelIndex];
-      members = channel.subscribers;
-      sender = pick(members);
-      const topicCount = channelIndex === 0 ? TOPICS_LARGE : TOPICS_OTHER;
-      // Recent topics are busier: a skewed pick.
-      const topic = topicName(channelIndex, Math.floor(random() * random() * topicCount));
-      await w.add(TABLES.messages, [
-        id, realmId, sender, 'stream', channel.id, topic, topic.toLowerCase(), null, content,
-        rendered, time, 'populate',
-      ]); // prettier-ignore
-    }
-    const flags =
-      roll < DM_SHARE || channels.length === 0
-        ? FLAG_BITS.read | PRIVATE_MESSAGE_BIT
-        : FLAG_BITS.read;
+    const { sender, members, flags } = await addMessage(s, id, time);
     for (const member of members) {
       await w.add(TABLES.userMessages, [member, id, flags]);
-      rows++;
+      history.userMessages++;
     }
     if (unreadUser !== null && members.includes(unreadUser) && sender !== unreadUser)
-      unreadUserMessages.push(id);
-    recipients.push(members);
+      history.unreadUserMessages.push(id);
+    history.recipients.push(members);
     if ((i + 1) % 100_000 === 0) {
       // Each batch is searchable when it commits.
       await w.indexSearch(indexedTo + 1, id, false);
       indexedTo = id;
       await w.commit();
-      log(`${i + 1} messages`);
+      s.log(`${i + 1} messages`);
     }
   }
   if (o.messages > 0) await w.indexSearch(indexedTo + 1, messageStart + o.messages - 1, true);
   await w.commit();
+  return history;
+}
 
-  // Unread: the newest N of the person's messages (from others) lose the read flag.
-  let unreadCount = 0;
-  if (unreadUser !== null && o.unread > 0) {
-    const unread = unreadUserMessages.slice(-o.unread);
-    unreadCount = unread.length;
-    await updateFlags(w, unreadUser, unread, `flags & ~${FLAG_BITS.read}`);
-    if (unread.length < o.unread)
-      log(`only ${unread.length} messages reach ${o.unreadFor}: all of them are unread`);
+/** One message, direct or to a channel; its recipients and the flags of their copies. */
+async function addMessage(s: Fill, id: number, time: number) {
+  const { w, realmId, random, pick, unreadUser, userIds, channels } = s;
+  const { content, rendered } = sentence(random);
+  const roll = random();
+  const otherChannels = channels.length - 1;
+  let sender: number;
+  let members: number[];
+  if (roll < DM_SHARE || channels.length === 0) {
+    sender = pick(userIds);
+    let other = pick(userIds);
+    if (other === sender) other = userIds[(userIds.indexOf(sender) + 1) % userIds.length];
+    if (unreadUser !== null && random() < 0.2) other = unreadUser;
+    if (other === sender) other = userIds[(userIds.indexOf(sender) + 1) % userIds.length];
+    members = [sender, other].sort((a, b) => a - b);
+    await w.add(TABLES.messages, [
+      id, realmId, sender, 'private', null, '', '', members.join(','), content, rendered, time,
+      'populate',
+    ]); // prettier-ignore
+  } else {
+    const channelIndex =
+      roll < DM_SHARE + LARGE_SHARE || otherChannels === 0
+        ? 0
+        : 1 + Math.floor(random() * otherChannels);
+    const channel = channels[channelIndex];
+    members = channel.subscribers;
+    sender = pick(members);
+    const topicCount = channelIndex === 0 ? TOPICS_LARGE : TOPICS_OTHER;
+    // Recent topics are busier: a skewed pick.
+    const topic = topicName(channelIndex, Math.floor(random() * random() * topicCount));
+    await w.add(TABLES.messages, [
+      id, realmId, sender, 'stream', channel.id, topic, topic.toLowerCase(), null, content,
+      rendered, time, 'populate',
+    ]); // prettier-ignore
   }
+  const flags =
+    roll < DM_SHARE || channels.length === 0
+      ? FLAG_BITS.read | PRIVATE_MESSAGE_BIT
+      : FLAG_BITS.read;
+  return { sender, members, flags };
+}
 
-  // Stars, then reactions on random messages by one of their recipients.
-  if (o.stars > 0) {
-    const starUser = unreadUser;
-    const starred = new Set<number>();
-    for (let k = 0; k < o.stars * 4 && starred.size < o.stars; k++) {
-      const index = Math.floor(random() * o.messages);
-      const user = starUser ?? pick(recipients[index]);
-      if (!recipients[index].includes(user) || starred.has(messageStart + index)) continue;
-      starred.add(messageStart + index);
-      await updateFlags(w, user, [messageStart + index], `flags | ${FLAG_BITS.starred}`);
-    }
-    await w.commit();
+/** Unread: the newest N of the person's messages (from others) lose the read flag. */
+async function markUnread({ w, o, log, unreadUser }: Fill, history: History): Promise<number> {
+  if (unreadUser === null || o.unread <= 0) return 0;
+  const unread = history.unreadUserMessages.slice(-o.unread);
+  await updateFlags(w, unreadUser, unread, `flags & ~${FLAG_BITS.read}`);
+  if (unread.length < o.unread)
+    log(`only ${unread.length} messages reach ${o.unreadFor}: all of them are unread`);
+  return unread.length;
+}
+
+/** Stars on random messages, by the unread person or else by one of their recipients. */
+async function addStars({ w, o, random, pick, unreadUser }: Fill, history: History) {
+  if (o.stars <= 0) return;
+  const { messageStart, recipients } = history;
+  const starred = new Set<number>();
+  for (let k = 0; k < o.stars * 4 && starred.size < o.stars; k++) {
+    const index = Math.floor(random() * o.messages);
+    const user = unreadUser ?? pick(recipients[index]);
+    if (!recipients[index].includes(user) || starred.has(messageStart + index)) continue;
+    starred.add(messageStart + index);
+    await updateFlags(w, user, [messageStart + index], `flags | ${FLAG_BITS.starred}`);
   }
+  await w.commit();
+}
+
+/** Reactions on random messages by one of their recipients. */
+async function addReactions({ w, o, random, pick }: Fill, history: History) {
+  const { messageStart, recipients } = history;
   const reacted = new Set<string>();
   for (let k = 0; k < o.reactions * 2 && reacted.size < o.reactions; k++) {
     const index = Math.floor(random() * o.messages);
@@ -587,26 +686,16 @@ async function fill(
     ]); // prettier-ignore
   }
   await w.commit();
+}
 
-  if (dialect === 'postgres') {
+/** PostgreSQL's id sequences follow the ids written here; both dialects refresh their statistics. */
+async function finish(w: Writer, dialect: 'sqlite' | 'postgres') {
+  if (dialect === 'postgres')
     for (const table of ['users', 'streams', 'messages', 'subscriptions'])
       await w.run(
         `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT COALESCE(MAX(id), 1) FROM ${table}))`,
       );
-    await w.run('ANALYZE');
-  } else {
-    await w.run('ANALYZE');
-  }
-  return {
-    realmId,
-    adminEmail,
-    users: o.users,
-    channels: o.channels,
-    messages: o.messages,
-    userMessages: rows,
-    unreadFor: o.unreadFor ? { email: o.unreadFor, unread: unreadCount } : null,
-    seconds: (Date.now() - started) / 1000,
-  };
+  await w.run('ANALYZE');
 }
 
 async function updateFlags(w: Writer, userId: number, messageIds: number[], expression: string) {

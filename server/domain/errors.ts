@@ -2,7 +2,7 @@
  * The errors the domain reports, as the reference server's `JsonableError`: a `code` clients
  * switch on, a message, extra fields that travel with it (`var_name`, `stream`, `retry-after`...),
  * and the HTTP status it implies, which upstream also keeps on the error (`http_status_code`).
- * Nothing here knows how a reply is written: `server/app.ts` turns these into the envelope.
+ * Nothing here knows how a reply is written: `server/http/errors.ts` turns these into the envelope.
  */
 export class DomainError extends Error {
   constructor(
