@@ -105,8 +105,20 @@ function realmFields(ctx: AppContext, realm: Realm) {
     out[`realm_${k}`] = v;
     if (SPEC_SETTING_NAMES[k]) out[`realm_${SPEC_SETTING_NAMES[k]}`] = v;
   }
+  Object.assign(
+    out,
+    realmIdentityFields(ctx, realm),
+    serverLimitFields(),
+    otherServerFields(ctx, settings),
+  );
+  delete out.demo_organization_scheduled_deletion_date;
+  return out;
+}
+
+/** Who the organization is and what it offers, in the order the snapshot lists them. */
+function realmIdentityFields(ctx: AppContext, realm: Realm) {
   const url = ctx.config.externalUrl;
-  Object.assign(out, {
+  return {
     realm_create_multiuse_invite_group: null,
     realm_name: realm.name,
     realm_description: realmDescriptionHtml(realm),
@@ -137,6 +149,12 @@ function realmFields(ctx: AppContext, realm: Realm) {
     realm_embedded_bots: [],
     realm_welcome_message_custom_text: '',
     realm_empty_topic_display_name: 'general chat',
+  };
+}
+
+/** The server's limits and timings that clients follow. */
+function serverLimitFields() {
+  return {
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     max_avatar_file_size_mib: 5,
@@ -163,6 +181,12 @@ function realmFields(ctx: AppContext, realm: Realm) {
     server_can_summarize_topics: false,
     server_thumbnail_formats: [],
     server_supported_permission_settings: permissionSettings(),
+  };
+}
+
+/** What clients read but this server does not offer (digests, GIPHY, plans). */
+function otherServerFields(ctx: AppContext, settings: ReturnType<typeof realmSettings>) {
+  return {
     settings_send_digest_emails: false,
     realm_message_edit_history_visibility_policy: 'all',
     password_min_length: PASSWORD_MIN_LENGTH,
@@ -177,9 +201,7 @@ function realmFields(ctx: AppContext, realm: Realm) {
     zulip_plan_is_not_limited: true,
     upgrade_text_for_wide_organization_logo: '',
     stop_words: [],
-  });
-  delete out.demo_organization_scheduled_deletion_date;
-  return out;
+  };
 }
 
 function permissionSettings() {
