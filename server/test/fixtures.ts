@@ -60,6 +60,8 @@ export interface ServerWorld {
   stream: Record<string, number>;
   /** a client logged in as anyone with a password (the demo password unless given) */
   login(email: string, password?: string): Promise<TestClient>;
+  /** restarts the server on the same data (as after a crash or deploy), its clients following */
+  restart(): Promise<void>;
   /** registers a queue for each of the given people (all requested ones by default) */
   queues(
     eventTypes: string[],
@@ -83,6 +85,12 @@ export function useServer(options: ServerOptions): ServerWorld {
     id: {} as ServerWorld['id'],
     stream: {},
     login: (email, password = DEMO_PASSWORD) => TestClient.login(world.server.url, email, password),
+    async restart() {
+      world.server = await world.server.restart();
+      for (const client of Object.values(world.as))
+        if (client.email)
+          client.adopt(new TestClient(world.server.url, client.email, client.apiKey));
+    },
     async queues(eventTypes, who = people) {
       const ids = new Map<DemoName, string>();
       for (const name of who)

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_READING_LIMITS } from '../actions/get-messages.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Full-text search (the `search` operator) through each database's own engine, as upstream's:
@@ -12,10 +11,9 @@ import { TestClient } from './client.js';
 type Narrow = unknown[];
 const mark = (text: string) => `<span class="highlight">${text}</span>`;
 
-describe.each(DATABASES)('search on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let iago: TestClient;
+describe.each(databases('both'))('search on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet'] });
+  const { hamlet, iago } = w.as;
   const id: Record<string, number> = {};
 
   const fetch = async (narrow: Narrow, who = hamlet) => {
@@ -33,9 +31,6 @@ describe.each(DATABASES)('search on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
     await hamlet.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'finding' }, { name: 'elsewhere' }],
     });
@@ -46,7 +41,7 @@ describe.each(DATABASES)('search on %s', (db) => {
     id.other = await send('unrelated', 'Nothing to see: zebra crossing');
   });
   afterAll(async () => {
-    await server.close();
+    await w.server.close();
   });
 
   it('finds every form of a word by its stem, in the content or the topic', async () => {
@@ -199,9 +194,8 @@ describe.each(DATABASES)('search on %s', (db) => {
     expect(await search('kitchen')).toEqual([]);
     expect(await search('pantry teapot')).toEqual([edited]);
 
-    const elsewhere = (await hamlet.get('/get_stream_id', { stream: 'elsewhere' })).body.stream_id;
     r = await iago.patch(`/messages/${edited}`, {
-      stream_id: elsewhere,
+      stream_id: w.stream.elsewhere,
       propagate_mode: 'change_all',
       ...quietly,
     });
@@ -220,16 +214,14 @@ describe.each(DATABASES)('search on %s', (db) => {
   });
 });
 
-describe.each(DATABASES)('search of common words on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
+describe.each(databases('both'))('search of common words on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet'] });
+  const { hamlet } = w.as;
   const words = ['wombat', 'quokka', 'numbat'];
   const expected: Record<string, number[]> = {};
   const limits = { ...SEARCH_READING_LIMITS };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'common' }] });
     for (const w of words) expected[w] = [];
     for (let i = 0; i < 40; i++) {
@@ -245,7 +237,7 @@ describe.each(DATABASES)('search of common words on %s', (db) => {
   });
   afterEach(() => Object.assign(SEARCH_READING_LIMITS, limits));
   afterAll(async () => {
-    await server.close();
+    await w.server.close();
   });
 
   const page = async (narrow: Narrow, anchor: unknown, before: number, after: number) => {
