@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_READING_LIMITS } from '../actions/get-messages.js';
 import { databases, useServer } from './fixtures.js';
 
@@ -39,9 +39,6 @@ describe.each(databases('both'))('search on %s', (db) => {
     id.topicOnly = await send('running club', 'Meet at noon');
     id.code = await send('snippets', 'Try `compile_all()` then <b>bold</b> & done');
     id.other = await send('unrelated', 'Nothing to see: zebra crossing');
-  });
-  afterAll(async () => {
-    await w.server.close();
   });
 
   it('finds every form of a word by its stem, in the content or the topic', async () => {
@@ -194,8 +191,9 @@ describe.each(databases('both'))('search on %s', (db) => {
     expect(await search('kitchen')).toEqual([]);
     expect(await search('pantry teapot')).toEqual([edited]);
 
+    const elsewhere = (await hamlet.get('/get_stream_id', { stream: 'elsewhere' })).body.stream_id;
     r = await iago.patch(`/messages/${edited}`, {
-      stream_id: w.stream.elsewhere,
+      stream_id: elsewhere,
       propagate_mode: 'change_all',
       ...quietly,
     });
@@ -236,9 +234,6 @@ describe.each(databases('both'))('search of common words on %s', (db) => {
     }
   });
   afterEach(() => Object.assign(SEARCH_READING_LIMITS, limits));
-  afterAll(async () => {
-    await w.server.close();
-  });
 
   const page = async (narrow: Narrow, anchor: unknown, before: number, after: number) => {
     const r = await hamlet.get('/messages', {

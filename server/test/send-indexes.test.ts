@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findStream } from '../actions/streams.js';
 import { rowsWith } from '../db/flag-conditions.js';
 import { databases, useServer } from './fixtures.js';
@@ -12,7 +12,6 @@ import { databases, useServer } from './fixtures.js';
  */
 describe.each(databases('both'))('the per-send lookups use indexes (%s)', (db) => {
   const w = useServer({ db });
-  afterAll(() => w.server.close());
 
   async function plan(query: Compilable): Promise<string> {
     const compiled = query.compile();
