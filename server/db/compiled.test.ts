@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { compiledForLength, compiledQuery } from './compiled.js';
-import { DATABASES, startTestServer, type TestServer } from '../test/harness.js';
+import { databases, useServer } from '../test/fixtures.js';
 
-describe.each(DATABASES)('queries compiled once (%s)', (db) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('queries compiled once (%s)', (db) => {
+  const w = useServer({ db });
 
   const byEmail = compiledQuery((db, realmId: number, email: string) =>
     db
@@ -22,10 +18,10 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
 
   it('answers each execution for its own values, as the query built anew would', async () => {
     const realmId = (
-      await server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()
+      await w.server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()
     ).id;
     for (const email of ['hamlet@example.com', 'iago@example.com', 'nobody@example.com']) {
-      const fresh = await server.ctx.db
+      const fresh = await w.server.ctx.db
         .selectFrom('users')
         .select(['id', 'delivery_email'])
         .where('realm_id', '=', realmId)
@@ -33,11 +29,11 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
         .orderBy('id')
         .limit(5)
         .execute();
-      expect(await byEmail.all(server.ctx.db, realmId, email)).toEqual(fresh);
-      expect(await byEmail.first(server.ctx.db, realmId, email)).toEqual(fresh[0]);
+      expect(await byEmail.all(w.server.ctx.db, realmId, email)).toEqual(fresh);
+      expect(await byEmail.first(w.server.ctx.db, realmId, email)).toEqual(fresh[0]);
     }
     // The constant the query was built with (the limit) stays; only the values change.
-    expect(await byEmail.all(server.ctx.db, realmId + 1000, 'hamlet@example.com')).toEqual([]);
+    expect(await byEmail.all(w.server.ctx.db, realmId + 1000, 'hamlet@example.com')).toEqual([]);
   });
 
   it('runs inside a transaction, where it sees the transaction’s own writes', async () => {
@@ -47,12 +43,12 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
     const words = compiledQuery((db, userId: number) =>
       db.selectFrom('alert_words').select('word').where('user_id', '=', userId).orderBy('word'),
     );
-    const hamlet = await server.ctx.db
+    const hamlet = await w.server.ctx.db
       .selectFrom('users')
       .select('id')
       .where('delivery_email', '=', 'hamlet@example.com')
       .executeTakeFirstOrThrow();
-    await server.ctx.db
+    await w.server.ctx.db
       .transaction()
       .execute(async (trx) => {
         expect(await insert.first(trx, hamlet.id, 'compiled-once')).toEqual({
@@ -62,7 +58,7 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
         throw new Error('roll back');
       })
       .catch(() => {});
-    expect((await words.all(server.ctx.db, hamlet.id)).map((r) => r.word)).not.toContain(
+    expect((await words.all(w.server.ctx.db, hamlet.id)).map((r) => r.word)).not.toContain(
       'compiled-once',
     );
   });
@@ -73,7 +69,7 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
         db.selectFrom('users').select('delivery_email').where('id', 'in', ids).orderBy('id'),
       3,
     );
-    const people = await server.ctx.db
+    const people = await w.server.ctx.db
       .selectFrom('users')
       .select(['id', 'delivery_email'])
       .orderBy('id')
@@ -84,7 +80,7 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
     for (let n = 1; n <= 5; n++) {
       for (const chosen of [people.slice(0, n), people.slice(5 - n)]) {
         const got = await emailsOf(
-          server.ctx.db,
+          w.server.ctx.db,
           chosen.map((p) => p.id),
         );
         expect(got.map((r) => r.delivery_email)).toEqual(chosen.map((p) => p.delivery_email));
@@ -96,6 +92,6 @@ describe.each(DATABASES)('queries compiled once (%s)', (db) => {
     const ignoresItsValue = compiledQuery((db, _id: number) =>
       db.selectFrom('users').select('id').where('id', '=', sql.lit(1)),
     );
-    await expect(ignoresItsValue.all(server.ctx.db, 2)).rejects.toThrow(/not a parameter/);
+    await expect(ignoresItsValue.all(w.server.ctx.db, 2)).rejects.toThrow(/not a parameter/);
   });
 });

@@ -1,13 +1,14 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { transact } from '../context.js';
 import { findStream, realmStreams } from '../lib/streams.js';
 import { tableVersion } from './row-cache.js';
 import type { Realm } from './schema.js';
 import { TestClient } from '../test/client.js';
-import { DATABASES, startTestServer, type TestServer } from '../test/harness.js';
+import { type TestServer } from '../test/harness.js';
+import { databases, useServer } from '../test/fixtures.js';
 
 /** What another process does: a management command, or another server on the same database. */
 async function writeFromAnotherProcess(
@@ -35,19 +36,16 @@ async function writeFromAnotherProcess(
 }
 
 /** The rows kept between requests (db/row-cache.ts). */
-describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('rows kept between requests (%s)', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet', 'othello'] });
+  const { hamlet, othello, iago } = w.as;
   let realm: Realm;
-  let hamlet: TestClient;
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', 'parley-demo');
+    realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
   });
-  afterAll(() => server?.close());
 
   const statements = () => {
-    const executor = server.ctx.db.getExecutor();
+    const executor = w.server.ctx.db.getExecutor();
     return vi.spyOn(executor, 'executeQuery');
   };
 
@@ -66,35 +64,35 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     }
   });
 
-  it('sees a change written by this server, however it was written', async () => {
+  it('sees a change written by this w.server, however it was written', async () => {
     expect((await hamlet.get('/users/me')).body.full_name).toBe('King Hamlet');
     // Raw SQL, not the query builder: the statement itself is what drops the kept rows.
     await sql`update users set api_key = ${'k'.repeat(32)} where delivery_email = 'hamlet@example.com'`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
     expect((await hamlet.get('/users/me')).status).toBe(401);
-    const renewed = new TestClient(server.url, hamlet.email, 'k'.repeat(32));
+    const renewed = new TestClient(w.server.url, hamlet.email, 'k'.repeat(32));
     expect((await renewed.get('/users/me')).status).toBe(200);
-    hamlet = renewed;
+    hamlet.adopt(renewed);
   });
 
   it('sees a change this server wrote with RETURNING (which SQLite counts as a read)', async () => {
-    const stream = (await findStream(server.ctx.db, realm, { name: 'engineering' }))!;
+    const stream = (await findStream(w.server.ctx.db, realm, { name: 'engineering' }))!;
     await sql`update streams set description = ${'returned'} where id = ${stream.id} returning id`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
-    expect((await findStream(server.ctx.db, realm, { name: 'engineering' }))?.description).toBe(
+    expect((await findStream(w.server.ctx.db, realm, { name: 'engineering' }))?.description).toBe(
       'returned',
     );
     await sql`update streams set description = ${stream.description} where id = ${stream.id}`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
   });
 
   it('sees a change committed by another process (a management command)', async () => {
     expect((await hamlet.get('/users/me')).status).toBe(200);
     await writeFromAnotherProcess(
-      server,
+      w.server,
       db,
       "update users set is_active = 0 where delivery_email = 'hamlet@example.com'",
     );
@@ -104,15 +102,15 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     });
     expect((await hamlet.get('/users/me')).body.code).toBe('USER_DEACTIVATED');
     await sql`update users set is_active = 1 where delivery_email = 'hamlet@example.com'`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
     expect((await hamlet.get('/users/me')).status).toBe(200);
   });
 
   it('never keeps a value written by a transaction that is rolled back', async () => {
-    const before = await findStream(server.ctx.db, realm, { name: 'engineering' });
+    const before = await findStream(w.server.ctx.db, realm, { name: 'engineering' });
     expect(before?.description).toBeTruthy();
-    await transact(server.ctx, async (trx) => {
+    await transact(w.server.ctx, async (trx) => {
       await trx
         .updateTable('streams')
         .set({ description: 'never committed' })
@@ -124,14 +122,14 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
       );
       throw new Error('roll back');
     }).catch(() => {});
-    expect((await findStream(server.ctx.db, realm, { name: 'engineering' }))?.description).toBe(
+    expect((await findStream(w.server.ctx.db, realm, { name: 'engineering' }))?.description).toBe(
       before!.description,
     );
   });
 
   it('keeps a row read inside a transaction that had not written, and drops it at a later write', async () => {
-    const denmark = (await findStream(server.ctx.db, realm, { name: 'engineering' }))!;
-    await transact(server.ctx, async (trx) => {
+    const denmark = (await findStream(w.server.ctx.db, realm, { name: 'engineering' }))!;
+    await transact(w.server.ctx, async (trx) => {
       expect((await findStream(trx, realm, { id: denmark.id }))?.name).toBe('engineering');
       await trx
         .updateTable('streams')
@@ -142,34 +140,34 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
       if (db === 'postgres') {
         // Meanwhile another connection reads the committed value, which must not outlive the commit.
         // (SQLite's one connection waits for the transaction: the read would wait forever here.)
-        expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
+        expect((await findStream(w.server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
           denmark.description,
         );
       }
     });
-    expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
+    expect((await findStream(w.server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
       'committed',
     );
-    const copy = (await findStream(server.ctx.db, realm, { id: denmark.id }))!;
+    const copy = (await findStream(w.server.ctx.db, realm, { id: denmark.id }))!;
     // Callers get copies: changing one changes no later answer.
     copy.description = 'changed by a caller';
-    expect((await findStream(server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
+    expect((await findStream(w.server.ctx.db, realm, { id: denmark.id }))?.description).toBe(
       'committed',
     );
   });
 
   it('says when the people or their messages may have changed but by its own events', async () => {
-    const users = () => tableVersion(server.ctx.db, 'users');
-    const messages = () => tableVersion(server.ctx.db, 'user_messages');
+    const users = () => tableVersion(w.server.ctx.db, 'users');
+    const messages = () => tableVersion(w.server.ctx.db, 'user_messages');
     const before = { users: users(), messages: messages() };
     expect(before.users).not.toBeNull();
     // Reading changes nothing (on PostgreSQL, the notifications of earlier tests' writes may
     // still be arriving, each a change as far as this process can tell).
-    await realmStreams(server.ctx.db, realm.id);
+    await realmStreams(w.server.ctx.db, realm.id);
     if (db === 'sqlite') expect(users()).toBe(before.users);
     // This process writing the people.
     await sql`update users set timezone = 'UTC' where delivery_email = 'iago@example.com'`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
     expect(users()).not.toBe(before.users);
     if (db === 'postgres') {
@@ -180,13 +178,13 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     const afterUsers = messages();
     expect(messages()).toBe(afterUsers);
     await sql`update user_messages set flags = flags where message_id = (select min(message_id) from user_messages)`.execute(
-      server.ctx.db,
+      w.server.ctx.db,
     );
     expect(messages()).not.toBe(afterUsers);
     // Another process committing anything.
     const beforeOther = { users: users(), messages: messages() };
     await writeFromAnotherProcess(
-      server,
+      w.server,
       db,
       "update users set timezone = 'Europe/Oslo' where delivery_email = 'iago@example.com'",
     );
@@ -221,12 +219,12 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
       (u) => u.email === hamlet.email,
     )!.user_id;
     await writeFromAnotherProcess(
-      server,
+      w.server,
       db,
       `update user_messages set flags = flags | 1 where user_id = ${hamletId} and (flags & 1) = 0`,
     );
     await writeFromAnotherProcess(
-      server,
+      w.server,
       db,
       `insert into users (realm_id, email, delivery_email, full_name, api_key, password_hash, role, date_joined)
        select realm_id, 'newcomer@example.com', 'newcomer@example.com', 'Newcomer', '${'n'.repeat(32)}', '', 400, date_joined
@@ -248,8 +246,6 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
   });
 
   it('sees alert words, mutes and linkifiers change between two sends, however they changed', async () => {
-    const othello = await TestClient.login(server.url, 'othello@example.com', 'parley-demo');
-    const iago = await TestClient.login(server.url, 'iago@example.com', 'parley-demo');
     const othelloId = (await othello.get('/users/me')).body.user_id as number;
     const hamletId = (await hamlet.get('/users/me')).body.user_id as number;
     const send = async (content: string) => {
@@ -277,7 +273,7 @@ describe.each(DATABASES)('rows kept between requests (%s)', (db) => {
     );
     expect((await hamletSees(await send('zebra again'))).flags).toContain('has_alert_word');
     await writeFromAnotherProcess(
-      server,
+      w.server,
       db,
       `delete from alert_words where user_id = ${hamletId}`,
     );

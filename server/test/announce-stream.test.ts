@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('announcing new channels on %s', (db) => {
-  let server: TestServer;
-  let iago: TestClient;
-  let hamlet: TestClient;
+describe.each(databases('both'))('announcing new channels on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet'] });
+  const { iago, hamlet } = w.as;
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    const general = (await iago.get('/get_stream_id', { stream: 'general' })).body.stream_id;
     expect(
-      (await iago.patch('/realm', { new_stream_announcements_stream_id: String(general) })).status,
+      (await iago.patch('/realm', { new_stream_announcements_stream_id: String(w.stream.general) }))
+        .status,
     ).toBe(200);
   });
-  afterAll(() => server?.close());
 
   const announcements = async () =>
     (
@@ -33,7 +27,6 @@ describe.each(DATABASES)('announcing new channels on %s', (db) => {
     ).body.messages as { content: string }[];
 
   it('announces a new public channel when asked, and only then', async () => {
-    const hamletId = (await hamlet.get('/users/me')).body.user_id;
     const quiet = await hamlet.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'quiet-one' }],
     });
@@ -47,7 +40,7 @@ describe.each(DATABASES)('announcing new channels on %s', (db) => {
     expect(loud.status).toBe(200);
     const said = await announcements();
     expect(said.map((m) => m.content)).toEqual([
-      `@_**King Hamlet|${hamletId}** created a new channel #**loud-one**.`,
+      `@_**King Hamlet|${w.id.hamlet}** created a new channel #**loud-one**.`,
     ]);
   });
 

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
-import { cast, expectError, type Cast } from './people.js';
+import { expectError } from './people.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('bots people own on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('bots people own on %s', (db) => {
+  const t = useServer({ db });
 
   it('a member creates a bot; the owner and administrators learn of it, and its key works', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_bot', 'realm_user']);
     const r = await c.cordelia.post('/bots', {
       full_name: 'Weather Bot',
@@ -38,7 +31,7 @@ describe.each(DATABASES)('bots people own on %s', (db) => {
     expect(hamlet.some((e) => e.type === 'realm_bot')).toBe(false);
     expect(hamlet.some((e) => e.type === 'realm_user' && e.op === 'add')).toBe(true);
 
-    const bot = new TestClient(server.url, 'weather-bot@parley.bots', r.body.api_key);
+    const bot = new TestClient(t.server.url, 'weather-bot@parley.bots', r.body.api_key);
     const me = await bot.get('/users/me');
     expect(me.body).toMatchObject({ user_id: botId, is_bot: true, full_name: 'Weather Bot' });
 
@@ -61,7 +54,7 @@ describe.each(DATABASES)('bots people own on %s', (db) => {
   });
 
   it('the owner renames, regenerates the key (the old one stops working) and gives the bot away', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const made = await c.othello.post('/bots', { full_name: 'Tide Bot', short_name: 'tide' });
     const botId = made.body.user_id as number;
     const oldKey = made.body.api_key as string;
@@ -71,11 +64,14 @@ describe.each(DATABASES)('bots people own on %s', (db) => {
     const key = await c.othello.post(`/bots/${botId}/api_key/regenerate`);
     expect(key.body.api_key).not.toBe(oldKey);
     expect(
-      (await new TestClient(server.url, 'tide-bot@parley.bots', oldKey).get('/users/me')).status,
+      (await new TestClient(t.server.url, 'tide-bot@parley.bots', oldKey).get('/users/me')).status,
     ).toBe(401);
     expect(
-      (await new TestClient(server.url, 'tide-bot@parley.bots', key.body.api_key).get('/users/me'))
-        .status,
+      (
+        await new TestClient(t.server.url, 'tide-bot@parley.bots', key.body.api_key).get(
+          '/users/me',
+        )
+      ).status,
     ).toBe(200);
 
     // Someone else's bot: refused.
@@ -103,14 +99,17 @@ describe.each(DATABASES)('bots people own on %s', (db) => {
   });
 
   it('the owner deactivates and reactivates their bot; others may not', async () => {
-    const { c } = t;
+    const { as: c } = t;
     const made = await c.shiva.post('/bots', { full_name: 'Moon Bot', short_name: 'moon' });
     const botId = made.body.user_id as number;
     expectError(await c.hamlet.delete(`/bots/${botId}`), 'BAD_REQUEST', 'Insufficient permission');
     expect((await c.shiva.delete(`/bots/${botId}`)).status).toBe(200);
     expect(
-      (await new TestClient(server.url, 'moon-bot@parley.bots', made.body.api_key).get('/users/me'))
-        .status,
+      (
+        await new TestClient(t.server.url, 'moon-bot@parley.bots', made.body.api_key).get(
+          '/users/me',
+        )
+      ).status,
     ).toBe(401);
     expectError(await c.hamlet.post(`/users/${botId}/reactivate`), 'BAD_REQUEST');
     expect((await c.shiva.post(`/users/${botId}/reactivate`)).status).toBe(200);

@@ -49,6 +49,32 @@ function comparable(state: AccountState) {
   return JSON.parse(JSON.stringify(rest));
 }
 
+/** The event kinds (`type`, or `type/op`) that the cases of this file have applied. */
+export const appliedKinds = new Set<string>();
+
+export const kindOf = (event: { type: string; op?: unknown }) =>
+  typeof event.op === 'string' ? `${event.type}/${event.op}` : event.type;
+
+/**
+ * Applies the events to the state built from `snapshot` (every event must parse) and compares
+ * the result with the state built from a new register.
+ */
+export async function expectEventsRebuildRegister(
+  client: TestClient,
+  snapshot: RegisterResponse,
+  events: unknown[],
+) {
+  let state = accountStateFromSnapshot(snapshot);
+  for (const raw of events) {
+    const parsed = parseEvent(raw);
+    expect(parsed.type, JSON.stringify(raw).slice(0, 200)).not.toBe('unexpected');
+    state = reduceAccountEvent(state, parsed, Date.now());
+    appliedKinds.add(kindOf(raw as { type: string; op?: unknown }));
+  }
+  const fresh = accountStateFromSnapshot(await register(client));
+  expect(comparable(state), `as seen by ${client.email}`).toEqual(comparable(fresh));
+}
+
 /**
  * Registers each viewer, acts (the action must succeed), checks that each queue received the
  * expected event types, applies them (every event must parse), and compares each viewer's state
@@ -70,14 +96,7 @@ export async function checkActionFor(
     if (expected.length)
       expect(types, `events for ${client.email}`).toEqual(expect.arrayContaining(expected));
     else expect(types, `events for ${client.email}`).toEqual([]);
-    let state = accountStateFromSnapshot(snapshots[i]);
-    for (const raw of events) {
-      const parsed = parseEvent(raw);
-      expect(parsed.type, JSON.stringify(raw).slice(0, 200)).not.toBe('unexpected');
-      state = reduceAccountEvent(state, parsed, Date.now());
-    }
-    const fresh = accountStateFromSnapshot(await register(client));
-    expect(comparable(state), `as seen by ${client.email}`).toEqual(comparable(fresh));
+    await expectEventsRebuildRegister(client, snapshots[i], events);
     received.push(events);
   }
   return received;

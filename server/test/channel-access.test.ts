@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Reaching a channel (canAccessStream): administrators read a private channel's settings and
@@ -8,11 +8,11 @@ import { TestClient } from './client.js';
  * channels for spectators; leaving and clearing topic policies need no access; guests and sending.
  * The authorization matrix asks every route once; this says the rest of each rule.
  */
-describe.each(DATABASES)('channel access on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('channel access on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'cordelia', 'othello', 'polonius'] });
   let anon: TestClient;
-  const c = {} as Record<'iago' | 'cordelia' | 'othello' | 'polonius', TestClient>;
-  const stream = {} as Record<'design' | 'welcome' | 'general', number>;
+  const c = w.as;
+  const stream = w.stream;
   /** a design message iago received before leaving, and one sent after */
   let kept: number;
   let missed: number;
@@ -35,12 +35,7 @@ describe.each(DATABASES)('channel access on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    anon = new TestClient(server.url);
-    for (const who of ['iago', 'cordelia', 'othello', 'polonius'] as const)
-      c[who] = await TestClient.login(server.url, `${who}@example.com`, DEMO_PASSWORD);
-    for (const name of ['design', 'welcome', 'general'] as const)
-      stream[name] = (await c.cordelia.get('/get_stream_id', { stream: name })).body.stream_id;
+    anon = new TestClient(w.server.url);
     kept = await send(c.cordelia, 'design', 'before iago left');
     expect(
       (await c.iago.delete('/users/me/subscriptions', { subscriptions: ['design'] })).body.removed,
@@ -48,7 +43,6 @@ describe.each(DATABASES)('channel access on %s', (db) => {
     missed = await send(c.cordelia, 'design', 'after iago left');
     welcomeMessage = await send(c.cordelia, 'welcome', 'hello, visitors');
   });
-  afterAll(() => server?.close());
 
   it("shows an administrator a private channel's settings and members, not its content", async () => {
     expect((await c.iago.get(`/streams/${stream.design}`)).body.stream.name).toBe('design');

@@ -12,6 +12,14 @@ export class TestClient {
     readonly apiKey?: string,
   ) {}
 
+  /**
+   * Takes over another client's address and credentials: the server fixture hands out its
+   * clients when the test file is collected, and logs them in once the server has started.
+   */
+  adopt(other: TestClient): void {
+    Object.assign(this, other);
+  }
+
   static async login(baseUrl: string, email: string, password: string): Promise<TestClient> {
     const anon = new TestClient(baseUrl);
     const r = await anon.post('/fetch_api_key', { username: email, password });
@@ -57,7 +65,7 @@ export class TestClient {
     const url =
       `${this.baseUrl}/api/v1${path}` +
       (method === 'GET' && [...encoded].length ? `?${encoded}` : '');
-    const res = await fetch(url, {
+    return fetchResult(url, {
       method,
       headers: {
         ...this.headers(),
@@ -68,14 +76,6 @@ export class TestClient {
       body: method === 'GET' ? undefined : multipart ? TestClient.form(params) : encoded.toString(),
       ...init,
     });
-    const text = await res.text();
-    let body: any;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-    return { status: res.status, body, headers: res.headers };
   }
 
   get(path: string, params?: Record<string, unknown>) {
@@ -90,6 +90,19 @@ export class TestClient {
   delete(path: string, params?: Record<string, unknown>) {
     return this.request('DELETE', path, params);
   }
+}
+
+/** Fetches `url`: the status, the headers, and the body parsed as JSON, or as text where it is not. */
+export async function fetchResult(url: string, init: RequestInit = {}): Promise<ApiResult> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* pages, files and metrics are not JSON */
+  }
+  return { status: res.status, body, headers: res.headers };
 }
 
 /** Every event a queue holds right now, without waiting (the tests' view of what an action emitted). */

@@ -1,25 +1,22 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_INDEXES } from '../db/flag-conditions.js';
 import { migrations } from '../db/migrations.js';
 import { CONTENT_FLAGS, contentFlagsOf } from '../domain/message-content.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * What a message's HTML holds is kept with the message (messages.content_flags) for `has:link`,
  * `has:image` and `has:attachment`: set when it is sent, changed when its content is edited, and
  * back-filled for the messages of a database made before the column (migration 0017).
  */
-describe.each(DATABASES)('messages.content_flags on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
+describe.each(databases('both'))('messages.content_flags on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet'] });
+  const { hamlet } = w.as;
   let image = '';
   let file = '';
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     const upload = async (name: string, type: string) => {
       const r = await hamlet.post('/user_uploads', {
         file: new File(['\x89PNG\r\n\x1a\n'], name, { type }),
@@ -30,7 +27,6 @@ describe.each(DATABASES)('messages.content_flags on %s', (db) => {
     image = await upload('scene.png', 'image/png');
     file = await upload('notes.txt', 'text/plain');
   });
-  afterAll(() => server?.close());
 
   const send = async (content: string): Promise<number> => {
     const r = await hamlet.post('/messages', {
@@ -44,7 +40,7 @@ describe.each(DATABASES)('messages.content_flags on %s', (db) => {
   };
   const stored = async (id: number) =>
     (
-      await server.ctx.db
+      await w.server.ctx.db
         .selectFrom('messages')
         .select(['content_flags', 'rendered_content'])
         .where('id', '=', id)
@@ -103,7 +99,7 @@ describe.each(DATABASES)('messages.content_flags on %s', (db) => {
 
   it('is back-filled from the rendered HTML for messages from before the column', async () => {
     await send(`again [scene.png](${image}) and [notes](${file})`);
-    const before = await server.ctx.db
+    const before = await w.server.ctx.db
       .selectFrom('messages')
       .select(['id', 'content_flags', 'rendered_content'])
       .orderBy('id')
@@ -111,10 +107,10 @@ describe.each(DATABASES)('messages.content_flags on %s', (db) => {
     expect(before.some((m) => m.content_flags !== 0)).toBe(true);
     // As a database from before 0017: no column, no indexes; the migration makes them anew.
     for (const { names } of Object.values(CONTENT_INDEXES))
-      for (const name of names) await sql`DROP INDEX ${sql.id(name)}`.execute(server.ctx.db);
-    await sql`ALTER TABLE messages DROP COLUMN content_flags`.execute(server.ctx.db);
-    await migrations(db)['0017_message_content_flags']!.up(server.ctx.db);
-    const after = await server.ctx.db
+      for (const name of names) await sql`DROP INDEX ${sql.id(name)}`.execute(w.server.ctx.db);
+    await sql`ALTER TABLE messages DROP COLUMN content_flags`.execute(w.server.ctx.db);
+    await migrations(db)['0017_message_content_flags']!.up(w.server.ctx.db);
+    const after = await w.server.ctx.db
       .selectFrom('messages')
       .select(['id', 'content_flags'])
       .orderBy('id')

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('server core on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let iago: TestClient;
+describe.each(databases('both'))('server core on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet', 'othello'] });
+  const { hamlet, othello, iago } = w.as;
   let anon: TestClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    anon = new TestClient(server.url);
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
-  });
-  afterAll(async () => {
-    await server?.close();
+    anon = new TestClient(w.server.url);
   });
 
   describe('authentication', () => {
@@ -32,7 +23,7 @@ describe.each(DATABASES)('server core on %s', (db) => {
     });
 
     it('refuses a wrong key with INVALID_API_KEY and a missing one with 401', async () => {
-      const bad = new TestClient(server.url, 'hamlet@example.com', 'x'.repeat(32));
+      const bad = new TestClient(w.server.url, 'hamlet@example.com', 'x'.repeat(32));
       const r = await bad.get('/users/me');
       expect(r.status).toBe(401);
       expect(r.body.code).toBe('INVALID_API_KEY');
@@ -89,7 +80,7 @@ describe.each(DATABASES)('server core on %s', (db) => {
       form.set('to', 'general');
       form.set('topic', 'multipart');
       form.set('content', 'sent as multipart/form-data');
-      const res = await fetch(`${server.url}/api/v1/messages`, {
+      const res = await fetch(`${w.server.url}/api/v1/messages`, {
         method: 'POST',
         headers: {
           Authorization:
@@ -331,16 +322,13 @@ describe.each(DATABASES)('server core on %s', (db) => {
         content: 'still here',
       });
       const q = await hamlet.post('/register', {});
-      server = await server.restart();
-      const again = new TestClient(server.url, hamlet.email, hamlet.apiKey);
+      await w.restart();
+      const again = new TestClient(w.server.url, hamlet.email, hamlet.apiKey);
       const m = await again.get(`/messages/${sent.body.id}`);
       expect(m.body.message.content).toBe('<p>still here</p>');
       const stale = await again.get('/events', { queue_id: q.body.queue_id, last_event_id: -1 });
       expect(stale.body.code).toBe('BAD_EVENT_QUEUE_ID');
-      hamlet = again;
-      othello = new TestClient(server.url, othello.email, othello.apiKey);
-      iago = new TestClient(server.url, iago.email, iago.apiKey);
-      anon = new TestClient(server.url);
+      anon = new TestClient(w.server.url);
     });
   });
 });

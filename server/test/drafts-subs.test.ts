@@ -1,168 +1,174 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { drain, TestClient } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { drain } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('drafts, subscription properties and topic visibility on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let generalId: number;
-  let designId: number;
-  let othelloId: number;
+describe.each(databases('both'))(
+  'drafts, subscription properties and topic visibility on %s',
+  (db) => {
+    const w = useServer({ db, people: ['hamlet'] });
+    const { hamlet } = w.as;
 
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    const othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    othelloId = (await othello.get('/users/me')).body.user_id;
-    generalId = (await hamlet.get('/get_stream_id', { stream: 'general' })).body.stream_id;
-    designId = (await hamlet.get('/get_stream_id', { stream: 'design' })).body.stream_id;
-  });
-  afterAll(() => server?.close());
-
-  it("creates, lists, edits and deletes drafts, telling the user's other clients", async () => {
-    const other = await hamlet.post('/register', { event_types: ['drafts'] });
-    const created = await hamlet.post('/drafts', {
-      drafts: [
-        { type: 'stream', to: [generalId], topic: 'plans', content: 'half a thought' },
-        {
-          type: 'private',
-          to: [othelloId],
-          topic: 'ignored',
-          content: 'hi',
-          timestamp: 1700000000,
+    it("creates, lists, edits and deletes drafts, telling the user's other clients", async () => {
+      const other = await hamlet.post('/register', { event_types: ['drafts'] });
+      const created = await hamlet.post('/drafts', {
+        drafts: [
+          { type: 'stream', to: [w.stream.general], topic: 'plans', content: 'half a thought' },
+          {
+            type: 'private',
+            to: [w.id.othello],
+            topic: 'ignored',
+            content: 'hi',
+            timestamp: 1700000000,
+          },
+        ],
+      });
+      expect(created.status).toBe(200);
+      expect(created.body.ids).toHaveLength(2);
+      const list = await hamlet.get('/drafts');
+      const [streamDraft, dmDraft] = list.body.drafts;
+      expect(streamDraft).toMatchObject({
+        type: 'stream',
+        to: [w.stream.general],
+        topic: 'plans',
+        content: 'half a thought',
+      });
+      expect(streamDraft.timestamp).toBeGreaterThan(1700000000);
+      expect(dmDraft).toMatchObject({ type: 'private', topic: '', timestamp: 1700000000 });
+      const edit = await hamlet.patch(`/drafts/${streamDraft.id}`, {
+        draft: {
+          type: 'stream',
+          to: [w.stream.general],
+          topic: 'plans',
+          content: 'a whole thought',
         },
-      ],
+      });
+      expect(edit.status).toBe(200);
+      expect((await hamlet.delete(`/drafts/${dmDraft.id}`)).status).toBe(200);
+      const events = await drain(hamlet, other.body.queue_id);
+      expect(events.map((e) => `${e.type}:${e.op}`)).toEqual([
+        'drafts:add',
+        'drafts:update',
+        'drafts:remove',
+      ]);
+      expect(events[1].draft.content).toBe('a whole thought');
     });
-    expect(created.status).toBe(200);
-    expect(created.body.ids).toHaveLength(2);
-    const list = await hamlet.get('/drafts');
-    const [streamDraft, dmDraft] = list.body.drafts;
-    expect(streamDraft).toMatchObject({
-      type: 'stream',
-      to: [generalId],
-      topic: 'plans',
-      content: 'half a thought',
-    });
-    expect(streamDraft.timestamp).toBeGreaterThan(1700000000);
-    expect(dmDraft).toMatchObject({ type: 'private', topic: '', timestamp: 1700000000 });
-    const edit = await hamlet.patch(`/drafts/${streamDraft.id}`, {
-      draft: { type: 'stream', to: [generalId], topic: 'plans', content: 'a whole thought' },
-    });
-    expect(edit.status).toBe(200);
-    expect((await hamlet.delete(`/drafts/${dmDraft.id}`)).status).toBe(200);
-    const events = await drain(hamlet, other.body.queue_id);
-    expect(events.map((e) => `${e.type}:${e.op}`)).toEqual([
-      'drafts:add',
-      'drafts:update',
-      'drafts:remove',
-    ]);
-    expect(events[1].draft.content).toBe('a whole thought');
-  });
 
-  it('validates every field of a draft', async () => {
-    const bad = async (draft: unknown) => (await hamlet.post('/drafts', { drafts: [draft] })).body;
-    expect(
-      await bad({ type: 'stream', to: [generalId, designId], topic: 't', content: 'c' }),
-    ).toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await bad({ type: 'stream', to: [], topic: 't', content: 'c' })).toMatchObject({
-      code: 'BAD_REQUEST',
+    it('validates every field of a draft', async () => {
+      const bad = async (draft: unknown) =>
+        (await hamlet.post('/drafts', { drafts: [draft] })).body;
+      expect(
+        await bad({
+          type: 'stream',
+          to: [w.stream.general, w.stream.design],
+          topic: 't',
+          content: 'c',
+        }),
+      ).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(await bad({ type: 'stream', to: [], topic: 't', content: 'c' })).toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+      expect(await bad({ type: 'dm', to: [], topic: '', content: 'c' })).toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+      expect(await bad({ type: '', to: [], topic: '', content: 'nul\u0000' })).toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+      expect(await bad({ id: 5, type: '', to: [], topic: '', content: 'c' })).toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+      expect(await bad({ type: 'stream', to: [999999], topic: 't', content: 'c' })).toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+      const missing = await hamlet.patch('/drafts/999999', {
+        draft: { type: '', to: [], topic: '', content: 'x' },
+      });
+      expect(missing.body.msg).toBe('Draft does not exist');
     });
-    expect(await bad({ type: 'dm', to: [], topic: '', content: 'c' })).toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    expect(await bad({ type: '', to: [], topic: '', content: 'nul\u0000' })).toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    expect(await bad({ id: 5, type: '', to: [], topic: '', content: 'c' })).toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    expect(await bad({ type: 'stream', to: [999999], topic: 't', content: 'c' })).toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    const missing = await hamlet.patch('/drafts/999999', {
-      draft: { type: '', to: [], topic: '', content: 'x' },
-    });
-    expect(missing.body.msg).toBe('Draft does not exist');
-  });
 
-  it('updates subscription properties, with two events for muting', async () => {
-    const q = await hamlet.post('/register', { event_types: ['subscription'] });
-    const r = await hamlet.post('/users/me/subscriptions/properties', {
-      subscription_data: [
-        { stream_id: generalId, property: 'color', value: '#AABBCC' },
-        { stream_id: generalId, property: 'in_home_view', value: false },
-        { stream_id: generalId, property: 'pin_to_top', value: true },
-      ],
+    it('updates subscription properties, with two events for muting', async () => {
+      const q = await hamlet.post('/register', { event_types: ['subscription'] });
+      const r = await hamlet.post('/users/me/subscriptions/properties', {
+        subscription_data: [
+          { stream_id: w.stream.general, property: 'color', value: '#AABBCC' },
+          { stream_id: w.stream.general, property: 'in_home_view', value: false },
+          { stream_id: w.stream.general, property: 'pin_to_top', value: true },
+        ],
+      });
+      expect(r.status).toBe(200);
+      const events = await drain(hamlet, q.body.queue_id);
+      expect(events.map((e) => [e.property, e.value])).toEqual([
+        ['color', '#aabbcc'],
+        ['in_home_view', false],
+        ['is_muted', true],
+        ['pin_to_top', true],
+      ]);
+      const subs = await hamlet.get('/users/me/subscriptions');
+      const general = subs.body.subscriptions.find((s: any) => s.stream_id === w.stream.general);
+      expect(general).toMatchObject({
+        color: '#aabbcc',
+        is_muted: true,
+        in_home_view: false,
+        pin_to_top: true,
+      });
     });
-    expect(r.status).toBe(200);
-    const events = await drain(hamlet, q.body.queue_id);
-    expect(events.map((e) => [e.property, e.value])).toEqual([
-      ['color', '#aabbcc'],
-      ['in_home_view', false],
-      ['is_muted', true],
-      ['pin_to_top', true],
-    ]);
-    const subs = await hamlet.get('/users/me/subscriptions');
-    const general = subs.body.subscriptions.find((s: any) => s.stream_id === generalId);
-    expect(general).toMatchObject({
-      color: '#aabbcc',
-      is_muted: true,
-      in_home_view: false,
-      pin_to_top: true,
+
+    it('refuses bad colors, unknown properties and unsubscribed streams without changing anything', async () => {
+      const send = (data: unknown) =>
+        hamlet.post('/users/me/subscriptions/properties', { subscription_data: data });
+      expect(
+        (await send([{ stream_id: w.stream.general, property: 'color', value: 'red' }])).status,
+      ).toBe(400);
+      expect(
+        (await send([{ stream_id: w.stream.general, property: 'volume', value: true }])).status,
+      ).toBe(400);
+      expect(
+        (await send([{ stream_id: w.stream.general, property: 'pin_to_top', value: 'yes' }]))
+          .status,
+      ).toBe(400);
+      expect(
+        (await send([{ stream_id: 999999, property: 'pin_to_top', value: true }])).status,
+      ).toBe(400);
     });
-  });
 
-  it('refuses bad colors, unknown properties and unsubscribed streams without changing anything', async () => {
-    const send = (data: unknown) =>
-      hamlet.post('/users/me/subscriptions/properties', { subscription_data: data });
-    expect((await send([{ stream_id: generalId, property: 'color', value: 'red' }])).status).toBe(
-      400,
-    );
-    expect((await send([{ stream_id: generalId, property: 'volume', value: true }])).status).toBe(
-      400,
-    );
-    expect(
-      (await send([{ stream_id: generalId, property: 'pin_to_top', value: 'yes' }])).status,
-    ).toBe(400);
-    expect((await send([{ stream_id: 999999, property: 'pin_to_top', value: true }])).status).toBe(
-      400,
-    );
-  });
-
-  it('follows and mutes topics with user_topic events', async () => {
-    const q = await hamlet.post('/register', { event_types: ['user_topic'] });
-    expect(
-      (
-        await hamlet.post('/user_topics', {
-          stream_id: generalId,
-          topic: 'lunch',
-          visibility_policy: 1,
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await hamlet.post('/user_topics', {
-          stream_id: generalId,
-          topic: 'lunch',
+    it('follows and mutes topics with user_topic events', async () => {
+      const q = await hamlet.post('/register', { event_types: ['user_topic'] });
+      expect(
+        (
+          await hamlet.post('/user_topics', {
+            stream_id: w.stream.general,
+            topic: 'lunch',
+            visibility_policy: 1,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await hamlet.post('/user_topics', {
+            stream_id: w.stream.general,
+            topic: 'lunch',
+            visibility_policy: 3,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await hamlet.post('/user_topics', {
+            stream_id: w.stream.general,
+            topic: 'lunch',
+            visibility_policy: 7,
+          })
+        ).status,
+      ).toBe(400);
+      const events = await drain(hamlet, q.body.queue_id);
+      expect(events.map((e) => e.visibility_policy)).toEqual([1, 3]);
+      const reg = await hamlet.post('/register', { fetch_event_types: ['user_topic'] });
+      expect(reg.body.user_topics).toContainEqual(
+        expect.objectContaining({
+          stream_id: w.stream.general,
+          topic_name: 'lunch',
           visibility_policy: 3,
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await hamlet.post('/user_topics', {
-          stream_id: generalId,
-          topic: 'lunch',
-          visibility_policy: 7,
-        })
-      ).status,
-    ).toBe(400);
-    const events = await drain(hamlet, q.body.queue_id);
-    expect(events.map((e) => e.visibility_policy)).toEqual([1, 3]);
-    const reg = await hamlet.post('/register', { fetch_event_types: ['user_topic'] });
-    expect(reg.body.user_topics).toContainEqual(
-      expect.objectContaining({ stream_id: generalId, topic_name: 'lunch', visibility_policy: 3 }),
-    );
-  });
-});
+        }),
+      );
+    });
+  },
+);

@@ -1,45 +1,33 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { drain, TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let iago: TestClient;
-  let engineering: number;
-  let general: number;
+describe.each(databases('both'))('editing, moving and deleting messages on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet', 'othello'] });
+  const { hamlet, othello, iago } = w.as;
   let topicSeq = 0;
 
   const setRealm = async (settings: Record<string, unknown>) => {
-    const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    const realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     const merged = { ...JSON.parse(realm.settings), ...settings };
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('realms')
       .set({ settings: JSON.stringify(merged) })
       .where('id', '=', realm.id)
       .execute();
   };
   const age = (id: number, seconds: number) =>
-    server.ctx.db
+    w.server.ctx.db
       .updateTable('messages')
       .set({ date_sent: Math.floor(Date.now() / 1000) - seconds })
       .where('id', '=', id)
       .execute();
   const send = async (c: TestClient, topic: string, content = 'hello') =>
-    (await c.post('/messages', { type: 'stream', to: engineering, topic, content })).body
+    (await c.post('/messages', { type: 'stream', to: w.stream.engineering, topic, content })).body
       .id as number;
   const fetchOne = async (c: TestClient, id: number) =>
     (await c.get(`/messages/${id}`)).body.message;
 
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
-    engineering = (await hamlet.get('/get_stream_id', { stream: 'engineering' })).body.stream_id;
-    general = (await hamlet.get('/get_stream_id', { stream: 'general' })).body.stream_id;
-  });
   beforeEach(() =>
     setRealm({
       edit_topic_policy: 5,
@@ -49,7 +37,6 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       message_content_edit_limit_seconds: 600,
     }),
   );
-  afterAll(() => server?.close());
 
   it('edits content, re-renders it, updates mentions and keeps history', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`, 'first draft');
@@ -95,7 +82,7 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
   it('refuses content with stream_id, nothing to change, and moves of direct messages', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`);
     expect(
-      (await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: general })).status,
+      (await hamlet.patch(`/messages/${id}`, { content: 'x', stream_id: w.stream.general })).status,
     ).toBe(400);
     expect((await hamlet.patch(`/messages/${id}`, {})).status).toBe(400);
     const topic = (await fetchOne(hamlet, id)).subject;
@@ -108,9 +95,9 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       (await hamlet.patch(`/messages/${id}`, { content: 'x', propagate_mode: 'change_all' }))
         .status,
     ).toBe(400);
-    const me = (await othello.get('/users/me')).body.user_id;
-    const dm = (await hamlet.post('/messages', { type: 'direct', to: [me], content: 'psst' })).body
-      .id;
+    const dm = (
+      await hamlet.post('/messages', { type: 'direct', to: [w.id.othello], content: 'psst' })
+    ).body.id;
     expect((await hamlet.patch(`/messages/${dm}`, { topic: 'x' })).status).toBe(400);
   });
 
@@ -129,7 +116,7 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       num_before: 10,
       num_after: 0,
       narrow: [
-        ['channel', String(engineering)],
+        ['channel', String(w.stream.engineering)],
         ['topic', `${topic} (new)`],
       ],
     });
@@ -145,7 +132,7 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
         num_before: 20,
         num_after: 0,
         narrow: [
-          ['channel', String(engineering)],
+          ['channel', String(w.stream.engineering)],
           ['topic', topic],
         ],
       })
@@ -278,9 +265,11 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
     });
     const id = await send(hamlet, `both ${topicSeq++}`);
     await age(id, 7200);
-    expect((await othello.patch(`/messages/${id}`, { stream_id: general })).status).toBe(200);
+    expect((await othello.patch(`/messages/${id}`, { stream_id: w.stream.general })).status).toBe(
+      200,
+    );
     const back = await othello.patch(`/messages/${id}`, {
-      stream_id: engineering,
+      stream_id: w.stream.engineering,
       topic: 'elsewhere',
     });
     expect(back.body.msg).toMatch(/time limit/);
@@ -295,16 +284,18 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
 
   it('moves messages between streams for administrators only by default', async () => {
     const id = await send(hamlet, `cross ${topicSeq++}`);
-    expect((await hamlet.patch(`/messages/${id}`, { stream_id: general })).status).toBe(400);
+    expect((await hamlet.patch(`/messages/${id}`, { stream_id: w.stream.general })).status).toBe(
+      400,
+    );
     expect(
       (
         await iago.patch(`/messages/${id}`, {
-          stream_id: general,
+          stream_id: w.stream.general,
           send_notification_to_new_thread: 'false',
         })
       ).status,
     ).toBe(200);
-    expect((await fetchOne(hamlet, id)).stream_id).toBe(general);
+    expect((await fetchOne(hamlet, id)).stream_id).toBe(w.stream.general);
   });
 
   it('deletes messages with bulk or per-message events by capability', async () => {
@@ -322,7 +313,7 @@ describe.each(DATABASES)('editing, moving and deleting messages on %s', (db) => 
       type: 'delete_message',
       message_ids: [id],
       message_type: 'stream',
-      stream_id: engineering,
+      stream_id: w.stream.engineering,
     });
     const [s] = await drain(othello, single.body.queue_id);
     expect(s).toMatchObject({ type: 'delete_message', message_id: id });

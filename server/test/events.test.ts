@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /** The event system: long-polling, acknowledgement, heartbeats, filters and the register race. */
 
@@ -18,13 +18,10 @@ const poll = async (c: TestClient, queueId: string, lastEventId = -1, dontBlock 
 const messageIds = (events: Event[]) =>
   events.filter((e) => e.type === 'message').map((e) => e.message.id as number);
 
-describe.each(DATABASES)('event queues on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let cordelia: TestClient;
+describe.each(databases('both'))('event queues on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello', 'cordelia'] });
+  const { hamlet, othello, cordelia } = w.as;
   let anon: TestClient;
-  let othelloId: number;
   /** a long-poll on a queue that gets no events, started first so that it times out meanwhile */
   let idlePoll: Promise<{ status: number; body: any }>;
   let idleQueue: string;
@@ -45,27 +42,21 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
-    anon = new TestClient(server.url);
-    othelloId = (await othello.get('/users/me')).body.user_id;
+    anon = new TestClient(w.server.url);
     idleQueue = (await othello.post('/register', { event_types: ['realm_emoji'] })).body.queue_id;
     idlePoll = othello.get('/events', { queue_id: idleQueue, last_event_id: -1 });
   });
   /** Resolves once the server holds a long-poll open on the queue. */
   const pending = async (queueId: string, userId: number) => {
-    while (!server.ctx.queues.get(queueId, userId)?.isWaiting)
+    while (!w.server.ctx.queues.get(queueId, userId)?.isWaiting)
       await new Promise((r) => setTimeout(r, 5));
   };
-  afterAll(() => server?.close());
 
   it('wakes a pending long-poll with a message another client sends', async () => {
     const q = await register(othello, { event_types: ['message'] });
     expect(q.last_event_id).toBe(-1);
     const waiting = othello.get('/events', { queue_id: q.queue_id, last_event_id: -1 });
-    await pending(q.queue_id, othelloId);
+    await pending(q.queue_id, w.id.othello);
     const id = await send(hamlet, 'general', 'wake up');
     const r = await waiting;
     expect(r.status).toBe(200);
@@ -115,13 +106,16 @@ describe.each(DATABASES)('event queues on %s', (db) => {
   it('queues only the requested event types', async () => {
     const q = await register(othello, { event_types: ['subscription'] });
     await send(hamlet, 'general', 'filtered out');
-    const general = (await othello.get('/get_stream_id', { stream: 'general' })).body.stream_id;
     await othello.post('/users/me/subscriptions/properties', {
-      subscription_data: [{ stream_id: general, property: 'pin_to_top', value: true }],
+      subscription_data: [{ stream_id: w.stream.general, property: 'pin_to_top', value: true }],
     });
     const events = await poll(othello, q.queue_id);
     expect(events.map((e) => `${e.type}:${e.op}`)).toEqual(['subscription:update']);
-    expect(events[0]).toMatchObject({ stream_id: general, property: 'pin_to_top', value: true });
+    expect(events[0]).toMatchObject({
+      stream_id: w.stream.general,
+      property: 'pin_to_top',
+      value: true,
+    });
   });
 
   it('filters message events by the narrow given at register', async () => {
@@ -139,7 +133,7 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     const inGeneral = await send(hamlet, 'general', 'narrowed');
     const inEngineering = await send(hamlet, 'engineering', 'narrowed');
     const dm = (
-      await hamlet.post('/messages', { type: 'direct', to: [othelloId], content: 'psst' })
+      await hamlet.post('/messages', { type: 'direct', to: [w.id.othello], content: 'psst' })
     ).body.id;
     expect(messageIds(await poll(othello, byStream.queue_id))).toEqual([inEngineering]);
     expect(messageIds(await poll(othello, byDm.queue_id))).toEqual([dm]);
@@ -294,11 +288,11 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     const idle = (await register(othello, { event_types: ['message'] })).queue_id;
     const polled = (await register(othello, { event_types: ['message'] })).queue_id;
     const waiting = othello.get('/events', { queue_id: polled, last_event_id: -1 });
-    await pending(polled, othelloId);
-    const idleMs = server.ctx.config.queueIdleSeconds * 1000;
-    server.ctx.queues.collectGarbage(Date.now() + idleMs - 5000);
-    expect(server.ctx.queues.get(idle, othelloId)).toBeDefined();
-    server.ctx.queues.collectGarbage(Date.now() + idleMs + 1000);
+    await pending(polled, w.id.othello);
+    const idleMs = w.server.ctx.config.queueIdleSeconds * 1000;
+    w.server.ctx.queues.collectGarbage(Date.now() + idleMs - 5000);
+    expect(w.server.ctx.queues.get(idle, w.id.othello)).toBeDefined();
+    w.server.ctx.queues.collectGarbage(Date.now() + idleMs + 1000);
     const gone = await othello.get('/events', {
       queue_id: idle,
       last_event_id: -1,
@@ -327,13 +321,12 @@ describe.each(DATABASES)('event queues on %s', (db) => {
     expect(welcome.status).toBe(200);
     expect(welcome.body.messages.length).toBeGreaterThan(0);
     expect(welcome.body.messages.every((m: any) => m.display_recipient === 'welcome')).toBe(true);
-    const byId = (await hamlet.get('/get_stream_id', { stream: 'welcome' })).body.stream_id;
     expect(
       (
         await anon.get('/messages', {
           anchor: 'newest',
           num_before: 1,
-          narrow: [['stream', String(byId)]],
+          narrow: [['stream', String(w.stream.welcome)]],
         })
       ).status,
     ).toBe(200);

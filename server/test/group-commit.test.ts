@@ -1,10 +1,11 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { transact } from '../context.js';
 import type { Delivery } from '../events/types.js';
-import { TestClient, drain } from './client.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { drain } from './client.js';
+import { type TestServer } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /** How long a commit may take to show on a loaded machine: the default second is too short. */
 const SLOW = { timeout: 20_000 };
@@ -17,24 +18,23 @@ function gate() {
   return { promise, open, fail };
 }
 
-describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('group commit of concurrent writes (%s)', (db) => {
+  const w = useServer({ db, people: ['hamlet'] });
+  const { hamlet } = w.as;
   let userId: number;
   beforeAll(async () => {
-    server = await startTestServer({ db });
     userId = (
-      await server.ctx.db
+      await w.server.ctx.db
         .selectFrom('users')
         .select('id')
         .where('delivery_email', '=', 'hamlet@example.com')
         .executeTakeFirstOrThrow()
     ).id;
   });
-  afterAll(() => server?.close());
 
   const words = async () =>
     (
-      await server.ctx.db
+      await w.server.ctx.db
         .selectFrom('alert_words')
         .select('word')
         .where('user_id', '=', userId)
@@ -44,7 +44,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
       .sort();
 
   const write = (word: string, fail = false) =>
-    transact(server.ctx, async (trx, events: Delivery[]) => {
+    transact(w.server.ctx, async (trx, events: Delivery[]) => {
       await trx.insertInto('alert_words').values({ user_id: userId, word }).execute();
       events.push({
         realmId: 1,
@@ -56,7 +56,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
     });
 
   it('commits writes that arrive together in one transaction, each as if alone', async () => {
-    const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+    const publish = vi.spyOn(w.server.ctx.queues.bus, 'publish');
     const results = await Promise.allSettled([write('alpha'), write('beta', true), write('gamma')]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.message).toBe('refused beta');
@@ -80,7 +80,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'rejected']);
     expect(await words()).toEqual(['alpha', 'gamma', 'middle']);
-    await server.ctx.db.deleteFrom('alert_words').where('word', '=', 'middle').execute();
+    await w.server.ctx.db.deleteFrom('alert_words').where('word', '=', 'middle').execute();
   });
 
   it('a write alone rolls back entirely when it fails, and later writes go on', async () => {
@@ -92,7 +92,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
   it('writes that see each other run in arrival order', async () => {
     const seen: number[] = [];
     const count = () =>
-      transact(server.ctx, async (trx) => {
+      transact(w.server.ctx, async (trx) => {
         const n = await trx
           .selectFrom('alert_words')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -110,16 +110,16 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
 
   describe('the sync to disk', () => {
     let realToDisk: TestServer['ctx']['toDisk'];
-    beforeAll(() => (realToDisk = server.ctx.toDisk));
+    beforeAll(() => (realToDisk = w.server.ctx.toDisk));
     afterEach(() => {
-      server.ctx.toDisk = realToDisk;
+      w.server.ctx.toDisk = realToDisk;
       vi.restoreAllMocks();
     });
 
     /** Each sync the server starts waits for the next of `gates`, then really syncs. */
     const syncsWaitFor = (...gates: ReturnType<typeof gate>[]) => {
       let started = 0;
-      server.ctx.toDisk = () => {
+      w.server.ctx.toDisk = () => {
         const g = gates[started++];
         return g ? g.promise.then(() => realToDisk()) : realToDisk();
       };
@@ -135,14 +135,14 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
         return fsync(fd, done);
       }) as typeof fs.fsync);
       expect(await write('zeta')).toBe('zeta');
-      expect(synced).toEqual([fs.realpathSync(`${server.dataDir}/parley.sqlite3-wal`)]);
+      expect(synced).toEqual([fs.realpathSync(`${w.server.dataDir}/parley.sqlite3-wal`)]);
       // The commit itself does not wait for the disk; the sync above is what makes it durable.
-      const mode = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(server.ctx.db);
+      const mode = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(w.server.ctx.db);
       expect(mode.rows[0].synchronous).toBe(1);
     });
 
     it('answers a write and publishes its events only once its commit is on disk', async () => {
-      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+      const publish = vi.spyOn(w.server.ctx.queues.bus, 'publish');
       const disk = gate();
       const syncs = syncsWaitFor(disk);
       let answered = false;
@@ -159,7 +159,7 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
     });
 
     it('runs the next batch while the last one syncs, and publishes in commit order', async () => {
-      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+      const publish = vi.spyOn(w.server.ctx.queues.bus, 'publish');
       const first = gate();
       const second = gate();
       const syncs = syncsWaitFor(first, second);
@@ -185,8 +185,8 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
     });
 
     it('refuses the writes of a batch whose sync failed, and publishes none of its events', async () => {
-      const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
-      const logged = vi.spyOn(server.ctx.log, 'error').mockImplementation(() => {});
+      const publish = vi.spyOn(w.server.ctx.queues.bus, 'publish');
+      const logged = vi.spyOn(w.server.ctx.log, 'error').mockImplementation(() => {});
       const disk = gate();
       syncsWaitFor(disk);
       const refused = write('kappa');
@@ -199,12 +199,11 @@ describe.each(DATABASES)('group commit of concurrent writes (%s)', (db) => {
         'Syncing the database to disk failed',
       );
       // The next write syncs anew and is answered.
-      server.ctx.toDisk = realToDisk;
+      w.server.ctx.toDisk = realToDisk;
       expect(await write('lambda')).toBe('lambda');
     });
 
     it('a registration waits for a committed write and then has it in its snapshot, not its queue', async () => {
-      const hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
       const disk = gate();
       const syncs = syncsWaitFor(disk);
       const written = write('mu');

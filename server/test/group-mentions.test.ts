@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
-import { cast, type Cast } from './people.js';
+import { describe, expect, it } from 'vitest';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * A group mention counts as a mention of everyone in the group, through its subgroups too: their
  * copies carry the `mentioned` flag (so the message is in their Mentions view), when the message
  * is sent and again when an edit adds or removes the mention. A silent group mention does not.
  */
-describe.each(DATABASES)('group mentions on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('group mentions on %s', (db) => {
+  const t = useServer({ db });
 
   const flagsOf = async (who: 'othello' | 'cordelia' | 'iago', messageId: number) => {
-    const r = await t.c[who].get('/messages', {
+    const r = await t.as[who].get('/messages', {
       anchor: messageId,
       num_before: 0,
       num_after: 0,
@@ -28,7 +20,7 @@ describe.each(DATABASES)('group mentions on %s', (db) => {
   };
 
   it('flags the members of the group and of its subgroups as mentioned', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const inner = await c.hamlet.post('/user_groups/create', {
       name: 'understudies',
       description: '',
@@ -47,7 +39,7 @@ describe.each(DATABASES)('group mentions on %s', (db) => {
 
     const sent = await c.hamlet.post('/messages', {
       type: 'stream',
-      to: t.stream('general'),
+      to: t.stream['general'],
       topic: 'group mentions',
       content: 'Places, @*players*!',
     });

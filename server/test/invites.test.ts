@@ -1,20 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import { drain, TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
+/** The people who may hear of invitations: the inviters and the administrators, and others. */
 const NAMES = ['desdemona', 'iago', 'hamlet', 'othello', 'polonius'] as const;
 type Name = (typeof NAMES)[number];
 
-describe.each(DATABASES)('invitations on %s', (db) => {
-  let server: TestServer;
-  let c: Record<Name, TestClient>;
-  let streams: Record<string, number>;
+describe.each(databases('both'))('invitations on %s', (db) => {
+  const w = useServer({ db, people: NAMES });
+  const c = w.as;
 
   const outbox = () =>
     fs
-      .readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8')
+      .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -25,7 +25,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
   const keyOf = (link: string) => new URL(link).pathname.split('/')[2];
   const join = (link: string, form?: Record<string, string>) =>
     fetch(
-      `${server.url}${new URL(link).pathname}`,
+      `${w.server.url}${new URL(link).pathname}`,
       form
         ? {
             method: 'POST',
@@ -36,22 +36,6 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     );
   const invite = (who: Name, params: Record<string, unknown>) =>
     c[who].post('/invites', { stream_ids: [], ...params });
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    c = Object.fromEntries(
-      await Promise.all(
-        NAMES.map(async (n) => [
-          n,
-          await TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
-        ]),
-      ),
-    ) as Record<Name, TestClient>;
-    const all = (await c.iago.get('/streams', { include_all_active: 'true' })).body
-      .streams as any[];
-    streams = Object.fromEntries(all.map((s) => [s.name, s.stream_id]));
-  });
-  afterAll(() => server?.close());
 
   it('sends email invitations, mails the links and tells the inviter and the administrators', async () => {
     const queues = Object.fromEntries(
@@ -64,7 +48,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     );
     const r = await invite('hamlet', {
       invitee_emails: 'rosencrantz@example.com,\nGuildenstern <guildenstern@example.com>',
-      stream_ids: [streams.engineering],
+      stream_ids: [w.stream.engineering],
     });
     expect(r.status).toBe(200);
     expect(outbox().map((m) => m.to)).toEqual(
@@ -124,9 +108,9 @@ describe.each(DATABASES)('invitations on %s', (db) => {
       (await invite('hamlet', { invitee_emails: 'a@example.com', stream_ids: [99999] })).body.msg,
     ).toBe('Invalid channel ID 99999. No invites were sent.');
     expect(
-      (await invite('othello', { invitee_emails: 'a@example.com', stream_ids: [streams.design] }))
+      (await invite('othello', { invitee_emails: 'a@example.com', stream_ids: [w.stream.design] }))
         .body.msg,
-    ).toBe(`Invalid channel ID ${streams.design}. No invites were sent.`);
+    ).toBe(`Invalid channel ID ${w.stream.design}. No invites were sent.`);
     expect((await invite('polonius', { invitee_emails: 'a@example.com' })).body.msg).toBe(
       'Not allowed for guest users',
     );
@@ -245,7 +229,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     expect((await c.hamlet.post('/invites/multiuse', {})).body.msg).toBe('Insufficient permission');
     const r = await c.iago.post('/invites/multiuse', {
       invite_as: 600,
-      stream_ids: [streams.welcome],
+      stream_ids: [w.stream.welcome],
       invite_expires_in_minutes: 60,
     });
     expect(r.status).toBe(200);
@@ -291,7 +275,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('is ready');
     const rosencrantz = await TestClient.login(
-      server.url,
+      w.server.url,
       'rosencrantz@example.com',
       'sweet-prince',
     );
@@ -315,7 +299,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
   it('keeps a reusable link working for several people until it expires', async () => {
     const r = await c.iago.post('/invites/multiuse', {
       invite_as: 600,
-      stream_ids: [streams.welcome],
+      stream_ids: [w.stream.welcome],
       include_realm_default_subscriptions: 'true',
     });
     const link = r.body.invite_link as string;
@@ -328,7 +312,7 @@ describe.each(DATABASES)('invitations on %s', (db) => {
         password: 'elsinore!',
       });
       expect(res.status, who).toBe(200);
-      const client = await TestClient.login(server.url, `${who}@example.com`, 'elsinore!');
+      const client = await TestClient.login(w.server.url, `${who}@example.com`, 'elsinore!');
       expect((await client.get('/users/me')).body.role).toBe(600);
       expect(
         (await client.get('/users/me/subscriptions')).body.subscriptions
@@ -337,9 +321,9 @@ describe.each(DATABASES)('invitations on %s', (db) => {
       ).toEqual(['general', 'welcome']);
     }
     expect((await join(link, { email: 'voltemand@example.com' })).status).toBe(200);
-    expect(linkFor('voltemand@example.com')).toBe(`${server.url}/`); // told they have an account, not sent a second one
+    expect(linkFor('voltemand@example.com')).toBe(`${w.server.url}/`); // told they have an account, not sent a second one
     expect((await join(link, { email: 'bad' })).status).toBe(400);
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('invites')
       .set({ expiry: 1 })
       .where('link_key', '=', keyOf(link))
@@ -348,6 +332,6 @@ describe.each(DATABASES)('invitations on %s', (db) => {
     expect((await c.iago.get('/invites')).body.invites.map((i: any) => i.link_url)).not.toContain(
       link,
     );
-    expect((await fetch(`${server.url}/join/not-a-key/`)).status).toBe(404);
+    expect((await fetch(`${w.server.url}/join/not-a-key/`)).status).toBe(404);
   });
 });

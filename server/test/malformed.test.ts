@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownRoutes } from '../http/route.js';
 import { resetRateLimits } from '../http/rate-limit.js';
 import { DATABASES, startTestServer, type TestServer } from './harness.js';
-import { TestClient, type ApiResult } from './client.js';
+import { fetchResult, TestClient, type ApiResult } from './client.js';
 import { prepare, STEPS, type Step, type Vars, type Who } from './endpoints.js';
 import { fillPath, type Method } from './openapi.js';
 
@@ -204,15 +204,7 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
         headers.Authorization =
           'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64');
       if (init.auth) headers.Authorization = init.auth;
-      const res = await fetch(`${server.url}/api/v1${url}`, { method, headers, body: init.body });
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        /* reported as not JSON */
-      }
-      return { status: res.status, body, headers: res.headers };
+      return fetchResult(`${server.url}/api/v1${url}`, { method, headers, body: init.body });
     };
 
   it('covers every registered route with a valid call to start from', () => {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../actions/users.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { DEMO_PASSWORD } from './harness.js';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Mentions follow the organization's policies (issue 20): wildcard mentions by
@@ -20,36 +21,33 @@ const TOPIC_REFUSED = {
   msg: 'You do not have permission to use topic wildcard mentions in this topic.',
 };
 
-describe.each(DATABASES)('mention policies on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('mention policies on %s', (db) => {
+  const w = useServer({ db });
   let hamlet: TestClient;
   let iago: TestClient;
   let desdemona: TestClient;
   let crowd: TestClient[];
   let townHall: number;
-  let general: number;
-  let engineering: number;
 
   const send = (client: TestClient, to: number, topic: string, content: string) =>
     client.post('/messages', { type: 'stream', to, topic, content });
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
     [hamlet, iago, desdemona] = await Promise.all(
       ['hamlet', 'iago', 'desdemona'].map((n) =>
-        TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+        TestClient.login(w.server.url, `${n}@example.com`, DEMO_PASSWORD),
       ),
     );
     // Sixteen more people make a channel and a topic larger than the threshold of 15.
-    const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    const realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     crowd = [];
     for (let i = 0; i < 16; i++) {
-      const u = await createUser(server.ctx, realm, {
+      const u = await createUser(w.server.ctx, realm, {
         email: `citizen${i}@example.com`,
         fullName: `Citizen ${i}`,
         password: null,
       });
-      crowd.push(new TestClient(server.url, u.email, u.api_key));
+      crowd.push(new TestClient(w.server.url, u.email, u.api_key));
     }
     const made = await iago.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'town hall' }],
@@ -57,10 +55,7 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
     });
     expect(made.body).toMatchObject({ result: 'success' });
     townHall = (await iago.get('/get_stream_id', { stream: 'town hall' })).body.stream_id;
-    general = (await iago.get('/get_stream_id', { stream: 'general' })).body.stream_id;
-    engineering = (await iago.get('/get_stream_id', { stream: 'engineering' })).body.stream_id;
   });
-  afterAll(() => server?.close());
 
   it('keeps channel wildcard mentions in large channels to those the policy allows', async () => {
     // The default policy: administrators.
@@ -78,7 +73,7 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
     ).toMatchObject({ result: 'success' });
     // Small channels and direct messages take them from anyone.
     expect(
-      (await send(hamlet, engineering, 'news', '@**all** in a small channel')).body,
+      (await send(hamlet, w.stream.engineering, 'news', '@**all** in a small channel')).body,
     ).toMatchObject({ result: 'success' });
     const dm = await hamlet.post('/messages', {
       type: 'direct',
@@ -144,7 +139,9 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
       code: 'BAD_REQUEST',
       msg: "You are not allowed to mention user group 'leads'.",
     };
-    expect((await send(hamlet, general, 'groups', 'ping @*leads*')).body).toMatchObject(refused);
+    expect((await send(hamlet, w.stream.general, 'groups', 'ping @*leads*')).body).toMatchObject(
+      refused,
+    );
     expect(
       (
         await hamlet.post('/messages', {
@@ -154,13 +151,15 @@ describe.each(DATABASES)('mention policies on %s', (db) => {
         })
       ).body,
     ).toMatchObject(refused);
-    expect((await send(hamlet, general, 'groups', 'silently @_*leads*')).body).toMatchObject({
+    expect(
+      (await send(hamlet, w.stream.general, 'groups', 'silently @_*leads*')).body,
+    ).toMatchObject({
       result: 'success',
     });
-    expect((await send(iago, general, 'groups', 'ping @*leads*')).body).toMatchObject({
+    expect((await send(iago, w.stream.general, 'groups', 'ping @*leads*')).body).toMatchObject({
       result: 'success',
     });
-    const id = (await send(hamlet, general, 'groups', 'no mention yet')).body.id;
+    const id = (await send(hamlet, w.stream.general, 'groups', 'no mention yet')).body.id;
     expect((await hamlet.patch(`/messages/${id}`, { content: 'now @*leads*' })).body).toMatchObject(
       refused,
     );

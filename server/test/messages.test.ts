@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
+import { databases, useServer, type DemoName } from './fixtures.js';
 
 /** GET /messages: anchors, windows, every narrow operator, access rules and per-user flags. */
 
 const NEWEST = 10_000_000_000_000_000;
 type Narrow = unknown[];
 
-describe.each(DATABASES)('GET /messages on %s', (db) => {
-  let server: TestServer;
-  const c = {} as Record<'hamlet' | 'othello' | 'cordelia' | 'iago' | 'polonius', TestClient>;
-  const id = {} as Record<'hamlet' | 'othello' | 'cordelia' | 'anchors', number>;
+describe.each(databases('both'))('GET /messages on %s', (db) => {
+  const w = useServer({ db });
+  const c = w.as;
+  const id = w.id as Record<DemoName | 'anchors', number>;
   /** ten messages in the stream "anchors": topic "one" for a[0..4], "two" for a[5..9] */
   const a: number[] = [];
   let gap: number;
@@ -49,11 +49,6 @@ describe.each(DATABASES)('GET /messages on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    for (const who of ['hamlet', 'othello', 'cordelia', 'iago', 'polonius'] as const)
-      c[who] = await TestClient.login(server.url, `${who}@example.com`, DEMO_PASSWORD);
-    for (const who of ['hamlet', 'othello', 'cordelia'] as const)
-      id[who] = (await c[who].get('/users/me')).body.user_id;
     await c.hamlet.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'anchors' }],
       principals: [id.hamlet, id.othello],
@@ -91,7 +86,6 @@ describe.each(DATABASES)('GET /messages on %s', (db) => {
       content: 'all three',
     });
   });
-  afterAll(() => server?.close());
 
   describe('anchors and windows', () => {
     it('reads backwards from the newest message', async () => {

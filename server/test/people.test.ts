@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { drain, TestClient } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { drain } from './client.js';
 import { PNG } from './endpoints.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('status and avatar on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let hamletId: number;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    hamletId = (await hamlet.get('/users/me')).body.user_id;
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('status and avatar on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello'] });
+  const { hamlet, othello } = w.as;
 
   it('sets a status part by part, tells everyone and shows it in the snapshot', async () => {
     const q = await othello.post('/register', { event_types: ['user_status'] });
@@ -29,28 +19,28 @@ describe.each(DATABASES)('status and avatar on %s', (db) => {
     expect(events.map(({ id: _id, ...e }: { id: number }) => e)).toEqual([
       {
         type: 'user_status',
-        user_id: hamletId,
+        user_id: w.id.hamlet,
         status_text: 'In a meeting',
         emoji_name: 'calendar',
         emoji_code: '1f4c6',
         reaction_type: 'unicode_emoji',
       },
-      { type: 'user_status', user_id: hamletId, away: true },
+      { type: 'user_status', user_id: w.id.hamlet, away: true },
     ]);
     const snapshot = await othello.post('/register', { fetch_event_types: ['user_status'] });
-    expect(snapshot.body.user_status[hamletId]).toEqual({
+    expect(snapshot.body.user_status[w.id.hamlet]).toEqual({
       away: true,
       status_text: 'In a meeting',
       emoji_name: 'calendar',
       emoji_code: '1f4c6',
       reaction_type: 'unicode_emoji',
     });
-    expect((await othello.get(`/users/${hamletId}/status`)).body.status).toMatchObject({
+    expect((await othello.get(`/users/${w.id.hamlet}/status`)).body.status).toMatchObject({
       status_text: 'In a meeting',
     });
     await hamlet.post('/users/me/status', { away: false, status_text: '', emoji_name: '' });
     const cleared = await othello.post('/register', { fetch_event_types: ['user_status'] });
-    expect(cleared.body.user_status[hamletId]).toBeUndefined();
+    expect(cleared.body.user_status[w.id.hamlet]).toBeUndefined();
   });
 
   it('refuses an empty request, a long text and an unknown emoji', async () => {
@@ -72,17 +62,17 @@ describe.each(DATABASES)('status and avatar on %s', (db) => {
     });
     expect(upload.body).toMatchObject({ result: 'success' });
     const url: string = upload.body.avatar_url;
-    expect(url).toMatch(new RegExp(`/user_avatars/\\d+/${hamletId}-2-[0-9a-f]{32}$`));
+    expect(url).toMatch(new RegExp(`/user_avatars/\\d+/${w.id.hamlet}-2-[0-9a-f]{32}$`));
     const image = await fetch(url);
     expect(image.headers.get('content-type')).toBe('image/png');
     const [event] = await drain(othello, q.body.queue_id);
     expect(event).toMatchObject({
       type: 'realm_user',
       op: 'update',
-      person: { user_id: hamletId, avatar_url: url, avatar_version: 2 },
+      person: { user_id: w.id.hamlet, avatar_url: url, avatar_version: 2 },
     });
     const removed = await hamlet.delete('/users/me/avatar');
-    expect(removed.body.avatar_url).toMatch(new RegExp(`/${hamletId}-3-[0-9a-f]{32}$`));
+    expect(removed.body.avatar_url).toMatch(new RegExp(`/${w.id.hamlet}-3-[0-9a-f]{32}$`));
     // The first upload's path is gone with it.
     expect((await fetch(url)).status).toBe(404);
     const drawn = await fetch(removed.body.avatar_url);

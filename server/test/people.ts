@@ -1,55 +1,9 @@
 import { expect } from 'vitest';
-import { DEMO_PASSWORD, type TestServer } from './harness.js';
-import { drain, TestClient } from './client.js';
+import { drain } from './client.js';
 import { OpenApiSpec, skipTestWithoutSpec, specAvailable } from './openapi.js';
 
-/** Shared set-up for the people tests (users, groups, profile fields, presence, muting). */
-export const PEOPLE = [
-  'desdemona',
-  'iago',
-  'shiva',
-  'hamlet',
-  'othello',
-  'cordelia',
-  'polonius',
-] as const;
-export type Person = (typeof PEOPLE)[number];
-
-export interface Cast {
-  c: Record<Person, TestClient>;
-  id: Record<Person | 'bot', number>;
-  stream: (name: string) => number;
-  /** registers a queue for each person (with these event types) and reads them back */
-  queues(types: string[]): Promise<{ events(who: Person): Promise<any[]> }>;
-}
-
+/** Shared checks for the people tests (users, groups, profile fields, presence, muting). */
 export { drain };
-
-export async function cast(server: TestServer): Promise<Cast> {
-  const c = Object.fromEntries(
-    await Promise.all(
-      PEOPLE.map(async (n) => [
-        n,
-        await TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
-      ]),
-    ),
-  ) as Record<Person, TestClient>;
-  const members = (await c.iago.get('/users')).body.members as any[];
-  const id = Object.fromEntries(
-    PEOPLE.map((n) => [n, members.find((m) => m.email === `${n}@example.com`).user_id]),
-  ) as Cast['id'];
-  id.bot = members.find((m) => m.email === 'hamlet-bot@parley.bots').user_id;
-  const streams = (await c.iago.get('/streams', { include_all_active: 'true' })).body
-    .streams as any[];
-  const stream = (name: string) => streams.find((s) => s.name === name).stream_id;
-  const queues = async (types: string[]) => {
-    const ids = {} as Record<Person, string>;
-    for (const n of PEOPLE)
-      ids[n] = (await c[n].post('/register', { event_types: types })).body.queue_id;
-    return { events: (who: Person) => drain(c[who], ids[who]) };
-  };
-  return { c, id, stream, queues };
-}
 
 const spec = specAvailable ? OpenApiSpec.load() : null;
 

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import {
-  cast,
   drain,
   expectCodedErrorMatchesSpec,
   expectError,
   expectEventsMatchSpec,
   expectResponseMatchesSpec,
-  type Cast,
 } from './people.js';
+import { databases, useServer, type DemoName } from './fixtures.js';
 
-describe.each(DATABASES)('presence on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-  const report = (who: keyof Cast['c'], params: Record<string, unknown> = {}) =>
-    t.c[who].post('/users/me/presence', { status: 'active', ...params });
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('presence on %s', (db) => {
+  const t = useServer({ db });
+  const report = (who: DemoName, params: Record<string, unknown> = {}) =>
+    t.as[who].post('/users/me/presence', { status: 'active', ...params });
 
   it('records a report, answers with everyone’s presence, and tells others the user came online', async () => {
     const { id } = t;
@@ -88,7 +79,7 @@ describe.each(DATABASES)('presence on %s', (db) => {
   });
 
   it('is in the register snapshot, keyed by id with slim_presence and by email without', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const slim = (
       await c.othello.post('/register', { fetch_event_types: ['presence'], slim_presence: true })
     ).body;
@@ -106,7 +97,7 @@ describe.each(DATABASES)('presence on %s', (db) => {
   });
 
   it('GET /users/{id or email}/presence and GET /realm/presence', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const byEmail = await c.othello.get('/users/hamlet@example.com/presence');
     expectResponseMatchesSpec('GET', '/users/{user_id_or_email}/presence', byEmail);
     expect(byEmail.body.presence).toEqual({
@@ -145,7 +136,7 @@ describe.each(DATABASES)('presence on %s', (db) => {
     const { id } = t;
     const q = await t.queues(['presence']);
     const longAgo = Math.floor(Date.now() / 1000) - 600;
-    await server.ctx.db
+    await t.server.ctx.db
       .updateTable('presences')
       .set({ last_connected_time: longAgo, last_active_time: longAgo })
       .where('user_id', '=', id.hamlet)
@@ -161,7 +152,7 @@ describe.each(DATABASES)('presence on %s', (db) => {
 
   it('validates the status', async () => {
     expectError(await report('hamlet', { status: 'away' }), 'BAD_REQUEST', 'Invalid status');
-    const missing = await t.c.hamlet.post('/users/me/presence', {});
+    const missing = await t.as.hamlet.post('/users/me/presence', {});
     expectError(missing, 'REQUEST_VARIABLE_MISSING');
     expect(missing.body.var_name).toBe('status');
     expectError(
@@ -175,7 +166,7 @@ describe.each(DATABASES)('presence on %s', (db) => {
   });
 
   it('shares nothing for users who turned presence off, nor when the organization disabled it', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['presence']);
     const heardOf = async (who: number) =>
       (await q.events('cordelia')).filter((e) => e.user_id === who);
@@ -202,18 +193,11 @@ describe.each(DATABASES)('presence on %s', (db) => {
   });
 });
 
-describe.each(DATABASES)('muting users and alert words on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('muting users and alert words on %s', (db) => {
+  const t = useServer({ db });
 
   it('muting marks everything the muted user sent as read, now and later', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const dm = (
       await c.othello.post('/messages', { type: 'direct', to: [id.hamlet], content: 'Hear me out' })
     ).body.id;
@@ -264,7 +248,7 @@ describe.each(DATABASES)('muting users and alert words on %s', (db) => {
   });
 
   it('refuses muting oneself, unknown users and users already muted; bots may be muted', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     expectError(
       await c.hamlet.post(`/users/me/muted_users/${id.hamlet}`),
       'BAD_REQUEST',
@@ -283,7 +267,7 @@ describe.each(DATABASES)('muting users and alert words on %s', (db) => {
   });
 
   it('unmutes, and refuses to unmute who is not muted', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const queue = (await c.hamlet.post('/register', { event_types: ['muted_users'] })).body
       .queue_id;
     const r = await c.hamlet.delete(`/users/me/muted_users/${id.othello}`);
@@ -314,7 +298,7 @@ describe.each(DATABASES)('muting users and alert words on %s', (db) => {
   });
 
   it('adds and removes alert words case-insensitively, announcing the whole list', async () => {
-    const { c } = t;
+    const { as: c } = t;
     const empty = await c.hamlet.get('/users/me/alert_words');
     expect(empty.body).toEqual({ result: 'success', msg: '', alert_words: [] });
     expectResponseMatchesSpec('GET', '/users/me/alert_words', empty);
@@ -366,7 +350,7 @@ describe.each(DATABASES)('muting users and alert words on %s', (db) => {
   });
 
   it('validates alert word lists', async () => {
-    const { c } = t;
+    const { as: c } = t;
     const missing = await c.hamlet.post('/users/me/alert_words', {});
     expectError(missing, 'REQUEST_VARIABLE_MISSING');
     expect(missing.body.var_name).toBe('alert_words');

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fetchResult } from './client.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -80,15 +81,7 @@ export async function probe(
   url: string,
 ): Promise<{ status: number; body: any; headers: Headers } | undefined> {
   try {
-    const res = await fetch(url);
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      /* text */
-    }
-    return { status: res.status, body, headers: res.headers };
+    return await fetchResult(url);
   } catch {
     return undefined;
   }

@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
-import {
-  cast,
-  expectError,
-  expectEventsMatchSpec,
-  expectResponseMatchesSpec,
-  type Cast,
-} from './people.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, expectEventsMatchSpec, expectResponseMatchesSpec } from './people.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('custom profile fields on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
+describe.each(databases('both'))('custom profile fields on %s', (db) => {
+  const t = useServer({ db });
   const f: Record<string, number> = {};
 
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
-
   const create = (params: Record<string, unknown>) =>
-    t.c.iago.post('/realm/profile_fields', params);
+    t.as.iago.post('/realm/profile_fields', params);
 
   it('administrators create fields of every type; everyone hears the whole list', async () => {
     const q = await t.queues(['custom_profile_fields']);
@@ -86,11 +73,11 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
       red: { text: 'Red', order: '1' },
       blue: { text: 'Blue', order: '2' },
     });
-    const list = await t.c.hamlet.get('/realm/profile_fields');
+    const list = await t.as.hamlet.get('/realm/profile_fields');
     expectResponseMatchesSpec('GET', '/realm/profile_fields', list);
     expect(list.body.custom_fields).toEqual(last);
     const reg = (
-      await t.c.hamlet.post('/register', { fetch_event_types: ['custom_profile_fields'] })
+      await t.as.hamlet.post('/register', { fetch_event_types: ['custom_profile_fields'] })
     ).body;
     expect(reg.custom_profile_fields).toEqual(last);
     expect(reg.custom_profile_field_types.SELECT).toEqual({ id: 3, name: 'List of options' });
@@ -98,7 +85,7 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
 
   it('refuses bad definitions, and non-administrators', async () => {
     expectError(
-      await t.c.hamlet.post('/realm/profile_fields', { name: 'Mine', field_type: 1 }),
+      await t.as.hamlet.post('/realm/profile_fields', { name: 'Mine', field_type: 1 }),
       'UNAUTHORIZED_PRINCIPAL',
       'Must be an organization administrator',
     );
@@ -216,14 +203,14 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
       'BAD_REQUEST',
       'Only 2 custom profile fields can be displayed in the profile summary.',
     );
-    f.team = (await t.c.hamlet.get('/realm/profile_fields')).body.custom_fields.find(
+    f.team = (await t.as.hamlet.get('/realm/profile_fields')).body.custom_fields.find(
       (x: any) => x.name === 'Team',
     ).id;
   });
 
   it('edits and reorders fields', async () => {
     const q = await t.queues(['custom_profile_fields']);
-    const r = await t.c.iago.patch(`/realm/profile_fields/${f.phone}`, {
+    const r = await t.as.iago.patch(`/realm/profile_fields/${f.phone}`, {
       name: 'Mobile',
       hint: 'Call me',
       display_in_profile_summary: false,
@@ -238,61 +225,61 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
       edited.fields.find((x: any) => x.id === f.phone).display_in_profile_summary,
     ).toBeUndefined();
     expectError(
-      await t.c.iago.patch(`/realm/profile_fields/${f.about}`, {
+      await t.as.iago.patch(`/realm/profile_fields/${f.about}`, {
         display_in_profile_summary: true,
       }),
       'BAD_REQUEST',
       'Field type not supported for display in profile summary.',
     );
     expectError(
-      await t.c.iago.patch(`/realm/profile_fields/${f.github}`, { name: 'Octocat' }),
+      await t.as.iago.patch(`/realm/profile_fields/${f.github}`, { name: 'Octocat' }),
       'BAD_REQUEST',
       'Default custom field cannot be updated.',
     );
     expectError(
-      await t.c.iago.patch(`/realm/profile_fields/${f.about}`, { name: 'Team' }),
+      await t.as.iago.patch(`/realm/profile_fields/${f.about}`, { name: 'Team' }),
       'BAD_REQUEST',
       'A field with that label already exists.',
     );
     expectError(
-      await t.c.iago.patch('/realm/profile_fields/99999', { name: 'Ghost' }),
+      await t.as.iago.patch('/realm/profile_fields/99999', { name: 'Ghost' }),
       'BAD_REQUEST',
       'Field id 99999 not found.',
     );
     expectError(
-      await t.c.hamlet.patch(`/realm/profile_fields/${f.about}`, { name: 'Bio' }),
+      await t.as.hamlet.patch(`/realm/profile_fields/${f.about}`, { name: 'Bio' }),
       'UNAUTHORIZED_PRINCIPAL',
     );
 
     const ids = Object.values(f).reverse();
-    const order = await t.c.iago.patch('/realm/profile_fields', { order: ids });
+    const order = await t.as.iago.patch('/realm/profile_fields', { order: ids });
     expect(order.body).toEqual({ result: 'success', msg: '' });
     expectResponseMatchesSpec('PATCH', '/realm/profile_fields', order);
     const events = await q.events('hamlet');
     expect(events.at(-1).fields.map((x: any) => x.id)).toEqual(ids);
     expectEventsMatchSpec(events);
     expect(
-      (await t.c.hamlet.get('/realm/profile_fields')).body.custom_fields.map((x: any) => x.id),
+      (await t.as.hamlet.get('/realm/profile_fields')).body.custom_fields.map((x: any) => x.id),
     ).toEqual(ids);
     expectError(
-      await t.c.iago.patch('/realm/profile_fields', { order: ids.slice(1) }),
+      await t.as.iago.patch('/realm/profile_fields', { order: ids.slice(1) }),
       'BAD_REQUEST',
       'Invalid order mapping.',
     );
     expectError(
-      await t.c.iago.patch('/realm/profile_fields', { order: [...ids.slice(1), ids[1]] }),
+      await t.as.iago.patch('/realm/profile_fields', { order: [...ids.slice(1), ids[1]] }),
       'BAD_REQUEST',
       'Invalid order mapping.',
     );
     expectError(
-      await t.c.hamlet.patch('/realm/profile_fields', { order: ids }),
+      await t.as.hamlet.patch('/realm/profile_fields', { order: ids }),
       'UNAUTHORIZED_PRINCIPAL',
     );
-    expect((await t.c.iago.patch('/realm/profile_fields')).body.var_name).toBe('order');
+    expect((await t.as.iago.patch('/realm/profile_fields')).body.var_name).toBe('order');
   });
 
   it('users set their values, validated per type, rendered for text, announced to everyone', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user']);
     const data = [
       { id: f.phone, value: '+45 1234' },
@@ -337,7 +324,7 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
   });
 
   it('refuses values that do not fit their field', async () => {
-    const { c } = t;
+    const { as: c } = t;
     const set = (id: number, value: unknown) =>
       c.hamlet.patch('/users/me/profile_data', { data: [{ id, value }] });
     expectError(await set(f.birthday, 'yesterday'), 'BAD_REQUEST', 'Birthday is not a date');
@@ -401,7 +388,7 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
   });
 
   it('clears values: by deletion, by an empty value, and when a choice disappears', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user']);
     const r = await c.hamlet.delete('/users/me/profile_data', { data: [f.phone] });
     expect(r.body).toEqual({ result: 'success', msg: '' });
@@ -435,7 +422,7 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
   });
 
   it('administrators set anyone’s values through PATCH /users/{id}, even fields users may not edit', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user']);
     const r = await c.iago.patch(`/users/${id.othello}`, {
       profile_data: [
@@ -473,7 +460,7 @@ describe.each(DATABASES)('custom profile fields on %s', (db) => {
   });
 
   it('deletes a field with everyone’s values', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['custom_profile_fields']);
     expectError(
       await c.hamlet.delete(`/realm/profile_fields/${f.about}`),

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { drain, TestClient } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { drain } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('reactions and read receipts on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let cordelia: TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello', 'cordelia'] });
+  const { hamlet, othello, cordelia } = w.as;
 
   it('adds and removes a reaction with reaction events, shown on the message', async () => {
     const id = (
@@ -150,11 +140,10 @@ describe.each(DATABASES)('reactions and read receipts on %s', (db) => {
       })
     ).body.id;
     await othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' });
-    const othelloId = (await othello.get('/users/me')).body.user_id;
     const r = await cordelia.get(`/messages/${id}/read_receipts`);
-    expect(r.body.user_ids).toEqual([othelloId]);
-    const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
-    await server.ctx.db
+    expect(r.body.user_ids).toEqual([w.id.othello]);
+    const realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    await w.server.ctx.db
       .updateTable('realms')
       .set({
         settings: JSON.stringify({ ...JSON.parse(realm.settings), enable_read_receipts: false }),

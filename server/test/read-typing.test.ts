@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 async function events(client: TestClient, queueId: string) {
   const r = await client.get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
   return r.body.events as any[];
 }
 
-describe.each(DATABASES)('marking read and typing on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let streamId: number;
-  let othelloId: number;
-  let hamletId: number;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    streamId = (await hamlet.get('/get_stream_id', { stream: 'engineering' })).body.stream_id;
-    othelloId = (await othello.get('/users/me')).body.user_id;
-    hamletId = (await hamlet.get('/users/me')).body.user_id;
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('marking read and typing on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello'] });
+  const { hamlet, othello } = w.as;
 
   const unreadIn = async (topic: string) => {
     const r = await hamlet.get('/messages', {
@@ -31,7 +17,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       num_before: 50,
       num_after: 0,
       narrow: [
-        ['channel', String(streamId)],
+        ['channel', String(w.stream.engineering)],
         ['topic', topic],
         ['is', 'unread'],
       ],
@@ -43,7 +29,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
     for (const topic of ['alpha', 'alpha', 'beta']) {
       await othello.post('/messages', {
         type: 'stream',
-        to: streamId,
+        to: w.stream.engineering,
         topic,
         content: `about ${topic}`,
       });
@@ -51,7 +37,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
     expect(await unreadIn('alpha')).toBe(2);
     const q = await hamlet.post('/register', { event_types: ['update_message_flags'] });
     const topic = await hamlet.post('/mark_topic_as_read', {
-      stream_id: streamId,
+      stream_id: w.stream.engineering,
       topic_name: 'ALPHA',
     });
     expect(topic.status).toBe(200);
@@ -63,10 +49,12 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
     expect(ev).toMatchObject({ op: 'add', flag: 'read', all: false });
     expect(ev.messages).toHaveLength(2);
 
-    expect((await hamlet.post('/mark_stream_as_read', { stream_id: streamId })).status).toBe(200);
+    expect(
+      (await hamlet.post('/mark_stream_as_read', { stream_id: w.stream.engineering })).status,
+    ).toBe(200);
     expect(await unreadIn('beta')).toBe(0);
 
-    await othello.post('/messages', { type: 'direct', to: [hamletId], content: 'psst' });
+    await othello.post('/messages', { type: 'direct', to: [w.id.hamlet], content: 'psst' });
     const all = await hamlet.post('/mark_all_as_read');
     expect(all.body.complete).toBe(true);
     const reg = await hamlet.post('/register', {
@@ -81,8 +69,12 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       msg: 'Invalid channel ID',
     });
     expect(
-      (await hamlet.post('/mark_topic_as_read', { stream_id: streamId, topic_name: 'never used' }))
-        .status,
+      (
+        await hamlet.post('/mark_topic_as_read', {
+          stream_id: w.stream.engineering,
+          topic_name: 'never used',
+        })
+      ).status,
     ).toBe(400);
   });
 
@@ -93,7 +85,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
         (
           await othello.post('/messages', {
             type: 'stream',
-            to: streamId,
+            to: w.stream.engineering,
             topic: 'gamma',
             content: `g${i}`,
           })
@@ -106,7 +98,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       op: 'add',
       flag: 'starred',
       narrow: [
-        { operator: 'channel', operand: streamId },
+        { operator: 'channel', operand: w.stream.engineering },
         { operator: 'topic', operand: 'gamma' },
       ],
     });
@@ -126,7 +118,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       op: 'add',
       flag: 'starred',
       narrow: [
-        { operator: 'channel', operand: streamId },
+        { operator: 'channel', operand: w.stream.engineering },
         { operator: 'topic', operand: 'gamma' },
       ],
     });
@@ -139,7 +131,7 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       op: 'remove',
       flag: 'starred',
       narrow: [
-        { operator: 'channel', operand: streamId },
+        { operator: 'channel', operand: w.stream.engineering },
         { operator: 'topic', operand: 'gamma' },
       ],
     });
@@ -160,11 +152,11 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       event_types: ['typing'],
       client_capabilities: { stream_typing_notifications: true },
     });
-    await hamlet.post('/typing', { op: 'start', to: [othelloId] });
+    await hamlet.post('/typing', { op: 'start', to: [w.id.othello] });
     await hamlet.post('/typing', {
       op: 'stop',
       type: 'stream',
-      stream_id: streamId,
+      stream_id: w.stream.engineering,
       topic: 'gamma',
     });
     const got = await events(othello, q.body.queue_id);
@@ -172,28 +164,28 @@ describe.each(DATABASES)('marking read and typing on %s', (db) => {
       type: 'typing',
       op: 'start',
       message_type: 'direct',
-      sender: { user_id: hamletId },
+      sender: { user_id: w.id.hamlet },
     });
     expect(got[0].recipients.map((r: any) => r.user_id).sort()).toEqual(
-      [hamletId, othelloId].sort(),
+      [w.id.hamlet, w.id.othello].sort(),
     );
     expect(got[1]).toMatchObject({
       type: 'typing',
       op: 'stop',
       message_type: 'stream',
-      stream_id: streamId,
+      stream_id: w.stream.engineering,
       topic: 'gamma',
     });
   });
 
   it('refuses private typing, several streams and missing recipients', async () => {
     expect(
-      (await hamlet.post('/typing', { op: 'start', type: 'private', to: [othelloId] })).status,
+      (await hamlet.post('/typing', { op: 'start', type: 'private', to: [w.id.othello] })).status,
     ).toBe(400);
     const many = await hamlet.post('/typing', {
       op: 'start',
       type: 'stream',
-      to: [streamId, streamId + 1],
+      to: [w.stream.engineering, w.stream.engineering + 1],
       topic: 'x',
     });
     expect(many.body).toMatchObject({ code: 'BAD_REQUEST' });

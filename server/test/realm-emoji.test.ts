@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { drain, TestClient } from './client.js';
 import { PNG } from './endpoints.js';
+import { databases, useServer } from './fixtures.js';
 
 const GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
 
@@ -23,27 +23,15 @@ function addEmoji(
   return client.post(`/realm/emoji/${encodeURIComponent(name)}`, file ? params : {});
 }
 
-describe.each(DATABASES)('custom emoji on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let iago: TestClient;
-  let cordelia: TestClient;
-  let polonius: TestClient;
+describe.each(databases('both'))('custom emoji on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet', 'othello', 'cordelia', 'polonius'] });
+  const { hamlet, othello, iago, cordelia, polonius } = w.as;
   let realmId: number;
-  let iagoId: number;
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
-    polonius = await TestClient.login(server.url, 'polonius@example.com', DEMO_PASSWORD);
-    realmId = (await server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()).id;
-    iagoId = (await iago.get('/users/me')).body.user_id;
+    realmId = (await w.server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow())
+      .id;
   });
-  afterAll(() => server?.close());
 
   const emojiNamed = async (name: string) => {
     const all = (await hamlet.get('/realm/emoji')).body.emoji as Record<string, any>;
@@ -59,7 +47,7 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
       name: 'green_tick',
       source_url: `/user_avatars/${realmId}/emoji/images/${tick.id}.png`,
       deactivated: false,
-      author_id: iagoId,
+      author_id: w.id.iago,
       still_url: null,
     });
     const events = await drain(hamlet, q.body.queue_id);
@@ -74,23 +62,24 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
     expect(state.body.realm_emoji[tick.id]).toEqual(tick);
 
     // The image is public, as upstream serves it.
-    const image = await fetch(new URL(tick.source_url, server.url));
+    const image = await fetch(new URL(tick.source_url, w.server.url));
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(image.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
     expect(image.headers.get('cache-control')).toBe('public, max-age=86400');
     // Kept by browsers and asked for again by its tag (fetch's own no-cache would skip the tag).
-    const again = await fetch(new URL(tick.source_url, server.url), {
+    const again = await fetch(new URL(tick.source_url, w.server.url), {
       headers: { 'If-None-Match': image.headers.get('etag')!, 'Cache-Control': 'max-age=0' },
     });
     expect(again.status).toBe(304);
     expect(
-      (await fetch(new URL(tick.source_url, server.url), { headers: { Range: 'bytes=1-3' } }))
+      (await fetch(new URL(tick.source_url, w.server.url), { headers: { Range: 'bytes=1-3' } }))
         .status,
     ).toBe(206);
     expect(
-      (await fetch(new URL(`/user_avatars/${realmId}/emoji/images/999999.png`, server.url))).status,
+      (await fetch(new URL(`/user_avatars/${realmId}/emoji/images/999999.png`, w.server.url)))
+        .status,
     ).toBe(404);
   });
 
@@ -289,10 +278,10 @@ describe.each(DATABASES)('custom emoji on %s', (db) => {
 
   it('keeps emoji and their images across a restart', async () => {
     await addEmoji(hamlet, 'survivor');
-    server = await server.restart();
-    const client = new TestClient(server.url, hamlet.email, hamlet.apiKey);
+    w.server = await w.server.restart();
+    const client = new TestClient(w.server.url, hamlet.email, hamlet.apiKey);
     const all = Object.values((await client.get('/realm/emoji')).body.emoji as Record<string, any>);
     const survivor = all.find((e) => e.name === 'survivor')!;
-    expect((await fetch(new URL(survivor.source_url, server.url))).status).toBe(200);
+    expect((await fetch(new URL(survivor.source_url, w.server.url))).status).toBe(200);
   });
 });

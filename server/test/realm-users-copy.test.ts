@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient } from './client.js';
-import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './fixtures.js';
 
 /** The realm_users copy kept between registrations (events/realm-users.ts), on the in-memory bus. */
 describe('the people kept between registrations', () => {
-  let server: TestServer;
-  let hamlet: TestClient;
+  const w = useServer({ db: 'sqlite', people: ['hamlet'] });
+  const { hamlet } = w.as;
   let othelloId: number;
   beforeAll(async () => {
-    server = await startTestServer();
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     othelloId = (
-      await server.ctx.db
+      await w.server.ctx.db
         .selectFrom('users')
         .select('id')
         .where('delivery_email', '=', 'othello@example.com')
         .executeTakeFirstOrThrow()
     ).id;
   });
-  afterAll(() => server?.close());
 
   const othelloName = async () => {
     const body = (await hamlet.post('/register', { fetch_event_types: ['realm_user'] })).body;
@@ -30,7 +26,7 @@ describe('the people kept between registrations', () => {
   it('is kept through a status change, and dropped by a change to a person', async () => {
     expect(await othelloName()).toBe('Othello, the Moor of Venice');
     // Behind the server's back (no event): the kept copy still has the old name.
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('users')
       .set({ full_name: 'Othello (renamed quietly)' })
       .where('id', '=', othelloId)

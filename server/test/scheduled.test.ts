@@ -1,35 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
 import { deliverDueScheduledMessages, startScheduler } from '../actions/scheduler.js';
+import { databases, useServer } from './fixtures.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 const HOUR = 3600;
 
-describe.each(DATABASES)('scheduled messages on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('scheduled messages on %s', (db) => {
+  const w = useServer({ db });
   let hamlet: TestClient;
   let othello: TestClient;
   let iago: TestClient;
   let streams: Record<string, number>;
-  let othelloId: number;
 
   const newest = async (c: TestClient, narrow: unknown[]) =>
     (await c.get('/messages', { anchor: 'newest', num_before: 1, narrow, apply_markdown: 'false' }))
       .body.messages[0];
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
     [hamlet, othello, iago] = await Promise.all(
       ['hamlet', 'othello', 'iago'].map((n) =>
-        TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+        TestClient.login(w.server.url, `${n}@example.com`, DEMO_PASSWORD),
       ),
     );
     const all = (await iago.get('/streams', { include_all_active: 'true' })).body.streams as any[];
     streams = Object.fromEntries(all.map((s) => [s.name, s.stream_id]));
-    othelloId = (await othello.get('/users/me')).body.user_id;
   });
-  afterAll(() => server?.close());
 
   it('schedules stream and direct messages, telling only the sender', async () => {
     const mine = await hamlet.post('/register', { event_types: ['scheduled_messages'] });
@@ -45,7 +42,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     expect(s.status).toBe(200);
     const d = await hamlet.post('/scheduled_messages', {
       type: 'direct',
-      to: [othelloId],
+      to: [w.id.othello],
       content: 'psst',
       scheduled_delivery_timestamp: at + 60,
     });
@@ -82,7 +79,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
       {
         scheduled_message_id: d.body.scheduled_message_id,
         type: 'private',
-        to: [othelloId],
+        to: [w.id.othello],
         content: 'psst',
         rendered_content: expect.any(String),
         scheduled_delivery_timestamp: at + 60,
@@ -146,10 +143,15 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     expect(
       (await post({ type: 'stream', to: [streams.general, streams.welcome], topic: 't' })).body.msg,
     ).toBe('Invalid data type for channel ID');
-    expect((await post({ type: 'huddle', to: [othelloId] })).status).toBe(400);
+    expect((await post({ type: 'huddle', to: [w.id.othello] })).status).toBe(400);
     expect(
-      (await hamlet.post('/scheduled_messages', { type: 'direct', to: [othelloId], content: 'x' }))
-        .body.var_name,
+      (
+        await hamlet.post('/scheduled_messages', {
+          type: 'direct',
+          to: [w.id.othello],
+          content: 'x',
+        })
+      ).body.var_name,
     ).toBe('scheduled_delivery_timestamp');
   });
 
@@ -205,7 +207,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     });
 
     const moved = `/scheduled_messages/${d.scheduled_message_id}`;
-    expect((await hamlet.patch(moved, { type: 'direct', to: [othelloId] })).status).toBe(200);
+    expect((await hamlet.patch(moved, { type: 'direct', to: [w.id.othello] })).status).toBe(200);
     expect((await hamlet.patch(moved, { type: 'stream', to: streams.general })).body.msg).toBe(
       'Topic required when updating scheduled message type to channel.',
     );
@@ -223,13 +225,13 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     const [s] = (await hamlet.get('/scheduled_messages')).body.scheduled_messages;
     const q = await hamlet.post('/register', { event_types: ['scheduled_messages', 'message'] });
     const other = await othello.post('/register', { event_types: ['message'] });
-    expect(await deliverDueScheduledMessages(server.ctx, s.scheduled_delivery_timestamp - 1)).toBe(
-      0,
-    );
-    expect(await deliverDueScheduledMessages(server.ctx, s.scheduled_delivery_timestamp)).toBe(1);
-    expect(await deliverDueScheduledMessages(server.ctx, s.scheduled_delivery_timestamp + 5)).toBe(
-      0,
-    );
+    expect(
+      await deliverDueScheduledMessages(w.server.ctx, s.scheduled_delivery_timestamp - 1),
+    ).toBe(0);
+    expect(await deliverDueScheduledMessages(w.server.ctx, s.scheduled_delivery_timestamp)).toBe(1);
+    expect(
+      await deliverDueScheduledMessages(w.server.ctx, s.scheduled_delivery_timestamp + 5),
+    ).toBe(0);
     const sent = await newest(othello, [{ operator: 'stream', operand: 'general' }]);
     expect(sent).toMatchObject({
       sender_email: 'hamlet@example.com',
@@ -272,7 +274,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
       ).status,
     ).toBe(200);
     const q = await hamlet.post('/register', { event_types: ['scheduled_messages', 'message'] });
-    expect(await deliverDueScheduledMessages(server.ctx, at + 1)).toBe(1);
+    expect(await deliverDueScheduledMessages(w.server.ctx, at + 1)).toBe(1);
     const [failed] = (await hamlet.get('/scheduled_messages')).body.scheduled_messages;
     expect(failed).toMatchObject({
       scheduled_message_id: r.body.scheduled_message_id,
@@ -286,7 +288,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
     const notice = events.find((e) => e.type === 'message');
     expect(notice.message.sender_full_name).toBe('Notification Bot');
     expect(notice.message.content).toContain('was not sent because of the following error');
-    expect(await deliverDueScheduledMessages(server.ctx, at + 2)).toBe(0); // failed ones wait for the user
+    expect(await deliverDueScheduledMessages(w.server.ctx, at + 2)).toBe(0); // failed ones wait for the user
 
     const path = `/scheduled_messages/${r.body.scheduled_message_id}`;
     expect((await hamlet.patch(path, { content: 'again' })).body.msg).toBe(
@@ -307,7 +309,7 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
       to: streams.general,
     });
     // Far too late: the real server gives up ten minutes after the time.
-    expect(await deliverDueScheduledMessages(server.ctx, at + 60 + 11 * 60)).toBe(1);
+    expect(await deliverDueScheduledMessages(w.server.ctx, at + 60 + 11 * 60)).toBe(1);
     expect((await hamlet.get('/scheduled_messages')).body.scheduled_messages[0]).toMatchObject({
       failed: true,
     });
@@ -315,11 +317,11 @@ describe.each(DATABASES)('scheduled messages on %s', (db) => {
   });
 
   it('runs by itself on a timer until stopped', async () => {
-    const stop = startScheduler(server.ctx, { intervalMs: 50 });
+    const stop = startScheduler(w.server.ctx, { intervalMs: 50 });
     try {
       const r = await hamlet.post('/scheduled_messages', {
         type: 'direct',
-        to: [othelloId],
+        to: [w.id.othello],
         content: 'on the dot',
         scheduled_delivery_timestamp: now() + 1,
       });

@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_READING_LIMITS } from '../lib/get-messages.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Full-text search (the `search` operator) through each database's own engine, as upstream's:
@@ -12,10 +11,9 @@ import { TestClient } from './client.js';
 type Narrow = unknown[];
 const mark = (text: string) => `<span class="highlight">${text}</span>`;
 
-describe.each(DATABASES)('search on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let iago: TestClient;
+describe.each(databases('both'))('search on %s', (db) => {
+  const w = useServer({ db, people: ['iago', 'hamlet'] });
+  const { hamlet, iago } = w.as;
   const id: Record<string, number> = {};
 
   const fetch = async (narrow: Narrow, who = hamlet) => {
@@ -33,9 +31,6 @@ describe.each(DATABASES)('search on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    iago = await TestClient.login(server.url, 'iago@example.com', DEMO_PASSWORD);
     await hamlet.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'finding' }, { name: 'elsewhere' }],
     });
@@ -44,9 +39,6 @@ describe.each(DATABASES)('search on %s', (db) => {
     id.topicOnly = await send('running club', 'Meet at noon');
     id.code = await send('snippets', 'Try `compile_all()` then <b>bold</b> & done');
     id.other = await send('unrelated', 'Nothing to see: zebra crossing');
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   it('finds every form of a word by its stem, in the content or the topic', async () => {
@@ -220,16 +212,14 @@ describe.each(DATABASES)('search on %s', (db) => {
   });
 });
 
-describe.each(DATABASES)('search of common words on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
+describe.each(databases('both'))('search of common words on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet'] });
+  const { hamlet } = w.as;
   const words = ['wombat', 'quokka', 'numbat'];
   const expected: Record<string, number[]> = {};
   const limits = { ...SEARCH_READING_LIMITS };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
     await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'common' }] });
     for (const w of words) expected[w] = [];
     for (let i = 0; i < 40; i++) {
@@ -244,9 +234,6 @@ describe.each(DATABASES)('search of common words on %s', (db) => {
     }
   });
   afterEach(() => Object.assign(SEARCH_READING_LIMITS, limits));
-  afterAll(async () => {
-    await server.close();
-  });
 
   const page = async (narrow: Narrow, anchor: unknown, before: number, after: number) => {
     const r = await hamlet.get('/messages', {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Access that must not outlive membership, and posting rules that every path applies (issue 20:
@@ -12,8 +13,8 @@ const NAMES = ['desdemona', 'iago', 'hamlet', 'othello', 'cordelia'] as const;
 type Name = (typeof NAMES)[number];
 const INVALID = { result: 'error', code: 'BAD_REQUEST', msg: 'Invalid message(s)' };
 
-describe.each(DATABASES)('message access and sending rules on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('message access and sending rules on %s', (db) => {
+  const w = useServer({ db });
   let c: Record<Name, TestClient>;
   let ids: Record<Name, number>;
   let streams: Record<string, number>;
@@ -30,12 +31,11 @@ describe.each(DATABASES)('message access and sending rules on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
     c = Object.fromEntries(
       await Promise.all(
         NAMES.map(async (n) => [
           n,
-          await TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+          await TestClient.login(w.server.url, `${n}@example.com`, DEMO_PASSWORD),
         ]),
       ),
     ) as Record<Name, TestClient>;
@@ -53,7 +53,6 @@ describe.each(DATABASES)('message access and sending rules on %s', (db) => {
       .streams as any[];
     streams = Object.fromEntries(all.map((s) => [s.name, s.stream_id]));
   });
-  afterAll(() => server?.close());
 
   it("ends a former subscriber's access to a private channel's messages (20.2)", async () => {
     const theirs = await send('hamlet', 'council', 'plans', 'my old proposal');
@@ -235,7 +234,7 @@ describe.each(DATABASES)('message access and sending rules on %s', (db) => {
   const hamletsBot = async () => {
     const bots = (await c.hamlet.post('/register', { fetch_event_types: ['realm_bot'] })).body
       .realm_bots as any[];
-    return new TestClient(server.url, bots[0].email, bots[0].api_key);
+    return new TestClient(w.server.url, bots[0].email, bots[0].api_key);
   };
 
   it("lets a bot post by its owner's rights", async () => {

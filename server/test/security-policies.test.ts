@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD } from './harness.js';
+import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
-import { useDemoServer } from './fixtures.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The security review's findings about organization policies and invitations (issue 16: 1, 2,
@@ -11,8 +11,8 @@ import { useDemoServer } from './fixtures.js';
  * refuses it, next to the legitimate use that must keep working.
  */
 
-describe.each(DATABASES)('organization policies and invitations on %s', (db) => {
-  const w = useDemoServer(db);
+describe.each(databases('both'))('organization policies and invitations on %s', (db) => {
+  const w = useServer({ db });
   const setRealm = async (params: Record<string, unknown>) =>
     expect((await w.as.desdemona.patch('/realm', params)).body).toMatchObject({
       result: 'success',

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetRateLimits } from '../http/rate-limit.js';
 import { TestClient } from './client.js';
 import { PNG } from './endpoints.js';
-import { useDemoServer } from './fixtures.js';
-import { DATABASES } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The third security review (issue 31): each finding's attack, refused or made harmless, beside a
@@ -26,7 +25,7 @@ function messageOf(length: number, pieces: string[]): string {
 }
 
 describe('issue 31.1: linkifiers run in linear time, and rendering has a budget', () => {
-  const w = useDemoServer('sqlite');
+  const w = useServer({ db: 'sqlite' });
   const send = (content: string) =>
     w.as.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'linkifiers', content });
   const rendered = async (id: number) =>
@@ -76,7 +75,7 @@ describe('issue 31.1: linkifiers run in linear time, and rendering has a budget'
 });
 
 describe('issue 31.1: a message that outlasts the rendering budget is refused', () => {
-  const w = useDemoServer('sqlite');
+  const w = useServer({ db: 'sqlite' });
   const send = (content: string) =>
     w.as.hamlet.post('/messages', { type: 'stream', to: 'general', topic: 'budget', content });
 
@@ -107,7 +106,7 @@ describe('issue 31.1: a message that outlasts the rendering budget is refused', 
 });
 
 describe('issue 31.2: avatars as the reference serves them', () => {
-  const w = useDemoServer('sqlite');
+  const w = useServer({ db: 'sqlite' });
   let photo = '';
   const anonymous = (path: string) => fetch(new URL(path, w.server.url));
   const withKey = (c: TestClient, path: string) =>
@@ -283,7 +282,7 @@ const emptyFields = (count: number, from = 0) =>
 const TOO_MANY = { result: 'error', code: 'BAD_REQUEST', msg: 'Too many parameters (limit: 1000)' };
 
 describe('issue 31.3: request limits come before any work', () => {
-  const w = useDemoServer('sqlite');
+  const w = useServer({ db: 'sqlite' });
 
   it('refuses an anonymous request from its headers, without waiting for its 19 MB body', async () => {
     const answer = await answerBeforeTheBodyEnds(
@@ -395,7 +394,7 @@ describe('issue 31.3: request limits come before any work', () => {
 describe('issue 31.3: rate limits come before the body is read', () => {
   const LIMIT = 40;
   beforeAll(() => resetRateLimits());
-  const w = useDemoServer('sqlite', { rateLimitPerMinute: LIMIT });
+  const w = useServer({ db: 'sqlite', config: { rateLimitPerMinute: LIMIT } });
   afterAll(() => resetRateLimits());
 
   it('answers 429 from the headers of a caller over the limit; under it, requests go through', async () => {
@@ -417,10 +416,10 @@ describe('issue 31.3: rate limits come before the body is read', () => {
 });
 
 // The 500 came from the database (SQLite's limit on statement variables): both dialects run it.
-describe.each(DATABASES)(
+describe.each(databases('both'))(
   'issue 31.4: alert words and JSON parameters have limits, never a 500, on %s',
   (db) => {
-    const w = useDemoServer(db);
+    const w = useServer({ db });
     const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
     it('refuses 20,000 alert words in one request, and more than 1,000 in all; fewer are kept', async () => {

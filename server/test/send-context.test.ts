@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { markdownContext, sendMessage } from '../actions/send-message.js';
 import type { Realm, User } from '../db/schema.js';
 import { markdownReferences, renderMarkdown } from '../markdown/index.js';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The send path at an organization's size: the Markdown context of a message holds only what its
@@ -37,31 +37,29 @@ describe('markdownReferences', () => {
   });
 });
 
-describe.each(DATABASES)('the Markdown context of a send (%s)', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('the Markdown context of a send (%s)', (db) => {
+  const w = useServer({ db });
   let realm: Realm;
   let sender: User;
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
-    sender = await server.ctx.db
+    realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    sender = await w.server.ctx.db
       .selectFrom('users')
       .selectAll()
       .where('delivery_email', '=', 'hamlet@example.com')
       .executeTakeFirstOrThrow();
     // Names SQL lower-cases differently from JavaScript, or not at all.
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('users')
       .set({ full_name: 'ÉMILE Zola' })
       .where('delivery_email', '=', 'othello@example.com')
       .execute();
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('users')
       .set({ full_name: 'KELVIN \u212A' })
       .where('delivery_email', '=', 'cordelia@example.com')
       .execute();
   });
-  afterAll(() => server?.close());
 
   const contents = [
     'plain text',
@@ -74,15 +72,15 @@ describe.each(DATABASES)('the Markdown context of a send (%s)', (db) => {
   ];
 
   it('renders every text as the whole organization would', async () => {
-    const everything = await markdownContext(server.ctx.db, realm, sender);
+    const everything = await markdownContext(w.server.ctx.db, realm, sender);
     for (const content of contents) {
-      const narrow = await markdownContext(server.ctx.db, realm, sender, content);
+      const narrow = await markdownContext(w.server.ctx.db, realm, sender, content);
       expect(renderMarkdown(content, narrow), content).toEqual(renderMarkdown(content, everything));
     }
   });
 
   it('reads no one for a text that mentions no one', async () => {
-    const context = await markdownContext(server.ctx.db, realm, sender, 'nothing to see here');
+    const context = await markdownContext(w.server.ctx.db, realm, sender, 'nothing to see here');
     expect(context.users).toEqual([]);
     expect(context.streams).toEqual([]);
   });
@@ -90,16 +88,16 @@ describe.each(DATABASES)('the Markdown context of a send (%s)', (db) => {
   it('still finds mentioned people whose names only JavaScript lower-cases', async () => {
     const md = renderMarkdown(
       '@**émile zola** @**kelvin k**',
-      await markdownContext(server.ctx.db, realm, sender, '@**émile zola** @**kelvin k**'),
+      await markdownContext(w.server.ctx.db, realm, sender, '@**émile zola** @**kelvin k**'),
     );
     expect(md.mentionedUserIds).toHaveLength(2);
   });
 
   it('commits sends that arrive together in one transaction', async () => {
-    const publish = vi.spyOn(server.ctx.queues.bus, 'publish');
+    const publish = vi.spyOn(w.server.ctx.queues.bus, 'publish');
     const sent = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        sendMessage(server.ctx, realm, sender, {
+        sendMessage(w.server.ctx, realm, sender, {
           recipient: { type: 'stream', streamName: 'general', topic: 'together' },
           content: `together ${i}`,
           client: 'test',
@@ -109,7 +107,7 @@ describe.each(DATABASES)('the Markdown context of a send (%s)', (db) => {
     // One commit, one publication of the six messages' events.
     expect(publish).toHaveBeenCalledTimes(1);
     expect(new Set(sent.map((r) => r.id)).size).toBe(6);
-    const stored = await server.ctx.db
+    const stored = await w.server.ctx.db
       .selectFrom('messages')
       .select('content')
       .where('topic', '=', 'together')

@@ -1,8 +1,8 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findStream } from '../lib/streams.js';
 import { rowsWith } from '../db/flag-conditions.js';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The lookups every send makes are answered from an index, not by reading the whole table: a
@@ -10,16 +10,12 @@ import { DATABASES, startTestServer, type TestServer } from './harness.js';
  * `is:alerted` and `dm-including` narrows. PostgreSQL is
  * told to avoid sequential scans, as a small test table would otherwise be read whole anyway.
  */
-describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-  });
-  afterAll(() => server.close());
+describe.each(databases('both'))('the per-send lookups use indexes (%s)', (db) => {
+  const w = useServer({ db });
 
   async function plan(query: Compilable): Promise<string> {
     const compiled = query.compile();
-    return server.ctx.db.connection().execute(async (conn) => {
+    return w.server.ctx.db.connection().execute(async (conn) => {
       if (db === 'postgres') await conn.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
       try {
         const prefix = db === 'sqlite' ? 'explain query plan ' : 'explain ';
@@ -34,18 +30,18 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
   }
 
   it('finds a channel by its name in any case through streams_realm_lower_name', async () => {
-    const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
-    const stream = await server.ctx.db
+    const realm = await w.server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
+    const stream = await w.server.ctx.db
       .selectFrom('streams')
       .selectAll()
       .where('realm_id', '=', realm.id)
       .where('deactivated', '=', 0)
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    const found = await findStream(server.ctx.db, realm, { name: stream.name.toUpperCase() });
+    const found = await findStream(w.server.ctx.db, realm, { name: stream.name.toUpperCase() });
     expect(found?.id).toBe(stream.id);
     // The query findStream builds for a name.
-    const byName = server.ctx.db
+    const byName = w.server.ctx.db
       .selectFrom('streams')
       .selectAll()
       .where('realm_id', '=', realm.id)
@@ -55,7 +51,7 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
   });
 
   it('finds who muted a sender through muted_users_muted_user', async () => {
-    const q = server.ctx.db
+    const q = w.server.ctx.db
       .selectFrom('muted_users')
       .select('user_id')
       .where('muted_user_id', '=', 1);
@@ -63,7 +59,7 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
   });
 
   it("reads a realm's linkifiers in order through linkifiers_realm", async () => {
-    const q = server.ctx.db
+    const q = w.server.ctx.db
       .selectFrom('linkifiers')
       .select(['id', 'pattern', 'url_template'])
       .where('realm_id', '=', 1)
@@ -76,7 +72,7 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
   });
 
   it('reads who holds each role (the system groups) from users_realm_active_role alone', async () => {
-    const q = server.ctx.db
+    const q = w.server.ctx.db
       .selectFrom('users')
       .select(['role', 'id'])
       .where('realm_id', '=', 1)
@@ -93,7 +89,7 @@ describe.each(DATABASES)('the per-send lookups use indexes (%s)', (db) => {
     ['private', 'user_messages_private'],
   ] as const)
     it(`reads a person's ${kind} rows through ${index}`, async () => {
-      const q = server.ctx.db
+      const q = w.server.ctx.db
         .selectFrom('user_messages as um')
         .select('um.message_id')
         .where('um.user_id', '=', 1)

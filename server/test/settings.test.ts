@@ -1,18 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('PATCH /settings on %s', (db) => {
-  let server: TestServer;
-  let cordelia: TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('PATCH /settings on %s', (db) => {
+  const w = useServer({ db, people: ['cordelia'] });
+  const { cordelia } = w.as;
 
   it('changes settings, sends user_settings events, and legacy events to old clients', async () => {
     const modern = await cordelia.post('/register', {
@@ -107,7 +102,7 @@ describe.each(DATABASES)('PATCH /settings on %s', (db) => {
         })
       ).status,
     ).toBe(200);
-    const anon = new TestClient(server.url);
+    const anon = new TestClient(w.server.url);
     expect(
       (
         await anon.post('/fetch_api_key', {
@@ -133,17 +128,17 @@ describe.each(DATABASES)('PATCH /settings on %s', (db) => {
     expect(r.status).toBe(200);
     expect((await cordelia.get('/users/me')).body.email).toBe('cordelia@example.com');
     const outbox = fs
-      .readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8')
+      .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
     const mail = outbox.find((m) => m.to === 'cordelia@lear.example');
     const link = new URL(mail.link);
-    const confirm = await fetch(`${server.url}${link.pathname}`);
+    const confirm = await fetch(`${w.server.url}${link.pathname}`);
     expect(confirm.status).toBe(200);
     expect(await confirm.text()).toContain('cordelia@lear.example');
-    expect((await fetch(`${server.url}${link.pathname}`)).status).toBe(404);
-    const renamed = new TestClient(server.url, 'cordelia@lear.example', cordelia.apiKey);
+    expect((await fetch(`${w.server.url}${link.pathname}`)).status).toBe(404);
+    const renamed = new TestClient(w.server.url, 'cordelia@lear.example', cordelia.apiKey);
     expect((await renamed.get('/users/me')).body.delivery_email).toBe('cordelia@lear.example');
   });
 });

@@ -4,6 +4,7 @@ import { createUser } from '../actions/users.js';
 import { MAX_UNREAD_MESSAGES } from '../register/unread-messages.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient, type ApiResult } from './client.js';
+import { DEMO_PEOPLE, type DemoName } from './fixtures.js';
 
 /**
  * Items of api-spec.md that no other test file proves on its own: one test per item or per small
@@ -11,8 +12,8 @@ import { drain, TestClient, type ApiResult } from './client.js';
  * One file on purpose (longer than most): it is the table's companion, in the spec's order.
  */
 
-const PEOPLE = ['desdemona', 'iago', 'shiva', 'hamlet', 'othello', 'cordelia', 'polonius'] as const;
-type Person = (typeof PEOPLE)[number];
+const PEOPLE = DEMO_PEOPLE;
+type Person = DemoName;
 
 interface World {
   server: TestServer;

@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './harness.js';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /** Subscriptions (with principals and the rules for removing others), GET /streams and the user endpoints. */
 
 type Who = 'desdemona' | 'iago' | 'hamlet' | 'othello' | 'cordelia' | 'polonius';
 const WHO: Who[] = ['desdemona', 'iago', 'hamlet', 'othello', 'cordelia', 'polonius'];
 
-describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('subscriptions, streams and users on %s', (db) => {
+  const w = useServer({ db });
   const c = {} as Record<Who, TestClient>;
   const id = {} as Record<Who | 'bot', number>;
   let bot: TestClient;
@@ -29,9 +30,8 @@ describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
     for (const who of WHO) {
-      c[who] = await TestClient.login(server.url, `${who}@example.com`, DEMO_PASSWORD);
+      c[who] = await TestClient.login(w.server.url, `${who}@example.com`, DEMO_PASSWORD);
       id[who] = (await c[who].get('/users/me')).body.user_id;
     }
     const reg = (
@@ -39,10 +39,9 @@ describe.each(DATABASES)('subscriptions, streams and users on %s', (db) => {
     ).body;
     const mine = reg.realm_bots[0];
     id.bot = mine.user_id;
-    bot = new TestClient(server.url, mine.email, mine.api_key);
+    bot = new TestClient(w.server.url, mine.email, mine.api_key);
     groups = Object.fromEntries(reg.realm_user_groups.map((g: any) => [g.name, g.id]));
   });
-  afterAll(() => server?.close());
 
   describe('subscribing', () => {
     it('creates a stream and subscribes others by id and by email, reporting who was new', async () => {

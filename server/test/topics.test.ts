@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { TestClient } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('topics, previews and narrow matching on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let engineering: number;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    engineering = (await hamlet.get('/get_stream_id', { stream: 'engineering' })).body.stream_id;
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('topics, previews and narrow matching on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello'] });
+  const { hamlet, othello } = w.as;
 
   it("lists a stream's topics newest first, with the latest spelling", async () => {
     await hamlet.post('/messages', {
       type: 'stream',
-      to: engineering,
+      to: w.stream.engineering,
       topic: 'Zeta',
       content: 'one',
     });
     const last = (
       await othello.post('/messages', {
         type: 'stream',
-        to: engineering,
+        to: w.stream.engineering,
         topic: 'zeta',
         content: 'two',
       })
     ).body.id;
-    const r = await hamlet.get(`/users/me/${engineering}/topics`);
+    const r = await hamlet.get(`/users/me/${w.stream.engineering}/topics`);
     expect(r.body.topics[0]).toEqual({ name: 'zeta', max_id: last });
     expect(r.body.topics.filter((t: any) => t.name.toLowerCase() === 'zeta')).toHaveLength(1);
     const ids = r.body.topics.map((t: any) => t.max_id);
@@ -54,7 +43,7 @@ describe.each(DATABASES)('topics, previews and narrow matching on %s', (db) => {
     const a = (
       await hamlet.post('/messages', {
         type: 'stream',
-        to: engineering,
+        to: w.stream.engineering,
         topic: 'match',
         content: 'alpha',
       })
@@ -62,7 +51,7 @@ describe.each(DATABASES)('topics, previews and narrow matching on %s', (db) => {
     const b = (
       await hamlet.post('/messages', {
         type: 'stream',
-        to: engineering,
+        to: w.stream.engineering,
         topic: 'other',
         content: 'beta',
       })

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unreadMessages } from '../register/unread-messages.js';
 import { randomSource } from '../populate.js';
 import type { User } from '../db/schema.js';
 import { TestClient } from './client.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { DEMO_PASSWORD } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The unread summary /register answers comes from a copy in memory that follows events
@@ -12,8 +13,8 @@ import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './ha
  * that add or remove mentions, topic and channel moves, deletions), the copy must answer exactly
  * what the database answers, capped (a person with more unread messages than the limit) or not.
  */
-describe.each(DATABASES)('the unread copy in memory against the database (%s)', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('the unread copy in memory against the database (%s)', (db) => {
+  const w = useServer({ db });
   const c: Record<string, TestClient> = {};
   const users: Record<string, User> = {};
 
@@ -30,18 +31,16 @@ describe.each(DATABASES)('the unread copy in memory against the database (%s)', 
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
     for (const name of ['hamlet', 'othello', 'iago', 'cordelia']) {
-      c[name] = await TestClient.login(server.url, `${name}@example.com`, DEMO_PASSWORD);
+      c[name] = await TestClient.login(w.server.url, `${name}@example.com`, DEMO_PASSWORD);
       const me = (await c[name].get('/users/me')).body;
-      users[name] = await server.ctx.db
+      users[name] = await w.server.ctx.db
         .selectFrom('users')
         .selectAll()
         .where('id', '=', me.user_id)
         .executeTakeFirstOrThrow();
     }
   });
-  afterAll(() => server?.close());
 
   it.each([11, 12, 13])(
     'answers as the database does over a random run (seed %i)',
@@ -57,7 +56,7 @@ describe.each(DATABASES)('the unread copy in memory against the database (%s)', 
         '@**topic** ',
         '@**Othello, the Moor of Venice** ',
       ];
-      const { ctx } = server;
+      const { ctx } = w.server;
       const someSent = () =>
         Array.from({ length: 1 + pick(3) }, () => sent[pick(sent.length)]).filter(Boolean);
 
@@ -182,26 +181,26 @@ describe.each(DATABASES)('the unread copy in memory against the database (%s)', 
     );
     // Behind the server's back: the second message joins the first one's topic; no unread row
     // changes, so the count and the newest unread message stay as the copy expects.
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('messages')
       .set({ topic: 'proof one', topic_key: 'proof one' })
       .where('id', '=', second)
       .execute();
     const groupOf = (u: Awaited<ReturnType<typeof unreadMessages>>, id: number) =>
       u.streams.find((s) => s.unread_message_ids.includes(id))?.unread_message_ids;
-    const fromDatabase = await unreadMessages(server.ctx, users.cordelia, undefined, 'database');
+    const fromDatabase = await unreadMessages(w.server.ctx, users.cordelia, undefined, 'database');
     expect(groupOf(fromDatabase, second)).toEqual([first, second]);
-    const fromMemory = await unreadMessages(server.ctx, users.cordelia);
+    const fromMemory = await unreadMessages(w.server.ctx, users.cordelia);
     expect(groupOf(fromMemory, second)).toEqual([second]);
     // A change that shows in the count (read behind the server's back) makes it read afresh.
-    await server.ctx.db
+    await w.server.ctx.db
       .updateTable('user_messages')
       .set({ flags: 1 })
       .where('message_id', '=', first)
       .where('user_id', '=', users.cordelia.id)
       .execute();
-    expect(await unreadMessages(server.ctx, users.cordelia)).toEqual(
-      await unreadMessages(server.ctx, users.cordelia, undefined, 'database'),
+    expect(await unreadMessages(w.server.ctx, users.cordelia)).toEqual(
+      await unreadMessages(w.server.ctx, users.cordelia, undefined, 'database'),
     );
   });
 });

@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unreadMessages } from '../register/unread-messages.js';
-import { TestClient } from './client.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * The unread summary comes grouped by conversation from the database; the cap on the newest
  * unread messages must still cut at one message, wherever it falls, and a conversation's topic
  * and mentions must follow what is left of it.
  */
-describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
-  let server: TestServer;
-  let othello: TestClient;
-  let cordelia: TestClient;
+describe.each(databases('both'))('the unread summary under its cap (%s)', (db) => {
+  const w = useServer({ db, people: ['othello', 'cordelia'] });
+  const { othello, cordelia } = w.as;
   let cordeliaId: number;
-  let othelloId: number;
   let cordeliaName: string;
 
   const cordeliaRow = () =>
-    server.ctx.db
+    w.server.ctx.db
       .selectFrom('users')
       .selectAll()
       .where('id', '=', cordeliaId)
@@ -34,16 +31,11 @@ describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
     const me = (await cordelia.get('/users/me')).body;
     cordeliaId = me.user_id;
     cordeliaName = me.full_name;
-    othelloId = (await othello.get('/users/me')).body.user_id;
     expect((await cordelia.post('/mark_all_as_read')).status).toBe(200);
   });
-  afterAll(() => server?.close());
 
   it('leaves the oldest message out of its conversation, its mentions and its topic', async () => {
     const first = await send('cap check', `@**${cordeliaName}** first`);
@@ -52,7 +44,7 @@ describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
     const direct = await dm('a direct one');
     const user = await cordeliaRow();
 
-    const whole = await unreadMessages(server.ctx, user, 4);
+    const whole = await unreadMessages(w.server.ctx, user, 4);
     expect(whole.old_unreads_missing).toBe(false);
     expect(whole.streams).toEqual([
       {
@@ -62,12 +54,12 @@ describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
       },
     ]);
     expect(whole.pms).toEqual([
-      { other_user_id: othelloId, sender_id: othelloId, unread_message_ids: [direct] },
+      { other_user_id: w.id.othello, sender_id: w.id.othello, unread_message_ids: [direct] },
     ]);
     expect(whole.mentions).toEqual([first, second]);
     expect(whole.count).toBe(4);
 
-    const capped = await unreadMessages(server.ctx, user, 3);
+    const capped = await unreadMessages(w.server.ctx, user, 3);
     expect(capped.old_unreads_missing).toBe(true);
     // The conversation's topic is now that of its oldest message still listed.
     expect(capped.streams).toEqual([
@@ -77,7 +69,7 @@ describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
     expect(capped.count).toBe(3);
 
     // Cut down to the direct message alone, the channel's conversation is gone altogether.
-    const newest = await unreadMessages(server.ctx, user, 1);
+    const newest = await unreadMessages(w.server.ctx, user, 1);
     expect(newest.streams).toEqual([]);
     expect(newest.pms.map((p) => p.unread_message_ids)).toEqual([[direct]]);
     expect(newest.mentions).toEqual([]);
@@ -90,7 +82,7 @@ describe.each(DATABASES)('the unread summary under its cap (%s)', (db) => {
     const d1 = await dm('two');
     const b1 = await send('order a', 'three');
     const a2 = await send('order b', 'four');
-    const unread = await unreadMessages(server.ctx, await cordeliaRow());
+    const unread = await unreadMessages(w.server.ctx, await cordeliaRow());
     expect(unread.streams.map((s) => [s.topic, s.unread_message_ids])).toEqual([
       ['order b', [a1, a2]],
       ['order a', [b1]],

@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverDueScheduledMessages } from '../actions/scheduler.js';
 import { migrations } from '../db/migrations.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { DEMO_PASSWORD } from './harness.js';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 /**
  * Who may read an upload, as the reference server decides it: its owner, and whoever can read a
  * message that claims it. A message claims a linked upload only when its sender could already
  * read it, so learning a file's URL gives nothing.
  */
-describe.each(DATABASES)('upload claims on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('upload claims on %s', (db) => {
+  const w = useServer({ db });
   let spectator: TestClient;
   let hamlet: TestClient; // in design
   let cordelia: TestClient; // in design
@@ -19,17 +20,15 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    spectator = new TestClient(server.url);
+    spectator = new TestClient(w.server.url);
     [hamlet, cordelia, othello, polonius] = await Promise.all(
       ['hamlet', 'cordelia', 'othello', 'polonius'].map((n) =>
-        TestClient.login(server.url, `${n}@example.com`, DEMO_PASSWORD),
+        TestClient.login(w.server.url, `${n}@example.com`, DEMO_PASSWORD),
       ),
     );
     for (const [name, c] of Object.entries({ hamlet, cordelia, othello, polonius }))
       ids[name] = (await c.get('/users/me')).body.user_id;
   });
-  afterAll(() => server?.close());
 
   const upload = async (as: TestClient, name: string, data: string): Promise<string> => {
     const r = await as.post('/user_uploads', {
@@ -43,7 +42,7 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     const headers: Record<string, string> = as.email
       ? { Authorization: 'Basic ' + Buffer.from(`${as.email}:${as.apiKey}`).toString('base64') }
       : {};
-    const res = await fetch(new URL(url, server.url), { headers });
+    const res = await fetch(new URL(url, w.server.url), { headers });
     return {
       status: res.status,
       body: res.headers.get('content-type')?.startsWith('application/json')
@@ -64,7 +63,7 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
   };
   const claimsOf = async (messageId: number) =>
     (
-      await server.ctx.db
+      await w.server.ctx.db
         .selectFrom('attachment_claims' as any)
         .select('attachment_id' as any)
         .where('message_id', '=', messageId)
@@ -120,7 +119,7 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
 
   it('claims an absolute or percent-encoded link as well as a relative one', async () => {
     const url = await upload(hamlet, 'résumé.txt', 'curriculum');
-    await dm(hamlet, [ids.othello!], `${new URL(encodeURI(url), server.url).href}`);
+    await dm(hamlet, [ids.othello!], `${new URL(encodeURI(url), w.server.url).href}`);
     expect(await status(encodeURI(url), othello)).toBe(200);
     // Text that merely mentions the path, in code, is no link and claims nothing.
     const other = await upload(hamlet, 'code.txt', 'source');
@@ -182,7 +181,7 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     });
     expect(r.status).toBe(200);
     expect(await status(url, cordelia)).toBe(403);
-    expect(await deliverDueScheduledMessages(server.ctx, at)).toBe(1);
+    expect(await deliverDueScheduledMessages(w.server.ctx, at)).toBe(1);
     expect(await status(url, cordelia)).toBe(200);
   });
 
@@ -193,8 +192,8 @@ describe.each(DATABASES)('upload claims on %s', (db) => {
     await post(cordelia, 'design', `[borrowed](${theirs})`);
     const reshared = await dm(hamlet, [ids.othello!], `[borrowed](${theirs})`);
     // As a database from before the claims: the table is made anew from the messages.
-    await server.ctx.db.schema.dropTable('attachment_claims').execute();
-    await migrations(db)['0006_attachment_claims']!.up(server.ctx.db);
+    await w.server.ctx.db.schema.dropTable('attachment_claims').execute();
+    await migrations(db)['0006_attachment_claims']!.up(w.server.ctx.db);
     expect(await claimsOf(owned)).toBe(1);
     expect(await claimsOf(reshared)).toBe(0);
     expect(await status(mine, othello)).toBe(200);

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sanitizeFilename } from '../actions/uploads.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { type TestServer } from './harness.js';
 import { TestClient } from './client.js';
+import { databases, useServer } from './fixtures.js';
 
 const basic = (c: TestClient) =>
   'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
@@ -65,32 +66,25 @@ describe('sanitizeFilename', () => {
   });
 });
 
-describe.each(DATABASES)('file uploads on %s', (db) => {
-  let server: TestServer;
-  let hamlet: TestClient;
-  let othello: TestClient;
-  let cordelia: TestClient;
+describe.each(databases('both'))('file uploads on %s', (db) => {
+  const w = useServer({ db, people: ['hamlet', 'othello', 'cordelia'] });
+  const { hamlet, othello, cordelia } = w.as;
   let anon: TestClient;
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    anon = new TestClient(server.url);
-    hamlet = await TestClient.login(server.url, 'hamlet@example.com', DEMO_PASSWORD);
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-    cordelia = await TestClient.login(server.url, 'cordelia@example.com', DEMO_PASSWORD);
+    anon = new TestClient(w.server.url);
   });
-  afterAll(() => server?.close());
   afterEach(() => {
     vi.useRealTimers();
   });
 
   const incoming = () => {
-    const dir = path.join(server.dataDir, 'uploads', '.incoming');
+    const dir = path.join(w.server.dataDir, 'uploads', '.incoming');
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   };
 
   it('stores an upload with its owner, size and type, and lets the owner download it', async () => {
-    const r = await upload(server, hamlet, {
+    const r = await upload(w.server, hamlet, {
       name: 'notes.txt',
       data: 'to be, or not to be\n',
       type: 'text/plain',
@@ -99,14 +93,14 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     expect(r.body).toMatchObject({ result: 'success', filename: 'notes.txt' });
     expect(r.body.url).toBe(r.body.uri);
     const realmId = (
-      await server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()
+      await w.server.ctx.db.selectFrom('realms').select('id').executeTakeFirstOrThrow()
     ).id;
     expect(r.body.url).toMatch(
       new RegExp(`^/user_uploads/${realmId}/[0-9a-f]{2}/[A-Za-z0-9_-]{24}/notes\\.txt$`),
     );
 
     const pathId = r.body.url.slice('/user_uploads/'.length);
-    const row = await server.ctx.db
+    const row = await w.server.ctx.db
       .selectFrom('attachments')
       .selectAll()
       .where('path_id', '=', pathId)
@@ -120,11 +114,11 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
       file_name: 'notes.txt',
     });
     expect(Math.abs(row.create_time - Date.now() / 1000)).toBeLessThan(60);
-    expect(fs.readFileSync(path.join(server.dataDir, 'uploads', pathId), 'utf8')).toBe(
+    expect(fs.readFileSync(path.join(w.server.dataDir, 'uploads', pathId), 'utf8')).toBe(
       'to be, or not to be\n',
     );
 
-    const res = await download(server, r.body.url, hamlet);
+    const res = await download(w.server, r.body.url, hamlet);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('to be, or not to be\n');
     expect(res.headers.get('content-type')).toBe('text/plain');
@@ -135,48 +129,47 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('lets recipients of a message linking the file read it, and no one else', async () => {
-    const { body } = await upload(server, hamlet, {
+    const { body } = await upload(w.server, hamlet, {
       name: 'plan.txt',
       data: 'the play is the thing',
     });
-    expect((await download(server, body.url, othello)).status).toBe(403);
-    const othelloId = (await othello.get('/users/me')).body.user_id;
+    expect((await download(w.server, body.url, othello)).status).toBe(403);
     const sent = await hamlet.post('/messages', {
       type: 'direct',
-      to: [othelloId],
+      to: [w.id.othello],
       content: `See [plan.txt](${body.url})`,
     });
     expect(sent.status).toBe(200);
-    const read = await download(server, body.url, othello);
+    const read = await download(w.server, body.url, othello);
     expect(read.status).toBe(200);
     expect(await read.text()).toBe('the play is the thing');
     // Cordelia received nothing linking it; spectators neither.
-    expect((await download(server, body.url, cordelia)).status).toBe(403);
-    expect((await download(server, body.url)).status).toBe(403);
+    expect((await download(w.server, body.url, cordelia)).status).toBe(403);
+    expect((await download(w.server, body.url)).status).toBe(403);
     // A message in a private stream: its subscribers (Cordelia) may read, Othello may not.
-    const secret = await upload(server, hamlet, { name: 'mockup.txt', data: 'design only' });
+    const secret = await upload(w.server, hamlet, { name: 'mockup.txt', data: 'design only' });
     await hamlet.post('/messages', {
       type: 'stream',
       to: 'design',
       topic: 'files',
       content: `[mockup](${secret.body.url})`,
     });
-    expect((await download(server, secret.body.url, cordelia)).status).toBe(200);
-    expect((await download(server, secret.body.url, othello)).status).toBe(403);
+    expect((await download(w.server, secret.body.url, cordelia)).status).toBe(200);
+    expect((await download(w.server, secret.body.url, othello)).status).toBe(403);
     // Unknown files, wrong realms and wrong credentials.
-    expect((await download(server, body.url.replace('plan.txt', 'other.txt'), hamlet)).status).toBe(
-      404,
-    );
+    expect(
+      (await download(w.server, body.url.replace('plan.txt', 'other.txt'), hamlet)).status,
+    ).toBe(404);
     expect(
       (
         await download(
-          server,
+          w.server,
           body.url.replace(/^\/user_uploads\/\d+/, '/user_uploads/999'),
           hamlet,
         )
       ).status,
     ).toBe(404);
-    const wrong = await fetch(new URL(body.url, server.url), {
+    const wrong = await fetch(new URL(body.url, w.server.url), {
       headers: {
         Authorization: 'Basic ' + Buffer.from('hamlet@example.com:nope').toString('base64'),
       },
@@ -186,27 +179,30 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('lets spectators read files linked from web-public streams', async () => {
-    const { body } = await upload(server, hamlet, { name: 'poster.txt', data: 'all are welcome' });
-    expect((await download(server, body.url)).status).toBe(403);
+    const { body } = await upload(w.server, hamlet, {
+      name: 'poster.txt',
+      data: 'all are welcome',
+    });
+    expect((await download(w.server, body.url)).status).toBe(403);
     await hamlet.post('/messages', {
       type: 'stream',
       to: 'welcome',
       topic: 'files',
       content: `[poster](${body.url})`,
     });
-    const res = await download(server, body.url);
+    const res = await download(w.server, body.url);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('all are welcome');
   });
 
   it('gives a temporary URL that works without credentials, then expires', async () => {
-    const { body } = await upload(server, hamlet, { name: 'draft.txt', data: 'first folio' });
+    const { body } = await upload(w.server, hamlet, { name: 'draft.txt', data: 'first folio' });
     const [, , realmId, ...rest] = body.url.split('/');
     const apiPath = `/user_uploads/${realmId}/${rest.join('/')}`;
     const r = await hamlet.get(apiPath);
     expect(r.status).toBe(200);
     expect(r.body.url).toMatch(/^\/user_uploads\/temporary\/[^/]+\/draft\.txt$/);
-    const res = await download(server, r.body.url);
+    const res = await download(w.server, r.body.url);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('first folio');
     // Only for those who may read the file.
@@ -217,21 +213,21 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
       /\/temporary\/(\d+)\./,
       (_: string, id: string) => `/temporary/${Number(id) + 1}.`,
     );
-    expect((await download(server, forged)).status).toBe(400);
-    const renamed = await download(server, r.body.url.replace(/draft\.txt$/, 'other.txt'));
+    expect((await download(w.server, forged)).status).toBe(400);
+    const renamed = await download(w.server, r.body.url.replace(/draft\.txt$/, 'other.txt'));
     expect(await renamed.json()).toMatchObject({ result: 'error', msg: 'Invalid filename' });
     // A minute later it no longer works.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 61_000);
-    const late = await download(server, r.body.url);
+    const late = await download(w.server, r.body.url);
     expect(late.status).toBe(400);
     expect(await late.json()).toMatchObject({ result: 'error', msg: 'Invalid token' });
   });
 
   it('answers ranges and conditional requests, with the headers of the file and its access checks', async () => {
     const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
-    const { body } = await upload(server, hamlet, { name: 'clip.mp4', data, type: 'video/mp4' });
-    const own = (headers: Record<string, string>) => download(server, body.url, hamlet, headers);
+    const { body } = await upload(w.server, hamlet, { name: 'clip.mp4', data, type: 'video/mp4' });
+    const own = (headers: Record<string, string>) => download(w.server, body.url, hamlet, headers);
     const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
 
     // A video seeked to its middle, a download resumed from where it stopped.
@@ -282,14 +278,14 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
       { Range: 'bytes=0-9' },
     ];
     for (const headers of probes) {
-      expect((await download(server, body.url, othello, headers)).status).toBe(403);
-      expect((await download(server, body.url, null, headers)).status).toBe(403);
+      expect((await download(w.server, body.url, othello, headers)).status).toBe(403);
+      expect((await download(w.server, body.url, null, headers)).status).toBe(403);
     }
 
     // A temporary URL answers ranges as well.
     const [, , realmId, ...path] = body.url.split('/');
     const temporary = (await hamlet.get(`/user_uploads/${realmId}/${path.join('/')}`)).body.url;
-    const part = await download(server, temporary, null, { Range: 'bytes=0-9' });
+    const part = await download(w.server, temporary, null, { Range: 'bytes=0-9' });
     expect(part.status).toBe(206);
     expect(await bytes(part)).toEqual(data.subarray(0, 10));
     expect(part.headers.get('content-disposition')).toBe('inline; filename="clip.mp4"');
@@ -299,17 +295,17 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const state = await hamlet.post('/register', { fetch_event_types: ['realm'] });
     expect(state.body.max_file_upload_size_mib).toBe(25);
     const limit = 25 * 1024 * 1024;
-    const big = await upload(server, hamlet, { name: 'big.bin', data: Buffer.alloc(limit + 1) });
+    const big = await upload(w.server, hamlet, { name: 'big.bin', data: Buffer.alloc(limit + 1) });
     expect(big.status).toBe(400);
     expect(big.body).toMatchObject({
       result: 'error',
       code: 'BAD_REQUEST',
       msg: 'Uploaded file is larger than the allowed limit of 25 MiB',
     });
-    const exact = await upload(server, hamlet, { name: 'exact.bin', data: Buffer.alloc(limit) });
+    const exact = await upload(w.server, hamlet, { name: 'exact.bin', data: Buffer.alloc(limit) });
     expect(exact.status).toBe(200);
     // Far beyond the limit the body is refused while it arrives.
-    const huge = await upload(server, hamlet, {
+    const huge = await upload(w.server, hamlet, {
       name: 'huge.bin',
       data: Buffer.alloc(2 * limit + 1024),
     });
@@ -320,20 +316,20 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('names files safely whatever the client calls them', async () => {
-    const odd = await upload(server, hamlet, { name: '../../secrets/upload-url.key', data: 'x' });
+    const odd = await upload(w.server, hamlet, { name: '../../secrets/upload-url.key', data: 'x' });
     expect(odd.status).toBe(200);
     expect(odd.body.url.split('/').length).toBe(6);
     expect(odd.body.url).toMatch(/\/upload-url\.key$/);
-    const dots = await upload(server, hamlet, { name: '..', data: 'y' });
+    const dots = await upload(w.server, hamlet, { name: '..', data: 'y' });
     expect(dots.body.url).toMatch(/\/uploaded-file$/);
-    const accents = await upload(server, hamlet, {
+    const accents = await upload(w.server, hamlet, {
       name: 'résumé "final".txt',
       data: 'z',
       type: 'text/plain',
     });
     expect(accents.body).toMatchObject({ filename: 'résumé "final".txt' });
     expect(accents.body.url).toMatch(/\/résumé-final\.txt$/);
-    const res = await download(server, encodeURI(accents.body.url), hamlet);
+    const res = await download(w.server, encodeURI(accents.body.url), hamlet);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(
       `inline; filename*=utf-8''${encodeURIComponent('résumé-final.txt')}`,
@@ -347,10 +343,14 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     ]) {
       const status = await new Promise<number>((resolve, reject) => {
         http
-          .get(new URL(server.url), { path: p, headers: { Authorization: basic(hamlet) } }, (r) => {
-            r.resume();
-            resolve(r.statusCode!);
-          })
+          .get(
+            new URL(w.server.url),
+            { path: p, headers: { Authorization: basic(hamlet) } },
+            (r) => {
+              r.resume();
+              resolve(r.statusCode!);
+            },
+          )
           .on('error', reject);
       });
       expect(status, p).toBe(404);
@@ -358,31 +358,31 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('serves HTML and SVG as downloads under a sandbox, and never sniffs', async () => {
-    const html = await upload(server, hamlet, {
+    const html = await upload(w.server, hamlet, {
       name: 'evil.html',
       data: '<script>alert(document.cookie)</script>',
       type: 'text/html',
     });
-    const res = await download(server, html.body.url, hamlet);
+    const res = await download(w.server, html.body.url, hamlet);
     expect(res.headers.get('content-type')).toBe('text/html');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="evil.html"');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
-    const svg = await upload(server, hamlet, {
+    const svg = await upload(w.server, hamlet, {
       name: 'logo.svg',
       data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
       type: 'image/svg+xml',
     });
     expect(
-      (await download(server, svg.body.url, hamlet)).headers.get('content-disposition'),
+      (await download(w.server, svg.body.url, hamlet)).headers.get('content-disposition'),
     ).toMatch(/^attachment;/);
     // HTML that claims to be an image is served as the image it claims to be, which browsers won't run.
-    const fake = await upload(server, hamlet, {
+    const fake = await upload(w.server, hamlet, {
       name: 'cat.png',
       data: '<html><script>alert(1)</script></html>',
       type: 'image/png',
     });
-    const shown = await download(server, fake.body.url, hamlet);
+    const shown = await download(w.server, fake.body.url, hamlet);
     expect(shown.headers.get('content-type')).toBe('image/png');
     expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
   });
@@ -396,7 +396,7 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
       Buffer.from([0x89, 0x50, 0x4e, 0x47]),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const res = await fetch(`${server.url}/api/v1/user_uploads`, {
+    const res = await fetch(`${w.server.url}/api/v1/user_uploads`, {
       method: 'POST',
       body,
       headers: {
@@ -407,7 +407,7 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const r: any = await res.json();
     expect(r).toMatchObject({ result: 'success', filename: 'cat.png' });
     expect(r.ignored_parameters_unsupported).toBeUndefined();
-    const row = await server.ctx.db
+    const row = await w.server.ctx.db
       .selectFrom('attachments')
       .select('content_type')
       .where('path_id', '=', r.url.slice(14))
@@ -419,7 +419,7 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
     const none = await hamlet.post('/user_uploads', { note: 'no file' });
     expect(none.body).toMatchObject({ result: 'error', msg: 'You must specify a file to upload' });
     const two = await upload(
-      server,
+      w.server,
       hamlet,
       { name: 'a.txt', data: 'a' },
       { name: 'b.txt', data: 'b' },
@@ -428,19 +428,19 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
       result: 'error',
       msg: 'You may only upload one file at a time',
     });
-    const anonymous = await upload(server, null, { name: 'a.txt', data: 'a' });
+    const anonymous = await upload(w.server, null, { name: 'a.txt', data: 'a' });
     expect(anonymous.status).toBe(401);
-    const before = await server.ctx.db
+    const before = await w.server.ctx.db
       .selectFrom('attachments')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     const wrongKey = await upload(
-      server,
-      new TestClient(server.url, 'hamlet@example.com', 'x'.repeat(32)),
+      w.server,
+      new TestClient(w.server.url, 'hamlet@example.com', 'x'.repeat(32)),
       { name: 'a.txt', data: 'a' },
     );
     expect(wrongKey.status).toBe(401);
-    const after = await server.ctx.db
+    const after = await w.server.ctx.db
       .selectFrom('attachments')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
@@ -449,7 +449,7 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
   });
 
   it('previews linked image uploads in messages, as Zulip renders them', async () => {
-    const { body } = await upload(server, hamlet, {
+    const { body } = await upload(w.server, hamlet, {
       name: 'scene.png',
       data: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
       type: 'image/png',
@@ -466,7 +466,7 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
         `<div class="message_inline_image"><a href="${body.url}" title="scene.png"><img src="${body.url}"></a></div>`,
     );
     // Public-stream links make the file readable by the organization's members.
-    expect((await download(server, body.url, cordelia)).status).toBe(200);
+    expect((await download(w.server, body.url, cordelia)).status).toBe(200);
     // has:image finds it; a custom emoji or a plain link is not an image.
     const found = async (operand: string) =>
       (
@@ -495,36 +495,32 @@ describe.each(DATABASES)('file uploads on %s', (db) => {
 
   it('keeps files, their links and temporary URLs across a restart', async () => {
     const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
-    const { body } = await upload(server, hamlet, { name: 'keep.bin', data });
-    const othelloId = (await othello.get('/users/me')).body.user_id;
+    const { body } = await upload(w.server, hamlet, { name: 'keep.bin', data });
     await hamlet.post('/messages', {
       type: 'direct',
-      to: [othelloId],
+      to: [w.id.othello],
       content: `[keep](${body.url})`,
     });
     const [, , realmId, ...rest] = body.url.split('/');
     const temporary = (await othello.get(`/user_uploads/${realmId}/${rest.join('/')}`)).body.url;
-    server = await server.restart();
-    [hamlet, othello, cordelia] = [hamlet, othello, cordelia].map(
-      (c) => new TestClient(server.url, c.email, c.apiKey),
-    );
-    anon = new TestClient(server.url);
-    const res = await download(server, body.url, othello);
+    await w.restart();
+    anon = new TestClient(w.server.url);
+    const res = await download(w.server, body.url, othello);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
-    expect((await download(server, temporary)).status).toBe(200);
-    expect((await download(server, body.url, cordelia)).status).toBe(403);
+    expect((await download(w.server, temporary)).status).toBe(200);
+    expect((await download(w.server, body.url, cordelia)).status).toBe(403);
   });
 
   it('uploads 10 MiB in reasonable time', async () => {
     const data = Buffer.alloc(10 * 1024 * 1024, 7);
     const started = performance.now();
-    const r = await upload(server, hamlet, { name: 'ten.bin', data });
+    const r = await upload(w.server, hamlet, { name: 'ten.bin', data });
     const uploadMs = performance.now() - started;
     expect(r.status).toBe(200);
     const fetched = performance.now();
-    const res = await download(server, r.body.url, hamlet);
+    const res = await download(w.server, r.body.url, hamlet);
     expect((await res.arrayBuffer()).byteLength).toBe(data.length);
     const downloadMs = performance.now() - fetched;
     console.info(

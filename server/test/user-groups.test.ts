@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
-import {
-  cast,
-  expectError,
-  expectEventsMatchSpec,
-  expectResponseMatchesSpec,
-  type Cast,
-} from './people.js';
+import { expectError, expectEventsMatchSpec, expectResponseMatchesSpec } from './people.js';
+import { databases, useServer } from './fixtures.js';
 
-describe.each(DATABASES)('user groups on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
+describe.each(databases('both'))('user groups on %s', (db) => {
+  const t = useServer({ db });
   let system: Record<string, number>;
   const groupId = async (name: string) =>
-    ((await t.c.iago.get('/user_groups')).body.user_groups as any[]).find((g) => g.name === name)
+    ((await t.as.iago.get('/user_groups')).body.user_groups as any[]).find((g) => g.name === name)
       ?.id as number;
 
   beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-    const groups = (await t.c.iago.get('/user_groups')).body.user_groups as any[];
+    const groups = (await t.as.iago.get('/user_groups')).body.user_groups as any[];
     system = Object.fromEntries(groups.filter((g) => g.is_system_group).map((g) => [g.name, g.id]));
   });
-  afterAll(() => server?.close());
 
   it('creates a group, telling everyone, and lists it as register does', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['user_group']);
     const r = await c.hamlet.post('/user_groups/create', {
       name: 'support',
@@ -61,7 +51,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
   });
 
   it('refuses bad names, unknown users and groups, and system groups that may not mention', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const create = (params: Record<string, unknown>) =>
       c.hamlet.post('/user_groups/create', { name: 'x', description: '', members: [], ...params });
     const missing = await c.hamlet.post('/user_groups/create', { description: '', members: [] });
@@ -145,7 +135,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
   });
 
   it("follows the organization's user_group_edit_policy; guests and bots may not list groups", async () => {
-    const { c } = t;
+    const { as: c } = t;
     const attempt = (who: TestClient, name: string) =>
       who.post('/user_groups/create', { name, description: '', members: [] });
     const policy = async (v: number) =>
@@ -161,20 +151,20 @@ describe.each(DATABASES)('user groups on %s', (db) => {
     expect((await attempt(c.hamlet, 'p3-member')).status).toBe(200);
     await policy(1);
     expectError(await c.polonius.get('/user_groups'), 'BAD_REQUEST', 'Not allowed for guest users');
-    const bot = await server.ctx.db
+    const bot = await t.server.ctx.db
       .selectFrom('users')
       .select(['email', 'api_key'])
       .where('email', '=', 'hamlet-bot@parley.bots')
       .executeTakeFirstOrThrow();
     expectError(
-      await new TestClient(server.url, bot.email, bot.api_key).get('/user_groups'),
+      await new TestClient(t.server.url, bot.email, bot.api_key).get('/user_groups'),
       'BAD_REQUEST',
       'This endpoint does not accept bot requests.',
     );
   });
 
   it('updates name, description and can_mention_group for members and moderators of the group', async () => {
-    const { c } = t;
+    const { as: c } = t;
     const support = await groupId('support');
     const q = await t.queues(['user_group']);
     const r = await c.hamlet.patch(`/user_groups/${support}`, {
@@ -252,7 +242,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
   });
 
   it('adds and removes members, and answers membership questions', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const helpers = await groupId('helpers');
     const q = await t.queues(['user_group']);
     const r = await c.hamlet.post(`/user_groups/${helpers}/members`, {
@@ -352,7 +342,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
   });
 
   it('nests groups without cycles', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const helpers = await groupId('helpers');
     const leads = (
       await c.iago.post('/user_groups/create', {
@@ -426,7 +416,7 @@ describe.each(DATABASES)('user groups on %s', (db) => {
   });
 
   it('deletes groups: parents lose them first; groups in use and system groups stay', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const helpers = await groupId('helpers');
     const leads = await groupId('leads');
     expect((await c.iago.post(`/user_groups/${leads}/subgroups`, { add: [helpers] })).status).toBe(

@@ -2,7 +2,7 @@
 // is declared. These tests walk the whole list through the running server, so a setting that some
 // other place forgot (the route's parameters, the stored defaults, the register snapshot, the
 // events, the legacy top-level fields) fails here by name.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   USER_SETTING_NAMES,
   USER_SETTINGS,
@@ -10,9 +10,9 @@ import {
   type UserSettingName,
   type UserSettingSpec,
 } from '../../src/api/model/user-settings.js';
-import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
-import { drain, TestClient } from './client.js';
+import { drain } from './client.js';
 import type { Delivery } from '../events/types.js';
+import { databases, useServer } from './fixtures.js';
 
 const MODERN = { client_capabilities: { user_settings_object: true } };
 const CHOICES = ['available_notification_sounds', 'emojiset_choices'];
@@ -42,15 +42,9 @@ const stored = USER_SETTING_NAMES.filter((name) => !('realmUser' in USER_SETTING
 const defaults = (names: readonly UserSettingName[]) =>
   Object.fromEntries(names.map((n) => [n, USER_SETTINGS[n].default]));
 
-describe.each(DATABASES)('the user settings list on %s', (db) => {
-  let server: TestServer;
-  let othello: TestClient;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    othello = await TestClient.login(server.url, 'othello@example.com', DEMO_PASSWORD);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('the user settings list on %s', (db) => {
+  const w = useServer({ db, people: ['othello'] });
+  const { othello } = w.as;
 
   it('register sends exactly the list, at its defaults, and the legacy fields it flags', async () => {
     const modern = await othello.post('/register', {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRealm } from '../actions/realm.js';
 import { createUser } from '../actions/users.js';
-import { DATABASES, startTestServer, type TestServer } from './harness.js';
+import { type TestServer } from './harness.js';
 import { TestClient } from './client.js';
-import {
-  cast,
-  drain,
-  expectError,
-  expectEventsMatchSpec,
-  expectResponseMatchesSpec,
-  type Cast,
-} from './people.js';
+import { drain, expectError, expectEventsMatchSpec, expectResponseMatchesSpec } from './people.js';
+import { databases, useServer } from './fixtures.js';
 
 /** A new member (and optionally a bot they own), made through the actions. */
 async function newMember(server: TestServer, name: string, withBot = false) {
@@ -41,21 +35,14 @@ async function newMember(server: TestServer, name: string, withBot = false) {
   };
 }
 
-describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('deactivating and reactivating users on %s', (db) => {
+  const t = useServer({ db });
 
   it('an administrator deactivates a member: everyone hears it, the key stops working, queues go', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user', 'realm_bot', 'user_group', 'subscription']);
     const own = (await c.othello.post('/register', {})).body.queue_id;
-    expect(server.ctx.queues.queuesOf(id.othello).length).toBeGreaterThan(0);
+    expect(t.server.ctx.queues.queuesOf(id.othello).length).toBeGreaterThan(0);
     const r = await c.iago.delete(`/users/${id.othello}`);
     expect(r.body).toEqual({ result: 'success', msg: '' });
     expectResponseMatchesSpec('DELETE', '/users/{user_id}', r);
@@ -75,7 +62,7 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
       expect.objectContaining({
         type: 'subscription',
         op: 'peer_remove',
-        stream_ids: [t.stream('general')],
+        stream_ids: [t.stream['general']],
         user_ids: [id.othello],
       }),
     );
@@ -83,7 +70,7 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
     expectEventsMatchSpec(events);
 
     expectError(await c.othello.get('/users/me'), 'USER_DEACTIVATED');
-    expect(server.ctx.queues.queuesOf(id.othello)).toEqual([]);
+    expect(t.server.ctx.queues.queuesOf(id.othello)).toEqual([]);
     expectError(
       await c.othello.get('/events', { queue_id: own, last_event_id: -1, dont_block: true }),
       'USER_DEACTIVATED',
@@ -104,7 +91,7 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
   });
 
   it('reactivation brings the member back with a working key', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user', 'user_group', 'subscription']);
     expect((await c.iago.post(`/users/${id.othello}/reactivate`)).body).toEqual({
       result: 'success',
@@ -129,8 +116,8 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
   });
 
   it('deactivating a user deactivates their bots; realm_bot events reach administrators and the owner', async () => {
-    const { c } = t;
-    const { user, bot, client } = await newMember(server, 'rosencrantz', true);
+    const { as: c } = t;
+    const { user, bot, client } = await newMember(t.server, 'rosencrantz', true);
     const q = await t.queues(['realm_user', 'realm_bot']);
     const ownerQueue = (await client.post('/register', { event_types: ['realm_bot'] })).body
       .queue_id;
@@ -150,13 +137,13 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
       }),
     );
     expectEventsMatchSpec(admin);
-    expect(server.ctx.queues.queuesOf(user.id)).toEqual([]);
+    expect(t.server.ctx.queues.queuesOf(user.id)).toEqual([]);
     void ownerQueue;
 
     // Reactivating the owner leaves the bot deactivated; the bot comes back on its own.
     expect((await c.iago.post(`/users/${user.id}/reactivate`)).status).toBe(200);
     const owner = await TestClient.login(
-      server.url,
+      t.server.url,
       'rosencrantz@example.com',
       'rosencrantz-password',
     );
@@ -179,7 +166,7 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
   });
 
   it('administrators may deactivate bots directly', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_bot']);
     expect((await c.iago.delete(`/users/${id.bot}`)).status).toBe(200);
     expect(await q.events('hamlet')).toEqual([
@@ -194,7 +181,7 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
   });
 
   it('refuses what the rules forbid', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     expectError(
       await c.hamlet.delete(`/users/${id.cordelia}`),
       'BAD_REQUEST',
@@ -229,13 +216,13 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
       'Insufficient permission',
     );
     expectError(await c.iago.post('/users/99999/reactivate'), 'BAD_REQUEST', 'No such user');
-    const { user } = await newMember(server, 'guildenstern');
+    const { user } = await newMember(t.server, 'guildenstern');
     expect((await c.iago.delete(`/users/${user.id}`)).status).toBe(200);
     expectError(await c.iago.delete(`/users/${user.id}`), 'BAD_REQUEST', 'User is deactivated');
   });
 
   it('DELETE /users/me: members leave, the only owner may not', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const r = await c.desdemona.delete('/users/me');
     expectError(r, 'CANNOT_DEACTIVATE_LAST_USER', 'Cannot deactivate the only organization owner.');
     expect(r.body).toMatchObject({ entity: 'organization owner', is_last_owner: true });
@@ -258,40 +245,31 @@ describe.each(DATABASES)('deactivating and reactivating users on %s', (db) => {
   });
 });
 
-describe.each(DATABASES)('the only user of an organization on %s', (db) => {
-  let server: TestServer;
+describe.each(databases('both'))('the only user of an organization on %s', (db) => {
+  const w = useServer({ db, demo: false });
   beforeAll(async () => {
-    server = await startTestServer({ db, demo: false });
-    const realm = await createRealm(server.ctx.db, { stringId: '', name: 'Solo' });
-    await createUser(server.ctx, realm, {
+    const realm = await createRealm(w.server.ctx.db, { stringId: '', name: 'Solo' });
+    await createUser(w.server.ctx, realm, {
       email: 'solo@example.com',
       fullName: 'Solo',
       password: 'solo-password',
       role: 100,
     });
   });
-  afterAll(() => server?.close());
 
   it('cannot deactivate themself', async () => {
-    const solo = await TestClient.login(server.url, 'solo@example.com', 'solo-password');
+    const solo = await TestClient.login(w.server.url, 'solo@example.com', 'solo-password');
     const r = await solo.delete('/users/me');
     expectError(r, 'CANNOT_DEACTIVATE_LAST_USER', 'Cannot deactivate the only user.');
     expect(r.body).toMatchObject({ entity: 'user', is_last_owner: false });
   });
 });
 
-describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
-  let server: TestServer;
-  let t: Cast;
-
-  beforeAll(async () => {
-    server = await startTestServer({ db });
-    t = await cast(server);
-  });
-  afterAll(() => server?.close());
+describe.each(databases('both'))('PATCH /users/{id} on %s', (db) => {
+  const t = useServer({ db });
 
   it('renames users and bots, telling everyone (and the bot owner through realm_bot)', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     const q = await t.queues(['realm_user', 'realm_bot']);
     const r = await c.iago.patch(`/users/${id.othello}`, { full_name: '  Othello  ' });
     expect(r.body).toEqual({ result: 'success', msg: '' });
@@ -330,7 +308,7 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
   });
 
   it('promotes to administrator: role event, role groups, private streams appear, and go again', async () => {
-    const { c, id, stream } = t;
+    const { as: c, id, stream } = t;
     const q = await t.queues(['realm_user', 'user_group', 'stream', 'subscription']);
     expect((await c.iago.patch(`/users/${id.othello}`, { role: 200 })).status).toBe(200);
     const mine = await q.events('othello');
@@ -357,7 +335,7 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
       expect.objectContaining({
         type: 'stream',
         op: 'create',
-        streams: [expect.objectContaining({ stream_id: stream('design'), invite_only: true })],
+        streams: [expect.objectContaining({ stream_id: stream.design, invite_only: true })],
       }),
     ]);
     expectEventsMatchSpec(mine);
@@ -368,13 +346,13 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
     expect((await c.iago.patch(`/users/${id.othello}`, { role: 400 })).status).toBe(200);
     const back = await q.events('othello');
     expect(back).toContainEqual(
-      expect.objectContaining({ type: 'stream', op: 'delete', stream_ids: [stream('design')] }),
+      expect.objectContaining({ type: 'stream', op: 'delete', stream_ids: [stream.design] }),
     );
     expectEventsMatchSpec(back);
   });
 
   it('a member who becomes a guest loses unsubscribed public streams, and regains them with subscribers', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     await c.iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'lobby' }] });
     const lobby = (await c.iago.get('/get_stream_id', { stream: 'lobby' })).body.stream_id;
     const q = await t.queues(['stream', 'subscription', 'realm_user']);
@@ -408,7 +386,7 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
   });
 
   it('only owners grant or remove the owner role, and the only owner keeps it', async () => {
-    const { c, id } = t;
+    const { as: c, id } = t;
     expectError(
       await c.iago.patch(`/users/${id.hamlet}`, { role: 100 }),
       'UNAUTHORIZED_PRINCIPAL',
@@ -450,20 +428,19 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
   });
 
   it('GET /users/{id}/subscriptions/{stream_id} answers for streams the caller can see', async () => {
-    const { c, id, stream } = t;
-    const yes = await c.hamlet.get(`/users/${id.othello}/subscriptions/${stream('general')}`);
+    const { as: c, id, stream } = t;
+    const yes = await c.hamlet.get(`/users/${id.othello}/subscriptions/${stream.general}`);
     expect(yes.body).toEqual({ result: 'success', msg: '', is_subscribed: true });
     expectResponseMatchesSpec('GET', '/users/{user_id}/subscriptions/{stream_id}', yes);
     expect(
-      (await c.hamlet.get(`/users/${id.othello}/subscriptions/${stream('design')}`)).body
+      (await c.hamlet.get(`/users/${id.othello}/subscriptions/${stream.design}`)).body
         .is_subscribed,
     ).toBe(false);
     expect(
-      (await c.iago.get(`/users/${id.hamlet}/subscriptions/${stream('design')}`)).body
-        .is_subscribed,
+      (await c.iago.get(`/users/${id.hamlet}/subscriptions/${stream.design}`)).body.is_subscribed,
     ).toBe(true);
     expectError(
-      await c.othello.get(`/users/${id.hamlet}/subscriptions/${stream('design')}`),
+      await c.othello.get(`/users/${id.hamlet}/subscriptions/${stream.design}`),
       'BAD_REQUEST',
       'Invalid channel ID',
     );
@@ -473,7 +450,7 @@ describe.each(DATABASES)('PATCH /users/{id} on %s', (db) => {
       'Invalid channel ID',
     );
     expectError(
-      await c.hamlet.get(`/users/99999/subscriptions/${stream('general')}`),
+      await c.hamlet.get(`/users/99999/subscriptions/${stream.general}`),
       'BAD_REQUEST',
       'No such user',
     );

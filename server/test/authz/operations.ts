@@ -1,4 +1,4 @@
-import type { TestClient } from '../client.js';
+import { fetchResult, type TestClient } from '../client.js';
 import { page } from './site.js';
 import { ACCOUNTS, refused, type Row } from './types.js';
 
@@ -6,16 +6,8 @@ const everybody = ['spectator', 'deactivated', ...ACCOUNTS] as const;
 const forbidden = refused(403, 'FORBIDDEN');
 
 /** GET /metrics as relayed by a proxy the server does not trust, from wherever it says. */
-async function relayedMetrics(c: TestClient) {
-  const res = await fetch(`${c.baseUrl}/metrics`, { headers: { 'X-Forwarded-For': '127.0.0.1' } });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* the metrics are text */
-  }
-  return { status: res.status, body, headers: res.headers };
+function relayedMetrics(c: TestClient) {
+  return fetchResult(`${c.baseUrl}/metrics`, { headers: { 'X-Forwarded-For': '127.0.0.1' } });
 }
 
 /**

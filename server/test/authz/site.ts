@@ -1,4 +1,4 @@
-import type { ApiResult, TestClient } from '../client.js';
+import { fetchResult, type ApiResult, type TestClient } from '../client.js';
 import { ACCOUNTS, refused, userDeactivated, type Row } from './types.js';
 
 /**
@@ -17,20 +17,12 @@ export async function page(
   if (c.email)
     headers.Authorization = 'Basic ' + Buffer.from(`${c.email}:${c.apiKey}`).toString('base64');
   if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-  const res = await fetch(c.baseUrl + path, {
+  return fetchResult(c.baseUrl + path, {
     method,
     headers,
     redirect: 'manual',
     body: form ? new URLSearchParams(form).toString() : undefined,
   });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* pages and files are not JSON */
-  }
-  return { status: res.status, body, headers: res.headers };
 }
 
 const everybody = ['spectator', 'deactivated', ...ACCOUNTS] as const;
