@@ -60,8 +60,11 @@ export async function logIn(
   });
   const page = await context.newPage();
   await page.goto('/');
-  // The inbox link, in whichever language the account has chosen.
-  await expect(page.getByRole('link', { name: /^(Inbox|Posteingang)/ })).toBeVisible();
+  // The inbox link, in whichever language the account has chosen. This is set-up, not the
+  // scenario: on a busy machine the first load and register may take longer than one expectation.
+  await expect(page.getByRole('link', { name: /^(Inbox|Posteingang)/ })).toBeVisible({
+    timeout: 60_000,
+  });
   return page;
 }
 
