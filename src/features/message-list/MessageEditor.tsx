@@ -49,17 +49,7 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
 
   if (source.isError)
     return (
-      <div className="message-editor">
-        <LoadError
-          compact
-          title={t('editor.loadFailed')}
-          error={source.error}
-          retry={() => void source.refetch()}
-        />
-        <button type="button" className="button button-small button-quiet" onClick={onDone}>
-          {t('editor.close')}
-        </button>
-      </div>
+      <SourceLoadError error={source.error} retry={() => void source.refetch()} onDone={onDone} />
     );
 
   return (
@@ -83,19 +73,51 @@ export function MessageEditor({ messageId, onDone }: { messageId: number; onDone
           {error}
         </p>
       )}
-      <div className="message-editor-actions">
-        <button
-          type="submit"
-          className="button button-small button-primary"
-          disabled={!source.data || saving}
-        >
-          {saving ? t('editor.saving') : t('editor.save')}
-        </button>
-        <button type="button" className="button button-small button-quiet" onClick={onDone}>
-          {t('editor.cancel')}
-        </button>
-        <span className="message-editor-hint">{t('editor.hint')}</span>
-      </div>
+      <EditorActions saveDisabled={!source.data || saving} saving={saving} onCancel={onDone} />
     </form>
+  );
+}
+
+/** Shown in place of the editor when the message's source could not be fetched. */
+function SourceLoadError({
+  error,
+  retry,
+  onDone,
+}: {
+  error: unknown;
+  retry(): void;
+  onDone(): void;
+}) {
+  const { t } = useTranslation('messages');
+  return (
+    <div className="message-editor">
+      <LoadError compact title={t('editor.loadFailed')} error={error} retry={retry} />
+      <button type="button" className="button button-small button-quiet" onClick={onDone}>
+        {t('editor.close')}
+      </button>
+    </div>
+  );
+}
+
+function EditorActions({
+  saveDisabled,
+  saving,
+  onCancel,
+}: {
+  saveDisabled: boolean;
+  saving: boolean;
+  onCancel(): void;
+}) {
+  const { t } = useTranslation('messages');
+  return (
+    <div className="message-editor-actions">
+      <button type="submit" className="button button-small button-primary" disabled={saveDisabled}>
+        {saving ? t('editor.saving') : t('editor.save')}
+      </button>
+      <button type="button" className="button button-small button-quiet" onClick={onCancel}>
+        {t('editor.cancel')}
+      </button>
+      <span className="message-editor-hint">{t('editor.hint')}</span>
+    </div>
   );
 }

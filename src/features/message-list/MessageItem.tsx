@@ -1,7 +1,6 @@
-import { memo, useRef, useState, type ReactNode } from 'react';
+import { memo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUploadImages } from './uploads';
-import { Link } from 'react-router';
 import type { Message, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
 import { Avatar } from '../../components/Avatar';
@@ -19,9 +18,7 @@ import { MessageActionsMenu } from '../message-actions/MessageActionsMenu';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
 import { sanitizeMessageHtml } from './sanitize';
-import { TopicText } from '../search/TopicText';
 import { MoveMessageButton } from '../topics/MoveMessageButton';
-import { TopicActionsMenu } from '../topics/TopicActionsMenu';
 
 interface MessageItemProps {
   message: Message;
@@ -50,7 +47,6 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, showSender, ownUserId, twentyFourHour, echo } = props;
   const { t } = useTranslation('messages');
   const unread = !message.flags.includes('read');
-  const starred = message.flags.includes('starred');
   const classes = [
     'message',
     showSender ? 'message-first' : '',
@@ -59,7 +55,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     echo ? `message-echo message-echo-${echo.status}` : '',
   ];
   const time = formatTime(message.timestamp, twentyFourHour);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const deletion = useDeleteConfirmation(message, props.onDelete);
   const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
   const ownGroupIds = useOwnUserGroupIds();
@@ -75,12 +71,6 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const senderName = props.mutedSender
     ? t('item.mutedUser')
     : (sender?.full_name ?? message.sender_full_name);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const confirmDelete = async () => {
-    const failure = await props.onDelete(message);
-    setDeleteError(failure);
-    if (!failure) setConfirmingDelete(false);
-  };
 
   return (
     <article
@@ -88,24 +78,14 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       aria-label={t('item.label', { sender: senderName, time })}
       data-message-id={message.id}
     >
-      <div className="message-gutter">
-        {showSender ? (
-          <PersonTrigger userId={message.sender_id} duplicate>
-            <Avatar
-              url={props.mutedSender ? null : (sender?.avatar_url ?? message.avatar_url)}
-              name={senderName}
-              size={36}
-            />
-          </PersonTrigger>
-        ) : (
-          <MessageTime
-            className="message-hover-time"
-            timestamp={message.timestamp}
-            time={time}
-            permalink={permalink}
-          />
-        )}
-      </div>
+      <MessageGutter
+        message={message}
+        showSender={showSender}
+        avatarUrl={props.mutedSender ? null : (sender?.avatar_url ?? message.avatar_url)}
+        senderName={senderName}
+        time={time}
+        permalink={permalink}
+      />
       <div className="message-main">
         {showSender && (
           <div className="message-header">
@@ -115,25 +95,15 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             <MessageTime timestamp={message.timestamp} time={time} permalink={permalink} />
           </div>
         )}
-        {hidden ? (
-          <p className="message-hidden">
-            {t('item.hidden')}{' '}
-            <button type="button" className="link-button" onClick={() => setRevealed(true)}>
-              {t('item.showIt')}
-            </button>
-          </p>
-        ) : props.editing ? (
-          <MessageEditor messageId={message.id} onDone={() => props.onEdit(null)} />
-        ) : message.flags.includes('collapsed') ? (
-          <CollapsedNotice message={message} />
-        ) : (
-          <div
-            ref={content}
-            className="message-content rendered-markdown"
-            dangerouslySetInnerHTML={{ __html: html }}
-            onClick={(event) => onMessageContentClick(event, message.id)}
-          />
-        )}
+        <MessageBody
+          message={message}
+          hidden={hidden}
+          editing={props.editing}
+          html={html}
+          contentRef={content}
+          onReveal={() => setRevealed(true)}
+          onEdit={props.onEdit}
+        />
         {!echo && !hidden && (
           <Reactions
             message={message}
@@ -144,89 +114,186 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             onToggle={props.onToggleReaction}
           />
         )}
-        {confirmingDelete && (
-          <div className="message-confirm" role="group" aria-label={t('item.deleteGroup')}>
-            <span>{t('item.deleteQuestion')}</span>
-            <button
-              type="button"
-              className="button button-small button-danger"
-              onClick={() => void confirmDelete()}
-            >
-              {t('item.delete')}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-quiet"
-              onClick={() => {
-                setConfirmingDelete(false);
-                setDeleteError(null);
-              }}
-            >
-              {t('item.keep')}
-            </button>
-            {deleteError && (
-              <span className="message-editor-error" role="alert">
-                {deleteError}
-              </span>
-            )}
-          </div>
-        )}
+        {deletion.confirming && <DeleteConfirmation deletion={deletion} />}
         {!props.editing && message.last_edit_timestamp !== undefined && (
           <span className="message-edited">{t('item.edited')}</span>
         )}
         {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
       </div>
-      {!echo && !props.readOnly && (
-        <div className="message-actions">
-          <button
-            type="button"
-            className={starred ? 'icon-button star-button starred' : 'icon-button star-button'}
-            aria-label={starred ? t('item.unstar') : t('item.star')}
-            aria-pressed={starred}
-            onClick={() => props.onToggleStar(message)}
-          >
-            <StarIcon />
-          </button>
-          <ReactionPicker
-            message={message}
-            ownUserId={ownUserId}
-            onToggle={props.onToggleReaction}
-          />
-          {props.canEdit && !props.editing && (
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('item.editMessage')}
-              title={t('item.edit')}
-              onClick={() => props.onEdit(message.id)}
-            >
-              <EditIcon />
-            </button>
-          )}
-          <MoveMessageButton message={message} />
-          {props.canDelete && (
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('item.deleteMessage')}
-              title={t('item.delete')}
-              onClick={() => setConfirmingDelete(true)}
-            >
-              <TrashIcon />
-            </button>
-          )}
-          <MessageActionsMenu
-            message={message}
-            canEdit={props.canEdit && !props.editing}
-            canDelete={props.canDelete}
-            onEdit={() => props.onEdit(message.id)}
-            onDelete={() => setConfirmingDelete(true)}
-          />
-        </div>
-      )}
+      {!echo && !props.readOnly && <MessageActions {...props} onAskDelete={deletion.ask} />}
     </article>
   );
 });
+
+/** The sender's picture on a message that starts a run, its time on hover otherwise. */
+function MessageGutter({
+  message,
+  showSender,
+  avatarUrl,
+  senderName,
+  time,
+  permalink,
+}: {
+  message: Message;
+  showSender: boolean;
+  avatarUrl: string | null | undefined;
+  senderName: string;
+  time: string;
+  permalink: string | null;
+}) {
+  return (
+    <div className="message-gutter">
+      {showSender ? (
+        <PersonTrigger userId={message.sender_id} duplicate>
+          <Avatar url={avatarUrl} name={senderName} size={36} />
+        </PersonTrigger>
+      ) : (
+        <MessageTime
+          className="message-hover-time"
+          timestamp={message.timestamp}
+          time={time}
+          permalink={permalink}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Deleting asks first; a refusal from the server stays beside the question. */
+function useDeleteConfirmation(
+  message: Message,
+  onDelete: (message: Message) => Promise<string | null>,
+) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    const failure = await onDelete(message);
+    setError(failure);
+    if (!failure) setConfirming(false);
+  };
+  const keep = () => {
+    setConfirming(false);
+    setError(null);
+  };
+  return { confirming, error, ask: () => setConfirming(true), confirm, keep };
+}
+
+type DeleteConfirmationState = ReturnType<typeof useDeleteConfirmation>;
+
+/** The message itself, or what stands in for it: a muted sender's notice, the editor, a collapse. */
+function MessageBody({
+  message,
+  hidden,
+  editing,
+  html,
+  contentRef,
+  onReveal,
+  onEdit,
+}: {
+  message: Message;
+  hidden: boolean;
+  editing: boolean;
+  html: string;
+  contentRef: RefObject<HTMLDivElement | null>;
+  onReveal(): void;
+  onEdit(messageId: number | null): void;
+}) {
+  const { t } = useTranslation('messages');
+  if (hidden)
+    return (
+      <p className="message-hidden">
+        {t('item.hidden')}{' '}
+        <button type="button" className="link-button" onClick={onReveal}>
+          {t('item.showIt')}
+        </button>
+      </p>
+    );
+  if (editing) return <MessageEditor messageId={message.id} onDone={() => onEdit(null)} />;
+  if (message.flags.includes('collapsed')) return <CollapsedNotice message={message} />;
+  return (
+    <div
+      ref={contentRef}
+      className="message-content rendered-markdown"
+      dangerouslySetInnerHTML={{ __html: html }}
+      onClick={(event) => onMessageContentClick(event, message.id)}
+    />
+  );
+}
+
+function DeleteConfirmation({ deletion }: { deletion: DeleteConfirmationState }) {
+  const { t } = useTranslation('messages');
+  return (
+    <div className="message-confirm" role="group" aria-label={t('item.deleteGroup')}>
+      <span>{t('item.deleteQuestion')}</span>
+      <button
+        type="button"
+        className="button button-small button-danger"
+        onClick={() => void deletion.confirm()}
+      >
+        {t('item.delete')}
+      </button>
+      <button type="button" className="button button-small button-quiet" onClick={deletion.keep}>
+        {t('item.keep')}
+      </button>
+      {deletion.error && (
+        <span className="message-editor-error" role="alert">
+          {deletion.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The buttons that show on hover: star, react, edit, move, delete and the rest in a menu. */
+function MessageActions(props: MessageItemProps & { onAskDelete(): void }) {
+  const { message, ownUserId } = props;
+  const { t } = useTranslation('messages');
+  const starred = message.flags.includes('starred');
+  return (
+    <div className="message-actions">
+      <button
+        type="button"
+        className={starred ? 'icon-button star-button starred' : 'icon-button star-button'}
+        aria-label={starred ? t('item.unstar') : t('item.star')}
+        aria-pressed={starred}
+        onClick={() => props.onToggleStar(message)}
+      >
+        <StarIcon />
+      </button>
+      <ReactionPicker message={message} ownUserId={ownUserId} onToggle={props.onToggleReaction} />
+      {props.canEdit && !props.editing && (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('item.editMessage')}
+          title={t('item.edit')}
+          onClick={() => props.onEdit(message.id)}
+        >
+          <EditIcon />
+        </button>
+      )}
+      <MoveMessageButton message={message} />
+      {props.canDelete && (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('item.deleteMessage')}
+          title={t('item.delete')}
+          onClick={props.onAskDelete}
+        >
+          <TrashIcon />
+        </button>
+      )}
+      <MessageActionsMenu
+        message={message}
+        canEdit={props.canEdit && !props.editing}
+        canDelete={props.canDelete}
+        onEdit={() => props.onEdit(message.id)}
+        onDelete={props.onAskDelete}
+      />
+    </div>
+  );
+}
 
 function EchoStatus({
   echo,
@@ -266,68 +333,5 @@ export function DateSeparator({ timestamp }: { timestamp: number }) {
     <div className="date-separator" role="separator" aria-label={formatDay(timestamp)}>
       <span>{formatDay(timestamp)}</span>
     </div>
-  );
-}
-
-interface RecipientBarProps {
-  message: Message;
-  streamColor: string | undefined;
-  streamUrl: string | null;
-  topicUrl: string | null;
-  dmUrl: string | null;
-  dmLabel: string;
-}
-
-export function RecipientBar({
-  message,
-  streamColor,
-  streamUrl,
-  topicUrl,
-  dmUrl,
-  dmLabel,
-}: RecipientBarProps) {
-  if (message.type === 'stream') {
-    return (
-      <div
-        className="recipient-bar recipient-stream"
-        style={
-          { '--stream-color': streamColor ?? 'var(--color-border-strong)' } as Record<
-            string,
-            string
-          >
-        }
-      >
-        <BarLink to={streamUrl}>
-          <span className="recipient-swatch" aria-hidden="true" />
-          {message.display_recipient}
-        </BarLink>
-        <span className="recipient-separator" aria-hidden="true">
-          ›
-        </span>
-        <BarLink to={topicUrl}>
-          <TopicText message={message} />
-        </BarLink>
-        <TopicActionsMenu
-          streamId={message.stream_id}
-          topic={message.subject}
-          messageId={message.id}
-        />
-      </div>
-    );
-  }
-  return (
-    <div className="recipient-bar recipient-dm">
-      <BarLink to={dmUrl}>{dmLabel}</BarLink>
-    </div>
-  );
-}
-
-function BarLink({ to, children }: { to: string | null; children: ReactNode }) {
-  return to ? (
-    <Link to={to} className="recipient-link">
-      {children}
-    </Link>
-  ) : (
-    <span className="recipient-link">{children}</span>
   );
 }

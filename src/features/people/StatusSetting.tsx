@@ -16,13 +16,89 @@ export function StatusSetting() {
   const { t } = useTranslation('people');
   const live = useUserStatus(useOwnUserId());
   const save = useUpdateStatus();
+  const draft = useStatusDraft(live, save);
+  const { shownEmoji } = draft;
+  const [picker, setPicker] = useState<CSSProperties | null>(null);
+  const hasStatus = !!(live.status_text || live.emoji_name);
+  const openPicker = (button: HTMLElement) => {
+    const box = button.getBoundingClientRect();
+    setPicker(
+      window.innerWidth < 600
+        ? { position: 'fixed', left: 8, right: 8, bottom: 8 }
+        : { position: 'fixed', top: box.bottom + 4, left: box.left },
+    );
+  };
+
+  return (
+    <form className="settings-row people-status-form" onSubmit={draft.submit}>
+      <label htmlFor="people-status-text">{t('settings.statusText')}</label>
+      <div className="people-status-inputs">
+        <button
+          type="button"
+          className="button people-status-emoji"
+          aria-label={
+            shownEmoji.emoji_name
+              ? t('settings.statusEmojiChosen', { name: shownEmoji.emoji_name.replace(/_/g, ' ') })
+              : t('settings.statusEmoji')
+          }
+          aria-haspopup="dialog"
+          aria-expanded={picker !== null}
+          onClick={(e) => (picker ? setPicker(null) : openPicker(e.currentTarget))}
+        >
+          {shownEmoji.emoji_name ? <StatusEmoji status={shownEmoji} /> : <span aria-hidden>☺</span>}
+        </button>
+        <input
+          id="people-status-text"
+          className="text-input"
+          value={draft.shownText}
+          maxLength={MAX_STATUS_LENGTH}
+          placeholder={t('settings.statusPlaceholder')}
+          onChange={(e) => draft.setText(e.target.value)}
+        />
+      </div>
+      <div className="people-status-buttons">
+        <button type="submit" className="button button-primary" disabled={!draft.changed}>
+          {t('settings.saveStatus')}
+        </button>
+        <button
+          type="button"
+          className="button button-quiet"
+          disabled={!hasStatus}
+          onClick={draft.clear}
+        >
+          {t('settings.clearStatus')}
+        </button>
+        <StatusNote save={save} />
+      </div>
+      {picker &&
+        createPortal(
+          <EmojiPicker
+            label={t('settings.statusEmoji')}
+            className="people-emoji-picker"
+            style={picker}
+            onClose={() => setPicker(null)}
+            onPick={(picked) => {
+              draft.setEmoji({
+                emoji_name: picked.name,
+                emoji_code: picked.code,
+                reaction_type: picked.kind,
+              });
+              setPicker(null);
+            }}
+          />,
+          document.body,
+        )}
+    </form>
+  );
+}
+
+/** The status being edited: drafts over the live status, saved together or cleared together. */
+function useStatusDraft(live: UserStatus, save: ReturnType<typeof useUpdateStatus>) {
   const [text, setText] = useState<string | null>(null);
   const [emoji, setEmoji] = useState<UserStatus | null>(null);
-  const [picker, setPicker] = useState<CSSProperties | null>(null);
   const shownText = text ?? live.status_text ?? '';
   const shownEmoji = emoji ?? live;
   const changed = text !== null || emoji !== null;
-  const hasStatus = !!(live.status_text || live.emoji_name);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -52,71 +128,7 @@ export function StatusSetting() {
         },
       },
     );
-  const openPicker = (button: HTMLElement) => {
-    const box = button.getBoundingClientRect();
-    setPicker(
-      window.innerWidth < 600
-        ? { position: 'fixed', left: 8, right: 8, bottom: 8 }
-        : { position: 'fixed', top: box.bottom + 4, left: box.left },
-    );
-  };
-
-  return (
-    <form className="settings-row people-status-form" onSubmit={submit}>
-      <label htmlFor="people-status-text">{t('settings.statusText')}</label>
-      <div className="people-status-inputs">
-        <button
-          type="button"
-          className="button people-status-emoji"
-          aria-label={
-            shownEmoji.emoji_name
-              ? t('settings.statusEmojiChosen', { name: shownEmoji.emoji_name.replace(/_/g, ' ') })
-              : t('settings.statusEmoji')
-          }
-          aria-haspopup="dialog"
-          aria-expanded={picker !== null}
-          onClick={(e) => (picker ? setPicker(null) : openPicker(e.currentTarget))}
-        >
-          {shownEmoji.emoji_name ? <StatusEmoji status={shownEmoji} /> : <span aria-hidden>☺</span>}
-        </button>
-        <input
-          id="people-status-text"
-          className="text-input"
-          value={shownText}
-          maxLength={MAX_STATUS_LENGTH}
-          placeholder={t('settings.statusPlaceholder')}
-          onChange={(e) => setText(e.target.value)}
-        />
-      </div>
-      <div className="people-status-buttons">
-        <button type="submit" className="button button-primary" disabled={!changed}>
-          {t('settings.saveStatus')}
-        </button>
-        <button type="button" className="button button-quiet" disabled={!hasStatus} onClick={clear}>
-          {t('settings.clearStatus')}
-        </button>
-        <StatusNote save={save} />
-      </div>
-      {picker &&
-        createPortal(
-          <EmojiPicker
-            label={t('settings.statusEmoji')}
-            className="people-emoji-picker"
-            style={picker}
-            onClose={() => setPicker(null)}
-            onPick={(picked) => {
-              setEmoji({
-                emoji_name: picked.name,
-                emoji_code: picked.code,
-                reaction_type: picked.kind,
-              });
-              setPicker(null);
-            }}
-          />,
-          document.body,
-        )}
-    </form>
-  );
+  return { shownText, shownEmoji, changed, setText, setEmoji, submit, clear };
 }
 
 /**

@@ -48,43 +48,8 @@ export function ScheduleDialog({
   const [value, setValue] = useState(() =>
     toInputValue(initial ?? new Date(Date.now() + 3600_000)),
   );
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { problem, setProblem, busy, choose } = useScheduleChoice(onSchedule, onClose);
   useModalDialog(dialog, onClose, 'button');
-
-  const choose = async (date: Date | null) => {
-    if (!date) {
-      setProblem(t('schedule.invalidTime'));
-      return;
-    }
-    if (date.getTime() <= Date.now()) {
-      setProblem(t('schedule.pastTime'));
-      return;
-    }
-    setProblem(null);
-    setBusy(true);
-    try {
-      await onSchedule(date);
-      onClose();
-    } catch (error) {
-      setProblem(errorText(error, error instanceof Error ? error.message : String(error)));
-      setBusy(false);
-    }
-  };
-
-  const label = (choice: QuickChoice) => {
-    const time = timeOfDay(choice.at);
-    switch (choice.kind) {
-      case 'inHour':
-        return t('schedule.inHour');
-      case 'todayAt':
-        return t('schedule.todayAt', { time });
-      case 'tomorrowAt':
-        return t('schedule.tomorrowAt', { time });
-      case 'mondayAt':
-        return t('schedule.mondayAt', { time });
-    }
-  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -97,21 +62,7 @@ export function ScheduleDialog({
     <dialog ref={dialog} className="schedule-dialog" aria-label={title} aria-modal="true">
       <form className="schedule-dialog-form" onSubmit={onSubmit} noValidate>
         <h2 className="schedule-dialog-title">{title}</h2>
-        <ul className="schedule-choices" aria-label={t('schedule.quickChoices')}>
-          {choices.map((choice) => (
-            <li key={`${choice.kind}-${choice.at.getTime()}`}>
-              <button
-                type="button"
-                className="schedule-choice"
-                disabled={busy}
-                onClick={() => void choose(choice.at)}
-              >
-                <span className="schedule-choice-label">{label(choice)}</span>
-                <span className="schedule-choice-time">{formatScheduleTime(choice.at)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <QuickChoices choices={choices} busy={busy} choose={choose} />
         <div className="schedule-custom">
           <label htmlFor={inputId} className="compose-label">
             {t('schedule.customTime')}
@@ -145,5 +96,74 @@ export function ScheduleDialog({
       </form>
     </dialog>,
     document.body,
+  );
+}
+
+/** Takes a time, refusing one that is unreadable or past; closes once the server agrees. */
+function useScheduleChoice(onSchedule: (at: Date) => Promise<void>, onClose: () => void) {
+  const { t } = useTranslation('drafts');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const choose = async (date: Date | null) => {
+    if (!date) {
+      setProblem(t('schedule.invalidTime'));
+      return;
+    }
+    if (date.getTime() <= Date.now()) {
+      setProblem(t('schedule.pastTime'));
+      return;
+    }
+    setProblem(null);
+    setBusy(true);
+    try {
+      await onSchedule(date);
+      onClose();
+    } catch (error) {
+      setProblem(errorText(error, error instanceof Error ? error.message : String(error)));
+      setBusy(false);
+    }
+  };
+  return { problem, setProblem, busy, choose };
+}
+
+function QuickChoices({
+  choices,
+  busy,
+  choose,
+}: {
+  choices: QuickChoice[];
+  busy: boolean;
+  choose(date: Date): Promise<void>;
+}) {
+  const { t } = useTranslation('drafts');
+  const label = (choice: QuickChoice) => {
+    const time = timeOfDay(choice.at);
+    switch (choice.kind) {
+      case 'inHour':
+        return t('schedule.inHour');
+      case 'todayAt':
+        return t('schedule.todayAt', { time });
+      case 'tomorrowAt':
+        return t('schedule.tomorrowAt', { time });
+      case 'mondayAt':
+        return t('schedule.mondayAt', { time });
+    }
+  };
+  return (
+    <ul className="schedule-choices" aria-label={t('schedule.quickChoices')}>
+      {choices.map((choice) => (
+        <li key={`${choice.kind}-${choice.at.getTime()}`}>
+          <button
+            type="button"
+            className="schedule-choice"
+            disabled={busy}
+            onClick={() => void choose(choice.at)}
+          >
+            <span className="schedule-choice-label">{label(choice)}</span>
+            <span className="schedule-choice-time">{formatScheduleTime(choice.at)}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -74,13 +74,15 @@ function useRecipient(message: ScheduledMessage): { title: string; url: string |
   };
 }
 
+type RowMode = 'view' | 'edit' | 'reschedule' | 'cancel';
+
 function ScheduledRow({ message }: { message: ScheduledMessage }) {
   const { t } = useTranslation('drafts');
   const ownUserId = useOwnUserId();
   const { title, url } = useRecipient(message);
   const id = message.scheduled_message_id;
   const when = new Date(message.scheduled_delivery_timestamp * 1000);
-  const [mode, setMode] = useState<'view' | 'edit' | 'reschedule' | 'cancel'>('view');
+  const [mode, setMode] = useState<RowMode>('view');
   const [problem, setProblem] = useState<string | null>(null);
   const edit = useEditScheduledMessage();
   const cancel = useCancelScheduledMessage();
@@ -91,14 +93,7 @@ function ScheduledRow({ message }: { message: ScheduledMessage }) {
 
   return (
     <li className="scheduled-row" aria-labelledby={headingId}>
-      <div className="scheduled-head">
-        <h2 id={headingId} className="scheduled-title">
-          {url ? <Link to={url}>{title}</Link> : title}
-        </h2>
-        <time className="scheduled-time" dateTime={when.toISOString()}>
-          {formatScheduleTime(when)}
-        </time>
-      </div>
+      <RowHeading id={headingId} title={title} url={url} when={when} />
       {message.failed && <p className="scheduled-failed">{t('scheduled.failed')}</p>}
       {mode === 'edit' ? (
         <EditForm
@@ -120,70 +115,25 @@ function ScheduledRow({ message }: { message: ScheduledMessage }) {
         />
       )}
       {mode === 'cancel' ? (
-        <div className="scheduled-actions" role="group" aria-label={t('scheduled.confirmCancel')}>
-          <span className="scheduled-confirm">{t('scheduled.confirmCancel')}</span>
-          <button
-            type="button"
-            className="button button-small button-danger"
-            disabled={busy}
-            onClick={() => {
-              setProblem(null);
-              cancel.mutate(id, { onError: fail });
-            }}
-          >
-            {t('scheduled.yesCancel')}
-          </button>
-          <button
-            type="button"
-            className="button button-small button-quiet"
-            onClick={() => setMode('view')}
-          >
-            {t('scheduled.keep')}
-          </button>
-        </div>
+        <CancelConfirmation
+          busy={busy}
+          onConfirm={() => {
+            setProblem(null);
+            cancel.mutate(id, { onError: fail });
+          }}
+          onKeep={() => setMode('view')}
+        />
       ) : (
         mode !== 'edit' && (
-          <div className="scheduled-actions">
-            <button
-              type="button"
-              className="button button-small button-quiet"
-              disabled={busy}
-              onClick={() => setMode('edit')}
-              aria-label={t('scheduled.editLabel', { title })}
-            >
-              {t('scheduled.edit')}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-quiet"
-              disabled={busy}
-              onClick={() => setMode('reschedule')}
-              aria-label={t('scheduled.rescheduleLabel', { title })}
-            >
-              {t('scheduled.reschedule')}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-quiet"
-              disabled={busy}
-              onClick={() => {
-                setProblem(null);
-                sendNow.mutate(message, { onError: fail });
-              }}
-              aria-label={t('scheduled.sendNowLabel', { title })}
-            >
-              {t('scheduled.sendNow')}
-            </button>
-            <button
-              type="button"
-              className="button button-small button-quiet"
-              disabled={busy}
-              onClick={() => setMode('cancel')}
-              aria-label={t('scheduled.cancelLabel', { title })}
-            >
-              {t('scheduled.cancel')}
-            </button>
-          </div>
+          <RowActions
+            title={title}
+            busy={busy}
+            onMode={setMode}
+            onSendNow={() => {
+              setProblem(null);
+              sendNow.mutate(message, { onError: fail });
+            }}
+          />
         )
       )}
       {problem && (
@@ -205,6 +155,112 @@ function ScheduledRow({ message }: { message: ScheduledMessage }) {
         />
       )}
     </li>
+  );
+}
+
+function RowHeading({
+  id,
+  title,
+  url,
+  when,
+}: {
+  id: string;
+  title: string;
+  url: string | null;
+  when: Date;
+}) {
+  return (
+    <div className="scheduled-head">
+      <h2 id={id} className="scheduled-title">
+        {url ? <Link to={url}>{title}</Link> : title}
+      </h2>
+      <time className="scheduled-time" dateTime={when.toISOString()}>
+        {formatScheduleTime(when)}
+      </time>
+    </div>
+  );
+}
+
+function CancelConfirmation({
+  busy,
+  onConfirm,
+  onKeep,
+}: {
+  busy: boolean;
+  onConfirm(): void;
+  onKeep(): void;
+}) {
+  const { t } = useTranslation('drafts');
+  return (
+    <div className="scheduled-actions" role="group" aria-label={t('scheduled.confirmCancel')}>
+      <span className="scheduled-confirm">{t('scheduled.confirmCancel')}</span>
+      <button
+        type="button"
+        className="button button-small button-danger"
+        disabled={busy}
+        onClick={onConfirm}
+      >
+        {t('scheduled.yesCancel')}
+      </button>
+      <button type="button" className="button button-small button-quiet" onClick={onKeep}>
+        {t('scheduled.keep')}
+      </button>
+    </div>
+  );
+}
+
+/** Edit, reschedule, send now or cancel; each button names the message it acts on. */
+function RowActions({
+  title,
+  busy,
+  onMode,
+  onSendNow,
+}: {
+  title: string;
+  busy: boolean;
+  onMode(mode: RowMode): void;
+  onSendNow(): void;
+}) {
+  const { t } = useTranslation('drafts');
+  return (
+    <div className="scheduled-actions">
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        disabled={busy}
+        onClick={() => onMode('edit')}
+        aria-label={t('scheduled.editLabel', { title })}
+      >
+        {t('scheduled.edit')}
+      </button>
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        disabled={busy}
+        onClick={() => onMode('reschedule')}
+        aria-label={t('scheduled.rescheduleLabel', { title })}
+      >
+        {t('scheduled.reschedule')}
+      </button>
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        disabled={busy}
+        onClick={onSendNow}
+        aria-label={t('scheduled.sendNowLabel', { title })}
+      >
+        {t('scheduled.sendNow')}
+      </button>
+      <button
+        type="button"
+        className="button button-small button-quiet"
+        disabled={busy}
+        onClick={() => onMode('cancel')}
+        aria-label={t('scheduled.cancelLabel', { title })}
+      >
+        {t('scheduled.cancel')}
+      </button>
+    </div>
   );
 }
 

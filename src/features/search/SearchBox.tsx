@@ -2,150 +2,29 @@
  * The search box of the top bar: the search language with typeahead (an ARIA combobox), the
  * current search's operators shown while one is open, and a button to clear it.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import { Avatar } from '../../components/Avatar';
 import { SuggestionList, type Suggestion } from '../../components/Combobox';
 import { SearchIcon } from '../../components/icons';
-import { narrowToUrl, narrowUrlAt, parsePlaceUrl, type Narrow } from '../../narrow';
-import { streamTopicsQuery } from '../../queries/topics';
-import { useSession } from '../../model/session-context';
-import { narrowToSearchText, searchToNarrow } from './search-query';
-import { channelInText, peopleIndex, suggest, type SearchSuggestion } from './search-suggestions';
+import type { SearchDirectory } from './search-query';
+import type { SearchSuggestion } from './search-suggestions';
+import { useSearchBox, useSearchSuggestions, type SearchBoxState } from './use-search-box';
 import { useSearchDirectory } from './use-search-directory';
-
-/** Narrows the search box describes: searches and every combination of operators. */
-const isSearchNarrow = (narrow: Narrow) => narrow.kind === 'search' || narrow.kind === 'filter';
-
-/** The channel a narrow is in, for the readable part of its URL. */
-function streamIdOf(narrow: Narrow): number | undefined {
-  if (narrow.kind === 'stream' || narrow.kind === 'topic') return narrow.streamId;
-  if (narrow.kind !== 'filter') return undefined;
-  const channel = narrow.terms.find((t) => t.operator === 'channel' && !t.negated);
-  return channel ? Number(channel.operand) : undefined;
-}
 
 export function SearchBox() {
   const { t } = useTranslation('search');
-  const location = useLocation();
-  const navigate = useNavigate();
-  const session = useSession();
   const directory = useSearchDirectory();
   const listId = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [text, setText] = useState('');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const [problem, setProblem] = useState<string | null>(null);
+  const box = useSearchBox(directory);
+  const { input, text, problem, run, pick } = box;
+  const suggestions = useSearchSuggestions(text, box.open, directory);
+  const activeIndex = Math.min(box.active, suggestions.length - 1);
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) =>
+    onSearchKeyDown(event, box, suggestions, activeIndex);
+  const listed = listedSuggestions(suggestions, directory, t('suggest.search'));
 
-  const place = parsePlaceUrl(location.pathname, directory.ownUserId);
-  const shownNarrow =
-    place?.kind === 'narrow' && isSearchNarrow(place.narrow) ? place.narrow : null;
-  const shownText = shownNarrow ? narrowToSearchText(shownNarrow, directory) : '';
-  // Opening a search shows its operators; leaving it empties the box.
-  useEffect(() => {
-    setText(shownText);
-    setProblem(null);
-  }, [shownText]);
-
-  const people = useMemo(() => peopleIndex(directory.users), [directory.users]);
-  const topicStream = open ? channelInText(text, directory) : null;
-  const topics = useQuery({
-    ...streamTopicsQuery(session.connection, topicStream ?? -1),
-    enabled: topicStream !== null,
-  });
-  const topicNames = useMemo(() => (topics.data ?? []).map((t) => t.name), [topics.data]);
-  const suggestions = useMemo(
-    () => (open ? suggest(text, { directory, people, topicsOf: () => topicNames }) : []),
-    [open, text, directory, people, topicNames],
-  );
-  const activeIndex = Math.min(active, suggestions.length - 1);
-
-  const run = (query: string) => {
-    if (!query.trim()) return;
-    const { narrow, target, problems } = searchToNarrow(query, directory);
-    if (problems.length > 0) {
-      setProblem(problems.join(' '));
-      return;
-    }
-    setProblem(null);
-    setOpen(false);
-    const streamId = streamIdOf(narrow);
-    const streamName = streamId === undefined ? undefined : directory.streams[streamId]?.name;
-    navigate(target ? narrowUrlAt(narrow, target, streamName) : narrowToUrl(narrow, streamName));
-    input.current?.blur();
-  };
-
-  const pick = (suggestion: SearchSuggestion) => {
-    if (suggestion.kind === 'search') {
-      run(suggestion.text);
-      return;
-    }
-    setText(suggestion.text);
-    setActive(0);
-    setOpen(true);
-    input.current?.focus();
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const visible = open && suggestions.length > 0;
-    if (visible && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setActive((activeIndex + step + suggestions.length) % suggestions.length);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      const chosen = visible ? suggestions[activeIndex] : undefined;
-      if (chosen) pick(chosen);
-      else run(text);
-    } else if (event.key === 'Tab' && visible) {
-      // Tab completes: the highlighted completion, or else the first one offered.
-      const completion =
-        suggestions[activeIndex]?.kind === 'complete'
-          ? suggestions[activeIndex]
-          : suggestions.find((s) => s.kind === 'complete');
-      if (completion) {
-        event.preventDefault();
-        pick(completion);
-      }
-    } else if (event.key === 'Escape') {
-      if (visible) {
-        event.stopPropagation();
-        setOpen(false);
-      } else input.current?.blur();
-    }
-  };
-
-  const clear = () => {
-    setText('');
-    setProblem(null);
-    setActive(0);
-    if (shownNarrow) navigate('/');
-    input.current?.focus();
-  };
-
-  const listed: Suggestion[] = suggestions.map((s) =>
-    s.kind === 'search'
-      ? {
-          key: s.key,
-          label: s.text,
-          detail: t('suggest.search'),
-          decoration: <SearchIcon />,
-        }
-      : {
-          key: s.key,
-          label: s.label,
-          detail: s.detail,
-          decoration:
-            s.userId !== undefined ? (
-              <Avatar url={directory.users[s.userId]?.avatar_url} name={s.label} size={24} />
-            ) : undefined,
-        },
-  );
-
-  const visible = open && listed.length > 0;
+  const visible = box.open && listed.length > 0;
   return (
     <form
       className="topbar-search search-box"
@@ -173,14 +52,9 @@ export function SearchBox() {
         value={text}
         autoComplete="off"
         spellCheck={false}
-        onChange={(event) => {
-          setText(event.target.value);
-          setOpen(true);
-          setActive(0);
-          setProblem(null);
-        }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
+        onChange={(event) => box.type(event.target.value)}
+        onFocus={() => box.setOpen(true)}
+        onBlur={() => box.setOpen(false)}
         onKeyDown={onKeyDown}
       />
       {text && (
@@ -190,7 +64,7 @@ export function SearchBox() {
           aria-label={t('box.clear')}
           title={t('box.clear')}
           onMouseDown={(event) => event.preventDefault()}
-          onClick={clear}
+          onClick={box.clear}
         >
           ×
         </button>
@@ -210,5 +84,66 @@ export function SearchBox() {
         </p>
       )}
     </form>
+  );
+}
+
+/** Arrows move through the suggestions, Enter picks or searches, Tab completes, Escape closes. */
+function onSearchKeyDown(
+  event: KeyboardEvent<HTMLInputElement>,
+  box: SearchBoxState,
+  suggestions: SearchSuggestion[],
+  activeIndex: number,
+) {
+  const visible = box.open && suggestions.length > 0;
+  if (visible && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+    event.preventDefault();
+    const step = event.key === 'ArrowDown' ? 1 : -1;
+    box.setActive((activeIndex + step + suggestions.length) % suggestions.length);
+  } else if (event.key === 'Enter') {
+    event.preventDefault();
+    const chosen = visible ? suggestions[activeIndex] : undefined;
+    if (chosen) box.pick(chosen);
+    else box.run(box.text);
+  } else if (event.key === 'Tab' && visible) {
+    // Tab completes: the highlighted completion, or else the first one offered.
+    const completion =
+      suggestions[activeIndex]?.kind === 'complete'
+        ? suggestions[activeIndex]
+        : suggestions.find((s) => s.kind === 'complete');
+    if (completion) {
+      event.preventDefault();
+      box.pick(completion);
+    }
+  } else if (event.key === 'Escape') {
+    if (visible) {
+      event.stopPropagation();
+      box.setOpen(false);
+    } else box.input.current?.blur();
+  }
+}
+
+/** Suggestions as the list draws them: a search with its icon, a person with their picture. */
+function listedSuggestions(
+  suggestions: SearchSuggestion[],
+  directory: SearchDirectory,
+  searchDetail: string,
+): Suggestion[] {
+  return suggestions.map((s) =>
+    s.kind === 'search'
+      ? {
+          key: s.key,
+          label: s.text,
+          detail: searchDetail,
+          decoration: <SearchIcon />,
+        }
+      : {
+          key: s.key,
+          label: s.label,
+          detail: s.detail,
+          decoration:
+            s.userId !== undefined ? (
+              <Avatar url={directory.users[s.userId]?.avatar_url} name={s.label} size={24} />
+            ) : undefined,
+        },
   );
 }

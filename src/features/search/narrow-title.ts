@@ -82,86 +82,99 @@ function describeTerms(terms: NarrowTerm[], directory: SearchDirectory): string 
       ? t(`search:title.is.${positiveIs.operand}`)
       : t('search:title.messages');
   // Phrases read in a fixed order whatever the order of the terms: what, from whom, where, words.
-  const phrases: [number, string][] = [];
-  const say = (rank: number, phrase: string) => phrases.push([rank, phrase]);
-  const channel = terms.find((t) => t.operator === 'channel' && !t.negated);
-  const topic = terms.find((t) => t.operator === 'topic' && !t.negated);
+  const context: TermContext = {
+    directory,
+    positiveIs,
+    channel: terms.find((t) => t.operator === 'channel' && !t.negated),
+    topic: terms.find((t) => t.operator === 'topic' && !t.negated),
+  };
+  const phrases: RankedPhrase[] = [];
   for (const term of terms) {
-    const { operator, operand, negated } = term;
-    switch (operator) {
-      case 'is':
-        if (term === positiveIs) break;
-        say(
-          0,
-          negated && isKnownIs(operand)
-            ? t(`search:title.isNot.${operand}`)
-            : t('search:title.isOther', { value: operand }),
-        );
-        break;
-      case 'has':
-        say(
-          1,
-          t(negated ? 'search:title.without' : 'search:title.with', { what: hasNoun(operand) }),
-        );
-        break;
-      case 'sender':
-        say(
-          2,
-          t(negated ? 'search:title.notFrom' : 'search:title.from', {
-            name: personName(directory, operand),
-          }),
-        );
-        break;
-      case 'channel':
-        if (negated)
-          say(3, t('search:title.outsideChannel', { channel: channelName(directory, operand) }));
-        else
-          say(
-            3,
-            topic
-              ? t('search:title.inChannelTopic', {
-                  channel: channelName(directory, operand),
-                  topic: topic.operand,
-                })
-              : t('search:title.inChannel', { channel: channelName(directory, operand) }),
-          );
-        break;
-      case 'topic':
-        if (negated) say(3, t('search:title.outsideTopic', { topic: quote(operand) }));
-        else if (!channel) say(3, t('search:title.inTopic', { topic: quote(operand) }));
-        break;
-      case 'dm':
-        say(
-          4,
-          t(negated ? 'search:title.outsideDmsWith' : 'search:title.inDmsWith', {
-            names: peopleNames(directory, operand),
-          }),
-        );
-        break;
-      case 'dm-including':
-        say(
-          4,
-          t(negated ? 'search:title.outsideDmsIncluding' : 'search:title.inDmsIncluding', {
-            name: personName(directory, operand),
-          }),
-        );
-        break;
-      case 'id':
-        say(5, t(negated ? 'search:title.except' : 'search:title.numbered', { id: operand }));
-        break;
-      case 'search':
-        say(
-          6,
-          t(negated ? 'search:title.notMatching' : 'search:title.matching', {
-            text: quoteSearch(operand),
-          }),
-        );
-        break;
-    }
+    const phrase = termPhrase(term, context);
+    if (phrase) phrases.push(phrase);
   }
   // A direct-message conversation on its own reads as its name.
   if (terms.length === 1 && terms[0].operator === 'dm' && !terms[0].negated)
     return t('search:title.dmsWith', { names: peopleNames(directory, terms[0].operand) });
   phrases.sort((a, b) => a[0] - b[0]);
   return [noun, ...phrases.map(([, phrase]) => phrase)].join(' ');
+}
+
+/** A phrase and its place in the title: lower ranks read first. */
+type RankedPhrase = [number, string];
+
+interface TermContext {
+  directory: SearchDirectory;
+  /** The `is:` term that names the messages ("Starred messages"), so it makes no phrase. */
+  positiveIs: NarrowTerm | undefined;
+  channel: NarrowTerm | undefined;
+  topic: NarrowTerm | undefined;
+}
+
+/** One term in words, or nothing when another part of the title already says it. */
+function termPhrase(term: NarrowTerm, context: TermContext): RankedPhrase | undefined {
+  const { directory, positiveIs, channel, topic } = context;
+  const { operator, operand, negated } = term;
+  switch (operator) {
+    case 'is':
+      if (term === positiveIs) return undefined;
+      return [
+        0,
+        negated && isKnownIs(operand)
+          ? t(`search:title.isNot.${operand}`)
+          : t('search:title.isOther', { value: operand }),
+      ];
+    case 'has':
+      return [
+        1,
+        t(negated ? 'search:title.without' : 'search:title.with', { what: hasNoun(operand) }),
+      ];
+    case 'sender':
+      return [
+        2,
+        t(negated ? 'search:title.notFrom' : 'search:title.from', {
+          name: personName(directory, operand),
+        }),
+      ];
+    case 'channel':
+      if (negated)
+        return [3, t('search:title.outsideChannel', { channel: channelName(directory, operand) })];
+      return [
+        3,
+        topic
+          ? t('search:title.inChannelTopic', {
+              channel: channelName(directory, operand),
+              topic: topic.operand,
+            })
+          : t('search:title.inChannel', { channel: channelName(directory, operand) }),
+      ];
+    case 'topic':
+      if (negated) return [3, t('search:title.outsideTopic', { topic: quote(operand) })];
+      if (!channel) return [3, t('search:title.inTopic', { topic: quote(operand) })];
+      return undefined;
+    case 'dm':
+      return [
+        4,
+        t(negated ? 'search:title.outsideDmsWith' : 'search:title.inDmsWith', {
+          names: peopleNames(directory, operand),
+        }),
+      ];
+    case 'dm-including':
+      return [
+        4,
+        t(negated ? 'search:title.outsideDmsIncluding' : 'search:title.inDmsIncluding', {
+          name: personName(directory, operand),
+        }),
+      ];
+    case 'id':
+      return [5, t(negated ? 'search:title.except' : 'search:title.numbered', { id: operand })];
+    case 'search':
+      return [
+        6,
+        t(negated ? 'search:title.notMatching' : 'search:title.matching', {
+          text: quoteSearch(operand),
+        }),
+      ];
+  }
+  return undefined;
 }

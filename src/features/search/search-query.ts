@@ -126,6 +126,18 @@ export function findChannel(directory: SearchDirectory, text: string): number | 
   return null;
 }
 
+/**
+ * The words a token without a known operator searches for. An unknown operator is searched as it
+ * was written, as the reference app does. A quoted phrase keeps its quotes: the server matches its
+ * words next to each other.
+ */
+function searchedAsWritten(text: string, token: SearchToken): string {
+  const operand = token.operand.trim();
+  const typed = text.slice(token.start, token.end);
+  if (token.operator !== null) return typed;
+  return typed.startsWith('"') && operand ? `"${operand}"` : operand;
+}
+
 /** Parses the search box's text into filter terms, a target message and any problems. */
 export function parseSearch(text: string, directory: SearchDirectory): ParsedSearch {
   const terms: NarrowTerm[] = [];
@@ -139,15 +151,7 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
     const operator = token.operator === null ? undefined : TYPED_OPERATORS[token.operator];
     const operand = token.operand.trim();
     if (operator === undefined) {
-      // An unknown operator is searched as it was written, as the reference app does.
-      // A quoted phrase keeps its quotes: the server matches its words next to each other.
-      const typed = text.slice(token.start, token.end);
-      const written =
-        token.operator !== null
-          ? typed
-          : typed.startsWith('"') && operand
-            ? `"${operand}"`
-            : operand;
+      const written = searchedAsWritten(text, token);
       if (written) words.push(written);
       continue;
     }

@@ -12,6 +12,7 @@ import {
   quoteOperand,
   tokenize,
   type SearchDirectory,
+  type SearchToken,
 } from './search-query';
 
 export const MAX_SUGGESTIONS = 8;
@@ -108,7 +109,6 @@ export function channelInText(text: string, directory: SearchDirectory): number 
 }
 
 export function suggest(text: string, context: SuggestionContext): SearchSuggestion[] {
-  const { directory } = context;
   const trimmed = text.trim();
   const results: SearchSuggestion[] = [];
   const tokens = tokenize(text);
@@ -119,87 +119,102 @@ export function suggest(text: string, context: SuggestionContext): SearchSuggest
   const unfinished = current?.operator && current.operand === '';
   if (trimmed && !unfinished) results.push({ kind: 'search', key: 'search', text: trimmed });
   const before = current ? text.slice(0, current.start) : text;
-  const minus = current?.negated ? '-' : '';
-  const complete = (
-    key: string,
-    completion: string,
-    label: string,
-    detail?: string,
-    userId?: number,
-  ) => {
+  const complete: Complete = (key, completion, label, detail, userId) => {
     if (results.length > MAX_SUGGESTIONS) return;
     results.push({ kind: 'complete', key, text: before + completion, label, detail, userId });
   };
 
-  if (current?.operator) {
-    const operator = current.operator;
-    const typed = current.operand.toLowerCase();
-    if (operator === 'channel' || operator === 'stream') {
-      const channels = Object.values(directory.streams)
-        .filter((s) => s.name.toLowerCase().includes(typed))
-        .sort(
-          (a, b) =>
-            Number(!a.name.toLowerCase().startsWith(typed)) -
-              Number(!b.name.toLowerCase().startsWith(typed)) || a.name.localeCompare(b.name),
-        );
-      for (const s of channels.slice(0, MAX_SUGGESTIONS))
-        complete(
-          `channel:${s.stream_id}`,
-          `${minus}channel:${quoteOperand(s.name)} `,
-          `#${s.name}`,
-          i18n.t('search:suggest.channel'),
-        );
-    } else if (operator === 'topic' || operator === 'subject') {
-      const streamId = channelInText(before, directory);
-      const topics = streamId === null ? [] : context.topicsOf(streamId);
-      for (const topic of topics.filter((t) => t.toLowerCase().includes(typed)).slice(0, 8))
-        complete(
-          `topic:${topic}`,
-          `${minus}topic:${quoteOperand(topic)} `,
-          topic,
-          i18n.t('search:suggest.topic'),
-        );
-    } else if (PEOPLE_OPERATORS.has(operator)) {
-      const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
-      // A group DM lists people with commas: only the last one is being typed.
-      const parts = name === 'dm' ? current.operand.split(',') : [current.operand];
-      const chosen = parts
-        .slice(0, -1)
-        .map((part) => `${part.trim()},`)
-        .join('');
-      for (const userId of matchPeople(context.people, parts.at(-1)!, MAX_SUGGESTIONS)) {
-        const user = directory.users[userId];
-        complete(
-          `${name}:${userId}`,
-          `${minus}${name}:${chosen}${user.email} `,
-          user.full_name,
-          user.email,
-          userId,
-        );
-      }
-    } else if (operator === 'is' || operator === 'has') {
-      const values: readonly string[] = operator === 'is' ? IS_VALUES : HAS_VALUES;
-      for (const value of values.filter((v) => v.startsWith(typed)))
-        complete(
-          `${operator}:${value}`,
-          `${minus}${operator}:${value} `,
-          `${minus}${operator}:${value}`,
-          valueHelp(operator, value),
-        );
-    }
-  } else if (current && current.operand && !/\s/.test(current.operand)) {
-    // A word being typed: the operators it may begin, `-` included for negations.
-    const raw = text.slice(current.start, current.end);
-    const negated = raw.startsWith('-') && raw.length > 1;
-    const word = (negated ? raw.slice(1) : raw).toLowerCase();
-    for (const [operator, help] of OPERATORS)
-      if (operator.startsWith(word) && operator !== word)
-        complete(
-          `op:${operator}`,
-          `${negated ? '-' : ''}${operator}`,
-          `${negated ? '-' : ''}${operator}`,
-          i18n.t(`search:suggest.op.${help}`),
-        );
-  }
+  if (current?.operator) completeOperand(current, current.operator, before, context, complete);
+  else if (current && current.operand && !/\s/.test(current.operand))
+    completeOperator(text.slice(current.start, current.end), complete);
   return results.slice(0, MAX_SUGGESTIONS);
+}
+
+/** Offers one completion; the text it gives replaces the token being typed. */
+type Complete = (
+  key: string,
+  completion: string,
+  label: string,
+  detail?: string,
+  userId?: number,
+) => void;
+
+/** The operands that may follow the operator being typed: channels, topics, people or values. */
+function completeOperand(
+  current: SearchToken,
+  operator: string,
+  before: string,
+  context: SuggestionContext,
+  complete: Complete,
+) {
+  const { directory } = context;
+  const minus = current.negated ? '-' : '';
+  const typed = current.operand.toLowerCase();
+  if (operator === 'channel' || operator === 'stream') {
+    const channels = Object.values(directory.streams)
+      .filter((s) => s.name.toLowerCase().includes(typed))
+      .sort(
+        (a, b) =>
+          Number(!a.name.toLowerCase().startsWith(typed)) -
+            Number(!b.name.toLowerCase().startsWith(typed)) || a.name.localeCompare(b.name),
+      );
+    for (const s of channels.slice(0, MAX_SUGGESTIONS))
+      complete(
+        `channel:${s.stream_id}`,
+        `${minus}channel:${quoteOperand(s.name)} `,
+        `#${s.name}`,
+        i18n.t('search:suggest.channel'),
+      );
+  } else if (operator === 'topic' || operator === 'subject') {
+    const streamId = channelInText(before, directory);
+    const topics = streamId === null ? [] : context.topicsOf(streamId);
+    for (const topic of topics.filter((t) => t.toLowerCase().includes(typed)).slice(0, 8))
+      complete(
+        `topic:${topic}`,
+        `${minus}topic:${quoteOperand(topic)} `,
+        topic,
+        i18n.t('search:suggest.topic'),
+      );
+  } else if (PEOPLE_OPERATORS.has(operator)) {
+    const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
+    // A group DM lists people with commas: only the last one is being typed.
+    const parts = name === 'dm' ? current.operand.split(',') : [current.operand];
+    const chosen = parts
+      .slice(0, -1)
+      .map((part) => `${part.trim()},`)
+      .join('');
+    for (const userId of matchPeople(context.people, parts.at(-1)!, MAX_SUGGESTIONS)) {
+      const user = directory.users[userId];
+      complete(
+        `${name}:${userId}`,
+        `${minus}${name}:${chosen}${user.email} `,
+        user.full_name,
+        user.email,
+        userId,
+      );
+    }
+  } else if (operator === 'is' || operator === 'has') {
+    const values: readonly string[] = operator === 'is' ? IS_VALUES : HAS_VALUES;
+    for (const value of values.filter((v) => v.startsWith(typed)))
+      complete(
+        `${operator}:${value}`,
+        `${minus}${operator}:${value} `,
+        `${minus}${operator}:${value}`,
+        valueHelp(operator, value),
+      );
+  }
+}
+
+/** A word being typed, as written: the operators it may begin, `-` included for negations. */
+function completeOperator(raw: string, complete: Complete) {
+  const negated = raw.startsWith('-') && raw.length > 1;
+  const word = (negated ? raw.slice(1) : raw).toLowerCase();
+  for (const [operator, help] of OPERATORS)
+    if (operator.startsWith(word) && operator !== word)
+      complete(
+        `op:${operator}`,
+        `${negated ? '-' : ''}${operator}`,
+        `${negated ? '-' : ''}${operator}`,
+        i18n.t(`search:suggest.op.${help}`),
+      );
 }

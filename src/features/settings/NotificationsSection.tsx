@@ -60,126 +60,187 @@ function SoundChoice() {
 }
 
 export function NotificationsSection() {
-  const { t } = useTranslation('settings');
   return (
     <>
-      <SettingsGroup title={t('notifications.channels')}>
-        <SettingToggle
-          name="enable_stream_desktop_notifications"
-          label={t('notifications.desktop')}
-        />
-        <SettingToggle
-          name="enable_stream_audible_notifications"
-          label={t('notifications.audible')}
-        />
-        <SettingToggle name="enable_stream_push_notifications" label={t('notifications.push')} />
-        <SettingToggle name="enable_stream_email_notifications" label={t('notifications.email')} />
-        <p className="settings-hint settings-hint-block">{t('notifications.channelsHint')}</p>
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.followed')}>
-        <SettingToggle
-          name="enable_followed_topic_desktop_notifications"
-          label={t('notifications.desktop')}
-        />
-        <SettingToggle
-          name="enable_followed_topic_audible_notifications"
-          label={t('notifications.audible')}
-        />
-        <SettingToggle
-          name="enable_followed_topic_push_notifications"
-          label={t('notifications.push')}
-        />
-        <SettingToggle
-          name="enable_followed_topic_email_notifications"
-          label={t('notifications.email')}
-        />
-        <SettingToggle
-          name="enable_followed_topic_wildcard_mentions_notify"
-          label={t('notifications.wildcard')}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.direct')}>
-        <SettingToggle name="enable_desktop_notifications" label={t('notifications.desktop')} />
-        <SettingToggle name="enable_sounds" label={t('notifications.audible')} />
-        <SettingToggle name="enable_offline_push_notifications" label={t('notifications.push')} />
-        <SettingToggle name="enable_offline_email_notifications" label={t('notifications.email')} />
-        <SettingToggle name="wildcard_mentions_notify" label={t('notifications.wildcard')} />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.topics')}>
-        <SettingSelect
-          name="automatically_follow_topics_policy"
-          label={t('notifications.autoFollow')}
-          options={[
-            [1, t('notifications.topicsParticipate')],
-            [2, t('notifications.topicsSend')],
-            [3, t('notifications.topicsStart')],
-            [4, t('notifications.topicsNever')],
-          ]}
-        />
-        <SettingSelect
-          name="automatically_unmute_topics_in_muted_streams_policy"
-          label={t('notifications.autoUnmute')}
-          options={[
-            [1, t('notifications.topicsParticipate')],
-            [2, t('notifications.topicsSend')],
-            [3, t('notifications.topicsStart')],
-            [4, t('notifications.topicsNever')],
-          ]}
-        />
-        <SettingToggle
-          name="automatically_follow_topics_where_mentioned"
-          label={t('notifications.followMentioned')}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.desktopGroup')}>
-        <BrowserPermission />
-        <SettingToggle
-          name="pm_content_in_desktop_notifications"
-          label={t('notifications.dmContent')}
-        />
-        <SoundChoice />
-        <SettingSelect
-          name="desktop_icon_count_display"
-          label={t('notifications.iconCount')}
-          options={[
-            [1, t('notifications.iconAll')],
-            [2, t('notifications.iconDirect')],
-            [3, t('notifications.iconNone')],
-          ]}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.mobile')}>
-        <SettingToggle
-          name="enable_online_push_notifications"
-          label={t('notifications.pushWhileOnline')}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.emailGroup')}>
-        <SettingSelect
-          name="email_notifications_batching_period_seconds"
-          label={t('notifications.batching')}
-          options={BATCHING_PERIODS.map((s) => [s, durationName(s, t)] as const)}
-        />
-        <SettingSelect
-          name="realm_name_in_email_notifications_policy"
-          label={t('notifications.realmName')}
-          options={[
-            [1, t('notifications.automatic')],
-            [2, t('notifications.always')],
-            [3, t('notifications.never')],
-          ]}
-        />
-        <SettingToggle
-          name="message_content_in_email_notifications"
-          label={t('notifications.emailContent')}
-        />
-        <SettingToggle name="enable_digest_emails" label={t('notifications.digest')} />
-        <SettingToggle name="enable_login_emails" label={t('notifications.login')} />
-        <SettingToggle name="enable_marketing_emails" label={t('notifications.marketing')} />
-      </SettingsGroup>
-      <SettingsGroup title={t('notifications.alertWords')}>
-        <AlertWords />
-      </SettingsGroup>
+      <ChannelNotifications />
+      <FollowedTopicNotifications />
+      <DirectMessageNotifications />
+      <TopicFollowing />
+      <DesktopNotifications />
+      <MobileNotifications />
+      <EmailNotifications />
+      <AlertWordsGroup />
     </>
+  );
+}
+
+/** What notifies in channels you are subscribed to. */
+function ChannelNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.channels')}>
+      <SettingToggle
+        name="enable_stream_desktop_notifications"
+        label={t('notifications.desktop')}
+      />
+      <SettingToggle
+        name="enable_stream_audible_notifications"
+        label={t('notifications.audible')}
+      />
+      <SettingToggle name="enable_stream_push_notifications" label={t('notifications.push')} />
+      <SettingToggle name="enable_stream_email_notifications" label={t('notifications.email')} />
+      <p className="settings-hint settings-hint-block">{t('notifications.channelsHint')}</p>
+    </SettingsGroup>
+  );
+}
+
+/** What notifies in topics you follow. */
+function FollowedTopicNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.followed')}>
+      <SettingToggle
+        name="enable_followed_topic_desktop_notifications"
+        label={t('notifications.desktop')}
+      />
+      <SettingToggle
+        name="enable_followed_topic_audible_notifications"
+        label={t('notifications.audible')}
+      />
+      <SettingToggle
+        name="enable_followed_topic_push_notifications"
+        label={t('notifications.push')}
+      />
+      <SettingToggle
+        name="enable_followed_topic_email_notifications"
+        label={t('notifications.email')}
+      />
+      <SettingToggle
+        name="enable_followed_topic_wildcard_mentions_notify"
+        label={t('notifications.wildcard')}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** What notifies for direct messages and mentions. */
+function DirectMessageNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.direct')}>
+      <SettingToggle name="enable_desktop_notifications" label={t('notifications.desktop')} />
+      <SettingToggle name="enable_sounds" label={t('notifications.audible')} />
+      <SettingToggle name="enable_offline_push_notifications" label={t('notifications.push')} />
+      <SettingToggle name="enable_offline_email_notifications" label={t('notifications.email')} />
+      <SettingToggle name="wildcard_mentions_notify" label={t('notifications.wildcard')} />
+    </SettingsGroup>
+  );
+}
+
+/** When topics are followed or unmuted for you. */
+function TopicFollowing() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.topics')}>
+      <SettingSelect
+        name="automatically_follow_topics_policy"
+        label={t('notifications.autoFollow')}
+        options={[
+          [1, t('notifications.topicsParticipate')],
+          [2, t('notifications.topicsSend')],
+          [3, t('notifications.topicsStart')],
+          [4, t('notifications.topicsNever')],
+        ]}
+      />
+      <SettingSelect
+        name="automatically_unmute_topics_in_muted_streams_policy"
+        label={t('notifications.autoUnmute')}
+        options={[
+          [1, t('notifications.topicsParticipate')],
+          [2, t('notifications.topicsSend')],
+          [3, t('notifications.topicsStart')],
+          [4, t('notifications.topicsNever')],
+        ]}
+      />
+      <SettingToggle
+        name="automatically_follow_topics_where_mentioned"
+        label={t('notifications.followMentioned')}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** This browser's notifications. */
+function DesktopNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.desktopGroup')}>
+      <BrowserPermission />
+      <SettingToggle
+        name="pm_content_in_desktop_notifications"
+        label={t('notifications.dmContent')}
+      />
+      <SoundChoice />
+      <SettingSelect
+        name="desktop_icon_count_display"
+        label={t('notifications.iconCount')}
+        options={[
+          [1, t('notifications.iconAll')],
+          [2, t('notifications.iconDirect')],
+          [3, t('notifications.iconNone')],
+        ]}
+      />
+    </SettingsGroup>
+  );
+}
+
+function MobileNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.mobile')}>
+      <SettingToggle
+        name="enable_online_push_notifications"
+        label={t('notifications.pushWhileOnline')}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** When and how notification emails are sent. */
+function EmailNotifications() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.emailGroup')}>
+      <SettingSelect
+        name="email_notifications_batching_period_seconds"
+        label={t('notifications.batching')}
+        options={BATCHING_PERIODS.map((s) => [s, durationName(s, t)] as const)}
+      />
+      <SettingSelect
+        name="realm_name_in_email_notifications_policy"
+        label={t('notifications.realmName')}
+        options={[
+          [1, t('notifications.automatic')],
+          [2, t('notifications.always')],
+          [3, t('notifications.never')],
+        ]}
+      />
+      <SettingToggle
+        name="message_content_in_email_notifications"
+        label={t('notifications.emailContent')}
+      />
+      <SettingToggle name="enable_digest_emails" label={t('notifications.digest')} />
+      <SettingToggle name="enable_login_emails" label={t('notifications.login')} />
+      <SettingToggle name="enable_marketing_emails" label={t('notifications.marketing')} />
+    </SettingsGroup>
+  );
+}
+
+function AlertWordsGroup() {
+  const { t } = useTranslation('settings');
+  return (
+    <SettingsGroup title={t('notifications.alertWords')}>
+      <AlertWords />
+    </SettingsGroup>
   );
 }

@@ -40,39 +40,11 @@ const OVERSCAN = 10;
  */
 export function RightSidebar({ hidden }: { hidden: boolean }) {
   const { t } = useTranslation('people');
-  const users = useActiveUsers();
   const ownUserId = useOwnUserId();
-  const muted = useMutedUsers();
-  const statusOf = usePresenceStatuses();
   const [filter, setFilter] = useState('');
-  const shown = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return users.filter(
-      (u) =>
-        !(u.user_id in muted) &&
-        (!needle ||
-          u.full_name.toLowerCase().includes(needle) ||
-          u.email.toLowerCase().includes(needle)),
-    );
-  }, [users, filter, muted]);
-  // You first, then who is here now, then who is away, each by name (the list arrives by name).
-  const humans = useMemo(
-    () =>
-      shown
-        .filter((u) => !u.is_bot)
-        .map((u) => ({ user: u, status: statusOf(u.user_id) }))
-        .sort(
-          (a, b) =>
-            Number(b.user.user_id === ownUserId) - Number(a.user.user_id === ownUserId) ||
-            STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
-        ),
-    [shown, statusOf, ownUserId],
-  );
-  const bots = useMemo(() => shown.filter((u) => u.is_bot), [shown]);
+  const { shown, humans, bots } = useShownPeople(filter, ownUserId);
 
-  // The row last focused or clicked stays rendered wherever the list is scrolled, so that the
-  // focus is not lost with it, and an open card can give the focus back to it on closing.
-  const [activeId, setActiveId] = useState<number | null>(null);
+  const { activeId, onActivity } = useActiveRow();
   const humanPins = useMemo(
     () => indexOf(humans, (h) => h.user.user_id, activeId),
     [humans, activeId],
@@ -100,14 +72,6 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
     };
     setMargins((m) => (m.humans === next.humans && m.bots === next.bots ? m : next));
   }, [hidden, humansHeight, hasBots]);
-
-  const onActivity = useCallback((event: SyntheticEvent<HTMLElement>) => {
-    const target = event.target as Element;
-    // Events from the open card (a portal) bubble here too; the row it belongs to stays.
-    if (!event.currentTarget.contains(target)) return;
-    const row = target.closest<HTMLElement>('[data-user-id]');
-    setActiveId(row ? Number(row.dataset.userId) : null);
-  }, []);
 
   return (
     <aside
@@ -157,6 +121,54 @@ export function RightSidebar({ hidden }: { hidden: boolean }) {
       <ProfileCardLayer />
     </aside>
   );
+}
+
+/** The people the filter finds, muted people left out: humans in their order, then bots. */
+function useShownPeople(filter: string, ownUserId: number) {
+  const users = useActiveUsers();
+  const muted = useMutedUsers();
+  const statusOf = usePresenceStatuses();
+  const shown = useMemo(() => {
+    const needle = filter.trim().toLowerCase();
+    return users.filter(
+      (u) =>
+        !(u.user_id in muted) &&
+        (!needle ||
+          u.full_name.toLowerCase().includes(needle) ||
+          u.email.toLowerCase().includes(needle)),
+    );
+  }, [users, filter, muted]);
+  // You first, then who is here now, then who is away, each by name (the list arrives by name).
+  const humans = useMemo(
+    () =>
+      shown
+        .filter((u) => !u.is_bot)
+        .map((u) => ({ user: u, status: statusOf(u.user_id) }))
+        .sort(
+          (a, b) =>
+            Number(b.user.user_id === ownUserId) - Number(a.user.user_id === ownUserId) ||
+            STATUS_ORDER[a.status] - STATUS_ORDER[b.status],
+        ),
+    [shown, statusOf, ownUserId],
+  );
+  const bots = useMemo(() => shown.filter((u) => u.is_bot), [shown]);
+  return { shown, humans, bots };
+}
+
+/**
+ * The row last focused or clicked stays rendered wherever the list is scrolled, so that the focus
+ * is not lost with it, and an open card can give the focus back to it on closing.
+ */
+function useActiveRow() {
+  const [activeId, setActiveId] = useState<number | null>(null);
+  const onActivity = useCallback((event: SyntheticEvent<HTMLElement>) => {
+    const target = event.target as Element;
+    // Events from the open card (a portal) bubble here too; the row it belongs to stays.
+    if (!event.currentTarget.contains(target)) return;
+    const row = target.closest<HTMLElement>('[data-user-id]');
+    setActiveId(row ? Number(row.dataset.userId) : null);
+  }, []);
+  return { activeId, onActivity };
 }
 
 const STATUS_ORDER: Record<PresenceStatus, number> = { active: 0, idle: 1, offline: 2 };

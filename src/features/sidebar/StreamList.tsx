@@ -182,17 +182,8 @@ function TopicList({
   const unreads = useUnreads();
   const unreadTopics = unreads.streams[subscription.stream_id];
   const isMuted = useTopicMutedPredicate();
-  // "More topics": every topic of the channel, with a filter.
-  const [more, setMore] = useState(false);
-  const [filter, setFilter] = useState('');
-  const filterId = useId();
-  const filterInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (more) filterInput.current?.focus();
-  }, [more]);
-  // The whole list is rendered a page at a time: 2,000 rows at once would take a second.
-  const [limit, setLimit] = useState(TOPICS_PAGE);
-  const showMore = useCallback(() => setLimit((l) => l + TOPICS_PAGE), []);
+  const expansion = useMoreTopics();
+  const { more, filter, limit } = expansion;
 
   const list = useMemo(
     () =>
@@ -225,46 +216,9 @@ function TopicList({
     );
   if (list.all.length === 0)
     return <p className="sidebar-topics-loading">{t('sidebar.noTopics')}</p>;
-  const toggle =
-    list.hidden > 0 || more ? (
-      <button
-        type="button"
-        className="sidebar-row topic-row topic-more"
-        aria-expanded={more}
-        onClick={() => {
-          setMore((m) => !m);
-          setFilter('');
-          setLimit(TOPICS_PAGE);
-        }}
-      >
-        <span className="sidebar-name">
-          {more ? t('sidebar.fewerTopics') : t('sidebar.moreTopics', { count: list.hidden })}
-        </span>
-        {!more && <UnreadBadge count={list.hiddenUnread} />}
-      </button>
-    ) : null;
   return (
     <div className="topic-list-block">
-      {more && (
-        <>
-          <label htmlFor={filterId} className="visually-hidden">
-            {t('sidebar.filterTopics')}
-          </label>
-          <input
-            id={filterId}
-            ref={filterInput}
-            className="text-input topic-filter"
-            type="search"
-            placeholder={t('sidebar.filterTopics')}
-            value={filter}
-            onChange={(e) => {
-              setFilter(e.target.value);
-              setLimit(TOPICS_PAGE);
-            }}
-            autoComplete="off"
-          />
-        </>
-      )}
+      {more && <TopicFilter expansion={expansion} />}
       {more && matching.length === 0 && (
         <p className="sidebar-topics-loading">{t('sidebar.noTopicMatch', { filter })}</p>
       )}
@@ -272,37 +226,136 @@ function TopicList({
         className="sidebar-list topic-list"
         aria-label={t('sidebar.topicsIn', { name: subscription.name })}
       >
-        {rows.map((topic) => {
-          const count = unreadTopics?.[topic]?.length ?? 0;
-          const muted = isMuted(subscription.stream_id, topic);
-          return (
-            <li key={topic} className={muted ? 'topic-row-item topic-muted' : 'topic-row-item'}>
-              <Link
-                to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
-                className="sidebar-row topic-row"
-                aria-label={withUnreadLabel(topic, count)}
-                aria-current={
-                  openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined
-                }
-              >
-                <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
-                  {topic || t('sidebar.noTopic')}
-                </span>
-                <UnreadBadge count={count} />
-              </Link>
-              <TopicActionsMenu
-                streamId={subscription.stream_id}
-                topic={topic}
-                className="sidebar-topic-actions"
-              />
-            </li>
-          );
-        })}
+        {rows.map((topic) => (
+          <TopicRow
+            key={topic}
+            subscription={subscription}
+            topic={topic}
+            count={unreadTopics?.[topic]?.length ?? 0}
+            muted={isMuted(subscription.stream_id, topic)}
+            openTopic={openTopic}
+          />
+        ))}
       </ul>
       {rows.length < matching.length && (
-        <NextPage onShow={showMore} count={matching.length - rows.length} />
+        <NextPage onShow={expansion.showMore} count={matching.length - rows.length} />
       )}
-      {toggle}
+      {(list.hidden > 0 || more) && (
+        <MoreTopicsToggle
+          expansion={expansion}
+          hidden={list.hidden}
+          hiddenUnread={list.hiddenUnread}
+        />
+      )}
     </div>
+  );
+}
+
+/** "More topics": every topic of the channel, with a filter, rendered a page at a time. */
+function useMoreTopics() {
+  const [more, setMore] = useState(false);
+  const [filter, setFilter] = useState('');
+  const filterInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (more) filterInput.current?.focus();
+  }, [more]);
+  // The whole list is rendered a page at a time: 2,000 rows at once would take a second.
+  const [limit, setLimit] = useState(TOPICS_PAGE);
+  const showMore = useCallback(() => setLimit((l) => l + TOPICS_PAGE), []);
+  const toggle = () => {
+    setMore((m) => !m);
+    setFilter('');
+    setLimit(TOPICS_PAGE);
+  };
+  const changeFilter = (text: string) => {
+    setFilter(text);
+    setLimit(TOPICS_PAGE);
+  };
+  return { more, filter, limit, filterInput, showMore, toggle, changeFilter };
+}
+
+type MoreTopics = ReturnType<typeof useMoreTopics>;
+
+function TopicFilter({ expansion }: { expansion: MoreTopics }) {
+  const { t } = useTranslation('channels');
+  const filterId = useId();
+  return (
+    <>
+      <label htmlFor={filterId} className="visually-hidden">
+        {t('sidebar.filterTopics')}
+      </label>
+      <input
+        id={filterId}
+        ref={expansion.filterInput}
+        className="text-input topic-filter"
+        type="search"
+        placeholder={t('sidebar.filterTopics')}
+        value={expansion.filter}
+        onChange={(e) => expansion.changeFilter(e.target.value)}
+        autoComplete="off"
+      />
+    </>
+  );
+}
+
+function TopicRow({
+  subscription,
+  topic,
+  count,
+  muted,
+  openTopic,
+}: {
+  subscription: Subscription;
+  topic: string;
+  count: number;
+  muted: boolean;
+  openTopic: string | null;
+}) {
+  const { t } = useTranslation('channels');
+  return (
+    <li className={muted ? 'topic-row-item topic-muted' : 'topic-row-item'}>
+      <Link
+        to={narrowToUrl(topicNarrow(subscription.stream_id, topic), subscription.name)}
+        className="sidebar-row topic-row"
+        aria-label={withUnreadLabel(topic, count)}
+        aria-current={openTopic !== null && sameTopic(topic, openTopic) ? 'page' : undefined}
+      >
+        <span className="sidebar-name" style={muted ? MUTED_TEXT : undefined}>
+          {topic || t('sidebar.noTopic')}
+        </span>
+        <UnreadBadge count={count} />
+      </Link>
+      <TopicActionsMenu
+        streamId={subscription.stream_id}
+        topic={topic}
+        className="sidebar-topic-actions"
+      />
+    </li>
+  );
+}
+
+function MoreTopicsToggle({
+  expansion,
+  hidden,
+  hiddenUnread,
+}: {
+  expansion: MoreTopics;
+  hidden: number;
+  hiddenUnread: number;
+}) {
+  const { t } = useTranslation('channels');
+  const { more } = expansion;
+  return (
+    <button
+      type="button"
+      className="sidebar-row topic-row topic-more"
+      aria-expanded={more}
+      onClick={expansion.toggle}
+    >
+      <span className="sidebar-name">
+        {more ? t('sidebar.fewerTopics') : t('sidebar.moreTopics', { count: hidden })}
+      </span>
+      {!more && <UnreadBadge count={hiddenUnread} />}
+    </button>
   );
 }

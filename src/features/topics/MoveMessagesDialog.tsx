@@ -33,25 +33,10 @@ export function TopicDialogHost() {
 }
 
 function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(): void }) {
-  const source =
-    request.kind === 'message' && request.message.type === 'stream'
-      ? {
-          streamId: request.message.stream_id,
-          topic: request.message.subject,
-          targetId: request.message.id,
-        }
-      : request.kind === 'message'
-        ? null
-        : request;
+  const source = moveSource(request);
   const { t } = useTranslation('search');
   const title = request.kind === 'rename' ? t('move.renameTitle') : t('move.moveTitle');
-  const { allowed, actor, settings } = useTopicPermissions();
-  const timely =
-    request.kind === 'message'
-      ? messageMovePermissions(request.message, settings, actor, Date.now() / 1000)
-      : { topic: allowed.editTopic, channel: allowed.moveBetweenChannels };
-  const mayChangeChannel = request.kind !== 'rename' && timely.channel;
-  const mayChangeTopic = timely.topic;
+  const { actor, settings, mayChangeChannel, mayChangeTopic } = useMovePermissions(request);
 
   const [streamId, setStreamId] = useState(source?.streamId ?? 0);
   const [topic, setTopic] = useState(source?.topic ?? '');
@@ -60,34 +45,23 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
   );
   const [notifyNew, setNotifyNew] = useState(true);
   const [notifyOld, setNotifyOld] = useState(false);
-  const [failure, setFailure] = useState<MoveFailure | null>(null);
-  const move = useMoveMessages();
-  const { maxTopicLength } = useRealmLimits();
+  const newTopic = topic.trim();
+  const { move, failure, submit } = useMoveSubmit({
+    source,
+    streamId,
+    newTopic,
+    notifyOld,
+    notifyNew,
+    onClose,
+  });
   const channels = useChannelChoices(source?.streamId ?? 0, actor.role);
   const suggestions = useTopicSuggestions(streamId, topic);
 
   const dialog = useRef<HTMLDialogElement>(null);
   useModalDialog(dialog, onClose, 'input:not([disabled]), select:not([disabled])');
-  const topicId = useId();
 
   if (!source) return null;
-  const newTopic = topic.trim();
   const changed = streamId !== source.streamId || newTopic !== source.topic;
-
-  const submit = (targetId: number, propagateMode: PropagateMode) => {
-    setFailure(null);
-    move.mutate(
-      {
-        messageId: targetId,
-        topic: newTopic !== source.topic ? newTopic : undefined,
-        streamId: streamId !== source.streamId ? streamId : undefined,
-        propagateMode,
-        notifyOld,
-        notifyNew,
-      },
-      { onSuccess: onClose, onError: (error) => setFailure(describeMoveFailure(error)) },
-    );
-  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (changed && !move.isPending) submit(source.targetId, mode);
@@ -97,17 +71,7 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
     <dialog ref={dialog} className="topic-dialog" aria-label={title} aria-modal="true">
       <form onSubmit={onSubmit} className="topic-dialog-form">
         <h2 className="topic-dialog-title">{title}</h2>
-        <p className="topic-dialog-from">
-          <Trans
-            t={t}
-            i18nKey="move.from"
-            values={{
-              channel: channels.nameOf(source.streamId),
-              topic: source.topic || t('move.noTopic'),
-            }}
-            components={{ channel: <strong />, topic: <strong /> }}
-          />
-        </p>
+        <MovedFrom channel={channels.nameOf(source.streamId)} topic={source.topic} />
         {request.kind !== 'rename' && (
           <ChannelField
             value={streamId}
@@ -116,26 +80,13 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
             disabled={!mayChangeChannel}
           />
         )}
-        {mayChangeTopic ? (
-          <Combobox
-            id={topicId}
-            label={request.kind === 'rename' ? t('move.newTopicName') : t('move.topic')}
-            className="topic-dialog-field"
-            value={topic}
-            onChange={setTopic}
-            suggestions={suggestions}
-            onPick={(s) => setTopic(s.label)}
-            maxLength={maxTopicLength}
-          />
-        ) : (
-          <div className="topic-dialog-field">
-            <label htmlFor={topicId} className="compose-label">
-              {t('move.topic')}
-            </label>
-            <input id={topicId} className="text-input" value={topic} readOnly />
-            <span className="topic-dialog-hint">{t('move.channelOnly')}</span>
-          </div>
-        )}
+        <TopicField
+          editable={mayChangeTopic}
+          rename={request.kind === 'rename'}
+          suggestions={suggestions}
+          topic={topic}
+          onChange={setTopic}
+        />
         {request.kind === 'message' && <PropagateField value={mode} onChange={setMode} />}
         <NoticeChoices
           notifyNew={notifyNew}
@@ -152,26 +103,151 @@ function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(
             onMoveAllowed={(firstId) => submit(firstId, 'change_later')}
           />
         )}
-        <div className="topic-dialog-buttons">
-          <button type="button" className="button button-quiet" onClick={onClose}>
-            {t('move.cancel')}
-          </button>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={
-              !changed || move.isPending || (newTopic === '' && !!settings.mandatory_topics)
-            }
-          >
-            {move.isPending
-              ? t('move.moving')
-              : request.kind === 'rename'
-                ? t('move.rename')
-                : t('move.move')}
-          </button>
-        </div>
+        <DialogButtons
+          rename={request.kind === 'rename'}
+          pending={move.isPending}
+          disabled={!changed || move.isPending || (newTopic === '' && !!settings.mandatory_topics)}
+          onCancel={onClose}
+        />
       </form>
     </dialog>
+  );
+}
+
+function MovedFrom({ channel, topic }: { channel: string; topic: string }) {
+  const { t } = useTranslation('search');
+  return (
+    <p className="topic-dialog-from">
+      <Trans
+        t={t}
+        i18nKey="move.from"
+        values={{ channel, topic: topic || t('move.noTopic') }}
+        components={{ channel: <strong />, topic: <strong /> }}
+      />
+    </p>
+  );
+}
+
+function DialogButtons({
+  rename,
+  pending,
+  disabled,
+  onCancel,
+}: {
+  rename: boolean;
+  pending: boolean;
+  disabled: boolean;
+  onCancel(): void;
+}) {
+  const { t } = useTranslation('search');
+  return (
+    <div className="topic-dialog-buttons">
+      <button type="button" className="button button-quiet" onClick={onCancel}>
+        {t('move.cancel')}
+      </button>
+      <button type="submit" className="button button-primary" disabled={disabled}>
+        {pending ? t('move.moving') : rename ? t('move.rename') : t('move.move')}
+      </button>
+    </div>
+  );
+}
+
+/** Where the moved messages are now, and the message the move starts from. */
+function moveSource(request: MoveDialogRequest) {
+  if (request.kind !== 'message') return request;
+  if (request.message.type !== 'stream') return null;
+  return {
+    streamId: request.message.stream_id,
+    topic: request.message.subject,
+    targetId: request.message.id,
+  };
+}
+
+/** What this person may change: a message's own time limits, or the topic permissions. */
+function useMovePermissions(request: MoveDialogRequest) {
+  const { allowed, actor, settings } = useTopicPermissions();
+  const timely =
+    request.kind === 'message'
+      ? messageMovePermissions(request.message, settings, actor, Date.now() / 1000)
+      : { topic: allowed.editTopic, channel: allowed.moveBetweenChannels };
+  const mayChangeChannel = request.kind !== 'rename' && timely.channel;
+  return { actor, settings, mayChangeChannel, mayChangeTopic: timely.topic };
+}
+
+/** Sends the move; a refusal stays as a failure the dialog explains. */
+function useMoveSubmit({
+  source,
+  streamId,
+  newTopic,
+  notifyOld,
+  notifyNew,
+  onClose,
+}: {
+  source: ReturnType<typeof moveSource>;
+  streamId: number;
+  newTopic: string;
+  notifyOld: boolean;
+  notifyNew: boolean;
+  onClose(): void;
+}) {
+  const [failure, setFailure] = useState<MoveFailure | null>(null);
+  const move = useMoveMessages();
+  const submit = (targetId: number, propagateMode: PropagateMode) => {
+    if (!source) return;
+    setFailure(null);
+    move.mutate(
+      {
+        messageId: targetId,
+        topic: newTopic !== source.topic ? newTopic : undefined,
+        streamId: streamId !== source.streamId ? streamId : undefined,
+        propagateMode,
+        notifyOld,
+        notifyNew,
+      },
+      { onSuccess: onClose, onError: (error) => setFailure(describeMoveFailure(error)) },
+    );
+  };
+  return { move, failure, submit };
+}
+
+/** The new topic, with the channel's topics as suggestions; read-only when only the channel may change. */
+function TopicField({
+  editable,
+  rename,
+  suggestions,
+  topic,
+  onChange,
+}: {
+  editable: boolean;
+  rename: boolean;
+  suggestions: Suggestion[];
+  topic: string;
+  onChange(topic: string): void;
+}) {
+  const { t } = useTranslation('search');
+  const { maxTopicLength } = useRealmLimits();
+  const topicId = useId();
+  if (editable)
+    return (
+      <Combobox
+        id={topicId}
+        label={rename ? t('move.newTopicName') : t('move.topic')}
+        className="topic-dialog-field"
+        value={topic}
+        onChange={onChange}
+        suggestions={suggestions}
+        onPick={(s) => onChange(s.label)}
+        maxLength={maxTopicLength}
+      />
+    );
+  return (
+    <div className="topic-dialog-field">
+      <label htmlFor={topicId} className="compose-label">
+        {t('move.topic')}
+      </label>
+      <input id={topicId} className="text-input" value={topic} readOnly />
+      <span className="topic-dialog-hint">{t('move.channelOnly')}</span>
+    </div>
   );
 }
 

@@ -2,7 +2,15 @@
  * The topic actions menu: mark as resolved or unresolved, rename, move. Offered on recipient
  * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
  */
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 import { sameTopic } from '../../narrow';
@@ -26,12 +34,9 @@ interface TopicActionsMenuProps {
 export function TopicActionsMenu({ streamId, topic, messageId, className }: TopicActionsMenuProps) {
   const { t } = useTranslation('search');
   const { allowed } = useTopicPermissions();
-  const [open, setOpen] = useState(false);
-  // Opens upwards in the lower part of the window, so the feed's edge does not cut it off.
-  const [upwards, setUpwards] = useState(false);
+  const popup = useMenuPopup();
+  const { open, setOpen, root, close } = popup;
   const [error, setError] = useState<string | null>(null);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
   const menuId = useId();
   const anyAllowed = allowed.editTopic || allowed.resolve || allowed.moveBetweenChannels;
   // The newest message is the target of topic-wide changes, as in the reference app: the time
@@ -47,22 +52,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
   const move = useMoveMessages();
   const openDialog = useTopicDialog((s) => s.open);
 
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
-
   if (!anyAllowed) return null;
-
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
 
   const toggleResolved = () => {
     close();
@@ -80,31 +70,12 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
     );
   };
 
-  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const items = [...(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
-    if (step !== undefined) {
-      event.preventDefault();
-      items[(index + step + items.length) % items.length]?.focus();
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      items[event.key === 'Home' ? 0 : items.length - 1]?.focus();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      close();
-    } else if (event.key === 'Tab') {
-      setOpen(false);
-    }
-  };
-
   const dialogTarget = newestId ?? 0;
   const label = t('topicActions.label', { topic: topic || t('noTopic') });
   return (
     <div className={`topic-actions ${className ?? ''}`} ref={root}>
       <button
-        ref={button}
+        ref={popup.button}
         type="button"
         className="icon-button topic-actions-button"
         aria-label={label}
@@ -113,88 +84,166 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         disabled={move.isPending}
-        onClick={(event) => {
-          // A row link around the button must not navigate.
-          event.preventDefault();
-          event.stopPropagation();
-          const box = root.current?.getBoundingClientRect();
-          setUpwards(!!box && box.top > window.innerHeight * 0.6);
-          setOpen((o) => !o);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' && !open) {
-            event.preventDefault();
-            setOpen(true);
-          }
-        }}
+        onClick={popup.onButtonClick}
+        onKeyDown={popup.onButtonKey}
       >
         <MoreIcon />
       </button>
       {open && (
         <div
           id={menuId}
-          className={upwards ? 'topic-actions-menu topic-actions-menu-up' : 'topic-actions-menu'}
+          className={
+            popup.upwards ? 'topic-actions-menu topic-actions-menu-up' : 'topic-actions-menu'
+          }
           role="menu"
           aria-label={label}
-          onKeyDown={onMenuKey}
+          onKeyDown={(event) => onMenuKey(event, popup)}
         >
-          {allowed.resolve && !UNTITLED.includes(topic) && (
-            <button
-              type="button"
-              role="menuitem"
-              className="topic-actions-item"
-              tabIndex={-1}
-              disabled={newestId === undefined}
-              onClick={toggleResolved}
-            >
-              {isResolved(topic) ? t('topicActions.unresolve') : t('topicActions.resolve')}
-            </button>
-          )}
-          {allowed.editTopic && (
-            <button
-              type="button"
-              role="menuitem"
-              className="topic-actions-item"
-              tabIndex={-1}
-              disabled={newestId === undefined}
-              onClick={() => {
-                setOpen(false);
-                openDialog({ kind: 'rename', streamId, topic, targetId: dialogTarget });
-              }}
-            >
-              {t('topicActions.rename')}
-            </button>
-          )}
-          {(allowed.editTopic || allowed.moveBetweenChannels) && (
-            <button
-              type="button"
-              role="menuitem"
-              className="topic-actions-item"
-              tabIndex={-1}
-              disabled={newestId === undefined}
-              onClick={() => {
-                setOpen(false);
-                openDialog({ kind: 'topic', streamId, topic, targetId: dialogTarget });
-              }}
-            >
-              {t('topicActions.move')}
-            </button>
-          )}
+          <TopicMenuItems
+            topic={topic}
+            allowed={allowed}
+            disabled={newestId === undefined}
+            onToggleResolved={toggleResolved}
+            onOpenDialog={(kind) => {
+              setOpen(false);
+              openDialog({ kind, streamId, topic, targetId: dialogTarget });
+            }}
+          />
         </div>
       )}
-      {error && (
-        <span className="topic-actions-error" role="alert">
-          {error}
-          <button
-            type="button"
-            className="link-button"
-            aria-label={t('topicActions.dismiss')}
-            onClick={() => setError(null)}
-          >
-            ×
-          </button>
-        </span>
-      )}
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
     </div>
+  );
+}
+
+/** Whether the menu is open and which way; a click outside closes it, opening focuses it. */
+function useMenuPopup() {
+  const [open, setOpen] = useState(false);
+  // Opens upwards in the lower part of the window, so the feed's edge does not cut it off.
+  const [upwards, setUpwards] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  const onButtonClick = (event: ReactMouseEvent) => {
+    // A row link around the button must not navigate.
+    event.preventDefault();
+    event.stopPropagation();
+    const box = root.current?.getBoundingClientRect();
+    setUpwards(!!box && box.top > window.innerHeight * 0.6);
+    setOpen((o) => !o);
+  };
+  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' && !open) {
+      event.preventDefault();
+      setOpen(true);
+    }
+  };
+  return { open, setOpen, upwards, root, button, close, onButtonClick, onButtonKey };
+}
+
+/** Arrows, Home and End move between the items; Escape closes; Tab leaves. */
+function onMenuKey(event: KeyboardEvent<HTMLDivElement>, popup: ReturnType<typeof useMenuPopup>) {
+  const items = [...(popup.root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+  const index = items.indexOf(document.activeElement as HTMLElement);
+  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+  if (step !== undefined) {
+    event.preventDefault();
+    items[(index + step + items.length) % items.length]?.focus();
+  } else if (event.key === 'Home' || event.key === 'End') {
+    event.preventDefault();
+    items[event.key === 'Home' ? 0 : items.length - 1]?.focus();
+  } else if (event.key === 'Escape') {
+    event.preventDefault();
+    event.stopPropagation();
+    popup.close();
+  } else if (event.key === 'Tab') {
+    popup.setOpen(false);
+  }
+}
+
+function TopicMenuItems({
+  topic,
+  allowed,
+  disabled,
+  onToggleResolved,
+  onOpenDialog,
+}: {
+  topic: string;
+  allowed: ReturnType<typeof useTopicPermissions>['allowed'];
+  disabled: boolean;
+  onToggleResolved(): void;
+  onOpenDialog(kind: 'rename' | 'topic'): void;
+}) {
+  const { t } = useTranslation('search');
+  return (
+    <>
+      {allowed.resolve && !UNTITLED.includes(topic) && (
+        <button
+          type="button"
+          role="menuitem"
+          className="topic-actions-item"
+          tabIndex={-1}
+          disabled={disabled}
+          onClick={onToggleResolved}
+        >
+          {isResolved(topic) ? t('topicActions.unresolve') : t('topicActions.resolve')}
+        </button>
+      )}
+      {allowed.editTopic && (
+        <button
+          type="button"
+          role="menuitem"
+          className="topic-actions-item"
+          tabIndex={-1}
+          disabled={disabled}
+          onClick={() => onOpenDialog('rename')}
+        >
+          {t('topicActions.rename')}
+        </button>
+      )}
+      {(allowed.editTopic || allowed.moveBetweenChannels) && (
+        <button
+          type="button"
+          role="menuitem"
+          className="topic-actions-item"
+          tabIndex={-1}
+          disabled={disabled}
+          onClick={() => onOpenDialog('topic')}
+        >
+          {t('topicActions.move')}
+        </button>
+      )}
+    </>
+  );
+}
+
+function ErrorNotice({ error, onDismiss }: { error: string; onDismiss(): void }) {
+  const { t } = useTranslation('search');
+  return (
+    <span className="topic-actions-error" role="alert">
+      {error}
+      <button
+        type="button"
+        className="link-button"
+        aria-label={t('topicActions.dismiss')}
+        onClick={onDismiss}
+      >
+        ×
+      </button>
+    </span>
   );
 }
