@@ -118,29 +118,15 @@ export function reduceAccountEvent(
   switch (event.type) {
     case 'message':
     case 'update_message_flags':
-    case 'delete_message': {
-      const unreads = reduceUnreads(state.unreads, event, context);
-      const messages = reduceMessages(state.messages, event, context);
-      return unreads === state.unreads && messages === state.messages
-        ? state
-        : { ...state, unreads, messages };
-    }
+    case 'delete_message':
+      return reduceMessageEvent(state, event, context);
     case 'update_message':
       return withPart(state, 'unreads', reduceUnreads(state.unreads, event, context));
     case 'subscription':
     case 'stream':
       return withPart(state, 'subscriptions', reduceSubscriptions(state.subscriptions, event));
-    case 'realm_user': {
-      const next = withPart(state, 'users', reduceUsers(state.users, event));
-      // Our own API address changes when we hide or show our real one.
-      const newEmail =
-        event.op === 'update' && event.person.user_id === state.ownUserId
-          ? event.person.new_email
-          : undefined;
-      return newEmail === undefined || newEmail === next.ownEmail
-        ? next
-        : { ...next, ownEmail: newEmail };
-    }
+    case 'realm_user':
+      return reduceRealmUserEvent(state, event);
     case 'realm':
       return withPart(state, 'realm', reduceRealm(state.realm, event));
     case 'user_settings':
@@ -166,12 +152,8 @@ export function reduceAccountEvent(
       return withPart(state, 'presence', reducePresence(state.presence, event));
     case 'user_status':
       return withPart(state, 'userStatus', reduceUserStatus(state.userStatus, event));
-    case 'custom_profile_fields': {
-      const profileFields = reduceProfileFields(state.profileFields, event);
-      if (profileFields === state.profileFields) return state;
-      const users = keepProfileFields(state.users, new Set(event.fields.map((f) => f.id)));
-      return { ...state, profileFields, users };
-    }
+    case 'custom_profile_fields':
+      return reduceProfileFieldsEvent(state, event);
     case 'alert_words':
       return withPart(state, 'alertWords', reduceAlertWords(state.alertWords, event));
     case 'muted_users':
@@ -197,6 +179,44 @@ export function reduceAccountEvent(
     default:
       return assertNever(event);
   }
+}
+
+type EventOf<T extends ParsedEvent['type']> = Extract<ParsedEvent, { type: T }>;
+
+/** A new, read or deleted message changes both the unread counts and the messages held. */
+function reduceMessageEvent(
+  state: AccountState,
+  event: EventOf<'message' | 'update_message_flags' | 'delete_message'>,
+  context: ReducerContext,
+): AccountState {
+  const unreads = reduceUnreads(state.unreads, event, context);
+  const messages = reduceMessages(state.messages, event, context);
+  return unreads === state.unreads && messages === state.messages
+    ? state
+    : { ...state, unreads, messages };
+}
+
+function reduceRealmUserEvent(state: AccountState, event: EventOf<'realm_user'>): AccountState {
+  const next = withPart(state, 'users', reduceUsers(state.users, event));
+  // Our own API address changes when we hide or show our real one.
+  const newEmail =
+    event.op === 'update' && event.person.user_id === state.ownUserId
+      ? event.person.new_email
+      : undefined;
+  return newEmail === undefined || newEmail === next.ownEmail
+    ? next
+    : { ...next, ownEmail: newEmail };
+}
+
+/** Users keep only the values of profile fields that still exist. */
+function reduceProfileFieldsEvent(
+  state: AccountState,
+  event: EventOf<'custom_profile_fields'>,
+): AccountState {
+  const profileFields = reduceProfileFields(state.profileFields, event);
+  if (profileFields === state.profileFields) return state;
+  const users = keepProfileFields(state.users, new Set(event.fields.map((f) => f.id)));
+  return { ...state, profileFields, users };
 }
 
 function withPart<K extends keyof AccountState>(

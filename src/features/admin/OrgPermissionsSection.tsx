@@ -87,127 +87,167 @@ function AuthenticationMethods() {
   );
 }
 
+/** Who may join, invite, and look in without an account. */
+function JoiningPermissions() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('permissions.joining')}>
+      <RealmToggle name="invite_required" label={t('permissions.inviteRequired')} ownerOnly />
+      <RealmSelect
+        name="invite_to_realm_policy"
+        label={t('permissions.invitePolicy')}
+        options={policyWithNobody(t)}
+        ownerOnly
+      />
+      <GroupPermission
+        name="create_multiuse_invite_group"
+        label={t('permissions.inviteLinkGroup')}
+      />
+      <RealmToggle
+        name="emails_restricted_to_domains"
+        label={t('permissions.restrictDomains')}
+        ownerOnly
+      />
+      <RealmToggle
+        name="disallow_disposable_email_addresses"
+        label={t('permissions.noDisposable')}
+        ownerOnly
+      />
+      <RealmAmount
+        name="waiting_period_threshold"
+        label={t('permissions.waitingPeriod')}
+        hint={t('permissions.waitingPeriodHint')}
+        presets={waitingPeriodPresets(t)}
+        unitLabel={t('unit.days')}
+        ownerOnly
+      />
+      <RealmToggle
+        name="enable_spectator_access"
+        label={t('permissions.spectators')}
+        hint={t('permissions.spectatorsHint')}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** Who may create channels, add subscribers and mention everyone. */
+function ChannelPermissions() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('permissions.channels')}>
+      <RealmSelect
+        name="create_public_stream_policy"
+        label={t('permissions.createPublic')}
+        options={commonPolicy(t)}
+      />
+      <RealmSelect
+        name="create_private_stream_policy"
+        label={t('permissions.createPrivate')}
+        options={commonPolicy(t)}
+      />
+      <RealmSelect
+        name="create_web_public_stream_policy"
+        label={t('permissions.createWebPublic')}
+        options={webPublicStreamPolicy(t)}
+      />
+      <RealmSelect
+        name="invite_to_stream_policy"
+        label={t('permissions.addSubscribers')}
+        options={commonPolicy(t)}
+      />
+      <RealmSelect
+        name="wildcard_mention_policy"
+        label={t('permissions.wildcardMentions')}
+        options={wildcardMentionPolicy(t)}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** Who may edit topics, move and delete messages, and write direct messages. */
+function MessagePermissions() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('permissions.messages')}>
+      <RealmSelect
+        name="edit_topic_policy"
+        label={t('permissions.editTopics')}
+        options={editTopicPolicy(t)}
+      />
+      <RealmSelect
+        name="move_messages_between_streams_policy"
+        label={t('permissions.moveBetweenChannels')}
+        options={policyWithNobody(t)}
+      />
+      <RealmSelect
+        name="delete_own_message_policy"
+        label={t('permissions.deleteOwn')}
+        options={deleteOwnMessagePolicy(t)}
+      />
+      <RealmSelect
+        name="private_message_policy"
+        label={t('permissions.directMessages')}
+        options={directMessagePolicy(t)}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** Who may edit groups, add emoji and create bots. */
+function GroupAndOtherPermissions() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('permissions.groupsAndOther')}>
+      <RealmSelect
+        name="user_group_edit_policy"
+        label={t('permissions.editGroups')}
+        options={commonPolicy(t)}
+      />
+      <RealmSelect
+        name="add_custom_emoji_policy"
+        label={t('permissions.addEmoji')}
+        options={commonPolicy(t)}
+      />
+      <RealmSelect
+        name="bot_creation_policy"
+        label={t('permissions.createBots')}
+        options={botCreationPolicy(t)}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** What people may change about themselves, and who sees email addresses. */
+function IdentityPermissions() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('permissions.identity')}>
+      <RealmToggle name="name_changes_disabled" label={t('permissions.noNameChanges')} />
+      <RealmToggle name="email_changes_disabled" label={t('permissions.noEmailChanges')} />
+      <RealmToggle name="avatar_changes_disabled" label={t('permissions.noAvatarChanges')} />
+      <RealmToggle name="require_unique_names" label={t('permissions.uniqueNames')} />
+      <RealmSelect
+        name="email_address_visibility"
+        label={t('permissions.emailVisibility')}
+        options={emailVisibility(t)}
+      />
+    </SettingsGroup>
+  );
+}
+
 export function OrgPermissionsSection() {
   const { t } = useTranslation('adminOrg');
   return (
     <div className="admin-org">
       <ReadOnlyNote />
-      <SettingsGroup title={t('permissions.joining')}>
-        <RealmToggle name="invite_required" label={t('permissions.inviteRequired')} ownerOnly />
-        <RealmSelect
-          name="invite_to_realm_policy"
-          label={t('permissions.invitePolicy')}
-          options={policyWithNobody(t)}
-          ownerOnly
-        />
-        <GroupPermission
-          name="create_multiuse_invite_group"
-          label={t('permissions.inviteLinkGroup')}
-        />
-        <RealmToggle
-          name="emails_restricted_to_domains"
-          label={t('permissions.restrictDomains')}
-          ownerOnly
-        />
-        <RealmToggle
-          name="disallow_disposable_email_addresses"
-          label={t('permissions.noDisposable')}
-          ownerOnly
-        />
-        <RealmAmount
-          name="waiting_period_threshold"
-          label={t('permissions.waitingPeriod')}
-          hint={t('permissions.waitingPeriodHint')}
-          presets={waitingPeriodPresets(t)}
-          unitLabel={t('unit.days')}
-          ownerOnly
-        />
-        <RealmToggle
-          name="enable_spectator_access"
-          label={t('permissions.spectators')}
-          hint={t('permissions.spectatorsHint')}
-        />
-      </SettingsGroup>
+      <JoiningPermissions />
       <SettingsGroup title={t('permissions.authentication')}>
         <AuthenticationMethods />
       </SettingsGroup>
-      <SettingsGroup title={t('permissions.channels')}>
-        <RealmSelect
-          name="create_public_stream_policy"
-          label={t('permissions.createPublic')}
-          options={commonPolicy(t)}
-        />
-        <RealmSelect
-          name="create_private_stream_policy"
-          label={t('permissions.createPrivate')}
-          options={commonPolicy(t)}
-        />
-        <RealmSelect
-          name="create_web_public_stream_policy"
-          label={t('permissions.createWebPublic')}
-          options={webPublicStreamPolicy(t)}
-        />
-        <RealmSelect
-          name="invite_to_stream_policy"
-          label={t('permissions.addSubscribers')}
-          options={commonPolicy(t)}
-        />
-        <RealmSelect
-          name="wildcard_mention_policy"
-          label={t('permissions.wildcardMentions')}
-          options={wildcardMentionPolicy(t)}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('permissions.messages')}>
-        <RealmSelect
-          name="edit_topic_policy"
-          label={t('permissions.editTopics')}
-          options={editTopicPolicy(t)}
-        />
-        <RealmSelect
-          name="move_messages_between_streams_policy"
-          label={t('permissions.moveBetweenChannels')}
-          options={policyWithNobody(t)}
-        />
-        <RealmSelect
-          name="delete_own_message_policy"
-          label={t('permissions.deleteOwn')}
-          options={deleteOwnMessagePolicy(t)}
-        />
-        <RealmSelect
-          name="private_message_policy"
-          label={t('permissions.directMessages')}
-          options={directMessagePolicy(t)}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('permissions.groupsAndOther')}>
-        <RealmSelect
-          name="user_group_edit_policy"
-          label={t('permissions.editGroups')}
-          options={commonPolicy(t)}
-        />
-        <RealmSelect
-          name="add_custom_emoji_policy"
-          label={t('permissions.addEmoji')}
-          options={commonPolicy(t)}
-        />
-        <RealmSelect
-          name="bot_creation_policy"
-          label={t('permissions.createBots')}
-          options={botCreationPolicy(t)}
-        />
-      </SettingsGroup>
-      <SettingsGroup title={t('permissions.identity')}>
-        <RealmToggle name="name_changes_disabled" label={t('permissions.noNameChanges')} />
-        <RealmToggle name="email_changes_disabled" label={t('permissions.noEmailChanges')} />
-        <RealmToggle name="avatar_changes_disabled" label={t('permissions.noAvatarChanges')} />
-        <RealmToggle name="require_unique_names" label={t('permissions.uniqueNames')} />
-        <RealmSelect
-          name="email_address_visibility"
-          label={t('permissions.emailVisibility')}
-          options={emailVisibility(t)}
-        />
-      </SettingsGroup>
+      <ChannelPermissions />
+      <MessagePermissions />
+      <GroupAndOtherPermissions />
+      <IdentityPermissions />
     </div>
   );
 }

@@ -41,9 +41,116 @@ function VideoProvider() {
   );
 }
 
-export function OrgSettingsSection() {
+/** Where announcements go, and which emails people get. */
+function NotificationSettings() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('settings.notifications')}>
+      <AnnouncementChannel
+        name="new_stream_announcements_stream_id"
+        label={t('settings.newChannelAnnouncements')}
+      />
+      <AnnouncementChannel
+        name="signup_announcements_stream_id"
+        label={t('settings.signupAnnouncements')}
+      />
+      <AnnouncementChannel
+        name="zulip_update_announcements_stream_id"
+        label={t('settings.updateAnnouncements')}
+      />
+      <RealmToggle name="send_welcome_emails" label={t('settings.welcomeEmails')} />
+      <RealmToggle
+        name="message_content_allowed_in_email_notifications"
+        label={t('settings.contentInEmails')}
+      />
+      <RealmToggle name="digest_emails_enabled" label={t('settings.digestEmails')} />
+      <RealmSelect name="digest_weekday" label={t('settings.digestDay')} options={weekdays()} />
+    </SettingsGroup>
+  );
+}
+
+/** Whether and how long people may edit, delete and move their messages. */
+function EditingSettings() {
   const { t } = useTranslation('adminOrg');
   const limits = timeLimits(t);
+  return (
+    <SettingsGroup title={t('settings.editing')}>
+      <RealmToggle name="allow_message_editing" label={t('settings.allowEditing')} />
+      <RealmAmount
+        name="message_content_edit_limit_seconds"
+        label={t('settings.editLimit')}
+        presets={limits}
+        unitLabel={t('unit.minutes')}
+        unitSize={60}
+      />
+      <RealmToggle name="allow_edit_history" label={t('settings.editHistory')} />
+      <RealmAmount
+        name="message_content_delete_limit_seconds"
+        label={t('settings.deleteLimit')}
+        presets={limits}
+        unitLabel={t('unit.minutes')}
+        unitSize={60}
+      />
+      <RealmAmount
+        name="move_messages_within_stream_limit_seconds"
+        label={t('settings.moveTopicLimit')}
+        hint={t('settings.moveLimitHint')}
+        presets={limits}
+        unitLabel={t('unit.minutes')}
+        unitSize={60}
+      />
+      <RealmAmount
+        name="move_messages_between_streams_limit_seconds"
+        label={t('settings.moveChannelLimit')}
+        hint={t('settings.moveLimitHint')}
+        presets={limits}
+        unitLabel={t('unit.minutes')}
+        unitSize={60}
+      />
+    </SettingsGroup>
+  );
+}
+
+/** What messages require and show: topics, previews, receipts, code, GIFs and calls. */
+function MessageDisplaySettings() {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <SettingsGroup title={t('settings.messages')}>
+      <RealmToggle
+        name="mandatory_topics"
+        label={t('settings.mandatoryTopics')}
+        hint={t('settings.mandatoryTopicsHint')}
+      />
+      <RealmToggle name="inline_image_preview" label={t('settings.imagePreviews')} />
+      <RealmToggle name="inline_url_embed_preview" label={t('settings.linkPreviews')} />
+      <RealmToggle name="enable_read_receipts" label={t('settings.readReceipts')} />
+      <RealmToggle
+        name="presence_disabled"
+        label={t('settings.presenceDisabled')}
+        hint={t('settings.presenceDisabledHint')}
+      />
+      <RealmText
+        name="default_code_block_language"
+        label={t('settings.codeLanguage')}
+        hint={t('settings.codeLanguageHint')}
+        maxLength={100}
+      />
+      <RealmSelect name="giphy_rating" label={t('settings.gifRating')} options={gifRatings(t)} />
+      <VideoProvider />
+      <RealmText
+        name="jitsi_server_url"
+        label={t('settings.meetServer')}
+        hint={t('settings.meetServerHint')}
+        placeholder={EXAMPLE_MEET_URL}
+        maxLength={200}
+        emptyAs="default"
+      />
+    </SettingsGroup>
+  );
+}
+
+export function OrgSettingsSection() {
+  const { t } = useTranslation('adminOrg');
   return (
     <div className="admin-org">
       <ReadOnlyNote />
@@ -55,61 +162,8 @@ export function OrgSettingsSection() {
           options={languages()}
         />
       </SettingsGroup>
-      <SettingsGroup title={t('settings.notifications')}>
-        <AnnouncementChannel
-          name="new_stream_announcements_stream_id"
-          label={t('settings.newChannelAnnouncements')}
-        />
-        <AnnouncementChannel
-          name="signup_announcements_stream_id"
-          label={t('settings.signupAnnouncements')}
-        />
-        <AnnouncementChannel
-          name="zulip_update_announcements_stream_id"
-          label={t('settings.updateAnnouncements')}
-        />
-        <RealmToggle name="send_welcome_emails" label={t('settings.welcomeEmails')} />
-        <RealmToggle
-          name="message_content_allowed_in_email_notifications"
-          label={t('settings.contentInEmails')}
-        />
-        <RealmToggle name="digest_emails_enabled" label={t('settings.digestEmails')} />
-        <RealmSelect name="digest_weekday" label={t('settings.digestDay')} options={weekdays()} />
-      </SettingsGroup>
-      <SettingsGroup title={t('settings.editing')}>
-        <RealmToggle name="allow_message_editing" label={t('settings.allowEditing')} />
-        <RealmAmount
-          name="message_content_edit_limit_seconds"
-          label={t('settings.editLimit')}
-          presets={limits}
-          unitLabel={t('unit.minutes')}
-          unitSize={60}
-        />
-        <RealmToggle name="allow_edit_history" label={t('settings.editHistory')} />
-        <RealmAmount
-          name="message_content_delete_limit_seconds"
-          label={t('settings.deleteLimit')}
-          presets={limits}
-          unitLabel={t('unit.minutes')}
-          unitSize={60}
-        />
-        <RealmAmount
-          name="move_messages_within_stream_limit_seconds"
-          label={t('settings.moveTopicLimit')}
-          hint={t('settings.moveLimitHint')}
-          presets={limits}
-          unitLabel={t('unit.minutes')}
-          unitSize={60}
-        />
-        <RealmAmount
-          name="move_messages_between_streams_limit_seconds"
-          label={t('settings.moveChannelLimit')}
-          hint={t('settings.moveLimitHint')}
-          presets={limits}
-          unitLabel={t('unit.minutes')}
-          unitSize={60}
-        />
-      </SettingsGroup>
+      <NotificationSettings />
+      <EditingSettings />
       <SettingsGroup title={t('settings.retention')}>
         <RealmAmount
           name="message_retention_days"
@@ -120,37 +174,7 @@ export function OrgSettingsSection() {
           ownerOnly
         />
       </SettingsGroup>
-      <SettingsGroup title={t('settings.messages')}>
-        <RealmToggle
-          name="mandatory_topics"
-          label={t('settings.mandatoryTopics')}
-          hint={t('settings.mandatoryTopicsHint')}
-        />
-        <RealmToggle name="inline_image_preview" label={t('settings.imagePreviews')} />
-        <RealmToggle name="inline_url_embed_preview" label={t('settings.linkPreviews')} />
-        <RealmToggle name="enable_read_receipts" label={t('settings.readReceipts')} />
-        <RealmToggle
-          name="presence_disabled"
-          label={t('settings.presenceDisabled')}
-          hint={t('settings.presenceDisabledHint')}
-        />
-        <RealmText
-          name="default_code_block_language"
-          label={t('settings.codeLanguage')}
-          hint={t('settings.codeLanguageHint')}
-          maxLength={100}
-        />
-        <RealmSelect name="giphy_rating" label={t('settings.gifRating')} options={gifRatings(t)} />
-        <VideoProvider />
-        <RealmText
-          name="jitsi_server_url"
-          label={t('settings.meetServer')}
-          hint={t('settings.meetServerHint')}
-          placeholder={EXAMPLE_MEET_URL}
-          maxLength={200}
-          emptyAs="default"
-        />
-      </SettingsGroup>
+      <MessageDisplaySettings />
       <SettingsGroup title={t('settings.guests')}>
         <RealmToggle name="enable_guest_user_indicator" label={t('settings.guestIndicator')} />
         <RealmToggle name="enable_guest_user_dm_warning" label={t('settings.guestDmWarning')} />

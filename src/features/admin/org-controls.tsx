@@ -170,6 +170,92 @@ export function RealmText({
   );
 }
 
+/** The number field "Custom" reveals, with its unit and its own Save button. */
+function CustomAmountField({
+  id,
+  unitLabel,
+  value,
+  editable,
+  saving,
+  onChange,
+}: {
+  id: string;
+  unitLabel: string;
+  value: string;
+  editable: boolean;
+  saving: boolean;
+  onChange: (value: string) => void;
+}) {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <div className="admin-inline">
+      <label htmlFor={id} className="admin-unit">
+        {unitLabel}
+      </label>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        className="text-input admin-number"
+        value={value}
+        disabled={!editable}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {editable && (
+        <button type="submit" className="button" disabled={saving}>
+          {t('save')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+const presetKey = (v: number | null) => (v === null ? 'none' : String(v));
+
+type AmountPresets = readonly (readonly [number | null, string])[];
+
+/**
+ * The amount being chosen: a preset, or the custom text being typed (`custom` is null until
+ * "Custom" is picked or typed in), and the saves for each.
+ */
+function amountChoice({
+  name,
+  value,
+  presets,
+  unitSize,
+  save,
+  custom,
+  setCustom,
+}: {
+  name: string;
+  value: number | null;
+  presets: AmountPresets;
+  unitSize: number;
+  save: ReturnType<typeof useUpdateRealm>;
+  custom: string | null;
+  setCustom: (custom: string | null) => void;
+}) {
+  const isPreset = presets.some(([v]) => v === value);
+  const choosingCustom = custom !== null || !isPreset;
+  const shownCustom = custom ?? (isPreset || value === null ? '' : String(value / unitSize));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const n = Number(shownCustom);
+    if (!Number.isFinite(n) || shownCustom.trim() === '') return;
+    save.mutate({ [name]: Math.round(n * unitSize) }, { onSuccess: () => setCustom(null) });
+  };
+  const choose = (chosenKey: string) => {
+    if (chosenKey === 'custom') {
+      setCustom(shownCustom);
+      return;
+    }
+    setCustom(null);
+    const chosen = presets.find(([v]) => presetKey(v) === chosenKey);
+    if (chosen) save.mutate({ [name]: chosen[0] === null ? 'unlimited' : chosen[0] });
+  };
+  return { choosingCustom, shownCustom, submit, choose };
+}
+
 /**
  * A number chosen from presets, or typed: time limits (null for none), retention (-1 forever),
  * the waiting period. `presets` name the common values; "Custom" reveals a number field in
@@ -184,7 +270,7 @@ export function RealmAmount({
   unitLabel,
   unitSize = 1,
 }: RowProps & {
-  presets: readonly (readonly [number | null, string])[];
+  presets: AmountPresets;
   /** the unit of the custom field, e.g. "minutes" */
   unitLabel: string;
   /** how many stored units one typed unit is (60 for minutes of a limit in seconds) */
@@ -199,61 +285,41 @@ export function RealmAmount({
   const numberId = useId();
   if (live === undefined) return null;
   const value = live;
-  const isPreset = presets.some(([v]) => v === value);
-  const choosingCustom = custom !== null || !isPreset;
-  const key = (v: number | null) => (v === null ? 'none' : String(v));
-  const shownCustom = custom ?? (isPreset || value === null ? '' : String(value / unitSize));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const n = Number(shownCustom);
-    if (!Number.isFinite(n) || shownCustom.trim() === '') return;
-    save.mutate({ [name]: Math.round(n * unitSize) }, { onSuccess: () => setCustom(null) });
-  };
+  const { choosingCustom, shownCustom, submit, choose } = amountChoice({
+    name,
+    value,
+    presets,
+    unitSize,
+    save,
+    custom,
+    setCustom,
+  });
   return (
     <form className="settings-row" onSubmit={submit}>
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
         className="text-input"
-        value={choosingCustom ? 'custom' : key(value)}
+        value={choosingCustom ? 'custom' : presetKey(value)}
         disabled={!editable || save.isPending}
-        onChange={(e) => {
-          if (e.target.value === 'custom') {
-            setCustom(shownCustom);
-            return;
-          }
-          setCustom(null);
-          const chosen = presets.find(([v]) => key(v) === e.target.value);
-          if (chosen) save.mutate({ [name]: chosen[0] === null ? 'unlimited' : chosen[0] });
-        }}
+        onChange={(e) => choose(e.target.value)}
       >
         {presets.map(([v, text]) => (
-          <option key={key(v)} value={key(v)}>
+          <option key={presetKey(v)} value={presetKey(v)}>
             {text}
           </option>
         ))}
         <option value="custom">{t('custom')}</option>
       </select>
       {choosingCustom && (
-        <div className="admin-inline">
-          <label htmlFor={numberId} className="admin-unit">
-            {unitLabel}
-          </label>
-          <input
-            id={numberId}
-            type="number"
-            min={0}
-            className="text-input admin-number"
-            value={shownCustom}
-            disabled={!editable}
-            onChange={(e) => setCustom(e.target.value)}
-          />
-          {editable && (
-            <button type="submit" className="button" disabled={save.isPending}>
-              {t('save')}
-            </button>
-          )}
-        </div>
+        <CustomAmountField
+          id={numberId}
+          unitLabel={unitLabel}
+          value={shownCustom}
+          editable={editable}
+          saving={save.isPending}
+          onChange={setCustom}
+        />
       )}
       {(hint || why) && <p className="settings-hint">{[hint, why].filter(Boolean).join(' ')}</p>}
       <StatusNote save={save} />

@@ -7,6 +7,7 @@ import {
   useState,
   type KeyboardEvent,
   type Ref,
+  type RefObject,
 } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { SuggestionList, type Suggestion } from '../../components/Combobox';
@@ -59,21 +60,15 @@ function decoration(item: TypeaheadItem) {
 }
 
 /**
- * The message field: Enter sends, Shift+Enter breaks the line; `@` suggests people, groups and
- * wildcards, `#` channels (then `>` topics), `:` emoji.
+ * The suggestion list under the textarea: the word being completed, the highlighted suggestion,
+ * picking one (and putting the caret after it), and the keys the open list takes for itself.
  */
-export function MessageTextarea({
-  value,
-  onChange,
-  onSubmit,
-  place,
-  maxLength,
-  placeholder,
-  textareaRef,
-}: MessageTextareaProps) {
-  const listId = useId();
-  const textarea = useRef<HTMLTextAreaElement | null>(null);
-  const { t } = useTranslation('compose');
+function useTextareaTypeahead(
+  textarea: RefObject<HTMLTextAreaElement | null>,
+  value: string,
+  onChange: (value: string) => void,
+  place: ComposePlace,
+) {
   const [token, setToken] = useState<TypeaheadToken | null>(null);
   const [active, setActive] = useState(0);
   const pendingCaret = useRef<{ text: string; caret: number } | null>(null);
@@ -113,35 +108,63 @@ export function MessageTextarea({
     if (!pending || !element || element.value !== pending.text) return;
     pendingCaret.current = null;
     element.setSelectionRange(pending.caret, pending.caret);
-  }, [value]);
+  }, [value, textarea]);
+
+  /** Handles a key meant for the open list; true when the textarea should not see it too. */
+  const handleListKey = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (suggestions.length === 0) return false;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setActive(
+        (activeIndex + (event.key === 'ArrowDown' ? 1 : -1) + suggestions.length) %
+          suggestions.length,
+      );
+      return true;
+    }
+    if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+      event.preventDefault();
+      pick(suggestions[activeIndex].key);
+      return true;
+    }
+    if (['ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) {
+      // The caret leaves the word being completed.
+      setToken(null);
+    }
+    if (event.key === 'Escape') {
+      // Closes the list only: not the compose box, not the view.
+      event.preventDefault();
+      event.stopPropagation();
+      setToken(null);
+      return true;
+    }
+    return false;
+  };
+
+  const close = () => setToken(null);
+  return { suggestions, activeIndex, updateToken, pick, close, handleListKey };
+}
+
+/**
+ * The message field: Enter sends, Shift+Enter breaks the line; `@` suggests people, groups and
+ * wildcards, `#` channels (then `>` topics), `:` emoji.
+ */
+export function MessageTextarea({
+  value,
+  onChange,
+  onSubmit,
+  place,
+  maxLength,
+  placeholder,
+  textareaRef,
+}: MessageTextareaProps) {
+  const listId = useId();
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const { t } = useTranslation('compose');
+  const { suggestions, activeIndex, updateToken, pick, close, handleListKey } =
+    useTextareaTypeahead(textarea, value, onChange, place);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (suggestions.length > 0) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        setActive(
-          (activeIndex + (event.key === 'ArrowDown' ? 1 : -1) + suggestions.length) %
-            suggestions.length,
-        );
-        return;
-      }
-      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
-        event.preventDefault();
-        pick(suggestions[activeIndex].key);
-        return;
-      }
-      if (['ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'].includes(event.key)) {
-        // The caret leaves the word being completed.
-        setToken(null);
-      }
-      if (event.key === 'Escape') {
-        // Closes the list only: not the compose box, not the view.
-        event.preventDefault();
-        event.stopPropagation();
-        setToken(null);
-        return;
-      }
-    }
+    if (handleListKey(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       onSubmit();
@@ -181,8 +204,8 @@ export function MessageTextarea({
           updateToken(e.target.value, e.target.selectionStart);
         }}
         onKeyDown={onKeyDown}
-        onBlur={() => setToken(null)}
-        onClick={() => setToken(null)}
+        onBlur={close}
+        onClick={close}
       />
       {nearLimit && (
         <span className="compose-limit" aria-live="polite">

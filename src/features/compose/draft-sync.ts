@@ -4,6 +4,7 @@
  * when sent or emptied, and found again when the same conversation is reopened on any device.
  */
 import { useEffect, useRef } from 'react';
+import type { ApiConnection } from '../../api/connection';
 import type { Draft } from '../../api/model';
 import { createDrafts, deleteDraft, editDraft } from '../../api/routes/drafts';
 import type { ComposeDraftsStore } from '../../model/compose-drafts';
@@ -86,6 +87,44 @@ interface SyncState {
 }
 
 /**
+ * One save of the draft: an emptied draft deletes the server's copy; a changed one edits it, or
+ * creates it when there is none (or it was deleted elsewhere). `link` records the server's id.
+ */
+async function writeDraft(
+  connection: ApiConnection,
+  current: SyncState,
+  draft: DraftBody,
+  link: (serverId: number | null) => void,
+): Promise<void> {
+  if (!draft.content.trim()) {
+    if (current.serverId !== null) {
+      const id = current.serverId;
+      current.serverId = null;
+      current.written = null;
+      link(null);
+      await deleteDraft(connection, id);
+    }
+    return;
+  }
+  const key = signatureOf(draft);
+  if (key === current.written) return;
+  if (current.serverId !== null) {
+    try {
+      await editDraft(connection, current.serverId, { draft });
+      current.written = key;
+      return;
+    } catch {
+      // Deleted elsewhere: it is created again below.
+      current.serverId = null;
+    }
+  }
+  const { ids } = await createDrafts(connection, { drafts: [draft] });
+  current.serverId = ids[0] ?? null;
+  current.written = key;
+  link(current.serverId);
+}
+
+/**
  * Saves compose's draft to the server while `enabled`. Returns `sent()`, which drops the pending
  * save and deletes the server's copy. Writes run one after another, so that a draft is created
  * once and then edited.
@@ -124,35 +163,11 @@ export function useServerDraftSync({
   const save = () => {
     timer.current = null;
     const draft = latest.current;
-    run(async () => {
-      const current = state.current;
-      if (!draft.content.trim()) {
-        if (current.serverId !== null) {
-          const id = current.serverId;
-          current.serverId = null;
-          current.written = null;
-          composeDrafts.getState().draftLinked(draftKey, null);
-          await deleteDraft(connection, id);
-        }
-        return;
-      }
-      const key = signatureOf(draft);
-      if (key === current.written) return;
-      if (current.serverId !== null) {
-        try {
-          await editDraft(connection, current.serverId, { draft });
-          current.written = key;
-          return;
-        } catch {
-          // Deleted elsewhere: it is created again below.
-          current.serverId = null;
-        }
-      }
-      const { ids } = await createDrafts(connection, { drafts: [draft] });
-      current.serverId = ids[0] ?? null;
-      current.written = key;
-      composeDrafts.getState().draftLinked(draftKey, current.serverId);
-    });
+    run(() =>
+      writeDraft(connection, state.current, draft, (serverId) =>
+        composeDrafts.getState().draftLinked(draftKey, serverId),
+      ),
+    );
   };
 
   const signature = signatureOf(body);

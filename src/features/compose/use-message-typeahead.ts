@@ -1,5 +1,6 @@
 /** The suggestions for the token being typed in the message field, from the live model. */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Stream, Subscription, User, UserGroup } from '../../api/model';
 import { useMemo, useRef } from 'react';
 import {
   useMutedUsers,
@@ -12,7 +13,7 @@ import {
   useUsersById,
 } from '../../model/hooks';
 import { i18n } from '../../i18n';
-import { namedUserGroups } from '../../model/user-groups';
+import { namedUserGroups, type UserGroupsState } from '../../model/user-groups';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useConnection } from '../../model/session-context';
@@ -22,6 +23,7 @@ import {
   emojiGlyph,
   searchEmoji,
   useUnicodeEmoji,
+  type EmojiSet,
 } from '../emoji/emoji-data';
 import {
   mayMentionManyUsers,
@@ -37,20 +39,100 @@ export type { ComposePlace };
 
 const LIMIT = 8;
 
-export function useMessageTypeahead(token: TypeaheadToken | null, place: ComposePlace) {
-  const connection = useConnection();
-  const queryClient = useQueryClient();
+/** Everything a mention suggestion weighs besides the query. */
+interface MentionInputs {
+  place: ComposePlace;
+  queryClient: QueryClient;
+  people: PeopleIndex;
+  groups: readonly UserGroup[];
+  ambiguous: ReadonlySet<string>;
+  subscriptions: Readonly<Record<number, Subscription>>;
+  own: User | undefined;
+  realmSettings: Readonly<Record<string, unknown>>;
+  groupsState: UserGroupsState;
+}
+
+function mentionItems(token: { query: string; silent: boolean }, inputs: MentionInputs) {
+  const here = inputs.place;
+  const list = inputs.queryClient.getQueryData<MessageListData>(messageKeys.list(here.narrow));
+  const recent = recentSenders(allMessages(list), here);
+  const subscriberIds =
+    here.mode === 'stream' && here.streamId !== null
+      ? inputs.subscriptions[here.streamId]?.subscribers
+      : undefined;
+  const own = inputs.own;
+  const wildcards = wildcardsFor({
+    direct: here.mode === 'direct',
+    mayMentionMany: own
+      ? mayMentionManyUsers(inputs.realmSettings, own, inputs.groupsState)
+      : false,
+    subscriberCount: subscriberIds?.length ?? null,
+    topicParticipantCount: here.topic ? recent.length : Infinity,
+  });
+  return mentionSuggestions(
+    {
+      people: inputs.people,
+      context: {
+        recentSenderIds: recent,
+        subscriberIds: subscriberIds ? new Set(subscriberIds) : null,
+      },
+      groups: inputs.groups,
+      wildcards,
+      ambiguous: inputs.ambiguous,
+    },
+    token.query,
+    token.silent,
+    LIMIT,
+  );
+}
+
+function channelItems(
+  channels: readonly Stream[],
+  query: string,
+  subscriptions: Readonly<Record<number, Subscription>>,
+): TypeaheadItem[] {
+  const { prefix, contains } = rankByName(channels, query, (s) => s.name);
+  return [...prefix, ...contains].slice(0, LIMIT).map((s) => ({
+    key: `channel-${s.stream_id}`,
+    completion: { kind: 'channel', name: s.name },
+    label: s.name,
+    detail: s.stream_id in subscriptions ? undefined : i18n.t('compose:notSubscribedShort'),
+  }));
+}
+
+function topicItems(channel: Stream, names: string[], query: string): TypeaheadItem[] {
+  const { prefix, contains } = rankByName(names, query, (t) => t);
+  const typed = query.trim();
+  // A new topic can be linked too: offer what was typed when nothing matches it exactly.
+  const all = [...prefix, ...contains];
+  if (typed && !all.some((t) => t.toLowerCase() === typed.toLowerCase())) all.push(typed);
+  return all.slice(0, LIMIT).map((t) => ({
+    key: `topic-${t}`,
+    completion: { kind: 'topic', channel: channel.name, topic: t },
+    label: t,
+    detail: channel.name,
+  }));
+}
+
+function emojiItems(emojiSet: EmojiSet, query: string): TypeaheadItem[] {
+  return searchEmoji(emojiSet, query, LIMIT).map((e) => ({
+    key: `emoji-${e.kind}-${e.code}`,
+    completion: { kind: 'emoji', name: e.name },
+    label: `:${e.name}:`,
+    glyph: e.kind === 'unicode_emoji' ? emojiGlyph(e.code) : undefined,
+    imageUrl: e.imageUrl,
+  }));
+}
+
+/** People, ambiguous names, groups and channels, indexed once per change, not per keystroke. */
+function useMentionables() {
   const usersById = useUsersById();
   const muted = useMutedUsers();
-  const ownUserId = useOwnUserId();
   const groupsState = useUserGroupsState();
-  const realm = useRealmLimits();
-  const realmEmoji = useRealmEmojiById();
   const subscriptions = useSubscriptionsById();
   const streams = useStreamsById();
 
   const users = useMemo(() => Object.values(usersById), [usersById]);
-  // Built once per change of the people list, not per keystroke.
   const people = useMemo(
     () => new PeopleIndex(users, new Set(Object.keys(muted).map(Number))),
     [users, muted],
@@ -62,12 +144,27 @@ export function useMessageTypeahead(token: TypeaheadToken | null, place: Compose
     const others = Object.values(streams).filter((s) => !(s.stream_id in subscriptions));
     return [...subscribed, ...others];
   }, [subscriptions, streams]);
+  return { usersById, groupsState, subscriptions, people, ambiguous, groups, channels };
+}
 
-  const unicode = useUnicodeEmoji(token?.kind === 'emoji');
-  const emojiSet = useMemo(
+/** The emoji to search, loaded only once an emoji is being typed. */
+function useEmojiSet(wanted: boolean): EmojiSet | null {
+  const realmEmoji = useRealmEmojiById();
+  const unicode = useUnicodeEmoji(wanted);
+  return useMemo(
     () => (unicode ? buildEmojiSet(unicode, customEmoji(realmEmoji)) : null),
     [unicode, realmEmoji],
   );
+}
+
+export function useMessageTypeahead(token: TypeaheadToken | null, place: ComposePlace) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const ownUserId = useOwnUserId();
+  const realm = useRealmLimits();
+  const { usersById, groupsState, subscriptions, people, ambiguous, groups, channels } =
+    useMentionables();
+  const emojiSet = useEmojiSet(token?.kind === 'emoji');
 
   const topicChannel =
     token?.kind === 'topic'
@@ -85,71 +182,29 @@ export function useMessageTypeahead(token: TypeaheadToken | null, place: Compose
   return useMemo((): TypeaheadItem[] => {
     if (!token) return [];
     switch (token.kind) {
-      case 'mention': {
-        const here = placeRef.current;
-        const list = queryClient.getQueryData<MessageListData>(messageKeys.list(here.narrow));
-        const recent = recentSenders(allMessages(list), here);
-        const subscriberIds =
-          here.mode === 'stream' && here.streamId !== null
-            ? subscriptions[here.streamId]?.subscribers
-            : undefined;
-        const own = usersById[ownUserId];
-        const wildcards = wildcardsFor({
-          direct: here.mode === 'direct',
-          mayMentionMany: own ? mayMentionManyUsers(realm.settings, own, groupsState) : false,
-          subscriberCount: subscriberIds?.length ?? null,
-          topicParticipantCount: here.topic ? recent.length : Infinity,
+      case 'mention':
+        return mentionItems(token, {
+          place: placeRef.current,
+          queryClient,
+          people,
+          groups,
+          ambiguous,
+          subscriptions,
+          own: usersById[ownUserId],
+          realmSettings: realm.settings,
+          groupsState,
         });
-        return mentionSuggestions(
-          {
-            people,
-            context: {
-              recentSenderIds: recent,
-              subscriberIds: subscriberIds ? new Set(subscriberIds) : null,
-            },
-            groups,
-            wildcards,
-            ambiguous,
-          },
-          token.query,
-          token.silent,
-          LIMIT,
-        );
-      }
-      case 'channel': {
-        const { prefix, contains } = rankByName(channels, token.query, (s) => s.name);
-        return [...prefix, ...contains].slice(0, LIMIT).map((s) => ({
-          key: `channel-${s.stream_id}`,
-          completion: { kind: 'channel', name: s.name },
-          label: s.name,
-          detail: s.stream_id in subscriptions ? undefined : i18n.t('compose:notSubscribedShort'),
-        }));
-      }
-      case 'topic': {
+      case 'channel':
+        return channelItems(channels, token.query, subscriptions);
+      case 'topic':
         if (!topicChannel) return [];
-        const names = (topics.data ?? []).map((t) => t.name);
-        const { prefix, contains } = rankByName(names, token.query, (t) => t);
-        const typed = token.query.trim();
-        // A new topic can be linked too: offer what was typed when nothing matches it exactly.
-        const all = [...prefix, ...contains];
-        if (typed && !all.some((t) => t.toLowerCase() === typed.toLowerCase())) all.push(typed);
-        return all.slice(0, LIMIT).map((t) => ({
-          key: `topic-${t}`,
-          completion: { kind: 'topic', channel: topicChannel.name, topic: t },
-          label: t,
-          detail: topicChannel.name,
-        }));
-      }
-      case 'emoji': {
-        if (!emojiSet) return [];
-        return searchEmoji(emojiSet, token.query, LIMIT).map((e) => ({
-          key: `emoji-${e.kind}-${e.code}`,
-          completion: { kind: 'emoji', name: e.name },
-          label: `:${e.name}:`,
-          glyph: e.kind === 'unicode_emoji' ? emojiGlyph(e.code) : undefined,
-          imageUrl: e.imageUrl,
-        }));
-      }
+        return topicItems(
+          topicChannel,
+          (topics.data ?? []).map((t) => t.name),
+          token.query,
+        );
+      case 'emoji':
+        return emojiSet ? emojiItems(emojiSet, token.query) : [];
     }
   }, [
     token,
