@@ -215,32 +215,42 @@ function FieldBasics({ field, draft, set }: DraftProps) {
           <p className="settings-hint">{t('fields.urlPatternHint')}</p>
         </div>
       )}
-      {!defaultExternal && (
-        <>
-          <div className="admin-field">
-            <label htmlFor={ids.name}>{t('fields.name')}</label>
-            <input
-              id={ids.name}
-              className="text-input"
-              value={draft.name}
-              maxLength={40}
-              required
-              onChange={(e) => set({ name: e.target.value })}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={ids.hint}>{t('fields.hint')}</label>
-            <input
-              id={ids.hint}
-              className="text-input"
-              value={draft.hint}
-              maxLength={80}
-              onChange={(e) => set({ hint: e.target.value })}
-            />
-          </div>
-        </>
-      )}
+      {!defaultExternal && <NameAndHint draft={draft} set={set} ids={ids} />}
     </div>
+  );
+}
+
+/** The field's name and hint; an external account of a known kind has them already. */
+function NameAndHint({
+  draft,
+  set,
+  ids,
+}: Omit<DraftProps, 'field'> & { ids: { name: string; hint: string } }) {
+  const { t } = useTranslation('adminOrg');
+  return (
+    <>
+      <div className="admin-field">
+        <label htmlFor={ids.name}>{t('fields.name')}</label>
+        <input
+          id={ids.name}
+          className="text-input"
+          value={draft.name}
+          maxLength={40}
+          required
+          onChange={(e) => set({ name: e.target.value })}
+        />
+      </div>
+      <div className="admin-field">
+        <label htmlFor={ids.hint}>{t('fields.hint')}</label>
+        <input
+          id={ids.hint}
+          className="text-input"
+          value={draft.hint}
+          maxLength={80}
+          onChange={(e) => set({ hint: e.target.value })}
+        />
+      </div>
+    </>
   );
 }
 

@@ -208,9 +208,7 @@ export function UsersSection() {
           <p className="admin-empty">
             {query.trim() || role !== 'all'
               ? t('users.noMatch')
-              : tab === 'active'
-                ? t('users.noneActive')
-                : t('users.noneDeactivated')}
+              : t(tab === 'active' ? 'users.noneActive' : 'users.noneDeactivated')}
           </p>
         ) : (
           <table
@@ -248,18 +246,20 @@ export function UsersSection() {
         )}
       </div>
       {dialog && dialogUser && (
-        // Styled as when the dialogs were inside the table (its type size).
-        <div className="admin-users-dialogs">
-          {dialog.kind === 'edit' ? (
-            <EditNameDialog user={dialogUser} onClose={closeDialog} />
-          ) : (
-            <SetActiveDialog
-              user={dialogUser}
-              active={dialog.kind === 'reactivate'}
-              onClose={closeDialog}
-            />
-          )}
-        </div>
+        <PersonDialog kind={dialog.kind} user={dialogUser} onClose={closeDialog} />
+      )}
+    </div>
+  );
+}
+
+function PersonDialog({ kind, user, onClose }: { kind: DialogKind; user: User; onClose(): void }) {
+  return (
+    // Styled as when the dialogs were inside the table (its type size).
+    <div className="admin-users-dialogs">
+      {kind === 'edit' ? (
+        <EditNameDialog user={user} onClose={onClose} />
+      ) : (
+        <SetActiveDialog user={user} active={kind === 'reactivate'} onClose={onClose} />
       )}
     </div>
   );
@@ -405,14 +405,8 @@ const PersonRow = memo(function PersonRow({
   onDialog(kind: DialogKind, userId: number): void;
 }) {
   const { t } = useTranslation('adminUsers');
-  const update = useUpdateUser();
-  const choices = user.is_active
-    ? assignableRoles(context.actorRole, user, context.ownerCount)
-    : [];
   const seen = context.lastActive[user.user_id];
   const name = user.full_name;
-  // While a role change is in flight the select shows the role being saved.
-  const shownRole = update.isPending && update.variables.role ? update.variables.role : user.role;
   return (
     <tr
       ref={measure}
@@ -435,69 +429,85 @@ const PersonRow = memo(function PersonRow({
       <td data-label={t('users.columns.email')} className="admin-email" title={emailOf(user)}>
         {emailOf(user)}
       </td>
-      <td data-label={t('users.columns.role')} className="admin-role-cell">
-        {choices.length > 0 ? (
-          <span className="admin-role">
-            <select
-              className="text-input"
-              aria-label={t('users.roleOf', { name })}
-              value={shownRole}
-              disabled={update.isPending}
-              onChange={(e) =>
-                update.mutate({ userId: user.user_id, role: Number(e.target.value) })
-              }
-            >
-              {choices.map((r) => (
-                <option key={r} value={r}>
-                  {roleName(r)}
-                </option>
-              ))}
-            </select>
-            {update.variables?.role !== undefined && <StatusNote save={update} />}
-          </span>
-        ) : (
-          <span className="admin-role-text">{roleName(user.role)}</span>
-        )}
-      </td>
+      <RoleCell user={user} context={context} />
       <td data-label={t('users.columns.lastActive')} className="admin-muted admin-last-active">
         {seen ? formatAgo(seen) : t('users.never')}
       </td>
-      <td className="admin-actions">
-        {context.actorRole <= ROLE.ADMINISTRATOR && (
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={t('users.editNamed', { name })}
-            onClick={() => onDialog('edit', user.user_id)}
-          >
-            {t('users.edit')}
-          </button>
-        )}
-        {user.is_active
-          ? mayDeactivate(context.actorRole, context.actorId, user, context.ownerCount) && (
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('users.deactivateNamed', { name })}
-                onClick={() => onDialog('deactivate', user.user_id)}
-              >
-                {t('users.deactivate')}
-              </button>
-            )
-          : context.actorRole <= ROLE.ADMINISTRATOR && (
-              <button
-                type="button"
-                className="button button-small"
-                aria-label={t('users.reactivateNamed', { name })}
-                onClick={() => onDialog('reactivate', user.user_id)}
-              >
-                {t('users.reactivate')}
-              </button>
-            )}
-      </td>
+      <PersonActions user={user} context={context} onDialog={onDialog} />
     </tr>
   );
 });
+
+/** The person's role: a select where the viewer may change it, plain text otherwise. */
+function RoleCell({ user, context }: { user: User; context: Context }) {
+  const { t } = useTranslation('adminUsers');
+  const update = useUpdateUser();
+  const choices = user.is_active
+    ? assignableRoles(context.actorRole, user, context.ownerCount)
+    : [];
+  // While a role change is in flight the select shows the role being saved.
+  const shownRole = update.isPending && update.variables.role ? update.variables.role : user.role;
+  return (
+    <td data-label={t('users.columns.role')} className="admin-role-cell">
+      {choices.length > 0 ? (
+        <span className="admin-role">
+          <select
+            className="text-input"
+            aria-label={t('users.roleOf', { name: user.full_name })}
+            value={shownRole}
+            disabled={update.isPending}
+            onChange={(e) => update.mutate({ userId: user.user_id, role: Number(e.target.value) })}
+          >
+            {choices.map((r) => (
+              <option key={r} value={r}>
+                {roleName(r)}
+              </option>
+            ))}
+          </select>
+          {update.variables?.role !== undefined && <StatusNote save={update} />}
+        </span>
+      ) : (
+        <span className="admin-role-text">{roleName(user.role)}</span>
+      )}
+    </td>
+  );
+}
+
+/** Edit, and deactivate or reactivate, as far as the viewer may. */
+function PersonActions({
+  user,
+  context,
+  onDialog,
+}: {
+  user: User;
+  context: Context;
+  onDialog(kind: DialogKind, userId: number): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const name = user.full_name;
+  const action = (kind: DialogKind, label: string, text: string) => (
+    <button
+      type="button"
+      className="button button-small"
+      aria-label={label}
+      onClick={() => onDialog(kind, user.user_id)}
+    >
+      {text}
+    </button>
+  );
+  const isAdmin = context.actorRole <= ROLE.ADMINISTRATOR;
+  const edit = isAdmin && action('edit', t('users.editNamed', { name }), t('users.edit'));
+  const setActive = user.is_active
+    ? mayDeactivate(context.actorRole, context.actorId, user, context.ownerCount) &&
+      action('deactivate', t('users.deactivateNamed', { name }), t('users.deactivate'))
+    : isAdmin && action('reactivate', t('users.reactivateNamed', { name }), t('users.reactivate'));
+  return (
+    <td className="admin-actions">
+      {edit}
+      {setActive}
+    </td>
+  );
+}
 
 function EditNameDialog({ user, onClose }: { user: User; onClose(): void }) {
   const { t } = useTranslation('adminUsers');
