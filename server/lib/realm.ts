@@ -1,3 +1,4 @@
+import { escapeHtml } from '../markdown/links.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Realm } from '../db/schema.js';
@@ -33,7 +34,5 @@ export function realmIconUrl(ctx: AppContext, realm: Realm) {
 }
 
 export function realmDescriptionHtml(realm: Realm) {
-  return realm.description
-    ? `<p>${realm.description.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`
-    : '';
+  return realm.description ? `<p>${escapeHtml(realm.description)}</p>` : '';
 }

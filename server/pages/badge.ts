@@ -1,3 +1,5 @@
+import { escapeHtml } from '../markdown/links.js';
+
 const PALETTE = [
   '#4f8de4',
   '#53a063',
@@ -23,6 +25,6 @@ export function initials(name: string): string {
  */
 export function badgeSvg(text: string, seed: number, radius: number) {
   const color = PALETTE[seed % PALETTE.length];
-  const safe = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const safe = escapeHtml(text);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect width="100" height="100" rx="${radius}" fill="${color}"/><text x="50" y="50" dy=".35em" text-anchor="middle" font-family="system-ui,sans-serif" font-size="40" font-weight="600" fill="#fff">${safe}</text></svg>`;
 }

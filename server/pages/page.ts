@@ -1,5 +1,7 @@
-/** Text made safe to put in HTML, between tags or in a quoted attribute. */
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../markdown/links.js';
+
+/** The pages escape text as messages do: one escaper for all the server's HTML. */
+export { escapeHtml };
 
 /** A page the server renders itself: its status, its title (text) and its body (HTML). */
 export interface Page {
