@@ -11,10 +11,10 @@ export default defineConfig({
   // two-core machine (each page load 6-7 s); a wrong page still fails, only later.
   timeout: 180_000,
   expect: { timeout: 15_000 },
-  // Spec files run side by side, each on its own server; the tests of one file run in order on
-  // that file's server. Two at a time keeps two cores busy while a page waits on the server.
+  // One spec file at a time by default: with two at once (PARLEY_E2E_WORKERS=2, each file on its
+  // own server) a loaded two-core machine ran out of time in page loads.
   fullyParallel: false,
-  workers: Number(process.env.PARLEY_E2E_WORKERS) || 2,
+  workers: Number(process.env.PARLEY_E2E_WORKERS) || 1,
   // In CI a failing test runs once more: one that then passes is reported by name as flaky at
   // the end of `npm test` (scripts/test.mjs), to be fixed, rather than failing the run outright.
   retries: process.env.CI ? 1 : 0,

@@ -75,10 +75,9 @@ export default defineConfig({
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1024 },
   test: {
     // Vitest's default leaves one core of a two-core machine idle, while most server test files
-    // spend their time waiting on a server, a child process or a long-poll: one more file at a
-    // time than there are cores keeps both busy.
-    maxWorkers:
-      Number(process.env.PARLEY_TEST_WORKERS) || Math.max(2, os.availableParallelism() + 1),
+    // spend much of their time waiting on a server, a child process or a long-poll: one file per
+    // core keeps both busy.
+    maxWorkers: Number(process.env.PARLEY_TEST_WORKERS) || os.availableParallelism(),
     projects: [
       {
         extends: true,
