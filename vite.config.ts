@@ -15,6 +15,9 @@ const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';
  * Files worth compressing: text. Fonts in woff/woff2 and images are compressed already, and the
  * .ttf fallbacks of KaTeX's fonts are never fetched by a browser that reads woff2.
  */
+/** Server test files that mock a module the server imports (node:crypto), so need a fresh worker. */
+const ISOLATED_SERVER_TESTS = ['server/test/auth-security.test.ts'];
+
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|ico)$/;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -85,8 +88,25 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          exclude: ISOLATED_SERVER_TESTS,
+          // The server's files share their workers: a fresh worker per file imported the whole
+          // server again, which was half of these files' run time. Each file starts servers of
+          // its own and restores what it spies on. The mutation run needs a fresh worker per run
+          // (a mutant is a module mock), so it keeps isolation.
+          isolate: Boolean(process.env.PARLEY_MUTATE),
           // inert unless PARLEY_MUTATE is set (npm run mutation)
           setupFiles: ['server/test/mutation-setup.ts'],
+          testTimeout: 30000,
+          hookTimeout: 60000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that mock a module the server imports need the server imported afresh.
+          name: 'server (isolated)',
+          environment: 'node',
+          include: ISOLATED_SERVER_TESTS,
           testTimeout: 30000,
           hookTimeout: 60000,
         },
@@ -97,6 +117,10 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
+          // The client's files share a worker: a fresh one per file loaded jsdom again each time,
+          // which was four fifths of these files' run time. Testing Library unmounts after each
+          // case and no file leaves globals behind (the files also pass in shuffled order).
+          isolate: false,
           setupFiles: ['src/test/setup-i18n.ts'],
           testTimeout: 30000,
         },

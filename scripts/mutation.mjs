@@ -1,9 +1,10 @@
 // npm run mutation: does the central test notice when an action fails?
 //
 // First a traced run of server/test/central.test.ts lists the exported functions of
-// server/actions/* that its cases call and that emit events (server/test/mutation-setup.ts).
-// Then, one at a time, each of them is made to throw and the central test runs again, on SQLite
-// only; a mutant is killed when some case fails. Prints a table and exits 1 if any survives.
+// server/actions/* that its cases call and that emit events, and which cases call each
+// (server/test/mutation-setup.ts). Then, one at a time, each of them is made to throw and the
+// cases that call it run again, on SQLite only; a mutant is killed when one of them fails. Prints
+// a table and exits 1 if any survives.
 //
 // `npm run mutation -- flags#updateMessageFlags settings#updateSettings` mutates only those;
 // `--noop` makes each do nothing instead of throwing (a case must also notice a silent action).
@@ -54,10 +55,19 @@ const centralSpec = vitest
   .getProjectByName('server')
   .createSpecification(path.join(root, TEST_FILE));
 
-/** Runs the central test once in the given mode; returns its failed cases, counts and the set-up's log. */
-async function runCentral(mode) {
+/** A pattern that selects exactly the named cases (by the end of their full names). */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const casesPattern = (cases) => new RegExp(cases.map((c) => `${escapeRegExp(c)}$`).join('|'));
+
+/**
+ * Runs the central test once in the given mode, all of it or only the named cases; returns its
+ * failed cases, counts and the set-up's log.
+ */
+async function runCentral(mode, cases) {
   fs.writeFileSync(modeFile, mode);
   fs.writeFileSync(logFile, '');
+  if (cases) vitest.setGlobalTestNamePattern(casesPattern(cases));
+  else vitest.resetGlobalTestNamePattern();
   const { testModules, unhandledErrors } = await vitest.runTestSpecifications([centralSpec]);
   const tests = testModules.flatMap((m) => [...m.children.allTests()]);
   const failed = tests.filter((t) => t.result().state === 'failed').map((t) => t.name);
@@ -74,6 +84,8 @@ async function runCentral(mode) {
 }
 
 let targets = args.filter((a) => !a.startsWith('--'));
+/** The cases that call each traced action: a mutant runs only those (all cases when untraced). */
+const casesOf = new Map();
 if (!targets.length) {
   console.log(`tracing which actions ${TEST_FILE} reaches...`);
   const trace = await runCentral('trace');
@@ -82,11 +94,9 @@ if (!targets.length) {
     console.error('The central test must pass unmutated before mutants mean anything.');
     process.exit(1);
   }
-  const emitters = trace.lines
-    .filter((l) => l.emits)
-    .map((l) => l.name)
-    .sort();
-  targets = emitters.filter((_, i) => i % shards === shard - 1);
+  const emitters = trace.lines.filter((l) => l.emits).sort((a, b) => a.name.localeCompare(b.name));
+  for (const l of emitters) casesOf.set(l.name, l.cases);
+  targets = emitters.map((l) => l.name).filter((_, i) => i % shards === shard - 1);
   const quiet = trace.lines.filter((l) => !l.emits).length;
   console.log(
     `${emitters.length} actions emit events; ${quiet} other exported helpers reached are not mutated` +
@@ -94,10 +104,27 @@ if (!targets.length) {
   );
 }
 
+// A mutant runs only the cases that call it, which saves the rest of the file's cases each time.
+// Those cases must then pass on their own, unmutated, or a kill could come from a case that needed
+// an earlier one: each distinct selection is run once as it is first.
+const selectionPassed = new Map();
+async function selectionPasses(cases) {
+  const key = JSON.stringify(cases);
+  if (!selectionPassed.has(key)) {
+    const run = await runCentral('', cases);
+    const ok = !run.failed.length && !run.errors.length && run.passed === cases.length;
+    if (!ok) console.log(`these cases fail when run by themselves: ${cases.join('; ')}`);
+    selectionPassed.set(key, ok);
+  }
+  return selectionPassed.get(key);
+}
+
 const rows = [];
 for (const [i, target] of targets.entries()) {
   const t0 = Date.now();
-  const run = await runCentral(target);
+  const traced = casesOf.get(target);
+  const cases = traced && (await selectionPasses(traced)) ? traced : undefined;
+  const run = await runCentral(target, cases);
   const calls = run.lines.find((l) => l.target === target)?.calls ?? 0;
   const failed = run.failed;
   let verdict;

@@ -87,13 +87,24 @@ async function unitTests(live) {
   const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += r.numPassedTests;
   failed += r.numFailedTests;
-  for (const file of r.testResults ?? [])
+  for (const file of r.testResults ?? []) {
     for (const t of file.assertionResults ?? [])
       if (t.status === 'failed')
         failedTests.push(`${path.relative(root, file.name)} › ${t.fullName ?? t.title}`);
+    // A file can fail with no failed case: a hook that threw or timed out, an import that broke.
+    if (
+      file.status === 'failed' &&
+      !(file.assertionResults ?? []).some((t) => t.status === 'failed')
+    )
+      failedTests.push(
+        `${path.relative(root, file.name)} (the file itself): ${String(file.message ?? '').split('\n')[0]}`,
+      );
+  }
   if (r.numFailedTests === 0 && !ok) {
     failed++;
-    failures.push('vitest (suite error)');
+    failures.push(
+      'vitest (suite error: a failed file is named under "Failed tests", else an unhandled error is printed above)',
+    );
   }
 }
 
@@ -102,20 +113,20 @@ async function endToEnd(live) {
     fs.existsSync(path.join(root, 'e2e')) &&
     fs.readdirSync(path.join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
   if (!hasE2e) return;
-  if (!fs.existsSync('/usr/bin/chromium')) {
+  if (!fs.existsSync('/usr/bin/chromium') && !fs.existsSync('/usr/bin/chromium-headless-shell')) {
     if (process.getuid?.() === 0) {
       await run(
         'install chromium',
         'bash',
         [
           '-c',
-          'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+          'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null',
         ],
         { live },
       );
     } else {
       console.error(
-        'End-to-end tests need Chromium: run "sudo apt-get install chromium" (Debian) and npm test again.',
+        'End-to-end tests need Chromium: run "sudo apt-get install chromium-headless-shell" (Debian) and npm test again.',
       );
     }
   }

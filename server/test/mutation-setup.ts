@@ -8,7 +8,8 @@
  * that passes then never checked that the action had an effect.
  *
  * PARLEY_MUTATE=trace instead wraps every exported function of server/actions and records which
- * ones the tests call and which of those emit events: the list the run then mutates one by one.
+ * ones the tests call, from which cases, and which of them emit events: the list the run then
+ * mutates one by one, each against the cases that call it.
  *
  * Both act only while a test body runs: a mutant that broke `beforeAll` (server start, demo
  * seed, logins) would fail every case without showing that any of them checks the action.
@@ -40,8 +41,11 @@ type Fn = (...args: unknown[]) => unknown;
 type Module = Record<string, unknown>;
 
 let armed = false;
-beforeEach(() => {
+/** The name of the case whose body runs now: the trace lists, per action, the cases that call it. */
+let currentCase = '';
+beforeEach((context) => {
   armed = true;
+  currentCase = context.task.name;
 });
 afterEach(() => {
   armed = false;
@@ -88,7 +92,7 @@ function mutate(target: string) {
 
 /** Which action frames a call runs inside, innermost last. */
 const frames = new AsyncLocalStorage<string[]>();
-const reached = new Map<string, { calls: number; emits: boolean }>();
+const reached = new Map<string, { calls: number; emits: boolean; cases: Set<string> }>();
 
 /** Every function on the stack of the current call emitted (or collected) an event. */
 function markEmitters() {
@@ -107,8 +111,9 @@ function traceActions() {
         const name = `${moduleName}#${exportName}`;
         traced[exportName] = function (this: unknown, ...args: unknown[]) {
           if (!armed) return value.apply(this, args);
-          const entry = reached.get(name) ?? { calls: 0, emits: false };
+          const entry = reached.get(name) ?? { calls: 0, emits: false, cases: new Set() };
           entry.calls++;
+          entry.cases.add(currentCase);
           reached.set(name, entry);
           return frames.run([...(frames.getStore() ?? []), name], () => value.apply(this, args));
         };
@@ -149,7 +154,7 @@ function traceActions() {
     return { ...original, MemoryBus: TracedBus };
   });
   afterAll(() => {
-    const entries = [...reached].map(([name, r]) => ({ name, ...r }));
+    const entries = [...reached].map(([name, r]) => ({ name, ...r, cases: [...r.cases] }));
     fs.appendFileSync(
       log,
       entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : ''),
