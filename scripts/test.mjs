@@ -59,14 +59,22 @@ async function check(name, cmd, args, options) {
 const failedTests = [];
 const flakyTests = [];
 
+/**
+ * Independent single-process checks run two at a time, one per core; the second of each pair
+ * prints its output whole when it ends.
+ */
 async function staticChecks(live) {
-  await check('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { live });
-  await check('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit'], {
-    live,
-  });
-  await check('lint', 'npx', ['eslint', '.', '--max-warnings', '0'], { live });
+  await Promise.all([
+    check('type check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { live }),
+    check('type check (server)', 'npx', ['tsc', '-p', 'server/tsconfig.json', '--noEmit'], {
+      live: false,
+    }),
+  ]);
+  await Promise.all([
+    check('lint', 'npx', ['eslint', '.', '--max-warnings', '0'], { live }),
+    check('format (prettier --check)', 'npx', ['prettier', '--check', '.'], { live: false }),
+  ]);
   await check('imports (layers, no circles)', 'node', ['scripts/check-imports.mjs'], { live });
-  await check('format (prettier --check)', 'npx', ['prettier', '--check', '.'], { live });
 }
 
 async function unitTests(live) {
