@@ -2,63 +2,23 @@
  * The ⋮ menu on a channel's sidebar row: its settings, pinning, muting and a colour. Each change
  * goes to the server; the subscription event then moves, greys or recolours the row.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useId, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/errors';
 import type { Subscription } from '../../api/model';
+import { useMenuPopup } from '../../components/use-menu-popup';
 import { useSetSubscriptionProperty } from '../../queries/channels';
 import { MoreIcon } from '../topics/icons';
 import { channelSettingsUrl } from './ChannelSettings';
 import { normalColor, PALETTE } from './privacy';
 
-/**
- * The popup's open state: a click outside closes it, opening focuses the first item, arrows move
- * between items, Escape closes and returns focus to the button, Tab lets focus leave.
- */
-function useMenuPopup() {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    root.current?.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
-
-  const onMenuKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const items = [...(root.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const step = { ArrowDown: 1, ArrowUp: -1, ArrowRight: 1, ArrowLeft: -1 }[event.key];
-    if (step !== undefined) {
-      event.preventDefault();
-      items[(index + step + items.length) % items.length]?.focus();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      close();
-    } else if (event.key === 'Tab') {
-      setOpen(false);
-    }
-  };
-
-  return { open, setOpen, close, onMenuKey, root, button };
-}
-
 export function ChannelMenu({ subscription }: { subscription: Subscription }) {
   const { t } = useTranslation('channels');
   const save = useSetSubscriptionProperty(subscription.stream_id);
-  const { open, setOpen, close, onMenuKey, root, button } = useMenuPopup();
+  // The colour swatches sit side by side, so left and right move between items too.
+  const { open, setOpen, close, onMenuKey, root, button, onButtonClick, onButtonKey } =
+    useMenuPopup({ arrowsAcross: true });
   const [error, setError] = useState<string | null>(null);
   const menuId = useId();
 
@@ -76,7 +36,8 @@ export function ChannelMenu({ subscription }: { subscription: Subscription }) {
         label={label}
         open={open}
         menuId={menuId}
-        onToggle={() => setOpen((o) => !o)}
+        onClick={onButtonClick}
+        onKeyDown={onButtonKey}
       />
       {open && (
         <div
@@ -99,13 +60,15 @@ function MenuButton({
   label,
   open,
   menuId,
-  onToggle,
+  onClick,
+  onKeyDown,
 }: {
   buttonRef: RefObject<HTMLButtonElement | null>;
   label: string;
   open: boolean;
   menuId: string;
-  onToggle: () => void;
+  onClick: (event: MouseEvent) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
 }) {
   const { t } = useTranslation('channels');
   return (
@@ -118,11 +81,8 @@ function MenuButton({
       aria-haspopup="menu"
       aria-expanded={open}
       aria-controls={open ? menuId : undefined}
-      onClick={(event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        onToggle();
-      }}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
     >
       <MoreIcon />
     </button>

@@ -2,17 +2,10 @@
  * The topic actions menu: mark as resolved or unresolved, rename, move. Offered on recipient
  * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
  */
-import {
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type MouseEvent as ReactMouseEvent,
-} from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
+import { useMenuPopup } from '../../components/use-menu-popup';
 import { sameTopic } from '../../narrow';
 import { useMoveMessages, useStreamTopics } from '../../queries/topics';
 import { useTopicDialog } from './dialog-store';
@@ -97,7 +90,7 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
           }
           role="menu"
           aria-label={label}
-          onKeyDown={(event) => onMenuKey(event, popup)}
+          onKeyDown={popup.onMenuKey}
         >
           <TopicMenuItems
             topic={topic}
@@ -114,65 +107,6 @@ export function TopicActionsMenu({ streamId, topic, messageId, className }: Topi
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
     </div>
   );
-}
-
-/** Whether the menu is open and which way; a click outside closes it, opening focuses it. */
-function useMenuPopup() {
-  const [open, setOpen] = useState(false);
-  // Opens upwards in the lower part of the window, so the feed's edge does not cut it off.
-  const [upwards, setUpwards] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOutside = (event: MouseEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', closeOutside);
-    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
-
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
-  const onButtonClick = (event: ReactMouseEvent) => {
-    // A row link around the button must not navigate.
-    event.preventDefault();
-    event.stopPropagation();
-    const box = root.current?.getBoundingClientRect();
-    setUpwards(!!box && box.top > window.innerHeight * 0.6);
-    setOpen((o) => !o);
-  };
-  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
-    if (event.key === 'ArrowDown' && !open) {
-      event.preventDefault();
-      setOpen(true);
-    }
-  };
-  return { open, setOpen, upwards, root, button, close, onButtonClick, onButtonKey };
-}
-
-/** Arrows, Home and End move between the items; Escape closes; Tab leaves. */
-function onMenuKey(event: KeyboardEvent<HTMLDivElement>, popup: ReturnType<typeof useMenuPopup>) {
-  const items = [...(popup.root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-  const index = items.indexOf(document.activeElement as HTMLElement);
-  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
-  if (step !== undefined) {
-    event.preventDefault();
-    items[(index + step + items.length) % items.length]?.focus();
-  } else if (event.key === 'Home' || event.key === 'End') {
-    event.preventDefault();
-    items[event.key === 'Home' ? 0 : items.length - 1]?.focus();
-  } else if (event.key === 'Escape') {
-    event.preventDefault();
-    event.stopPropagation();
-    popup.close();
-  } else if (event.key === 'Tab') {
-    popup.setOpen(false);
-  }
 }
 
 function TopicMenuItems({
