@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './fixtures.js';
 
-/** The realm_users copy kept between registrations (events/realm-users.ts), on the in-memory bus. */
+/** The realm_users copy kept between registrations (register/realm-users.ts), on the in-memory bus. */
 describe('the people kept between registrations', () => {
   const w = useServer({ db: 'sqlite', people: ['hamlet'] });
   const { hamlet } = w.as;

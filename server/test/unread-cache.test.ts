@@ -8,7 +8,7 @@ import { databases, useServer } from './fixtures.js';
 
 /**
  * The unread summary /register answers comes from a copy in memory that follows events
- * (events/unread-cache.ts). Over long random runs of everything that changes unread messages
+ * (register/unread-cache.ts). Over long random runs of everything that changes unread messages
  * (sending with and without mentions, direct messages, reading, marking unread, mark-all, edits
  * that add or remove mentions, topic and channel moves, deletions), the copy must answer exactly
  * what the database answers, capped (a person with more unread messages than the limit) or not.
