@@ -176,8 +176,6 @@ function GroupInfoForm({
   const { t } = useTranslation('channels');
   const [name, setName] = useState(group.name);
   const [description, setDescription] = useState(group.description);
-  const nameId = useId();
-  const descriptionId = useId();
   const saveInfo = (event: FormEvent) => {
     event.preventDefault();
     edit.mutate(
@@ -190,26 +188,12 @@ function GroupInfoForm({
   };
   return (
     <form onSubmit={saveInfo}>
-      <div className="settings-row">
-        <label htmlFor={nameId}>{t('defaults.groupName')}</label>
-        <input
-          id={nameId}
-          className="text-input channel-input"
-          value={name}
-          required
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="settings-row">
-        <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
-        <input
-          id={descriptionId}
-          className="text-input channel-input"
-          value={description}
-          required
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </div>
+      <GroupFields
+        name={name}
+        description={description}
+        onName={setName}
+        onDescription={setDescription}
+      />
       <div className="settings-row">
         <button type="submit" className="button button-primary" disabled={!name.trim()}>
           {t('defaults.saveGroup')}
@@ -288,6 +272,49 @@ function GroupChannels({
   );
 }
 
+/** A default channel group's name and description, in the new-group and the edit forms. */
+function GroupFields({
+  name,
+  description,
+  onName,
+  onDescription,
+}: {
+  name: string;
+  description: string;
+  onName(value: string): void;
+  onDescription(value: string): void;
+}) {
+  const { t } = useTranslation('channels');
+  const nameId = useId();
+  const descriptionId = useId();
+  return (
+    <>
+      <div className="settings-row">
+        <label htmlFor={nameId}>{t('defaults.groupName')}</label>
+        <input
+          id={nameId}
+          className="text-input channel-input"
+          value={name}
+          maxLength={60}
+          required
+          onChange={(e) => onName(e.target.value)}
+        />
+      </div>
+      <div className="settings-row">
+        <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
+        <input
+          id={descriptionId}
+          className="text-input channel-input"
+          value={description}
+          maxLength={1024}
+          required
+          onChange={(e) => onDescription(e.target.value)}
+        />
+      </div>
+    </>
+  );
+}
+
 /** A choice among channels, starting at "Choose a channel". */
 function ChannelSelect({
   id,
@@ -320,8 +347,6 @@ function NewGroup() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [picked, setPicked] = useState<number[]>([]);
-  const nameId = useId();
-  const descriptionId = useId();
   const candidates = defaultCandidates(Object.values(streams), []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -343,26 +368,12 @@ function NewGroup() {
   return (
     <SettingsGroup title={t('defaults.newGroup')}>
       <form onSubmit={submit}>
-        <div className="settings-row">
-          <label htmlFor={nameId}>{t('defaults.groupName')}</label>
-          <input
-            id={nameId}
-            className="text-input channel-input"
-            value={name}
-            maxLength={60}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="settings-row">
-          <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
-          <input
-            id={descriptionId}
-            className="text-input channel-input"
-            value={description}
-            maxLength={1024}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </div>
+        <GroupFields
+          name={name}
+          description={description}
+          onName={setName}
+          onDescription={setDescription}
+        />
         <ChannelChecks candidates={candidates} picked={picked} onPicked={setPicked} />
         <div className="settings-row">
           <button

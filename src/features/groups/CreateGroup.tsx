@@ -18,11 +18,9 @@ import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useUserGroups } from '../../model/hooks';
 import { useCreateUserGroup } from '../../queries/groups';
 import { ChosenPeople } from './ChosenPeople';
+import { GroupFields } from './GroupFields';
 import { PersonPicker } from './PersonPicker';
 import { useMayCreateGroups } from './use-group-permissions';
-
-export const MAX_NAME_LENGTH = 100;
-export const MAX_DESCRIPTION_LENGTH = 1024;
 
 /** Creates the group, then opens its panel once the group itself has arrived. */
 function useCreateAndOpenGroup() {
@@ -78,28 +76,13 @@ export function CreateGroup() {
       </Link>
       <form className="groups-card groups-form" onSubmit={submit}>
         <h1 id={`${ids}-title`}>{t('create.title')}</h1>
-        <div className="groups-field">
-          <label htmlFor={`${ids}-name`}>{t('fields.name')}</label>
-          <input
-            id={`${ids}-name`}
-            className="text-input"
-            value={name}
-            maxLength={MAX_NAME_LENGTH}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="groups-field">
-          <label htmlFor={`${ids}-description`}>{t('fields.description')}</label>
-          <textarea
-            id={`${ids}-description`}
-            className="text-input groups-textarea"
-            value={description}
-            maxLength={MAX_DESCRIPTION_LENGTH}
-            rows={3}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </div>
+        <GroupFields
+          ids={ids}
+          name={name}
+          description={description}
+          onName={setName}
+          onDescription={setDescription}
+        />
         <ChooseMembers id={`${ids}-members`} members={members} setMembers={setMembers} />
         <div className="groups-actions">
           <button

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserGroup } from '../../api/model';
 import { useUpdateUserGroup } from '../../queries/groups';
 import { StatusNote } from '../settings/controls';
-import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from './CreateGroup';
+import { GroupFields } from './GroupFields';
 
 export function GroupInfoSection({ group, mayManage }: { group: UserGroup; mayManage: boolean }) {
   const { t } = useTranslation('groups');
@@ -51,28 +51,13 @@ export function GroupInfoSection({ group, mayManage }: { group: UserGroup; mayMa
   return (
     <form className="groups-card groups-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('info.title')}</h2>
-      <div className="groups-field">
-        <label htmlFor={`${ids}-name`}>{t('fields.name')}</label>
-        <input
-          id={`${ids}-name`}
-          className="text-input"
-          value={shownName}
-          maxLength={MAX_NAME_LENGTH}
-          required
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="groups-field">
-        <label htmlFor={`${ids}-description`}>{t('fields.description')}</label>
-        <textarea
-          id={`${ids}-description`}
-          className="text-input groups-textarea"
-          value={shownDescription}
-          maxLength={MAX_DESCRIPTION_LENGTH}
-          rows={3}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </div>
+      <GroupFields
+        ids={ids}
+        name={shownName}
+        description={shownDescription}
+        onName={setName}
+        onDescription={setDescription}
+      />
       <div className="groups-actions">
         <button
           type="submit"
