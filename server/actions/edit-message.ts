@@ -20,7 +20,8 @@ import { accessibleMessage } from '../lib/message-access.js';
 import { reclaimLinkedUploads } from './upload-claims.js';
 import { realmSettings } from '../lib/realm.js';
 import { mentionedUserIds } from './user-groups.js';
-import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
+import { markdownContext } from './markdown-context.js';
+import { normalizeContent, normalizeTopic } from '../domain/message-text.js';
 import { streamForUser } from '../lib/streams.js';
 import {
   isPureResolveChange,

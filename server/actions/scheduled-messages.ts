@@ -9,7 +9,8 @@ import { renderMarkdown } from '../markdown/index.js';
 import { checkMaySendToStream } from '../lib/send-access.js';
 import { isDbId, MAX_DB_INT, nowSeconds } from '../lib/admin-checks.js';
 import { realmSettings } from '../lib/realm.js';
-import { markdownContext, normalizeContent, normalizeTopic } from './send-message.js';
+import { markdownContext } from './markdown-context.js';
+import { normalizeContent, normalizeTopic } from '../domain/message-text.js';
 import { findStream } from '../lib/streams.js';
 import type {
   ScheduledMessage as WireScheduledMessage,

@@ -30,7 +30,7 @@ import {
 } from '../lib/streams.js';
 import { forgetArchivedStream, setDefaultStream } from './default-streams.js';
 import { permissionGroupName } from './realm-admin.js';
-import { markdownContext } from './send-message.js';
+import { markdownContext } from './markdown-context.js';
 
 export interface StreamChanges {
   new_name?: string;

@@ -7,7 +7,7 @@ import { baseQuery } from '../lib/get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from '../lib/narrow.js';
 import { expandWithOperator } from '../lib/narrow-with.js';
 import { searchMatcher } from '../lib/search-highlight.js';
-import { markdownContext } from './send-message.js';
+import { markdownContext } from './markdown-context.js';
 import { streamForUser } from '../lib/streams.js';
 
 /** GET /users/me/{stream_id}/topics: the stream's topics, most recently active first. */

@@ -11,7 +11,7 @@ import {
 } from '../domain/settings.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../lib/realm.js';
 import { multiuseInviteGroupId, SPEC_SETTING_NAMES } from '../actions/realm-admin.js';
-import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../domain/message-text.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
 import { profileFieldObjects } from '../actions/profile-fields.js';
 import { presenceSnapshot } from '../actions/presence.js';

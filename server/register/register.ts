@@ -4,7 +4,7 @@ import { DomainError, badRequest } from '../domain/errors.js';
 import { realmSettings, realmDescriptionHtml, realmIconUrl } from '../lib/realm.js';
 import { firstMessageIds, realmStreams } from '../lib/streams.js';
 import { streamToApi } from '../domain/serialize.js';
-import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../actions/send-message.js';
+import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../domain/message-text.js';
 import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow } from '../lib/narrow.js';
 import type { QueueNarrow } from '../domain/message-facts.js';
 import { mayAccessPublicStreams } from '../lib/access.js';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { markdownContext, sendMessage } from '../actions/send-message.js';
+import { markdownContext } from '../actions/markdown-context.js';
+import { sendMessage } from '../actions/send-message.js';
 import type { Realm, User } from '../db/schema.js';
 import { markdownReferences, renderMarkdown } from '../markdown/index.js';
 import { databases, useServer } from './fixtures.js';
