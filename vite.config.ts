@@ -15,8 +15,15 @@ const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';
  * Files worth compressing: text. Fonts in woff/woff2 and images are compressed already, and the
  * .ttf fallbacks of KaTeX's fonts are never fetched by a browser that reads woff2.
  */
-/** Server test files that mock a module the server imports (node:crypto), so need a fresh worker. */
-const ISOLATED_SERVER_TESTS = ['server/test/auth-security.test.ts'];
+/**
+ * Server test files that need a fresh worker: one mocks a module the server imports (node:crypto),
+ * two load zulip-js, which replaces the global FormData for good.
+ */
+const ISOLATED_SERVER_TESTS = [
+  'server/test/auth-security.test.ts',
+  'server/test/bindings-examples.test.ts',
+  'server/test/bindings-js.test.ts',
+];
 
 const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|ico)$/;
 const brotli = promisify(zlib.brotliCompress);
@@ -94,8 +101,8 @@ export default defineConfig({
           // its own and restores what it spies on. The mutation run needs a fresh worker per run
           // (a mutant is a module mock), so it keeps isolation.
           isolate: Boolean(process.env.PARLEY_MUTATE),
-          // inert unless PARLEY_MUTATE is set (npm run mutation)
-          setupFiles: ['server/test/mutation-setup.ts'],
+          // mutation-setup is inert unless PARLEY_MUTATE is set (npm run mutation)
+          setupFiles: ['server/test/mutation-setup.ts', 'server/test/worker-globals.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },
