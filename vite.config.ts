@@ -125,10 +125,10 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           // The client's files share a worker: a fresh one per file loaded jsdom again each time,
-          // which was four fifths of these files' run time. Testing Library unmounts after each
-          // case and no file leaves globals behind (the files also pass in shuffled order).
+          // which was four fifths of these files' run time. src/test/shared-worker.ts unmounts
+          // after each case and empties the page, storage and URL after each file.
           isolate: false,
-          setupFiles: ['src/test/setup-i18n.ts'],
+          setupFiles: ['src/test/setup-i18n.ts', 'src/test/shared-worker.ts'],
           testTimeout: 30000,
         },
       },
