@@ -7,6 +7,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
+  type DatabaseIntrospector,
   type KyselyConfig,
   type SqliteDatabase,
 } from 'kysely';
@@ -338,7 +339,7 @@ export async function migrate(
   if (applied.length && copyBefore)
     await copyBefore({ from: applied.at(-1)!, to: known.at(-1)! }, schema);
   const migrator = new Migrator({
-    db: handle.db,
+    db: schema ? withSchemaIntrospection(handle.db, schema) : handle.db,
     provider,
     // Migrations written on parallel branches may land out of order; each runs once.
     allowUnorderedMigrations: true,
@@ -349,6 +350,40 @@ export async function migrate(
     if (r.status === 'Error') console.error(`migration ${r.migrationName} failed`);
   }
   if (error) throw error;
+}
+
+/**
+ * The database as the migrator sees it on PostgreSQL: its look for its bookkeeping tables reads
+ * only our schema. Kysely's own introspector lists every table of every schema and then reads
+ * their columns, which fails when another schema is dropped between the two queries (another
+ * server's, or a test's), and grows with every schema the database holds.
+ */
+export function withSchemaIntrospection(db: Database, schema: string): Database {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{
+        name: string;
+      }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string; type: string }>`
+        select table_name as name, table_type as type from information_schema.tables
+        where table_schema = ${schema}`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema, isView: r.type === 'VIEW', columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'introspection') return introspection;
+      const value = Reflect.get(target, key, target) as unknown;
+      // Kysely's methods read private fields, so they run on the instance itself.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
