@@ -2,9 +2,10 @@
 //
 // First a traced run of server/test/central.test.ts lists the exported functions of
 // server/actions/* that its cases call and that emit events, and which cases call each
-// (server/test/mutation-setup.ts). Then, one at a time, each of them is made to throw and the
-// cases that call it run again, on SQLite only; a mutant is killed when one of them fails. Prints
-// a table and exits 1 if any survives.
+// (server/test/mutation-setup.ts). Then one more run of the file tries each of them in turn, on
+// SQLite only: a block per mutant (server/test/mutation-plan.ts), on a server of its own, with
+// that action made to throw and only the cases that call it. A mutant is killed when one of them
+// fails. Prints a table and exits 1 if any survives.
 //
 // `npm run mutation -- flags#updateMessageFlags settings#updateSettings` mutates only those;
 // `--noop` makes each do nothing instead of throwing (a case must also notice a silent action).
@@ -30,15 +31,16 @@ if (!(shards >= 1 && shard >= 1 && shard <= shards)) {
   process.exit(2);
 }
 
-// One vitest instance serves every run: its transformed modules stay in memory, so a mutant costs
-// the central test's own time instead of a new process compiling the server again. The mode reaches
-// each run's fresh worker through a file (PARLEY_MUTATE=@file, read by mutation-setup.ts).
+// One vitest instance serves every run. The mode reaches the run's fresh worker through a file
+// (PARLEY_MUTATE=@file, read by mutation-setup.ts and mutation-plan.ts).
 const modeFile = path.join(tmp, 'mode');
+const planFile = path.join(tmp, 'plan.json');
 const logFile = path.join(tmp, 'calls.jsonl');
 Object.assign(process.env, {
   PARLEY_MUTATE: `@${modeFile}`,
   PARLEY_MUTATE_KIND: kind,
   PARLEY_MUTATE_LOG: logFile,
+  PARLEY_MUTATE_PLAN: planFile,
   // A mutant's failure is logged by the server as an unexpected error; the table says it all.
   LOG_LEVEL: 'silent',
 });
@@ -46,8 +48,7 @@ delete process.env.TEST_DATABASE_URL;
 const { createVitest } = await import('vitest/node');
 const vitest = await createVitest(
   'test',
-  // One failing case is enough to kill a mutant; stopping there saves most of the run.
-  { root, run: true, watch: false, project: ['server'], bail: 1, reporters: [{}] },
+  { root, run: true, watch: false, project: ['server'], reporters: [{}] },
   {},
   {},
 );
@@ -55,23 +56,12 @@ const centralSpec = vitest
   .getProjectByName('server')
   .createSpecification(path.join(root, TEST_FILE));
 
-/** A pattern that selects exactly the named cases (by the end of their full names). */
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const casesPattern = (cases) => new RegExp(cases.map((c) => `${escapeRegExp(c)}$`).join('|'));
-
-/**
- * Runs the central test once in the given mode, all of it or only the named cases; returns its
- * failed cases, counts and the set-up's log.
- */
-async function runCentral(mode, cases) {
+/** Runs the central test file once in the given mode; returns its cases, errors and log. */
+async function runCentral(mode) {
   fs.writeFileSync(modeFile, mode);
   fs.writeFileSync(logFile, '');
-  if (cases) vitest.setGlobalTestNamePattern(casesPattern(cases));
-  else vitest.resetGlobalTestNamePattern();
   const { testModules, unhandledErrors } = await vitest.runTestSpecifications([centralSpec]);
   const tests = testModules.flatMap((m) => [...m.children.allTests()]);
-  const failed = tests.filter((t) => t.result().state === 'failed').map((t) => t.name);
-  const passed = tests.filter((t) => t.result().state === 'passed').length;
   const errors = [...unhandledErrors, ...testModules.flatMap((m) => m.errors())].map(
     (e) => e?.stack ?? e?.message ?? String(e),
   );
@@ -80,7 +70,26 @@ async function runCentral(mode, cases) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-  return { failed, passed, errors, lines };
+  return { tests, errors, lines };
+}
+
+/**
+ * Runs the rows of a plan (mutation-plan.ts) in one run of the file: each row on its own server,
+ * with its cases and its action broken. Returns, per row, the names of its failed cases and how
+ * many passed, with the run's unhandled errors (which no row can be blamed for).
+ */
+async function runPlan(rows) {
+  fs.writeFileSync(planFile, JSON.stringify(rows));
+  const { tests, errors, lines } = await runCentral('plan');
+  const results = rows.map(() => ({ failed: [], passed: 0 }));
+  for (const t of tests) {
+    const row = /plan row (\d+):/.exec(t.fullName)?.[1];
+    if (row === undefined) continue;
+    const state = t.result().state;
+    if (state === 'failed') results[Number(row)].failed.push(t.name);
+    else if (state === 'passed') results[Number(row)].passed++;
+  }
+  return { results, errors, lines };
 }
 
 let targets = args.filter((a) => !a.startsWith('--'));
@@ -89,8 +98,9 @@ const casesOf = new Map();
 if (!targets.length) {
   console.log(`tracing which actions ${TEST_FILE} reaches...`);
   const trace = await runCentral('trace');
-  if (trace.failed.length || trace.errors.length || !trace.passed) {
-    console.error([...trace.failed.map((name) => `failed: ${name}`), ...trace.errors].join('\n'));
+  const failedCases = trace.tests.filter((t) => t.result().state === 'failed');
+  if (failedCases.length || trace.errors.length || !trace.tests.length) {
+    console.error([...failedCases.map((t) => `failed: ${t.name}`), ...trace.errors].join('\n'));
     console.error('The central test must pass unmutated before mutants mean anything.');
     process.exit(1);
   }
@@ -104,37 +114,54 @@ if (!targets.length) {
   );
 }
 
-// A mutant runs only the cases that call it, which saves the rest of the file's cases each time.
-// Those cases must then pass on their own, unmutated, or a kill could come from a case that needed
-// an earlier one: each distinct selection is run once as it is first.
-const selectionPassed = new Map();
-async function selectionPasses(cases) {
-  const key = JSON.stringify(cases);
-  if (!selectionPassed.has(key)) {
-    const run = await runCentral('', cases);
-    const ok = !run.failed.length && !run.errors.length && run.passed === cases.length;
+// One run tries every mutant, each against the cases that call it. Those cases must also pass on
+// their own, unmutated, or a kill could come from a case that needed an earlier one: the plan
+// starts with one unbroken row per distinct selection.
+const selections = [...new Set(targets.map((t) => JSON.stringify(casesOf.get(t) ?? null)))]
+  .map((key) => JSON.parse(key))
+  .filter(Boolean);
+const baselines = selections.map((cases) => ({ target: '', cases }));
+const mutants = targets.map((target) => ({ target, cases: casesOf.get(target) ?? null }));
+console.log(
+  `trying ${mutants.length} mutants in one run, after ${baselines.length} unbroken selections`,
+);
+const planStart = Date.now();
+const plan = await runPlan([...baselines, ...mutants]);
+const selectionPasses = new Map(
+  selections.map((cases, i) => {
+    const r = plan.results[i];
+    const ok = !r.failed.length && r.passed === cases.length;
     if (!ok) console.log(`these cases fail when run by themselves: ${cases.join('; ')}`);
-    selectionPassed.set(key, ok);
-  }
-  return selectionPassed.get(key);
-}
+    return [JSON.stringify(cases), ok];
+  }),
+);
+
+/** A verdict from one row's result: an unhandled error proves nothing about the cases. */
+const verdictOf = (result, errors) =>
+  result.failed.length ? 'yes' : errors.length ? 'error' : 'NO';
+const callsOf = (lines, target) =>
+  lines.filter((l) => l.target === target).reduce((n, l) => n + l.calls, 0);
 
 const rows = [];
-for (const [i, target] of targets.entries()) {
-  const t0 = Date.now();
-  const traced = casesOf.get(target);
-  const cases = traced && (await selectionPasses(traced)) ? traced : undefined;
-  const run = await runCentral(target, cases);
-  const calls = run.lines.find((l) => l.target === target)?.calls ?? 0;
-  const failed = run.failed;
-  let verdict;
-  if (failed.length) verdict = 'yes';
-  else if (!run.errors.length) verdict = 'NO';
-  else verdict = 'error'; // a crash or a broken import proves nothing about the cases
-  rows.push({ target, verdict, calls, by: failed[0] ?? '', seconds: (Date.now() - t0) / 1000 });
-  console.log(`[${i + 1}/${targets.length}] ${target}: killed ${verdict} (${calls} calls)`);
-  if (verdict === 'error') console.log(run.errors.join('\n').split('\n').slice(-40).join('\n'));
+for (const [i, mutant] of mutants.entries()) {
+  const result = plan.results[baselines.length + i];
+  const trusted = !mutant.cases || selectionPasses.get(JSON.stringify(mutant.cases));
+  let verdict = trusted ? verdictOf(result, plan.errors) : 'retry';
+  let by = result.failed[0] ?? '';
+  let calls = callsOf(plan.lines, mutant.target);
+  // A mutant whose cases fail on their own, or that survived a run with an unhandled error, runs
+  // again by itself on every case, where any error is its own.
+  if (verdict === 'retry' || verdict === 'error') {
+    const alone = await runPlan([{ target: mutant.target, cases: null }]);
+    verdict = verdictOf(alone.results[0], alone.errors);
+    by = alone.results[0].failed[0] ?? '';
+    calls = callsOf(alone.lines, mutant.target);
+    if (verdict === 'error') console.log(alone.errors.join('\n').split('\n').slice(-40).join('\n'));
+  }
+  rows.push({ target: mutant.target, verdict, calls, by });
+  console.log(`[${i + 1}/${mutants.length}] ${mutant.target}: killed ${verdict} (${calls} calls)`);
 }
+console.log(`the mutants' run took ${Math.round((Date.now() - planStart) / 1000)} s`);
 
 const width = Math.max(6, ...rows.map((r) => r.target.length));
 console.log(`\n${'action'.padEnd(width)}  killed  calls  first failing case`);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { parseEvent } from '../../src/api/parse-event.js';
 import { accountStateFromSnapshot, reduceAccountEvents } from '../../src/model/account-state.js';
 import { presenceStatus } from '../../src/model/presence.js';
@@ -24,11 +24,15 @@ import {
   type Watch,
 } from './central-check.js';
 import { databases, useServer } from './fixtures.js';
+import { centralRuns, useCentralRun } from './mutation-plan.js';
 import { wireEventKinds } from './wire-event-kinds.js';
 
-describe.each(databases('both'))(
-  'events applied by the client reducers match a fresh register on %s',
-  (db) => {
+// One block per database; the mutation run repeats the block once per mutant instead, each with
+// only the cases that call the broken action (mutation-plan.ts).
+for (const run of centralRuns(databases('both')))
+  describe(`events applied by the client reducers match a fresh register on ${run.label}`, () => {
+    const { db } = run;
+    const it = useCentralRun(run);
     const w = useServer({ db, people: ['hamlet', 'othello', 'iago'] });
     const { hamlet, othello, iago } = w.as;
     beforeAll(() => appliedKinds.clear());
@@ -996,5 +1000,4 @@ describe.each(databases('both'))(
       );
       expect(missing, 'event kinds without a case').toEqual([]);
     }, 120_000);
-  },
-);
+  });

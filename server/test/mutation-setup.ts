@@ -11,6 +11,10 @@
  * ones the tests call, from which cases, and which of them emit events: the list the run then
  * mutates one by one, each against the cases that call it.
  *
+ * PARLEY_MUTATE=plan wraps every one of them too, and each wrapper breaks its function while the
+ * central test's current plan row names it (mutation-plan.ts): one run of the file then tries
+ * every mutant in turn, each on a server of its own.
+ *
  * Both act only while a test body runs: a mutant that broke `beforeAll` (server start, demo
  * seed, logins) would fail every case without showing that any of them checks the action.
  * Calls within a module bypass its exports, so only calls across modules are traced or broken,
@@ -22,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import type { Delivery } from '../events/types.js';
+import { activeMutant } from './mutation-plan.js';
 
 /**
  * `@<file>` names a file holding the mode: the mutation run keeps one vitest instance and writes the
@@ -62,7 +67,39 @@ const actionModules = () =>
     .map((f) => f.slice(0, -3));
 
 if (mode === 'trace') traceActions();
+else if (mode === 'plan') planActions();
 else if (mode) mutate(mode);
+
+/** What a broken function does instead of its work: throw, or answer nothing. */
+function brokenCall(target: string, isAsync: boolean) {
+  if (kind !== 'noop') throw new Error(`mutant: ${target} fails`);
+  return isAsync ? Promise.resolve(undefined) : undefined;
+}
+
+/** Replaces every exported function of every action module, for every importer, by `wrap`'s. */
+function wrapActions(wrap: (name: string, real: Fn) => Fn) {
+  for (const moduleName of actionModules()) {
+    vi.doMock(path.join(actionsDir, `${moduleName}.ts`), async (importOriginal) => {
+      const original = await importOriginal<Module>();
+      const wrapped: Module = { ...original };
+      for (const [exportName, value] of Object.entries(original))
+        if (isCallable(value)) wrapped[exportName] = wrap(`${moduleName}#${exportName}`, value);
+      return wrapped;
+    });
+  }
+}
+
+function planActions() {
+  wrapActions((name, real) => {
+    const isAsync = real.constructor.name === 'AsyncFunction';
+    return function (this: unknown, ...args: unknown[]) {
+      const mutant = activeMutant();
+      if (!armed || mutant?.target !== name) return real.apply(this, args);
+      mutant.calls++;
+      return brokenCall(name, isAsync);
+    };
+  });
+}
 
 function mutate(target: string) {
   const [moduleName, exportName] = target.split('#');
@@ -79,8 +116,7 @@ function mutate(target: string) {
     const mutant = function (this: unknown, ...args: unknown[]) {
       if (!armed) return real.apply(this, args);
       calls++;
-      if (kind !== 'noop') throw new Error(`mutant: ${target} fails`);
-      return isAsync ? Promise.resolve(undefined) : undefined;
+      return brokenCall(target, isAsync);
     };
     return { ...original, [exportName]: mutant };
   });
@@ -102,25 +138,17 @@ function markEmitters() {
 function traceActions() {
   if (!log)
     throw new Error('PARLEY_MUTATE=trace needs PARLEY_MUTATE_LOG, the file to write the trace to');
-  for (const moduleName of actionModules()) {
-    vi.doMock(path.join(actionsDir, `${moduleName}.ts`), async (importOriginal) => {
-      const original = await importOriginal<Module>();
-      const traced: Module = { ...original };
-      for (const [exportName, value] of Object.entries(original)) {
-        if (!isCallable(value)) continue;
-        const name = `${moduleName}#${exportName}`;
-        traced[exportName] = function (this: unknown, ...args: unknown[]) {
-          if (!armed) return value.apply(this, args);
-          const entry = reached.get(name) ?? { calls: 0, emits: false, cases: new Set() };
-          entry.calls++;
-          entry.cases.add(currentCase);
-          reached.set(name, entry);
-          return frames.run([...(frames.getStore() ?? []), name], () => value.apply(this, args));
-        };
-      }
-      return traced;
-    });
-  }
+  wrapActions(
+    (name, real) =>
+      function (this: unknown, ...args: unknown[]) {
+        if (!armed) return real.apply(this, args);
+        const entry = reached.get(name) ?? { calls: 0, emits: false, cases: new Set() };
+        entry.calls++;
+        entry.cases.add(currentCase);
+        reached.set(name, entry);
+        return frames.run([...(frames.getStore() ?? []), name], () => real.apply(this, args));
+      },
+  );
   // Events are collected into the array `transact` hands its callback and published after the
   // commit; a helper that only pushes onto that array emits as much as the action around it.
   vi.doMock(path.resolve(actionsDir, '../context.ts'), async (importOriginal) => {
