@@ -103,6 +103,7 @@ export default defineConfig({
           isolate: Boolean(process.env.PARLEY_MUTATE),
           // mutation-setup is inert unless PARLEY_MUTATE is set (npm run mutation)
           setupFiles: ['server/test/mutation-setup.ts', 'server/test/worker-globals.ts'],
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },
@@ -114,6 +115,7 @@ export default defineConfig({
           name: 'server (isolated)',
           environment: 'node',
           include: ISOLATED_SERVER_TESTS,
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

@@ -3,21 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureServerBuilt, newestOf, serverOutDir } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-function newestMtime(p) {
-  if (!fs.existsSync(p)) return 0;
-  const stat = fs.statSync(p);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of fs.readdirSync(p, { withFileTypes: true })) {
-    newest = Math.max(newest, newestMtime(path.join(p, entry.name)));
-  }
-  return newest;
-}
-
-const newestOf = (paths) => Math.max(0, ...paths.map((p) => newestMtime(path.join(root, p))));
 const builtAt = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
 const clientIndex = path.join(root, 'dist', 'index.html');
@@ -37,21 +26,8 @@ if (
   }
 }
 
-// The bundle holds the packages the server uses too, so a changed lock file rebuilds it.
-const serverMain = path.join(root, 'dist-server', 'main.js');
-const serverSources = [
-  'server',
-  'src', // the server shares the API model and event parsing with the client
-  'package.json',
-  'package-lock.json',
-  'scripts/build-server.mjs',
-];
-if (builtAt(serverMain) < newestOf(serverSources)) {
-  console.log('Building the server...');
-  const { buildServer } = await import('./build-server.mjs');
-  await buildServer({ quiet: true });
-}
+await ensureServerBuilt({ onBuild: () => console.log('Building the server...') });
 
 // Stack traces of the bundle point into the TypeScript sources.
 process.setSourceMapsEnabled(true);
-await import(pathToFileURL(serverMain).href);
+await import(pathToFileURL(path.join(serverOutDir, 'main.js')).href);

@@ -365,7 +365,11 @@ const BACKUP_NICENESS = 19;
 /** Whether this process is the command line itself (npm run manage), not a caller of runManage. */
 let standalone = false;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The command line itself: `npm run manage` (scripts/manage.mjs) or `tsx server/manage.ts`. */
+export async function runManageCommandLine(argv: string[]): Promise<number> {
   standalone = true;
-  runManage(process.argv.slice(2)).then((code) => process.exit(code));
+  return runManage(argv);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`)
+  runManageCommandLine(process.argv.slice(2)).then((code) => process.exit(code));

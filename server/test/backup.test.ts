@@ -17,25 +17,13 @@ import { runManage } from '../manage.js';
 import { startServer, type RunningServer } from '../server.js';
 import { TestClient } from './client.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
+import { runManageProcess } from './process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** `npm run manage -- ARGS` as npm runs it (tsx server/manage.ts), on the given data. */
-function manage(args: string[], on: { dataDir: string; databaseUrl?: string }) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/manage.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, PARLEY_DATA_DIR: on.dataDir, DATABASE_URL: on.databaseUrl ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** `npm run manage -- ARGS` as npm runs it, on the given data. */
+const manage = (args: string[], on: { dataDir: string; databaseUrl?: string }) =>
+  runManageProcess(args, { PARLEY_DATA_DIR: on.dataDir, DATABASE_URL: on.databaseUrl ?? '' });
 
 /** A new, empty PostgreSQL schema and the URL whose connections use it (as the harness makes). */
 const schemas: string[] = [];

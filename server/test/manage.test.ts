@@ -10,32 +10,20 @@ import { verifyPassword } from '../domain/password.js';
 import { runManage } from '../manage.js';
 import { startServer } from '../server.js';
 import { TestClient } from './client.js';
+import { MANAGE_COMMAND, runManageProcess } from './process.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** What a command reads as its standard input when something is piped into it. */
 const piped = (text: string) => ({ stdin: Readable.from([text]), stderr: { write: () => true } });
 
-/** `npm run manage -- ARGS` as npm runs it (tsx server/manage.ts), with `input` piped in. */
-function manage(args: string[], config: Config, input = '') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/manage.ts', ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PARLEY_DATA_DIR: config.dataDir,
-        DATABASE_URL: '',
-        PARLEY_SCRYPT_COST: '1024',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+/** `npm run manage -- ARGS` as npm runs it, with `input` piped in. */
+const manage = (args: string[], config: Config, input = '') =>
+  runManageProcess(
+    args,
+    { PARLEY_DATA_DIR: config.dataDir, DATABASE_URL: '', PARLEY_SCRYPT_COST: '1024' },
+    input,
+  );
 
 const COMMANDS = [
   'create-realm',
@@ -167,7 +155,7 @@ describe('management commands', () => {
     expect(createUser).toMatchObject({ code: 0, stderr: '' });
     expect(createUser.stdout).toMatch(/Usage: manage create-user .*--email <email>.*--realm/s);
     expect(await manage(['--version'], cfg)).toMatchObject({ code: 0, stdout: `${version}\n` });
-    // Every command's help, in this process (each spawn costs seconds of compiling).
+    // Every command's help, in this process: a process per command would add a start each.
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       for (const command of COMMANDS) {
@@ -319,7 +307,7 @@ describe('management commands', () => {
   /** A command run on a terminal (util-linux's `script` gives it one), answering its prompts. */
   function onTerminal(args: string[], config: Config, answers: [RegExp, string][]) {
     return new Promise<{ code: number | null; screen: string }>((resolve) => {
-      const command = ['node_modules/.bin/tsx', 'server/manage.ts', ...args]
+      const command = MANAGE_COMMAND(args)
         .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
         .join(' ');
       const child = spawn('script', ['-qec', command, '/dev/null'], {

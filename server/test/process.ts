@@ -20,13 +20,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The command line of `npm run manage -- ARGS`, as npm runs it (the compiled commands). */
+export const MANAGE_COMMAND = (args: string[]) => [process.execPath, 'scripts/manage.mjs', ...args];
+
+/**
+ * `npm run manage -- ARGS` in a child process with the given environment over this one's, and
+ * `input` on its standard input: its exit code and what it wrote.
+ */
+export function runManageProcess(args: string[], env: Record<string, string>, input = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const [command, ...rest] = MANAGE_COMMAND(args);
+    const child = spawn(command, rest, { cwd: root, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
 /** A fresh data directory, removed by `removeDataDir`. */
 export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'parley-process-'));
 export const removeDataDir = (dir: string) => fs.rmSync(dir, { recursive: true, force: true });
 
 /**
- * The server as `npm start` runs it (server/main.ts, here through tsx rather than the bundle),
- * in a child process with its own environment: what it prints, its exit code and signals.
+ * The server as `npm start` runs it (the bundle in dist-server/, which the tests' global set-up
+ * builds), in a child process with its own environment: what it prints, its exit code and signals.
  */
 export class ServerProcess {
   readonly child: ChildProcess;
@@ -35,7 +55,7 @@ export class ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    this.child = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.js'], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
