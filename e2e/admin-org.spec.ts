@@ -125,8 +125,9 @@ test('organization profile, settings and permissions save at once and show live 
 });
 
 test('a member reads the organization settings but cannot change them', async ({ browser }) => {
-  const member = await logIn(browser, server.url, 'hamlet@example.com');
-  await member.goto('/organization/settings');
+  const member = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: '/organization/settings',
+  });
   const settings = section(member, 'Organization settings');
   await expect(settings.getByText('Only administrators can change these settings.')).toBeVisible();
   await expect(settings.getByRole('checkbox', { name: 'Allow message editing' })).toBeDisabled();

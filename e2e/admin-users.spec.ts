@@ -68,8 +68,7 @@ test('a role change shows live, to the person and to another administrator; only
 }) => {
   const iago = await logIn(browser, server.url, 'iago@example.com');
   const desdemona = await logIn(browser, server.url, 'desdemona@example.com');
-  const othello = await logIn(browser, server.url, 'othello@example.com');
-  await othello.goto('/settings');
+  const othello = await logIn(browser, server.url, 'othello@example.com', { path: '/settings' });
   await expect(othello.getByRole('heading', { name: 'Personal settings', level: 1 })).toBeVisible();
   await expect(othello.getByRole('link', { name: 'Organization' })).toHaveCount(0);
 

@@ -115,8 +115,9 @@ test('an administrator edits general settings and a member sees them live, read-
 }) => {
   const id = await streamId('engineering');
   const iago = await logIn(browser, server.url, 'iago@example.com');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(`/channels/${id}/general`);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/channels/${id}/general`,
+  });
   await expect(hamlet.getByText('Only administrators can change these settings.')).toBeVisible();
   await expect(hamlet.getByRole('textbox', { name: 'Name' })).toHaveCount(0);
   await expect(hamlet.getByText('Everyone', { exact: true })).toBeVisible();
@@ -156,8 +157,9 @@ test('an administrator edits general settings and a member sees them live, read-
 test('subscribers are added and removed, and another window follows live', async ({ browser }) => {
   const id = await streamId('general');
   const iago = await logIn(browser, server.url, 'iago@example.com');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(`/channels/${id}/subscribers`);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/channels/${id}/subscribers`,
+  });
   const count = async (page: Page) =>
     Number(
       /^(\d+)/.exec((await page.getByRole('heading', { name: /subscribers$/ }).innerText())!)![1],
@@ -220,8 +222,9 @@ test('archiving asks first, then the channel disappears for a member live', asyn
 });
 
 test('administrators manage default channels and default channel groups', async ({ browser }) => {
-  const iago = await logIn(browser, server.url, 'iago@example.com');
-  await iago.goto('/organization/default-channels');
+  const iago = await logIn(browser, server.url, 'iago@example.com', {
+    path: '/organization/default-channels',
+  });
   const defaults = iago.getByRole('list', { name: 'Default channels' });
   await expect(defaults.getByText('#general')).toBeVisible();
   await iago.getByRole('combobox', { name: 'Add a default channel' }).selectOption({

@@ -46,8 +46,9 @@ test('the message field completes mentions, groups, channels, topics and emoji',
     topic: 'e2e compose',
     content: 'Where shall we meet?',
   });
-  const othello = await logIn(browser, server.url, 'othello@example.com');
-  await othello.goto(await topicUrl('e2e compose'));
+  const othello = await logIn(browser, server.url, 'othello@example.com', {
+    path: await topicUrl('e2e compose'),
+  });
   await expect(othello.getByText('Where shall we meet?')).toBeVisible();
   const box = messageBox(othello);
 
@@ -117,8 +118,9 @@ test('the message field completes mentions, groups, channels, topics and emoji',
 });
 
 test('Preview shows the rendered message and Edit goes back', async ({ browser }) => {
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(await topicUrl('e2e preview'));
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: await topicUrl('e2e preview'),
+  });
   const box = messageBox(hamlet);
   await box.fill('A **bold** plan');
   await hamlet.getByRole('button', { name: 'Preview', exact: true }).click();
@@ -131,8 +133,9 @@ test('Preview shows the rendered message and Edit goes back', async ({ browser }
 });
 
 test('the emoji picker inserts into compose, by mouse and by keyboard', async ({ browser }) => {
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(await topicUrl('e2e picker'));
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: await topicUrl('e2e picker'),
+  });
   const box = messageBox(hamlet);
   await box.fill('I');
 

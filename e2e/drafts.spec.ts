@@ -69,8 +69,7 @@ test('a draft is saved to the server, restored, listed live in another tab, resu
 }) => {
   const general = await streamId('general');
   const here = await logIn(browser, server.url, 'hamlet@example.com');
-  const there = await logIn(browser, server.url, 'hamlet@example.com');
-  await there.goto('/drafts');
+  const there = await logIn(browser, server.url, 'hamlet@example.com', { path: '/drafts' });
   await expect(there.getByRole('heading', { name: 'No drafts' })).toBeVisible();
 
   await here.goto(topicPath(general, 'general', 'e2e drafts'));
@@ -181,8 +180,7 @@ test('scheduled messages are edited, rescheduled, sent and cancelled from the li
 }) => {
   const general = await streamId('general');
   const here = await logIn(browser, server.url, 'iago@example.com');
-  const there = await logIn(browser, server.url, 'iago@example.com');
-  await there.goto('/scheduled');
+  const there = await logIn(browser, server.url, 'iago@example.com', { path: '/scheduled' });
   await expect(there.getByRole('heading', { name: 'No scheduled messages' })).toBeVisible();
 
   await here.goto(topicPath(general, 'general', 'e2e schedule list'));
@@ -244,8 +242,7 @@ test('scheduled messages are edited, rescheduled, sent and cancelled from the li
 test('drafts and scheduled messages speak German', async ({ browser }) => {
   await patchSettings('shiva@example.com', { default_language: 'de' });
   const general = await streamId('general');
-  const page = await logIn(browser, server.url, 'shiva@example.com');
-  await page.goto('/drafts');
+  const page = await logIn(browser, server.url, 'shiva@example.com', { path: '/drafts' });
   await expect(page.getByRole('heading', { name: 'Entwürfe', exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Keine Entwürfe' })).toBeVisible();
   await page.goto('/scheduled');

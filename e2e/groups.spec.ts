@@ -140,7 +140,9 @@ test('a member creates a group with people, renames and describes it, and change
   await expect(hamlet.getByRole('heading', { name: 'Create a user group' })).toBeVisible();
   await shot(hamlet, 'create');
 
-  const phone = await logIn(browser, server.url, 'hamlet@example.com', { width: 390, height: 844 });
+  const phone = await logIn(browser, server.url, 'hamlet@example.com', {
+    viewport: { width: 390, height: 844 },
+  });
   await phone.goto('/groups');
   await expect(
     groupList(phone, 'Your groups').getByRole('link', { name: 'e2e poets' }),
@@ -160,8 +162,9 @@ test('people outside a group see it without edit controls, and guests cannot cre
     ['hamlet@example.com'],
     'Readers',
   );
-  const cordelia = await logIn(browser, server.url, 'cordelia@example.com');
-  await cordelia.goto(`/groups/${id}`);
+  const cordelia = await logIn(browser, server.url, 'cordelia@example.com', {
+    path: `/groups/${id}`,
+  });
   await expect(cordelia.getByRole('heading', { name: 'e2e readers', level: 1 })).toBeVisible();
   await expect(cordelia.getByRole('note')).toContainText(
     "Only the group's members, moderators and administrators can change this group.",
@@ -178,13 +181,11 @@ test('people outside a group see it without edit controls, and guests cannot cre
   await shot(cordelia, 'panel-readonly');
 
   // A moderator may manage any group.
-  const shiva = await logIn(browser, server.url, 'shiva@example.com');
-  await shiva.goto(`/groups/${id}`);
+  const shiva = await logIn(browser, server.url, 'shiva@example.com', { path: `/groups/${id}` });
   await expect(shiva.getByRole('button', { name: 'Delete group' })).toBeVisible();
 
   // When the organization limits groups to administrators, a member's controls go away live.
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(`/groups/${id}`);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', { path: `/groups/${id}` });
   await expect(hamlet.getByRole('button', { name: 'Save changes' })).toBeVisible();
   await patch('iago@example.com', '/realm', { user_group_edit_policy: '2' });
   await expect(hamlet.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
@@ -193,8 +194,7 @@ test('people outside a group see it without edit controls, and guests cannot cre
   await patch('iago@example.com', '/realm', { user_group_edit_policy: '1' });
   await expect(hamlet.getByRole('link', { name: 'Create user group' })).toBeVisible();
 
-  const polonius = await logIn(browser, server.url, 'polonius@example.com');
-  await polonius.goto('/groups');
+  const polonius = await logIn(browser, server.url, 'polonius@example.com', { path: '/groups' });
   await expect(polonius.getByRole('heading', { name: 'User groups', level: 1 })).toBeVisible();
   await expect(polonius.getByRole('link', { name: 'Create user group' })).toHaveCount(0);
   await expect(
@@ -210,8 +210,7 @@ test('deleting a group asks first, and the group leaves everyone’s list', asyn
     'othello@example.com',
   ]);
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  const othello = await logIn(browser, server.url, 'othello@example.com');
-  await othello.goto('/groups');
+  const othello = await logIn(browser, server.url, 'othello@example.com', { path: '/groups' });
   const othelloRow = groupList(othello, 'Your groups').getByRole('link', { name: 'e2e doomed' });
   await expect(othelloRow).toBeVisible();
 

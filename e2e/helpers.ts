@@ -32,7 +32,14 @@ export async function logIn(
   browser: Browser,
   baseURL: string,
   email: string,
-  viewport = { width: 1280, height: 800 },
+  {
+    viewport = { width: 1280, height: 800 },
+    path = '/',
+  }: {
+    viewport?: { width: number; height: number };
+    /** where the app opens: a scenario that starts in a conversation loads the app once */
+    path?: string;
+  } = {},
 ): Promise<Page> {
   const login = await fetch(`${baseURL}/api/v1/fetch_api_key`, {
     method: 'POST',
@@ -59,7 +66,7 @@ export async function logIn(
     }
   }, account);
   const page = await context.newPage();
-  await page.goto('/');
+  await page.goto(path);
   // The inbox link, in whichever language the account has chosen. This is set-up, not the
   // scenario: on a busy machine the first load and register may take longer than one expectation.
   await expect(page.getByRole('link', { name: /^(Inbox|Posteingang)/ })).toBeVisible({

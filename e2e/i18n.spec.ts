@@ -183,8 +183,7 @@ test('German on a phone: the inbox and a topic fit the screen', async ({ browser
     content: 'Passt alles auf den Bildschirm?',
   });
   const page = await logIn(browser, server.url, 'othello@example.com', {
-    width: 390,
-    height: 844,
+    viewport: { width: 390, height: 844 },
   });
   await setLanguage('othello@example.com', 'de');
   await expect(page.getByRole('heading', { name: 'Posteingang', level: 1 })).toBeVisible();

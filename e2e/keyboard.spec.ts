@@ -41,8 +41,9 @@ test('j, k and End move the selected message; c, x and / focus fields; ? shows t
   await post('othello@example.com', 'general', 'keys walk', 'Keys walk two');
   await post('othello@example.com', 'general', 'keys walk', 'Keys walk three');
   const general = await streamId('general');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(`/narrow/channel/${general}-general/topic/keys.20walk`);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/narrow/channel/${general}-general/topic/keys.20walk`,
+  });
 
   // The list opens with its first unread message selected.
   await expect(selected(hamlet)).toContainText('Keys walk one');
@@ -122,8 +123,7 @@ test('n and p go to the next unread topic and direct message, in sidebar order',
     content: 'A word from Iago',
   });
 
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto('/inbox');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', { path: '/inbox' });
   await expect(hamlet.getByRole('link', { name: /^keys next one/ })).toBeVisible();
   // Channels in sidebar order (by name): engineering comes before general.
   await hamlet.keyboard.press('n');
@@ -154,8 +154,7 @@ test('Inbox: filter, mark a row as read, collapse a channel; the title counts un
 }) => {
   await post('othello@example.com', 'general', 'keys lunch', 'Soup today?');
   await post('othello@example.com', 'engineering', 'keys build', 'The build is green');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto('/inbox');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', { path: '/inbox' });
   const lunch = hamlet.getByRole('link', { name: 'keys lunch, 1 unread' });
   const build = hamlet.getByRole('link', { name: 'keys build, 1 unread' });
   await expect(lunch).toBeVisible();
@@ -212,8 +211,7 @@ test('Recent conversations: Participated shows only conversations you wrote in',
 }) => {
   await post('hamlet@example.com', 'general', 'keys mine', 'I started this one');
   await post('othello@example.com', 'general', 'keys theirs', 'Othello started this one');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto('/recent');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', { path: '/recent' });
   const mine = hamlet.getByRole('link', { name: /keys mine/ });
   const theirs = hamlet.getByRole('link', { name: /keys theirs/ });
   await expect(mine).toBeVisible();
@@ -239,8 +237,9 @@ test('End in a long conversation fetches the newest messages and selects the las
   for (let n = 1; n <= 60; n += 1)
     await post('cordelia@example.com', 'general', 'keys long', `Long message ${n}`);
   const general = await streamId('general');
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(`/narrow/channel/${general}-general/topic/keys.20long`);
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/narrow/channel/${general}-general/topic/keys.20long`,
+  });
   await expect(selected(hamlet)).toContainText('Long message 1');
   await expect(hamlet.getByText('Long message 60', { exact: true })).toHaveCount(0);
   await hamlet.keyboard.press('End');

@@ -140,8 +140,7 @@ test('mark as unread from here raises the unread counts, in every window', async
   await post('cordelia@example.com', 'e2e unread here', 'Second of three');
   await post('cordelia@example.com', 'e2e unread here', 'Third of three');
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  const other = await logIn(browser, server.url, 'hamlet@example.com');
-  await other.goto('/inbox');
+  const other = await logIn(browser, server.url, 'hamlet@example.com', { path: '/inbox' });
 
   await openTopic(hamlet, 'e2e unread here');
   // Reading the topic clears its three messages.

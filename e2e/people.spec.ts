@@ -175,8 +175,9 @@ test('the full profile shows every kind of custom field', async ({ browser }) =>
     ]),
   });
   const hamletId = await userId('hamlet@example.com');
-  const page = await logIn(browser, server.url, 'cordelia@example.com');
-  await page.goto(`/user/${hamletId}`);
+  const page = await logIn(browser, server.url, 'cordelia@example.com', {
+    path: `/user/${hamletId}`,
+  });
   await expect(page.getByRole('heading', { level: 1, name: 'King Hamlet' })).toBeVisible();
   const fields = page.getByRole('region', { name: 'Profile', exact: true });
   await expect(fields.getByText('Royal court')).toBeVisible();
@@ -209,8 +210,9 @@ test('editing your own profile shows live in someone else’s window', async ({ 
   const cordeliaName = "Cordelia, Lear's daughter";
   const viewer = await logIn(browser, server.url, 'desdemona@example.com');
   await openTopic(viewer, topic);
-  const me = await logIn(browser, server.url, 'cordelia@example.com');
-  await me.goto('/settings/profile');
+  const me = await logIn(browser, server.url, 'cordelia@example.com', {
+    path: '/settings/profile',
+  });
 
   // The viewer opens the card and keeps it open.
   await viewer.getByRole('button', { name: cordeliaName }).first().click();

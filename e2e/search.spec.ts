@@ -263,8 +263,9 @@ test('a with/ID link follows its message to the topic it moved to', async ({ bro
   });
   expect(moved.result, JSON.stringify(moved)).toBe('success');
 
-  const page = await logIn(browser, server.url, 'hamlet@example.com');
-  await page.goto(`/narrow/channel/${general}-general/topic/before.20the.20move/with/${id}`);
+  const page = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/narrow/channel/${general}-general/topic/before.20the.20move/with/${id}`,
+  });
   await expect(page).toHaveURL(new RegExp(`/topic/after\\.20the\\.20move/with/${id}$`));
   await expect(page.getByRole('heading', { name: 'general › after the move' })).toBeVisible();
   await expect(page.getByText('The mongoose that moved')).toBeInViewport();

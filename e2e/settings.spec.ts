@@ -156,8 +156,9 @@ test('alert words are added and removed, in both tabs', async ({ browser }) => {
 test('a bad email address is refused at its control; a good one is confirmed by mail', async ({
   browser,
 }) => {
-  const page = await logIn(browser, server.url, 'cordelia@example.com');
-  await page.goto('/settings/account');
+  const page = await logIn(browser, server.url, 'cordelia@example.com', {
+    path: '/settings/account',
+  });
   const email = group(page, 'Email address');
   await expect(email).toContainText('cordelia@example.com');
 
@@ -179,14 +180,16 @@ test('a bad email address is refused at its control; a good one is confirmed by 
   await confirm.goto(link);
   await expect(confirm.getByText('Your email address is now')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'You have been logged out' })).toBeVisible();
-  const again = await logIn(browser, server.url, 'cordelia.new@example.com');
-  await again.goto('/settings/account');
+  const again = await logIn(browser, server.url, 'cordelia.new@example.com', {
+    path: '/settings/account',
+  });
   await expect(group(again, 'Email address')).toContainText('cordelia.new@example.com');
 });
 
 test('deactivating the own account asks first; the last owner is refused', async ({ browser }) => {
-  const owner = await logIn(browser, server.url, 'desdemona@example.com');
-  await owner.goto('/settings/account');
+  const owner = await logIn(browser, server.url, 'desdemona@example.com', {
+    path: '/settings/account',
+  });
   await owner.getByRole('button', { name: 'Deactivate account' }).click();
   const dialog = owner.getByRole('alertdialog', { name: 'Deactivate your account?' });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -195,8 +198,9 @@ test('deactivating the own account asks first; the last owner is refused', async
   await owner.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 
-  const guest = await logIn(browser, server.url, 'polonius@example.com');
-  await guest.goto('/settings/account');
+  const guest = await logIn(browser, server.url, 'polonius@example.com', {
+    path: '/settings/account',
+  });
   await guest.getByRole('button', { name: 'Deactivate account' }).click();
   await guest
     .getByRole('alertdialog')

@@ -186,8 +186,9 @@ test('a member limited by the time limit learns why and moves the part allowed',
       ),
     });
 
-  const hamlet = await logIn(browser, server.url, 'hamlet@example.com');
-  await hamlet.goto(topicPath(general, 'general', 'e2e old news'));
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: topicPath(general, 'general', 'e2e old news'),
+  });
   await expect(hamlet.getByText('recent two')).toBeVisible();
   // Hamlet reads the recent part: the message he has selected is one that will move.
   await hamlet.getByText('recent one').click();
@@ -279,8 +280,9 @@ test('a channel of many topics lists the recent ones, and the rest behind "more 
     const topic = `topic ${String(i).padStart(2, '0')}`;
     await hamlet.post('/messages', { type: 'stream', to: 'busy', topic, content: `in ${topic}` });
   }
-  const page = await logIn(browser, server.url, 'hamlet@example.com');
-  await page.goto(`/narrow/channel/${await streamId('busy')}-busy`);
+  const page = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: `/narrow/channel/${await streamId('busy')}-busy`,
+  });
   const topics = page.getByRole('list', { name: 'Topics in busy' });
   const names = topics.locator('.sidebar-name');
   await expect(names).toHaveText([16, 15, 14, 13, 12, 11, 10, 9].map((n) => `topic ${String(n).padStart(2, '0')}`)); // prettier-ignore
