@@ -7,7 +7,7 @@ import type { DeleteMessageEvent } from '../../src/api/model/index.js';
 import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import { mayDeleteOwnMessages } from '../lib/policies.js';
-import { canReadStreamHistory } from '../lib/access.js';
+import { canReadStreamHistory, receivedMessageIds } from '../lib/access.js';
 import { requireAdmin } from '../lib/admin-checks.js';
 import { accessibleMessage } from '../lib/message-access.js';
 import { releaseClaims } from './upload-claims.js';
@@ -73,12 +73,7 @@ export async function deleteTopic(
         .select('id')
         .where('stream_id', '=', stream.id)
         .where('topic_key', '=', topicKey);
-      if (!fullHistory)
-        q = q.where(
-          'id',
-          'in',
-          trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
-        );
+      if (!fullHistory) q = q.where('id', 'in', receivedMessageIds(trx, user.id));
       const ids = (await q.orderBy('id', 'desc').limit(TOPIC_DELETE_BATCH).execute()).map(
         (r) => r.id,
       );

@@ -10,7 +10,7 @@ import type { Delivery } from '../events/types.js';
 import { DomainError, badRequest } from '../domain/errors.js';
 import { FLAG_BITS } from '../domain/flags.js';
 import { topicNarrowUrl } from '../markdown/index.js';
-import { canReadStreamHistory } from '../lib/access.js';
+import { readsStreamHistory, receivedMessageIds } from '../lib/access.js';
 import { insertMessage } from './send-message.js';
 import { notificationBot } from './system-bots.js';
 import { removeMessages } from './delete-message.js';
@@ -267,25 +267,14 @@ async function topicHasOtherMessages(
   topicKey: string,
   except: number[],
 ) {
-  const subscribed = !!(await trx
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', user.id)
-    .where('stream_id', '=', stream.id)
-    .where('active', '=', 1)
-    .executeTakeFirst());
   let q = trx
     .selectFrom('messages')
     .select('id')
     .where('stream_id', '=', stream.id)
     .where('topic_key', '=', topicKey);
   if (except.length <= 500) q = q.where('id', 'not in', except.length ? except : [0]);
-  if (!canReadStreamHistory(user, stream, subscribed))
-    q = q.where(
-      'id',
-      'in',
-      trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
-    );
+  if (!(await readsStreamHistory(trx, user, stream)))
+    q = q.where('id', 'in', receivedMessageIds(trx, user.id));
   const rows = await q.limit(except.length <= 500 ? 1 : except.length + 1).execute();
   const moved = new Set(except);
   return rows.some((r) => !moved.has(r.id));
@@ -299,13 +288,6 @@ async function topicMessagesVisibleTo(
   target: Message,
   mode: 'change_later' | 'change_all',
 ) {
-  const subscribed = !!(await trx
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', user.id)
-    .where('stream_id', '=', stream.id)
-    .where('active', '=', 1)
-    .executeTakeFirst());
   let q = trx
     .selectFrom('messages')
     .selectAll()
@@ -313,13 +295,8 @@ async function topicMessagesVisibleTo(
     .where('topic_key', '=', target.topic_key);
   if (mode === 'change_later') q = q.where('id', '>=', target.id);
   // With protected history, only the messages the user received count and move.
-  if (!canReadStreamHistory(user, stream, subscribed)) {
-    q = q.where(
-      'id',
-      'in',
-      trx.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
-    );
-  }
+  if (!(await readsStreamHistory(trx, user, stream)))
+    q = q.where('id', 'in', receivedMessageIds(trx, user.id));
   return q.orderBy('id').execute();
 }
 

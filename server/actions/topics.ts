@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { renderMarkdown } from '../markdown/index.js';
-import { canReadStreamHistory } from '../lib/access.js';
+import { canReadStreamHistory, receivedMessageIds } from '../lib/access.js';
 import { baseQuery } from '../lib/get-messages.js';
 import { narrowLookup, planNarrow, type NarrowTerm } from '../lib/narrow.js';
 import { expandWithOperator } from '../lib/narrow-with.js';
@@ -25,11 +25,7 @@ export async function streamTopics(
     .groupBy('topic_key');
   if (!canReadStreamHistory(user, stream, subscribed)) {
     if (!user) return { topics: [] };
-    inner = inner.where(
-      'id',
-      'in',
-      ctx.db.selectFrom('user_messages').select('message_id').where('user_id', '=', user.id),
-    );
+    inner = inner.where('id', 'in', receivedMessageIds(ctx.db, user.id));
   }
   // The newest message's spelling of each topic is the one to show.
   const rows = await ctx.db

@@ -57,6 +57,18 @@ export function canReadStreamHistory(
   return subscribed && !!stream.history_public_to_subscribers;
 }
 
+/** canReadStreamHistory, with the user's subscription to the stream looked up. */
+export async function readsStreamHistory(db: Database, user: User, stream: Stream) {
+  return canReadStreamHistory(user, stream, await isSubscribed(db, user.id, stream.id));
+}
+
+/**
+ * The ids of the messages the user received, as a subquery: what a search of a stream is limited
+ * to when the user cannot read its whole history.
+ */
+export const receivedMessageIds = (db: Database, userId: number) =>
+  db.selectFrom('user_messages').select('message_id').where('user_id', '=', userId);
+
 export async function subscribedStreamIds(db: Database, userId: number): Promise<Set<number>> {
   const rows = await db
     .selectFrom('subscriptions')

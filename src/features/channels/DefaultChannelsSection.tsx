@@ -16,6 +16,7 @@ import {
 } from '../../queries/channels';
 import { ActionButton, RowActions } from '../../components/RowActions';
 import { EmptyState } from '../../components/StatePanel';
+import { TextField } from '../../components/TextField';
 import { SettingsGroup, StatusNote } from '../settings/controls';
 
 const byName = (a: Stream, b: Stream) => a.name.localeCompare(b.name);
@@ -285,32 +286,24 @@ function GroupFields({
   onDescription(value: string): void;
 }) {
   const { t } = useTranslation('channels');
-  const nameId = useId();
-  const descriptionId = useId();
   return (
     <>
-      <div className="settings-row">
-        <label htmlFor={nameId}>{t('defaults.groupName')}</label>
-        <input
-          id={nameId}
-          className="text-input channel-input"
-          value={name}
-          maxLength={60}
-          required
-          onChange={(e) => onName(e.target.value)}
-        />
-      </div>
-      <div className="settings-row">
-        <label htmlFor={descriptionId}>{t('defaults.groupDescription')}</label>
-        <input
-          id={descriptionId}
-          className="text-input channel-input"
-          value={description}
-          maxLength={1024}
-          required
-          onChange={(e) => onDescription(e.target.value)}
-        />
-      </div>
+      <TextField
+        label={t('defaults.groupName')}
+        value={name}
+        onChange={onName}
+        maxLength={60}
+        required
+        inputClassName="text-input channel-input"
+      />
+      <TextField
+        label={t('defaults.groupDescription')}
+        value={description}
+        onChange={onDescription}
+        maxLength={1024}
+        required
+        inputClassName="text-input channel-input"
+      />
     </>
   );
 }

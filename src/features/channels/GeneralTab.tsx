@@ -21,6 +21,7 @@ import {
   retentionChoice,
   type Privacy,
 } from './privacy';
+import { TextField } from '../../components/TextField';
 import { useNameAndDescriptionDraft } from './use-name-and-description-draft';
 import { useRealmSettings } from './use-realm-settings';
 
@@ -107,8 +108,6 @@ function EditableGeneral({ stream, role }: { stream: Stream; role: number }) {
 
 function NameAndDescription({ stream }: { stream: Stream }) {
   const { t } = useTranslation('channels');
-  const nameId = useId();
-  const descriptionId = useId();
   const {
     save,
     name,
@@ -124,29 +123,23 @@ function NameAndDescription({ stream }: { stream: Stream }) {
   return (
     <SettingsGroup title={t('general.title')}>
       <form onSubmit={submit} onChange={startEditing}>
-        <div className="settings-row">
-          <label htmlFor={nameId}>{t('general.name')}</label>
-          <input
-            id={nameId}
-            className="text-input channel-input"
-            value={name}
-            maxLength={60}
-            required
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="settings-row">
-          <label htmlFor={descriptionId}>{t('general.description')}</label>
-          <textarea
-            id={descriptionId}
-            className="text-input channel-input channel-textarea"
-            value={description}
-            maxLength={1024}
-            rows={3}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-          <p className="settings-hint">{t('general.markdownHint')}</p>
-        </div>
+        <TextField
+          label={t('general.name')}
+          value={name}
+          onChange={setName}
+          maxLength={60}
+          required
+          inputClassName="text-input channel-input"
+        />
+        <TextField
+          label={t('general.description')}
+          value={description}
+          onChange={setDescription}
+          maxLength={1024}
+          multiline
+          inputClassName="text-input channel-input channel-textarea"
+          hint={t('general.markdownHint')}
+        />
         <div className="settings-row">
           <button
             type="submit"

@@ -77,7 +77,6 @@ export function CreateGroup() {
       <form className="groups-card groups-form" onSubmit={submit}>
         <h1 id={`${ids}-title`}>{t('create.title')}</h1>
         <GroupFields
-          ids={ids}
           name={name}
           description={description}
           onName={setName}

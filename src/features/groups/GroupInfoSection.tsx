@@ -52,7 +52,6 @@ export function GroupInfoSection({ group, mayManage }: { group: UserGroup; mayMa
     <form className="groups-card groups-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('info.title')}</h2>
       <GroupFields
-        ids={ids}
         name={shownName}
         description={shownDescription}
         onName={setName}
