@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { User } from '../db/schema.js';
 import { rowsWith } from '../db/flag-conditions.js';
-import { dmIds } from '../domain/conversations.js';
+import { dmIds, VISIBILITY } from '../domain/conversations.js';
 import { avatarUrl, roleFlags } from '../domain/serialize.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
@@ -116,12 +116,34 @@ const LEGACY_TOP_LEVEL_SETTINGS = [
   'emojiset_choices',
 ] as const;
 
+/**
+ * `user_settings` whenever it is asked for, as the reference server answers; a client without the
+ * `user_settings_object` capability also finds the legacy settings at the top level.
+ */
 export const userSettingsState: Section = ({ user, opts }) => {
   const userSettings = ownUserSettings(user);
-  if (opts.capabilities.user_settings_object) return { user_settings: userSettings };
-  const state: Record<string, unknown> = {};
-  for (const key of LEGACY_TOP_LEVEL_SETTINGS) state[key] = userSettings[key];
+  const state: Record<string, unknown> = { user_settings: userSettings };
+  if (!opts.capabilities.user_settings_object)
+    for (const key of LEGACY_TOP_LEVEL_SETTINGS) state[key] = userSettings[key];
   return state;
+};
+
+/**
+ * The muted-topics list from before `user_topic` (feature level 134): [channel name, topic, when
+ * muted], which clients such as zulip-terminal still read. As upstream, a client that names
+ * `user_topic` among its fetch types gets that instead.
+ */
+export const mutedTopicsState: Section = async ({ ctx, user, opts }) => {
+  if (opts.fetchTypes?.has('user_topic')) return {};
+  const rows = await ctx.db
+    .selectFrom('user_topics')
+    .innerJoin('streams', 'streams.id', 'user_topics.stream_id')
+    .select(['streams.name', 'user_topics.topic', 'user_topics.last_updated'])
+    .where('user_topics.user_id', '=', user.id)
+    .where('user_topics.visibility_policy', '=', VISIBILITY.MUTED)
+    .orderBy('user_topics.last_updated')
+    .execute();
+  return { muted_topics: rows.map((r) => [r.name, r.topic, r.last_updated]) };
 };
 
 export const userStatusState: Section = async ({ ctx, realm }) => ({

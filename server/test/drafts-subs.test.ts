@@ -170,5 +170,34 @@ describe.each(databases('both'))(
         }),
       );
     });
+
+    it('register gives clients from before user_topic their muted_topics list (zulip-terminal reads it)', async () => {
+      const set = (topic: string, policy: number) =>
+        hamlet.post('/user_topics', {
+          stream_id: w.stream.general,
+          topic,
+          visibility_policy: policy,
+        });
+      expect((await set('muted lunch', 1)).status).toBe(200);
+      expect((await set('followed lunch', 3)).status).toBe(200);
+      const legacy = await hamlet.post('/register', { fetch_event_types: ['muted_topics'] });
+      expect(legacy.status).toBe(200);
+      const muted = legacy.body.muted_topics as [string, string, number][];
+      // Only muted topics, as [channel name, topic, when muted].
+      expect(muted.map(([channel, topic]) => [channel, topic])).toEqual([
+        ['general', 'muted lunch'],
+      ]);
+      expect(muted[0][2]).toBeGreaterThan(1_600_000_000);
+      expect(legacy.body.user_topics).toBeUndefined();
+      // A client that asks for user_topic by name gets that, and not the old list (upstream).
+      const both = await hamlet.post('/register', {
+        fetch_event_types: ['muted_topics', 'user_topic'],
+      });
+      expect(both.body.muted_topics).toBeUndefined();
+      expect(both.body.user_topics.length).toBeGreaterThan(0);
+      // Asking for everything, as the oldest clients do, includes it.
+      expect((await hamlet.post('/register', {})).body.muted_topics).toEqual(muted);
+      expect((await set('muted lunch', 0)).status).toBe(200);
+    });
   },
 );
