@@ -109,6 +109,37 @@ export async function createBot(
   });
 }
 
+/**
+ * GET /bots: the caller's own active bots, oldest first, with their keys (upstream
+ * `get_bots_backend`; administrators see others' bots in `realm_bots`, not here).
+ */
+export async function listOwnBots(ctx: AppContext, realm: Realm, actor: User) {
+  const bots = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realm.id)
+    .where('is_bot', '=', 1)
+    .where('is_active', '=', 1)
+    .where('bot_owner_id', '=', actor.id)
+    .orderBy('date_joined')
+    .orderBy('id')
+    .execute();
+  return {
+    bots: bots.map((bot) => {
+      const api = botToApi(ctx, bot);
+      return {
+        username: bot.email,
+        full_name: bot.full_name,
+        api_key: bot.api_key,
+        avatar_url: api.avatar_url,
+        default_sending_stream: api.default_sending_stream,
+        default_events_register_stream: api.default_events_register_stream,
+        default_all_public_streams: api.default_all_public_streams,
+      };
+    }),
+  };
+}
+
 /** PATCH /bots/{bot_id}: a new name, or a new owner (an active human of the organization). */
 export async function updateBot(
   ctx: AppContext,

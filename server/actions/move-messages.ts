@@ -3,6 +3,7 @@
  * moving them with their audience and their people's topic settings, and the notification bot's
  * notices of the move or the resolve.
  */
+import { mutedTopicsEvent } from '../lib/muted-topics.js';
 import { RESOLVED_PREFIX } from '../domain/conversations.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
@@ -410,6 +411,7 @@ async function moveTopicSettings(
       })
       .execute();
     events.push(
+      await mutedTopicsEvent(trx, realm.id, r.user_id),
       {
         realmId: realm.id,
         userIds: [r.user_id],

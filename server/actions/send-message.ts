@@ -1,3 +1,4 @@
+import { mutedTopicsEvent } from '../lib/muted-topics.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -386,7 +387,7 @@ async function automaticFollow(
       last_updated: now,
     })
     .execute();
-  events.push({
+  events.push(await mutedTopicsEvent(trx, realm.id, sender.id), {
     realmId: realm.id,
     userIds: [sender.id],
     event: {

@@ -1,3 +1,4 @@
+import { mutedTopicsEvent } from '../lib/muted-topics.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
@@ -128,7 +129,7 @@ export async function updateUserTopic(
         })
         .execute();
     }
-    events.push({
+    events.push(await mutedTopicsEvent(trx, realm.id, user.id), {
       realmId: realm.id,
       userIds: [user.id],
       event: {

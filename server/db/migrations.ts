@@ -666,6 +666,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await expressionStatistics(db, dialect, [RESOLVED_STATISTICS]);
       },
     },
+    '0019_bot_storage': {
+      async up(db: Kysely<any>) {
+        // What a bot keeps between runs (PUT /bot_storage): text values by text key, per bot.
+        await db.schema
+          .createTable('bot_storage')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('bot_storage_pkey', ['user_id', 'key'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -35,6 +35,14 @@ export interface DB {
   realm_emoji: RealmEmojiTable;
   signup_confirmations: SignupConfirmationTable;
   user_statuses: UserStatusTable;
+  bot_storage: BotStorageTable;
+}
+
+/** A bot's stored state (PUT /bot_storage): one row per key. */
+export interface BotStorageTable {
+  user_id: number;
+  key: string;
+  value: string;
 }
 
 /** One row per person who set a status; empty strings are unset parts. */

@@ -125,7 +125,10 @@ export class EventQueue {
   }
 
   wantsType(type: string): boolean {
-    return this.opts.eventTypes === null || this.opts.eventTypes.has(type);
+    if (this.opts.eventTypes === null) return true;
+    // A client that names both gets the legacy list only from servers without `user_topic`.
+    if (type === 'muted_topics' && this.opts.eventTypes.has('user_topic')) return false;
+    return this.opts.eventTypes.has(type);
   }
 
   /** `shared`: the event object is also in other queues and is never changed (eventsJson). */

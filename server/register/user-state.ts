@@ -16,6 +16,7 @@ import {
   type UserSettings,
 } from '../../src/api/model/user-settings.js';
 import { policyFlags } from '../lib/policies.js';
+import { mutedTopicsList } from '../lib/muted-topics.js';
 import { statusSnapshot } from '../actions/user-status.js';
 import { alertWordsOf } from '../actions/alert-words.js';
 import { mutedUserObjects } from '../actions/muted-users.js';
@@ -135,15 +136,7 @@ export const userSettingsState: Section = ({ user, opts }) => {
  */
 export const mutedTopicsState: Section = async ({ ctx, user, opts }) => {
   if (opts.fetchTypes?.has('user_topic')) return {};
-  const rows = await ctx.db
-    .selectFrom('user_topics')
-    .innerJoin('streams', 'streams.id', 'user_topics.stream_id')
-    .select(['streams.name', 'user_topics.topic', 'user_topics.last_updated'])
-    .where('user_topics.user_id', '=', user.id)
-    .where('user_topics.visibility_policy', '=', VISIBILITY.MUTED)
-    .orderBy('user_topics.last_updated')
-    .execute();
-  return { muted_topics: rows.map((r) => [r.name, r.topic, r.last_updated]) };
+  return { muted_topics: await mutedTopicsList(ctx.db, user.id) };
 };
 
 export const userStatusState: Section = async ({ ctx, realm }) => ({

@@ -87,6 +87,9 @@ export class TestClient {
   patch(path: string, params?: Record<string, unknown>) {
     return this.request('PATCH', path, params);
   }
+  put(path: string, params?: Record<string, unknown>) {
+    return this.request('PUT', path, params);
+  }
   delete(path: string, params?: Record<string, unknown>) {
     return this.request('DELETE', path, params);
   }

@@ -199,5 +199,46 @@ describe.each(databases('both'))(
       expect((await hamlet.post('/register', {})).body.muted_topics).toEqual(muted);
       expect((await set('muted lunch', 0)).status).toBe(200);
     });
+
+    it('queues without user_topic hear every change as the whole muted_topics list again', async () => {
+      const queue = async (eventTypes?: string[]) =>
+        (await hamlet.post('/register', eventTypes ? { event_types: eventTypes } : {})).body
+          .queue_id as string;
+      const legacy = await queue(['muted_topics']);
+      const modern = await queue(['muted_topics', 'user_topic']);
+      const everything = await queue();
+      const set = (topic: string, policy: number) =>
+        hamlet.post('/user_topics', {
+          stream_id: w.stream.general,
+          topic,
+          visibility_policy: policy,
+        });
+      await set('quiet one', 1);
+      await set('quiet two', 1);
+      await set('quiet one', 0);
+
+      const lists = (events: any[]) =>
+        events
+          .filter((e) => e.type === 'muted_topics')
+          .map((e) =>
+            e.muted_topics.map(([channel, topic]: [string, string]) => `${channel}>${topic}`),
+          );
+      const legacyEvents = await drain(hamlet, legacy);
+      expect(lists(legacyEvents)).toEqual([
+        ['general>quiet one'],
+        ['general>quiet one', 'general>quiet two'],
+        ['general>quiet two'],
+      ]);
+      expect(legacyEvents.some((e) => e.type === 'user_topic')).toBe(false);
+      // A queue that asked for user_topic too gets only that (upstream's accepts_event).
+      const modernEvents = await drain(hamlet, modern);
+      expect(lists(modernEvents)).toEqual([]);
+      expect(modernEvents.filter((e) => e.type === 'user_topic')).toHaveLength(3);
+      // A queue that asked for every type gets both.
+      const all = await drain(hamlet, everything);
+      expect(lists(all)).toHaveLength(3);
+      expect(all.filter((e) => e.type === 'user_topic')).toHaveLength(3);
+      await set('quiet two', 0);
+    });
   },
 );

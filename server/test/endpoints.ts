@@ -7,7 +7,7 @@ import { TestClient } from './client.js';
  * call valid; then a few calls that fail on purpose. Shared by the OpenAPI and malformed sweeps.
  */
 
-export type Who = 'hamlet' | 'othello' | 'iago' | 'desdemona' | 'yorick' | 'anon';
+export type Who = 'hamlet' | 'othello' | 'iago' | 'desdemona' | 'yorick' | 'bot' | 'anon';
 export type Vars = Record<string, any>;
 export interface Step {
   method: Method;
@@ -462,6 +462,22 @@ export const STEPS: Step[] = [
       v.botId = b.user_id;
     },
   },
+  // Not upstream's OpenAPI: the success envelope with the list (`bots`) or values (`storage`).
+  { method: 'GET', path: '/bots', as: 'iago', component: 'JsonSuccessBase' },
+  {
+    method: 'PUT',
+    path: '/bot_storage',
+    as: 'bot',
+    params: () => ({ storage: JSON.stringify({ count: '1', other: 'x' }) }),
+  },
+  {
+    method: 'GET',
+    path: '/bot_storage',
+    as: 'bot',
+    component: 'JsonSuccessBase',
+    params: () => ({ keys: '["count"]' }),
+  },
+  { method: 'DELETE', path: '/bot_storage', as: 'bot', params: () => ({ keys: '["other"]' }) },
   {
     method: 'PATCH',
     path: '/bots/{bot_id}',
@@ -809,5 +825,11 @@ export async function prepare(
     full_name: 'Yorick',
   });
   clients.yorick = await TestClient.login(server.url, 'yorick@example.com', 'alas-poor-yorick');
+  // A bot of desdemona's, for the endpoints only bots may call (bot storage).
+  const bot = await clients.desdemona.post('/bots', {
+    full_name: 'Store Bot',
+    short_name: 'store',
+  });
+  clients.bot = new TestClient(server.url, 'store-bot@parley.bots', bot.body.api_key);
   return { clients, v };
 }

@@ -34,6 +34,10 @@ const NOT_UPSTREAM: Record<string, string> = {
   'PATCH /users/me/profile_data': "not in the OpenAPI file (the web app's endpoint)",
   'DELETE /users/me/profile_data': "not in the OpenAPI file (the web app's endpoint)",
   'DELETE /bots/{bot_id}': "not in the OpenAPI file (the web app's endpoint)",
+  'GET /bots': "not in the OpenAPI file (the web app's endpoint)",
+  'PUT /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
+  'GET /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
+  'DELETE /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
 };
 
 /** The events every queue received, validated one by one after the sweep. */

@@ -92,6 +92,9 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
     ),
   user_topic: (e) =>
     isNumber(e.stream_id) && isString(e.topic_name) && isVisibilityPolicy(e.visibility_policy),
+  muted_topics: (e) =>
+    Array.isArray(e.muted_topics) &&
+    e.muted_topics.every((m) => Array.isArray(m) && isString(m[0]) && isString(m[1])),
   presence: (e) =>
     (isNumber(e.user_id) && everyValue(e.presence, isLegacyPresence)) ||
     everyValue(e.presences, isModernPresence),

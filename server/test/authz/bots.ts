@@ -1,4 +1,4 @@
-import { accountsBut, insufficient, membersOnly, type Row } from './types.js';
+import { accountsBut, bad, insufficient, membersOnly, type Row } from './types.js';
 
 /**
  * Bots people own (zerver/views/users.py `add_bot_backend`, `patch_bot_backend`,
@@ -8,8 +8,45 @@ import { accountsBut, insufficient, membersOnly, type Row } from './types.js';
  */
 const admins = ['administrator', 'owner'] as const;
 const othersBot = { allow: admins, rest: insufficient };
+/** Bot storage is the calling bot's own (zerver/views/storage.py); people are refused. */
+const botsOnly = { allow: ['bot'], rest: bad('Must be a bot user') } as const;
+
+/** Another bot's storage, holding a key no caller may read: the target of the storage rows. */
+async function storedByAnotherBot(w: Parameters<NonNullable<Row['setup']>>[0]) {
+  const other = await w.account('bot');
+  const key = w.unique('matrix-secret-');
+  const put = await other.client.put('/bot_storage', { storage: JSON.stringify({ [key]: 'x' }) });
+  if (put.body.result !== 'success') throw new Error(`storage setup: ${put.body.msg}`);
+  return key;
+}
 
 export const BOT_ROWS: Row[] = [
+  {
+    route: 'GET /bots',
+    // Each caller lists only the bots they own; the target is a bot of someone else.
+    who: { hide: accountsBut('guest', 'bot'), deny: membersOnly },
+    setup: async (w) => (await w.account('bot')).email,
+    call: (c) => c.get('/bots'),
+    reveals: (b, email: string) => (b.bots ?? []).some((bot: any) => bot.username === email),
+  },
+  {
+    route: 'GET /bot_storage',
+    who: { ...botsOnly, allow: [], hide: ['bot'] },
+    setup: storedByAnotherBot,
+    call: (c) => c.get('/bot_storage'),
+    reveals: (b, key: string) => key in (b.storage ?? {}),
+  },
+  {
+    route: 'PUT /bot_storage',
+    who: botsOnly,
+    call: (c, _t, w) =>
+      c.put('/bot_storage', { storage: JSON.stringify({ [w.unique('k')]: 'v' }) }),
+  },
+  {
+    route: 'DELETE /bot_storage',
+    who: botsOnly,
+    call: (c) => c.delete('/bot_storage'),
+  },
   {
     route: 'POST /bots',
     who: { allow: accountsBut('guest', 'bot'), deny: membersOnly },

@@ -259,6 +259,15 @@ export interface UserTopicEvent extends EventBase {
 }
 
 /**
+ * The legacy whole list of the own user's muted topics ([channel name, topic, last_updated]),
+ * sent alongside each `user_topic` event to queues that did not ask for `user_topic`.
+ */
+export interface MutedTopicsEvent extends EventBase {
+  type: 'muted_topics';
+  muted_topics: [string, string, number][];
+}
+
+/**
  * Someone's presence changed. Servers send the legacy per-client `presence` record; newer ones
  * (with simplified presence events) send `presences` in the modern form, keyed by user id.
  */
@@ -346,6 +355,7 @@ export type ServerEvent =
   | DefaultStreamsEvent
   | DefaultStreamGroupsEvent
   | UserTopicEvent
+  | MutedTopicsEvent
   | PresenceEvent
   | UserStatusEvent
   | CustomProfileFieldsEvent
