@@ -1,4 +1,4 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import {
   type Method,
 } from './openapi.js';
 import { ALLOW } from './openapi-allow.js';
+import { missingPythonModules, PYTHON, zulipSource } from './zulip-sources.js';
 
 /**
  * The documented examples of the official bindings, run unchanged against our server: the
@@ -33,9 +34,9 @@ import { ALLOW } from './openapi-allow.js';
  *    `await`), and those calls must fail exactly as they would on Zulip.
  * Not run: zulip-js's interactive_call_endpoint.js (reads a terminal), queue_helper.js (a fixed
  * /path/to/your/zuliprc) and typing-notifications/ (loops forever without output to check); the
- * Python welcome-message (needs a bot's storage, which this server does not offer).
+ * Python welcome-message (it reads `sender_short_name`, which the reference server dropped too).
  * The JavaScript half always runs (zulip-js is a dev dependency). The Python half needs the
- * bindings' source (PARLEY_PYTHON_ZULIP, default /tmp/pyzulip/zulip) and Debian's python3-requests,
+ * bindings' source (PARLEY_PYTHON_ZULIP, or as zulip-sources.ts finds it) and Debian's python3-requests,
  * and steps aside, saying so, without them.
  */
 
@@ -339,19 +340,13 @@ describe('documented examples of the official bindings, against our server', () 
     });
   });
 
-  const PYTHON = '/usr/bin/python3';
-  const pyDir = process.env.PARLEY_PYTHON_ZULIP || '/tmp/pyzulip/zulip';
+  const source = zulipSource('bindings');
+  const pyDir =
+    process.env.PARLEY_PYTHON_ZULIP || ('dir' in source ? path.join(source.dir, 'zulip') : '');
   const pyReason = (() => {
-    if (!fs.existsSync(PYTHON)) return `${PYTHON} is missing`;
-    if (!fs.existsSync(path.join(pyDir, 'zulip/examples')))
-      return `the Python bindings' source is not at ${pyDir} (set PARLEY_PYTHON_ZULIP)`;
-    const probe = spawnSync(PYTHON, ['-c', 'import zulip'], {
-      env: { ...process.env, PYTHONPATH: pyDir },
-      encoding: 'utf8',
-    });
-    return probe.status === 0
-      ? null
-      : `"import zulip" fails: ${(probe.stderr || '').trim().split('\n').pop()}`;
+    if (!pyDir || !fs.existsSync(path.join(pyDir, 'zulip/examples')))
+      return `the Python bindings' source is not at ${pyDir || '(none)'} (set PARLEY_PYTHON_ZULIP${'reason' in source ? `; ${source.reason}` : ''})`;
+    return missingPythonModules(['zulip'], [pyDir]);
   })();
   if (pyReason) console.warn(`bindings examples: Python examples step aside: ${pyReason}`);
 

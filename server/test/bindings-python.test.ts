@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,29 +6,23 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
+import { missingPythonModules, PYTHON, zulipSource } from './zulip-sources.js';
 
 /**
  * The official Python bindings (the `zulip` package) against a real server, from a script this
  * test writes and runs with the system Python. The bindings are not installable here; their
- * source is found through PARLEY_PYTHON_ZULIP (the directory holding the `zulip` package).
+ * source is found through PARLEY_PYTHON_ZULIP (the directory holding the `zulip` package), or
+ * else as zulip-sources.ts finds it.
  */
 
-const PYTHON = '/usr/bin/python3';
-const DEFAULT_DIR = '/tmp/pyzulip/zulip';
+const found = zulipSource('bindings');
 const bindingsDir =
-  process.env.PARLEY_PYTHON_ZULIP || (fs.existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
+  process.env.PARLEY_PYTHON_ZULIP || ('dir' in found ? path.join(found.dir, 'zulip') : undefined);
 
 function unavailable(): string | null {
-  if (!fs.existsSync(PYTHON)) return `${PYTHON} is missing`;
   if (!bindingsDir)
-    return `set PARLEY_PYTHON_ZULIP to the directory holding the zulip package (${DEFAULT_DIR} is absent)`;
-  const probe = spawnSync(PYTHON, ['-c', 'import zulip'], {
-    env: { ...process.env, PYTHONPATH: bindingsDir },
-    encoding: 'utf8',
-  });
-  if (probe.status !== 0)
-    return `"import zulip" fails with PYTHONPATH=${bindingsDir}: ${(probe.stderr || String(probe.error)).trim().split('\n').pop()}`;
-  return null;
+    return `set PARLEY_PYTHON_ZULIP to the directory holding the zulip package (${'reason' in found ? found.reason : ''})`;
+  return missingPythonModules(['zulip'], [bindingsDir]);
 }
 const reason = unavailable();
 if (reason) console.warn(`python bindings test: ${reason}; stepping aside`);

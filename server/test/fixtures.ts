@@ -61,7 +61,7 @@ export interface ServerWorld {
   /** a client logged in as anyone with a password (the demo password unless given) */
   login(email: string, password?: string): Promise<TestClient>;
   /** restarts the server on the same data (as after a crash or deploy), its clients following */
-  restart(): Promise<void>;
+  restart(opts?: { samePort?: boolean }): Promise<void>;
   /** registers a queue for each of the given people (all requested ones by default) */
   queues(
     eventTypes: string[],
@@ -85,8 +85,8 @@ export function useServer(options: ServerOptions): ServerWorld {
     id: {} as ServerWorld['id'],
     stream: {},
     login: (email, password = DEMO_PASSWORD) => TestClient.login(world.server.url, email, password),
-    async restart() {
-      world.server = await world.server.restart();
+    async restart(opts) {
+      world.server = await world.server.restart(opts);
       for (const client of Object.values(world.as))
         if (client.email)
           client.adopt(new TestClient(world.server.url, client.email, client.apiKey));

@@ -9,8 +9,8 @@ export const DEMO_PASSWORD = 'parley-demo';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  /** restarts on the same data, as after a crash or deploy */
-  restart(): Promise<TestServer>;
+  /** restarts on the same data, as after a crash or deploy; `samePort` keeps its address */
+  restart(opts?: { samePort?: boolean }): Promise<TestServer>;
 }
 
 /** Which databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -73,8 +73,8 @@ function withCleanup(server: TestServer, databaseUrl: string | undefined): TestS
       await close();
       await dropSchema(databaseUrl);
     },
-    async restart() {
-      return withCleanup(await restart(), databaseUrl);
+    async restart(opts) {
+      return withCleanup(await restart(opts), databaseUrl);
     },
   };
 }
@@ -84,9 +84,10 @@ async function boot(config: Config, demo: boolean): Promise<TestServer> {
   const result: TestServer = {
     ...server,
     dataDir: config.dataDir,
-    async restart() {
+    async restart(opts) {
       await server.close();
-      return boot({ ...config }, false);
+      const port = opts?.samePort ? Number(new URL(server.url).port) : config.port;
+      return boot({ ...config, port }, false);
     },
   };
   return result;
