@@ -36,6 +36,10 @@ export function serverOptions(config: Config, logger?: Logger): FastifyServerOpt
       ? { loggerInstance: logger as FastifyBaseLogger, logController: new RequestLog() }
       : { logger: false }),
     bodyLimit: MAX_BODY_BYTES,
+    // `/api/v1//user_uploads/...` (the Python bindings' call_endpoint with a leading slash, as the
+    // Matrix bridge makes it) is the same path: the reference's nginx merges the slashes too. Only
+    // under /api/: a page address such as `//inbox` stays unknown.
+    rewriteUrl: (request) => mergeApiSlashes(request.url ?? '/'),
     // X-Forwarded-For only from the proxies named in the configuration: anyone else could pick
     // the address that per-address limits count.
     trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
@@ -44,6 +48,15 @@ export function serverOptions(config: Config, logger?: Logger): FastifyServerOpt
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   };
+}
+
+/** The path of an API request with runs of slashes merged; any other URL as it came. */
+export function mergeApiSlashes(url: string): string {
+  if (!url.startsWith('/api/')) return url;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.includes('//')) return url;
+  return path.replace(/\/{2,}/g, '/') + (query === -1 ? '' : url.slice(query));
 }
 
 /**

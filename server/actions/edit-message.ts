@@ -182,7 +182,9 @@ async function destinationStream(
  */
 async function rewriteContent(edit: EditInProgress, rawContent: string) {
   const { ctx, trx, realm, user, row, oldStream, editTime, event } = edit;
-  const content = normalizeContent(rawContent);
+  // Emptying a message is how clients delete its text (zulip-mobile's only "Delete"): the
+  // reference keeps the message with "(deleted)" as its content.
+  const content = normalizeContent(rawContent.trim() === '' ? '(deleted)' : rawContent);
   const md = renderMarkdown(content, await markdownContext(trx, realm, user, content));
   // An edit may not add the mentions a send could not make.
   await checkMentionsAllowed(

@@ -678,6 +678,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0020_push_device_tokens': {
+      async up(db: Kysely<any>) {
+        // The phones a person registered for push notifications: kind 1 APNs, 2 FCM/GCM.
+        await db.schema
+          .createTable('push_device_tokens')
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'integer', (c) => c.notNull())
+          .addColumn('token', 'text', (c) => c.notNull())
+          .addColumn('ios_app_id', 'text')
+          .addColumn('last_updated', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('push_device_tokens_pkey', ['user_id', 'kind', 'token'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -36,6 +36,7 @@ export interface DB {
   signup_confirmations: SignupConfirmationTable;
   user_statuses: UserStatusTable;
   bot_storage: BotStorageTable;
+  push_device_tokens: PushDeviceTokenTable;
 }
 
 /** A bot's stored state (PUT /bot_storage): one row per key. */
@@ -43,6 +44,16 @@ export interface BotStorageTable {
   user_id: number;
   key: string;
   value: string;
+}
+
+/** A phone registered for push notifications (POST /users/me/apns_device_token and the like). */
+export interface PushDeviceTokenTable {
+  user_id: number;
+  /** 1: APNs (iOS), 2: FCM/GCM (Android), as the reference's PushDeviceToken.kind */
+  kind: number;
+  token: string;
+  ios_app_id: string | null;
+  last_updated: number;
 }
 
 /** One row per person who set a status; empty strings are unset parts. */

@@ -1,4 +1,6 @@
 import { streamToApi } from '../domain/serialize.js';
+import { parseSettings, USER_SETTING_DEFAULTS } from '../domain/settings.js';
+import type { User } from '../db/schema.js';
 import { canSeeStream, subscribedStreamIds } from '../lib/access.js';
 import { defaultStreamIds } from '../lib/streams.js';
 import { subscriptionObjects, subscribersByStream } from '../actions/subscriptions.js';
@@ -31,6 +33,26 @@ export const defaultStreamsState: Section = async ({ ctx, reads, realm }) => {
 export const defaultStreamGroupsState: Section = async ({ ctx, realm }) => ({
   realm_default_stream_groups: await defaultStreamGroupObjects(ctx.db, realm.id),
 });
+
+const CHANNEL_NOTIFICATIONS = [
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+] as const;
+
+/**
+ * Clients without `notification_settings_null` (zulip-terminal, the Python bindings, old mobile
+ * apps) read a channel's unset notification setting as "off": they get the person's default for
+ * channels instead, as the reference gives them (handle_stream_notifications_compatibility).
+ */
+function notificationDefaults(sub: object, user: User) {
+  const fields = sub as Record<string, unknown>;
+  const settings = parseSettings(USER_SETTING_DEFAULTS, user.settings);
+  for (const name of CHANNEL_NOTIFICATIONS)
+    if (fields[name] === null || fields[name] === undefined)
+      fields[name] = settings[`enable_stream_${name}`];
+}
 
 /** Subscribed, unsubscribed and never-subscribed channels, with subscribers if asked. */
 export const subscriptionState: Section = async ({ ctx, reads, user, opts }) => {
@@ -66,6 +88,8 @@ export const subscriptionState: Section = async ({ ctx, reads, user, opts }) => 
       never.filter((s) => !s.invite_only).map((s) => s.id),
     );
   }
+  if (!opts.capabilities.notification_settings_null)
+    for (const sub of [...subscriptions, ...unsubscribed]) notificationDefaults(sub, user);
   return {
     subscriptions,
     unsubscribed,

@@ -24,6 +24,7 @@ import { removeOwnProfileData, updateOwnProfileData } from '../actions/profile-v
 import { muteUser, unmuteUser } from '../actions/muted-users.js';
 import { addAlertWords, getAlertWords, removeAlertWords } from '../actions/alert-words.js';
 import { deleteAvatar, uploadAvatar } from '../actions/avatars.js';
+import { addPushDevice, PUSH_KIND, removePushDevice } from '../actions/push-devices.js';
 
 /*
  * The API documentation's "Users" section: people (lists, one by id or email, creating, changing,
@@ -332,5 +333,38 @@ export async function userRoutes(app: FastifyInstance, opts: RoutesOptions) {
   presence(app, opts);
   ownSettings(app, opts);
   ownFilters(app, opts);
+  pushDevices(app, opts);
   app.register(ownAvatar, opts);
+}
+
+/** The mobile apps' push tokens: registered after log-in, removed at log-out (people only). */
+function pushDevices(app: FastifyInstance, { ctx }: RoutesOptions) {
+  const kinds = [
+    ['/users/me/apns_device_token', PUSH_KIND.APNS],
+    ['/users/me/android_gcm_reg_id', PUSH_KIND.GCM],
+  ] as const;
+  for (const [path, kind] of kinds) {
+    route(
+      app,
+      ctx,
+      {
+        method: 'POST',
+        path,
+        callers: 'humans',
+        // Only iOS tokens name the app they are for.
+        params: {
+          token: p.string(),
+          ...(kind === PUSH_KIND.APNS ? { appid: p.string().optional() } : {}),
+        },
+      },
+      async ({ user, params }) =>
+        addPushDevice(ctx, user, kind, params.token, (params as { appid?: string }).appid ?? null),
+    );
+    route(
+      app,
+      ctx,
+      { method: 'DELETE', path, callers: 'humans', params: { token: p.string() } },
+      async ({ user, params }) => removePushDevice(ctx, user, kind, params.token),
+    );
+  }
 }

@@ -200,6 +200,47 @@ describe.each(databases('both'))(
       expect((await set('muted lunch', 0)).status).toBe(200);
     });
 
+    it("clients without notification_settings_null get the person's channel defaults, not null", async () => {
+      expect(
+        (await hamlet.patch('/settings', { enable_stream_push_notifications: true })).status,
+      ).toBe(200);
+      await hamlet.post('/users/me/subscriptions/properties', {
+        subscription_data: JSON.stringify([
+          { stream_id: w.stream.general, property: 'audible_notifications', value: true },
+        ]),
+      });
+      const general = (body: any) =>
+        body.subscriptions.find((s: any) => s.stream_id === w.stream.general);
+      const old = general(
+        (await hamlet.post('/register', { fetch_event_types: ['subscription'] })).body,
+      );
+      expect(old).toMatchObject({
+        desktop_notifications: false,
+        push_notifications: true,
+        email_notifications: false,
+        audible_notifications: true,
+      });
+      const modern = general(
+        (
+          await hamlet.post('/register', {
+            fetch_event_types: ['subscription'],
+            client_capabilities: JSON.stringify({ notification_settings_null: true }),
+          })
+        ).body,
+      );
+      expect(modern).toMatchObject({
+        desktop_notifications: null,
+        push_notifications: null,
+        audible_notifications: true,
+      });
+      await hamlet.patch('/settings', { enable_stream_push_notifications: false });
+      await hamlet.post('/users/me/subscriptions/properties', {
+        subscription_data: JSON.stringify([
+          { stream_id: w.stream.general, property: 'audible_notifications', value: null },
+        ]),
+      });
+    });
+
     it('queues without user_topic hear every change as the whole muted_topics list again', async () => {
       const queue = async (eventTypes?: string[]) =>
         (await hamlet.post('/register', eventTypes ? { event_types: eventTypes } : {})).body

@@ -70,6 +70,18 @@ describe.each(databases('both'))('editing, moving and deleting messages on %s', 
     expect(edit.content_html_diff).toContain('<span class="highlight_text_inserted">second</span>');
   });
 
+  it('an edit to empty content leaves "(deleted)", as zulip-mobile deletes a message', async () => {
+    const id = await send(hamlet, `edit ${topicSeq++}`, 'a regrettable remark');
+    const r = await hamlet.patch(`/messages/${id}`, { content: '  \n ' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const m = await fetchOne(othello, id);
+    expect(m.content).toBe('<p>(deleted)</p>');
+    const raw = await othello.get(`/messages/${id}`, { apply_markdown: false });
+    expect(raw.body.message.content).toBe('(deleted)');
+    // Others may not blank someone's message either.
+    expect((await othello.patch(`/messages/${id}`, { content: '' })).status).toBe(400);
+  });
+
   it('lets only the sender edit content, within the time limit', async () => {
     const id = await send(hamlet, `edit ${topicSeq++}`);
     expect((await othello.patch(`/messages/${id}`, { content: 'hijack' })).status).toBe(400);

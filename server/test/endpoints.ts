@@ -463,6 +463,30 @@ export const STEPS: Step[] = [
     },
   },
   // Not upstream's OpenAPI: the success envelope with the list (`bots`) or values (`storage`).
+  {
+    method: 'POST',
+    path: '/users/me/apns_device_token',
+    params: () => ({ token: 'c0ffee00', appid: 'org.zulip.Zulip' }),
+  },
+  { method: 'DELETE', path: '/users/me/apns_device_token', params: () => ({ token: 'c0ffee00' }) },
+  {
+    method: 'POST',
+    path: '/users/me/android_gcm_reg_id',
+    params: () => ({ token: 'fcm-token-1' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me/android_gcm_reg_id',
+    params: () => ({ token: 'fcm-token-1' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me/android_gcm_reg_id',
+    params: () => ({ token: 'fcm-token-1' }),
+    status: 400,
+    // Upstream's 400 is a oneOf of two identical CodedError schemas, which nothing can match once.
+    component: 'CodedError',
+  },
   { method: 'GET', path: '/bots', as: 'iago', component: 'JsonSuccessBase' },
   {
     method: 'PUT',

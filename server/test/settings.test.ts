@@ -9,6 +9,39 @@ describe.each(databases('both'))('PATCH /settings on %s', (db) => {
   const w = useServer({ db, people: ['cordelia'] });
   const { cordelia } = w.as;
 
+  it("keeps the mobile apps' push tokens: registered, refused when malformed, removed once", async () => {
+    const db = w.server.ctx.db;
+    const tokens = () =>
+      db.selectFrom('push_device_tokens').select(['kind', 'token', 'ios_app_id']).execute();
+    const apns = '/users/me/apns_device_token';
+    const fcm = '/users/me/android_gcm_reg_id';
+    expect((await cordelia.post(apns, { token: 'ABCDEF0123' })).status).toBe(200);
+    // Registering the same token again is no error and keeps one row.
+    expect((await cordelia.post(apns, { token: 'ABCDEF0123' })).status).toBe(200);
+    expect((await cordelia.post(fcm, { token: 'an-fcm-token' })).status).toBe(200);
+    expect(await tokens()).toEqual(
+      expect.arrayContaining([
+        { kind: 1, token: 'ABCDEF0123', ios_app_id: 'org.zulip.Zulip' },
+        { kind: 2, token: 'an-fcm-token', ios_app_id: null },
+      ]),
+    );
+    expect(await tokens()).toHaveLength(2);
+    const refused = async (r: Promise<{ status: number; body: any }>, msg: string) => {
+      const { status, body } = await r;
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg });
+    };
+    await refused(cordelia.post(apns, { token: 'not hex' }), 'Invalid APNS token');
+    await refused(cordelia.post(fcm, { token: '' }), 'Empty or invalid length token');
+    await refused(cordelia.post(fcm, { token: 'x'.repeat(4097) }), 'Empty or invalid length token');
+    expect((await cordelia.delete(apns, { token: 'ABCDEF0123' })).status).toBe(200);
+    await refused(cordelia.delete(apns, { token: 'ABCDEF0123' }), 'Token does not exist');
+    // A token is the person's own: another kind or person does not remove it.
+    await refused(cordelia.delete(apns, { token: 'an-fcm-token' }), 'Invalid APNS token');
+    expect((await cordelia.delete(fcm, { token: 'an-fcm-token' })).status).toBe(200);
+    expect(await tokens()).toEqual([]);
+  });
+
   it('changes settings, sends user_settings events, and legacy events to old clients', async () => {
     const modern = await cordelia.post('/register', {
       event_types: ['user_settings'],

@@ -23,6 +23,7 @@ import {
  */
 const admins = ['administrator', 'owner'] as const;
 const humans = accountsBut('bot');
+const hex = (text: string) => Buffer.from(text).toString('hex');
 const groupEditors = ['moderator', ...admins] as const;
 const groupWho = {
   allow: groupEditors,
@@ -30,6 +31,28 @@ const groupWho = {
 };
 
 export const USER_ROWS: Row[] = [
+  // The mobile apps' push tokens (`@human_users_only`): each person's own, registered then removed.
+  ...(
+    [
+      ['/users/me/apns_device_token', 'aa'],
+      ['/users/me/android_gcm_reg_id', 'fcm-'],
+    ] as const
+  ).flatMap(([path, prefix]): Row[] => [
+    {
+      route: `POST ${path}`,
+      who: { allow: humans, deny: { bot: botsRefused } },
+      call: (c, _t, w) => c.post(path, { token: `${prefix}${hex(w.unique(''))}` }),
+    },
+    {
+      route: `DELETE ${path}`,
+      who: { allow: humans, deny: { bot: botsRefused } },
+      call: async (c, _t, w) => {
+        const token = `${prefix}${hex(w.unique(''))}`;
+        await c.post(path, { token });
+        return c.delete(path, { token });
+      },
+    },
+  ]),
   {
     route: 'GET /server_settings',
     who: { allow: ['spectator', 'deactivated', ...ACCOUNTS] },
