@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { User } from '../db/schema.js';
-import { badRequest } from '../domain/errors.js';
+import { DomainError, badRequest } from '../domain/errors.js';
 
 /**
  * The phones a person registers for push notifications (upstream
@@ -59,4 +59,21 @@ export async function removePushDevice(ctx: AppContext, user: User, kind: PushKi
     if (Number(gone.numDeletedRows) === 0) throw badRequest('Token does not exist');
     return {};
   });
+}
+
+/**
+ * POST /mobile_push/test_notification (level 217): a test notification to one of the person's
+ * phones, or to all of them. Push notifications are not configured on this server, so, as the
+ * reference without a push service, it checks the device and sends nothing.
+ */
+export async function testPushNotification(ctx: AppContext, user: User, token: string | undefined) {
+  if (token === undefined) return {};
+  const device = await ctx.db
+    .selectFrom('push_device_tokens')
+    .select('token')
+    .where('user_id', '=', user.id)
+    .where('token', '=', token)
+    .executeTakeFirst();
+  if (!device) throw new DomainError('Device not recognized', 'INVALID_PUSH_DEVICE_TOKEN', 400);
+  return {};
 }

@@ -101,3 +101,48 @@ async function updateClaims(
       .execute();
   }
 }
+
+/**
+ * GET /attachments: the files the person uploaded, newest first, each with the messages that link
+ * it (upstream Attachment.to_dict: times in milliseconds), and the bytes the whole organization
+ * has uploaded.
+ */
+export async function listOwnAttachments(db: Database, realmId: number, userId: number) {
+  const files = await db
+    .selectFrom('attachments')
+    .select(['id', 'file_name', 'path_id', 'size', 'create_time'])
+    .where('owner_id', '=', userId)
+    .orderBy('id', 'desc')
+    .execute();
+  const claims = files.length
+    ? await db
+        .selectFrom('attachment_claims')
+        .innerJoin('messages', 'messages.id', 'attachment_claims.message_id')
+        .select(['attachment_claims.attachment_id', 'messages.id', 'messages.date_sent'])
+        .where(
+          'attachment_claims.attachment_id',
+          'in',
+          files.map((f) => f.id),
+        )
+        .orderBy('messages.id')
+        .execute()
+    : [];
+  const used = await db
+    .selectFrom('attachments')
+    .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+    .where('realm_id', '=', realmId)
+    .executeTakeFirst();
+  return {
+    attachments: files.map((f) => ({
+      id: f.id,
+      name: f.file_name,
+      path_id: f.path_id,
+      size: f.size,
+      create_time: f.create_time * 1000,
+      messages: claims
+        .filter((c) => c.attachment_id === f.id)
+        .map((c) => ({ id: c.id, date_sent: c.date_sent * 1000 })),
+    })),
+    upload_space_used: Number(used?.bytes ?? 0),
+  };
+}

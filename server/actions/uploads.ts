@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.js';
+import { transact } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
 import { fileNotFound, storedPath, uploadsDir } from '../lib/upload-files.js';
@@ -235,4 +236,28 @@ export async function prepareIncoming(ctx: AppContext): Promise<string> {
     if (stat && stat.mtimeMs < cutoff) await fs.promises.rm(file, { force: true });
   }
   return dir;
+}
+
+/**
+ * DELETE /attachments/{attachment_id}: the owner removes a file they uploaded. Messages that
+ * linked it keep the link, which then finds nothing (upstream `remove_attachment`). The row goes
+ * first: a crash before the file is unlinked leaves an unreachable file, never a row without one.
+ */
+export async function deleteOwnAttachment(ctx: AppContext, realm: Realm, user: User, id: number) {
+  const attachment = await transact(ctx, async (trx) => {
+    const found = await trx
+      .selectFrom('attachments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('realm_id', '=', realm.id)
+      .where('owner_id', '=', user.id)
+      .executeTakeFirst();
+    if (!found) throw badRequest('Invalid attachment');
+    await trx.deleteFrom('attachment_claims').where('attachment_id', '=', id).execute();
+    await trx.deleteFrom('attachments').where('id', '=', id).execute();
+    return found;
+  });
+  const file = storedPath(ctx, attachment.path_id);
+  if (file) await fs.promises.rm(file, { force: true });
+  return {};
 }

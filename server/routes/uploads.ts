@@ -5,7 +5,13 @@ import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route, type RoutesOptions } from '../http/route.js';
 import { storedFiles } from '../http/static.js';
-import { servedFile, uploadFile, type ServedFile } from '../actions/uploads.js';
+import {
+  deleteOwnAttachment,
+  servedFile,
+  uploadFile,
+  type ServedFile,
+} from '../actions/uploads.js';
+import { listOwnAttachments } from '../actions/upload-claims.js';
 import { uploadForToken } from '../lib/upload-files.js';
 import { readableUpload, temporaryUploadUrl } from '../lib/upload-access.js';
 
@@ -102,4 +108,21 @@ export async function uploadRoutes(app: FastifyInstance, opts: RoutesOptions) {
       temporaryUploadUrl(ctx, realm, user, params.realm_id_str!, params['*'] ?? ''),
   );
   knownRoutes[at] = { method: 'GET', pattern: new RegExp('^/api/v1/user_uploads/[^/]+/[^/]+/?$') };
+
+  // The person's own files (the Python bindings' get_attachments, the web app's "Uploaded files").
+  route(app, ctx, { method: 'GET', path: '/attachments', params: {} }, async ({ realm, user }) =>
+    listOwnAttachments(ctx.db, realm.id, user.id),
+  );
+  route(
+    app,
+    ctx,
+    {
+      method: 'DELETE',
+      path: '/attachments/:attachment_id',
+      pathInts: ['attachment_id'],
+      params: {},
+    },
+    async ({ realm, user, pathInt }) =>
+      deleteOwnAttachment(ctx, realm, user, pathInt('attachment_id')),
+  );
 }

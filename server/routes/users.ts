@@ -24,7 +24,12 @@ import { removeOwnProfileData, updateOwnProfileData } from '../actions/profile-v
 import { muteUser, unmuteUser } from '../actions/muted-users.js';
 import { addAlertWords, getAlertWords, removeAlertWords } from '../actions/alert-words.js';
 import { deleteAvatar, uploadAvatar } from '../actions/avatars.js';
-import { addPushDevice, PUSH_KIND, removePushDevice } from '../actions/push-devices.js';
+import {
+  addPushDevice,
+  PUSH_KIND,
+  removePushDevice,
+  testPushNotification,
+} from '../actions/push-devices.js';
 
 /*
  * The API documentation's "Users" section: people (lists, one by id or email, creating, changing,
@@ -339,6 +344,16 @@ export async function userRoutes(app: FastifyInstance, opts: RoutesOptions) {
 
 /** The mobile apps' push tokens: registered after log-in, removed at log-out (people only). */
 function pushDevices(app: FastifyInstance, { ctx }: RoutesOptions) {
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/mobile_push/test_notification',
+      params: { token: p.string().optional() },
+    },
+    async ({ user, params }) => testPushNotification(ctx, user, params.token),
+  );
   const kinds = [
     ['/users/me/apns_device_token', PUSH_KIND.APNS],
     ['/users/me/android_gcm_reg_id', PUSH_KIND.GCM],

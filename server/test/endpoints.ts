@@ -468,6 +468,19 @@ export const STEPS: Step[] = [
     path: '/users/me/apns_device_token',
     params: () => ({ token: 'c0ffee00', appid: 'org.zulip.Zulip' }),
   },
+  {
+    method: 'POST',
+    path: '/mobile_push/test_notification',
+    params: () => ({ token: 'c0ffee00' }),
+  },
+  {
+    method: 'POST',
+    path: '/mobile_push/test_notification',
+    params: () => ({ token: 'no-such-device' }),
+    status: 400,
+    // Upstream's 400 is a oneOf of two CodedError schemas that the same body matches both of.
+    component: 'CodedError',
+  },
   { method: 'DELETE', path: '/users/me/apns_device_token', params: () => ({ token: 'c0ffee00' }) },
   {
     method: 'POST',
@@ -721,6 +734,24 @@ export const STEPS: Step[] = [
     method: 'GET',
     path: '/user_uploads/{realm_id_str}/{filename}',
     pathValues: (v) => uploadPathValues(v.upload),
+  },
+  {
+    method: 'GET',
+    path: '/attachments',
+    then: (b, v) => {
+      v.attachmentId = b.attachments.find((a: any) => v.upload.endsWith(a.path_id)).id;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/attachments/{attachment_id}',
+    pathValues: (v) => ({ attachment_id: v.attachmentId }),
+  },
+  {
+    method: 'DELETE',
+    path: '/attachments/{attachment_id}',
+    pathValues: (v) => ({ attachment_id: v.attachmentId }),
+    status: 400,
   },
   {
     method: 'POST',

@@ -34,6 +34,15 @@ describe.each(databases('both'))('PATCH /settings on %s', (db) => {
     await refused(cordelia.post(apns, { token: 'not hex' }), 'Invalid APNS token');
     await refused(cordelia.post(fcm, { token: '' }), 'Empty or invalid length token');
     await refused(cordelia.post(fcm, { token: 'x'.repeat(4097) }), 'Empty or invalid length token');
+    // A test notification to a registered phone is accepted (this server sends none: push is
+    // not configured); an unknown one is not recognized.
+    const test = '/mobile_push/test_notification';
+    expect((await cordelia.post(test, { token: 'ABCDEF0123' })).status).toBe(200);
+    expect((await cordelia.post(test)).status).toBe(200);
+    expect((await cordelia.post(test, { token: 'elsewhere' })).body).toMatchObject({
+      code: 'INVALID_PUSH_DEVICE_TOKEN',
+      msg: 'Device not recognized',
+    });
     expect((await cordelia.delete(apns, { token: 'ABCDEF0123' })).status).toBe(200);
     await refused(cordelia.delete(apns, { token: 'ABCDEF0123' }), 'Token does not exist');
     // A token is the person's own: another kind or person does not remove it.

@@ -128,6 +128,40 @@ describe.each(databases('both'))('file uploads on %s', (db) => {
     expect(incoming()).toEqual([]);
   });
 
+  it('lists the own files with the messages linking them, and deletes one for its owner only', async () => {
+    const r = await upload(w.server, hamlet, { name: 'ledger.txt', data: 'twelve bytes' });
+    const pathId = r.body.url.slice('/user_uploads/'.length);
+    const sent = await hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'files',
+      content: `[ledger](${r.body.url})`,
+    });
+    const listed = await hamlet.get('/attachments');
+    expect(listed.status).toBe(200);
+    const mine = listed.body.attachments.find((a: any) => a.path_id === pathId);
+    expect(mine).toMatchObject({ name: 'ledger.txt', size: 12 });
+    expect(Math.abs(mine.create_time - Date.now())).toBeLessThan(60_000);
+    expect(mine.messages).toEqual([{ id: sent.body.id, date_sent: expect.any(Number) }]);
+    expect(Math.abs(mine.messages[0].date_sent - Date.now())).toBeLessThan(60_000);
+    expect(listed.body.upload_space_used).toBeGreaterThanOrEqual(12);
+    // Othello neither sees it among his files nor may delete it.
+    const his = await othello.get('/attachments');
+    expect(his.body.attachments.some((a: any) => a.id === mine.id)).toBe(false);
+    const refused = await othello.delete(`/attachments/${mine.id}`);
+    expect(refused.body).toMatchObject({ result: 'error', msg: 'Invalid attachment' });
+    const file = path.join(w.server.dataDir, 'uploads', pathId);
+    expect(fs.existsSync(file)).toBe(true);
+
+    expect((await hamlet.delete(`/attachments/${mine.id}`)).status).toBe(200);
+    expect(fs.existsSync(file)).toBe(false);
+    const after = await hamlet.get('/attachments');
+    expect(after.body.attachments.some((a: any) => a.id === mine.id)).toBe(false);
+    expect(after.body.upload_space_used).toBe(listed.body.upload_space_used - 12);
+    expect((await download(w.server, r.body.url, hamlet)).status).toBe(404);
+    expect((await hamlet.delete(`/attachments/${mine.id}`)).body.msg).toBe('Invalid attachment');
+  });
+
   it('lets recipients of a message linking the file read it, and no one else', async () => {
     const { body } = await upload(w.server, hamlet, {
       name: 'plan.txt',

@@ -144,4 +144,27 @@ export const PERSONAL_ROWS: Row[] = [
     who: { rest: refused(403) },
     call: (c, _t, w) => c.get(w.upload),
   },
+  {
+    route: 'GET /attachments',
+    // Each caller lists only their own files; cordelia's file in design is never among them.
+    who: { hide: ACCOUNTS },
+    call: (c) => c.get('/attachments'),
+    reveals: (b, _t, w) =>
+      (b.attachments ?? []).some((a: any) => w.upload.endsWith(`/${a.path_id}`)),
+    seenBy: 'cordelia',
+  },
+  {
+    route: 'DELETE /attachments/:attachment_id',
+    variant: "someone else's file",
+    who: { rest: bad('Invalid attachment') },
+    setup: async (w) =>
+      (
+        await w.server.ctx.db
+          .selectFrom('attachments')
+          .select('id')
+          .where('path_id', '=', w.upload.replace(/^\/user_uploads\//, ''))
+          .executeTakeFirstOrThrow()
+      ).id,
+    call: (c, id: number) => c.delete(`/attachments/${id}`),
+  },
 ];

@@ -31,6 +31,17 @@ const groupWho = {
 };
 
 export const USER_ROWS: Row[] = [
+  {
+    route: 'POST /mobile_push/test_notification',
+    // Only the caller's own devices: another person's token is not recognized.
+    who: { rest: refused(400, 'INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized') },
+    setup: async (w) => {
+      const token = hex(w.unique('cordelia-phone'));
+      await w.cordelia.post('/users/me/apns_device_token', { token });
+      return token;
+    },
+    call: (c, token: string) => c.post('/mobile_push/test_notification', { token }),
+  },
   // The mobile apps' push tokens (`@human_users_only`): each person's own, registered then removed.
   ...(
     [
