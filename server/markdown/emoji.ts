@@ -57,6 +57,8 @@ function emojiTables(): EmojiTables {
 
 /** 'smile' -> '1f604'; multi-codepoint emoji join their code points with '-' ('us' -> '1f1fa-1f1f8'). */
 export function emojiCodeForName(name: string): string | undefined {
+  // Skin tone modifiers are parts of emoji, not emoji: upstream has no names for them.
+  if (name.startsWith('skin-tone-')) return undefined;
   return emojiTables().codeByName.get(name);
 }
 
@@ -65,9 +67,13 @@ export function emojiNameForCode(code: string): string | undefined {
   return emojiTables().nameByCode.get(zulipCode(code));
 }
 
-/** Zulip's markup for an emoji; names are [a-z0-9_+-] only, so they need no escaping. */
+/**
+ * Zulip's markup for an emoji: the name with spaces for underscores as its label and title, the
+ * shortcode as its text (clients draw the emoji from the code points in the class).
+ */
 export function emojiSpan(name: string, code: string): string {
-  return `<span aria-label="${name}" class="emoji emoji-${code}" role="img" title="${name}">:${name}:</span>`;
+  const label = escapeHtml(name.replace(/_/g, ' '));
+  return `<span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${escapeHtml(name)}:</span>`;
 }
 
 /** Zulip's markup for a custom emoji: the image, with the name's underscores as spaces in the title. */
@@ -78,11 +84,12 @@ export function realmEmojiImage(name: string, src: string): string {
 
 /**
  * A typed Unicode emoji: a flag (two regional indicators), a keycap, or a pictograph shown as
- * emoji by default (or forced with FE0F), with optional skin tone and ZWJ-joined parts.
+ * emoji by default (or forced with FE0F, or joined to others with ZWJ), with optional skin tone
+ * and ZWJ-joined parts.
  * Text-style pictographs such as © or ™ without FE0F are left alone.
  */
 const UNICODE_EMOJI =
-  /\p{RI}\p{RI}|[#*0-9]\uFE0F?\u20E3|(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F)\p{EMod}?(?:\u200D\p{Extended_Pictographic}\uFE0F?\p{EMod}?)*/gu;
+  /\p{RI}\p{RI}|[#*0-9]\uFE0F?\u20E3|(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\p{Extended_Pictographic}(?=\u200D))\p{EMod}?(?:\u200D\p{Extended_Pictographic}\uFE0F?\p{EMod}?)*/gu;
 const MAYBE_EMOJI = /[\u00a9-\u{10ffff}]/u;
 
 /** Wraps typed Unicode emoji in (already escaped) HTML text in the same markup as :shortcodes:. */
@@ -96,3 +103,20 @@ export function wrapUnicodeEmoji(html: string): string {
     return name ? emojiSpan(name, code) : seq;
   });
 }
+
+/**
+ * Every emoji code with its names, the primary one first: the body of `server_emoji_data_url`
+ * (upstream's emoji_api.json, level 140), from which the mobile apps learn emoji names.
+ */
+export function emojiCodeToNames(): Record<string, string[]> {
+  const { codeByName, nameByCode } = emojiTables();
+  const out: Record<string, string[]> = {};
+  for (const [code, name] of nameByCode) if (!name.startsWith('skin-tone-')) out[code] = [name];
+  for (const [name, code] of codeByName)
+    if (out[code] && !out[code].includes(name) && !name.startsWith('skin-tone-'))
+      out[code].push(name);
+  return out;
+}
+
+/** Where `emojiCodeToNames` is served, upstream's path (register's `server_emoji_data_url`). */
+export const EMOJI_DATA_PATH = '/static/generated/emoji/emoji_api.json';

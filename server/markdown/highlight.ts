@@ -31,6 +31,7 @@ function alias(pygments: string, grammar: string, ...typed: string[]) {
   for (const name of typed) LANGUAGES[name] = [grammar, pygments];
 }
 alias('Python', 'python', 'python', 'py', 'python3', 'py3', 'sage', 'bazel', 'starlark');
+alias('Python 2.x', 'python', 'python2', 'py2');
 alias('Python console session', 'python-repl', 'pycon', 'python-repl');
 alias('JavaScript', 'javascript', 'javascript', 'js', 'mjs', 'cjs', 'node');
 alias('TypeScript', 'typescript', 'typescript', 'ts', 'tsx');
@@ -93,7 +94,7 @@ alias('Fortran', 'fortran', 'fortran', 'f90');
 alias('MATLAB', 'matlab', 'matlab');
 alias('Nix', 'nix', 'nixos', 'nix');
 alias('Zig', 'zig', 'zig');
-alias('TeX', 'latex', 'tex');
+alias('TeX', 'latex', 'tex', 'latex');
 alias('HTTP', 'http', 'http');
 alias('Text only', 'plaintext', 'text', 'plaintext', 'txt', 'plain');
 
@@ -181,6 +182,7 @@ function refine(cls: string, text: string): string {
     case 's':
       return text.startsWith('"') ? 's2' : text.startsWith("'") ? 's1' : 's';
     case 'c':
+      if (text.startsWith('#!')) return 'ch';
       return text.includes('\n') || text.startsWith('/*') ? 'cm' : 'c1';
     case 'cp':
       return text.startsWith('@') ? 'nd' : 'cp';
@@ -215,6 +217,24 @@ function plainSegments(text: string, out: [string, string][]) {
   while ((m = PLAIN_TOKEN.exec(text))) {
     const cls = m[1] ? 'n' : m[2] ? refine('m', m[2]) : m[3] ? 'o' : m[4] ? 'p' : '';
     out.push([cls, m[0]]);
+  }
+}
+
+/** Where Pygments marks what highlight.js leaves plain: Python's `self`, TeX's braces. */
+function pygmentsDetails(grammar: string, segments: [string, string][]): void {
+  for (let i = 0; i < segments.length; i++) {
+    const [cls, text] = segments[i]!;
+    if (grammar === 'python' && cls === 'n' && (text === 'self' || text === 'cls'))
+      segments[i] = ['bp', text];
+    else if (grammar === 'latex' && cls === '' && /[{}]/.test(text)) {
+      const parts = text.split(/([{}])/).filter(Boolean);
+      const replaced = parts.map((part): [string, string] => [
+        /^[{}]$/.test(part) ? 'nb' : '',
+        part,
+      ]);
+      segments.splice(i, 1, ...replaced);
+      i += replaced.length - 1;
+    }
   }
 }
 
@@ -305,6 +325,7 @@ export function highlightCode(code: string, grammar: string | null): string {
   const segments: [string, string][] = [];
   try {
     collect(tree.children, '', PROSE.has(grammar), segments);
+    pygmentsDetails(grammar, segments);
   } catch (error) {
     if (error instanceof TooDeep) return escapeHtml(code);
     throw error;

@@ -1,9 +1,13 @@
 import MarkdownIt from 'markdown-it';
 import { wrapUnicodeEmoji } from './emoji.js';
-import { fencesPlugin } from './fences.js';
+import { STASH_CHARS, fencesPlugin, preprocessFences } from './fences.js';
+import { hangingLists, listIndentation, listStartsPlugin } from './lists.js';
+import { rewriteQuotes } from './quotes.js';
 import { inlineImagesPlugin } from './images.js';
 import { inlinePlugin } from './inline.js';
-import { escapeHtml, isSafeUrl } from './links.js';
+import { escapeHtml, escapeText, isSafeUrl } from './links.js';
+import { autolinksPlugin } from './autolinks.js';
+import { emphasisPlugin } from './emphasis.js';
 import { linkifierPlugin } from './linkifiers.js';
 import {
   RENDER_BUDGET_MS,
@@ -25,7 +29,7 @@ export type {
   MentionableUser,
   RenderResult,
 } from './types.js';
-export { emojiCodeForName, emojiNameForCode } from './emoji.js';
+export { EMOJI_DATA_PATH, emojiCodeForName, emojiCodeToNames, emojiNameForCode } from './emoji.js';
 export { hashEncode, isSafeUrl, streamNarrowUrl, streamSlug, topicNarrowUrl } from './links.js';
 export { expandUrlTemplate, parseLinkifierPattern } from './linkifiers.js';
 export { RENDER_BUDGET_MS } from './budget.js';
@@ -38,15 +42,14 @@ export { markdownReferences, type MarkdownReferences } from './mentions.js';
  */
 const md = new MarkdownIt('default', {
   html: false,
-  linkify: true,
+  linkify: false,
   breaks: true,
   typographer: false,
   maxNesting: 30,
 });
-md.disable(['image']);
+// Zulip has no images, reference links or setext headings.
+md.disable(['image', 'reference', 'lheading']);
 md.validateLink = isSafeUrl;
-// Bare domains (zulip.com, www.example.org) are linked like Zulip does; bare e-mail addresses are not.
-md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
 
 // Block parsing and inline parsing are each one step; past the budget, stop before the next.
 md.core.ruler.after('block', 'zulip_budget_blocks', (state) => checkBudget(renderEnv(state.env)));
@@ -54,10 +57,13 @@ md.core.ruler.after('inline', 'zulip_budget_inline', (state) => checkBudget(rend
 
 mentionsPlugin(md);
 inlinePlugin(md);
+emphasisPlugin(md);
 globalTimesPlugin(md);
 fencesPlugin(md);
 linkifierPlugin(md);
+autolinksPlugin(md);
 inlineImagesPlugin(md);
+listStartsPlugin(md);
 
 // markdown-it keeps `[x]()` (an empty destination) as a link to the current page; render the
 // source text instead, as for any other refused destination.
@@ -78,7 +84,7 @@ md.core.ruler.after('inline', 'zulip_empty_links', (state) => {
 });
 
 const rules = md.renderer.rules;
-rules.text = (tokens, idx) => wrapUnicodeEmoji(escapeHtml(tokens[idx]!.content));
+rules.text = (tokens, idx) => wrapUnicodeEmoji(escapeText(tokens[idx]!.content));
 rules.s_open = () => '<del>';
 rules.s_close = () => '</del>';
 // Links carry their href only (no title); clients add target and rel themselves.
@@ -87,6 +93,17 @@ rules.link_open = (tokens, idx) =>
 // Unreachable with html: false, but never let source HTML through regardless.
 rules.html_block = (tokens, idx) => `<p>${escapeHtml(tokens[idx]!.content)}</p>\n`;
 rules.html_inline = (tokens, idx) => escapeHtml(tokens[idx]!.content);
+
+/**
+ * The reference's line preprocessors, before block parsing: lists that hang off a paragraph get
+ * the blank line CommonMark wants (lists.ts), fenced blocks are taken out (fences.ts), and list
+ * indentation is read in steps of two spaces (lists.ts).
+ */
+function preprocess(src: string, env: RenderEnv): string {
+  const lines = src.replace(/\r\n?/g, '\n').replace(STASH_CHARS, '\uFFFD').split('\n');
+  const fenced = preprocessFences(hangingLists(lines), env);
+  return listIndentation(rewriteQuotes(fenced, env), (env.listStarts = new Map())).join('\n');
+}
 
 function newEnv(ctx: MarkdownContext, budgetMs: number): RenderEnv {
   return {
@@ -115,7 +132,9 @@ export function renderMarkdown(
   let html: string;
   try {
     const src = typeof content === 'string' ? content : '';
-    html = src.trim() ? md.render(src, env as unknown as Record<string, unknown>).trim() : '';
+    html = src.trim()
+      ? md.render(preprocess(src, env), env as unknown as Record<string, unknown>).trim()
+      : '';
     // A single step that ran long (one huge formula) is caught here, after the fact.
     checkBudget(env);
   } catch (err) {

@@ -1,13 +1,14 @@
 import katex from 'katex';
 import type { MarkdownIt, StateInline } from 'markdown-it';
 import { checkBudget } from './budget.js';
-import { emojiCodeForName, emojiSpan, realmEmojiImage } from './emoji.js';
-import { escapeHtml } from './links.js';
+import { emojiCodeForName, emojiNameForCode, emojiSpan, realmEmojiImage } from './emoji.js';
+import { escapeText } from './links.js';
 import { renderEnv, type MarkdownRealmEmoji } from './types.js';
 
 /**
- * The token type carrying HTML that this module generated (and escaped) itself. Source HTML is
- * never parsed (html: false), so these are the only tokens rendered without escaping.
+ * The token type carrying HTML that this module generated (and escaped) itself, or a character
+ * reference checked to be one (`&amp;`, `&#60;`). Source HTML is never parsed (html: false), so
+ * these are the only tokens rendered without escaping.
  */
 export const RAW_HTML = 'zulip_html';
 
@@ -28,7 +29,7 @@ export function atWordStart(state: StateInline): boolean {
   return !/[\p{L}\p{N}_]/u.test(state.src[state.pos - 1]!);
 }
 
-const EMOJI_SHORTCODE = /:([a-z0-9_+-]{1,60}):/y;
+const EMOJI_SHORTCODE = /:([\p{L}\p{N}_+-]{1,60}):/uy;
 
 /** The organization's active custom emoji named `name`, indexed once per render. */
 function realmEmojiNamed(state: StateInline, name: string): MarkdownRealmEmoji | undefined {
@@ -40,35 +41,120 @@ function realmEmojiNamed(state: StateInline, name: string): MarkdownRealmEmoji |
   return index.get(name);
 }
 
-/** :shortcode: emoji, custom ones first as upstream; unknown names stay as typed. */
+/** The reference's own `:zulip:` emoji, an image it serves with its static files. */
+const ZULIP_EMOJI_URL = '/static/generated/emoji/images/emoji/unicode/zulip.png';
+
+/**
+ * :shortcode: emoji, custom ones first as upstream. A shortcode that names no emoji stays as
+ * typed, and its colons are used up (`:nope:smile:` stays text), as upstream.
+ */
 function emojiRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
   const m = matchHere(state, EMOJI_SHORTCODE);
   if (!m) return false;
-  const custom = realmEmojiNamed(state, m[1]!);
-  const code = custom ? undefined : emojiCodeForName(m[1]!);
-  if (!custom && !code) return false;
-  if (!silent)
-    pushHtml(
-      state,
-      custom ? realmEmojiImage(custom.name, custom.source_url) : emojiSpan(m[1]!, code!),
-    );
+  const name = m[1]!;
+  const custom = realmEmojiNamed(state, name);
+  const code = custom ? undefined : emojiCodeForName(name);
+  if (!silent) {
+    if (custom) pushHtml(state, realmEmojiImage(custom.name, custom.source_url));
+    else if (name === 'zulip') pushHtml(state, realmEmojiImage('zulip', ZULIP_EMOJI_URL));
+    else if (code) pushHtml(state, emojiSpan(name, code));
+    else state.pending += m[0];
+  }
   state.pos += m[0].length;
   return true;
 }
 
-const INLINE_MATH = /\$\$((?:[^$\n\\]|\\[^\n]){1,2000})\$\$(?!\$)/y;
+/**
+ * Emoticons, for senders who turned on translate_emoticons: `:)` and friends, standing between
+ * spaces or punctuation, become the emoji the reference translates them to.
+ */
+const EMOTICONS: Record<string, string> = {
+  ':)': '1f642',
+  '(:': '1f642',
+  ':(': '1f641',
+  '<3': '2764',
+  ':|': '1f610',
+  ':/': '1f615',
+  ';)': '1f609',
+  ':D': '1f600',
+  ':o': '1f62e',
+  ':O': '1f62e',
+  ':p': '1f61b',
+  ':P': '1f61b',
+};
+const EMOTICON_EDGE = /[\s,.;?!()[\]"']/;
+
+function emoticonRule(state: StateInline, silent: boolean): boolean {
+  const env = renderEnv(state.env);
+  if (!env?.ctx.translateEmoticons) return false;
+  const pair = state.src.slice(state.pos, state.pos + 2);
+  const code = EMOTICONS[pair];
+  if (!code) return false;
+  const before = state.pos > 0 ? state.src[state.pos - 1]! : ' ';
+  const after = state.pos + 2 < state.posMax ? state.src[state.pos + 2]! : ' ';
+  if (!EMOTICON_EDGE.test(before) || !EMOTICON_EDGE.test(after)) return false;
+  const name = emojiNameForCode(code);
+  if (!name) return false;
+  if (!silent) pushHtml(state, emojiSpan(name, code));
+  state.pos += 2;
+  return true;
+}
+
+/** $$ TeX $$ as upstream: not after a letter or digit, not starting with `_`, on one line. */
+const INLINE_MATH = /\$\$([^\n_$](?:\\\$|[^$\n])*)\$\$(?!\$)/y;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /** $$ inline TeX $$ */
 function mathRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x24 /* $ */) return false;
-  if (state.pos > 0 && state.src.charCodeAt(state.pos - 1) === 0x24) return false;
+  const prev = state.pos > 0 ? state.src[state.pos - 1]! : '';
+  if (prev === '$' || WORD_CHAR.test(prev)) return false;
   const m = matchHere(state, INLINE_MATH);
-  if (!m || !m[1]!.trim()) return false;
+  if (!m || m[1]!.length > 2000) return false;
+  const next = state.src[state.pos + m[0].length] ?? '';
+  if (WORD_CHAR.test(next)) return false;
   if (!silent) {
     checkBudget(renderEnv(state.env));
-    pushHtml(state, renderMath(m[1]!, false));
+    pushHtml(
+      state,
+      renderMath(m[1]!, false) ?? `<span class="tex-error">${escapeText(m[0])}</span>`,
+    );
   }
+  state.pos += m[0].length;
+  return true;
+}
+
+/**
+ * `code`, as upstream: a run of backticks, then anything on the same line up to the same run;
+ * the spaces inside are kept.
+ */
+const CODE_SPAN = /(`+)([^\n]+?)(?<!`)\1(?!`)/y;
+
+function backtickRule(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x60 /* ` */) return false;
+  if (state.pos > 0 && state.src.charCodeAt(state.pos - 1) === 0x60) return false;
+  const m = matchHere(state, CODE_SPAN);
+  if (!m) {
+    let end = state.pos;
+    while (state.src.charCodeAt(end) === 0x60) end++;
+    if (!silent) state.pending += state.src.slice(state.pos, end);
+    state.pos = end;
+    return true;
+  }
+  if (!silent) pushHtml(state, `<code>${escapeText(m[2]!)}</code>`);
+  state.pos += m[0].length;
+  return true;
+}
+
+/** Character references stay as typed (`&amp;` stays `&amp;`), as upstream; other `&`s are text. */
+const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/y;
+
+function entityRule(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x26 /* & */) return false;
+  const m = matchHere(state, ENTITY);
+  if (!m) return false;
+  if (!silent) pushHtml(state, m[0]);
   state.pos += m[0].length;
   return true;
 }
@@ -86,26 +172,48 @@ function underscoreRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-const mathCache = new Map<string, string>();
+const mathCache = new Map<string, string | null>();
 
-/** KaTeX HTML for TeX source; errors render as KaTeX's own error span, never throw. */
-export function renderMath(tex: string, display: boolean): string {
+/** KaTeX 0.19 prefixes these classes with `katex-`; the reference's KaTeX (0.16) does not. */
+const KATEX_RENAMED = new Set(
+  'accent base fix hdashline hline inner newline overlay overline root rule sizing smash sout stretchy strut tag thinbox underline vbox'.split(
+    ' ',
+  ),
+);
+
+function unprefixKatexClasses(html: string): string {
+  return html.replace(/ class="([^"]*)"/g, (_whole, classes: string) => {
+    const renamed = classes
+      .split(' ')
+      .map((c) => (c.startsWith('katex-') && KATEX_RENAMED.has(c.slice(6)) ? c.slice(6) : c))
+      .join(' ');
+    return ` class="${renamed}"`;
+  });
+}
+
+/**
+ * KaTeX's HTML and MathML for TeX source, as the reference renders it (the MathML carries the
+ * source in its `annotation`); null when KaTeX cannot render it. Never throws.
+ */
+export function renderMath(tex: string, display: boolean): string | null {
   const key = (display ? 'D' : 'I') + tex;
   const cached = mathCache.get(key);
   if (cached !== undefined) return cached;
-  let html: string;
+  let html: string | null;
   try {
-    html = katex.renderToString(tex, {
-      displayMode: display,
-      throwOnError: false,
-      output: 'html',
-      trust: false,
-      maxSize: 50,
-      maxExpand: 200,
-      strict: 'ignore',
-    });
+    html = unprefixKatexClasses(
+      katex.renderToString(tex, {
+        displayMode: display,
+        throwOnError: true,
+        output: 'htmlAndMathml',
+        trust: false,
+        maxSize: 50,
+        maxExpand: 200,
+        strict: 'ignore',
+      }),
+    );
   } catch {
-    html = `<span class="tex-error">${escapeHtml(tex)}</span>`;
+    html = null;
   }
   if (mathCache.size >= 500) mathCache.delete(mathCache.keys().next().value!);
   mathCache.set(key, html);
@@ -113,8 +221,12 @@ export function renderMath(tex: string, display: boolean): string {
 }
 
 export function inlinePlugin(md: MarkdownIt): void {
-  md.inline.ruler.before('escape', 'zulip_math', mathRule);
+  md.disable(['backticks', 'entity', 'escape']);
+  md.inline.ruler.before('emphasis', 'zulip_backticks', backtickRule);
+  md.inline.ruler.before('zulip_backticks', 'zulip_math', mathRule);
+  md.inline.ruler.before('emphasis', 'zulip_entity', entityRule);
   md.inline.ruler.before('emphasis', 'zulip_emoji', emojiRule);
+  md.inline.ruler.before('emphasis', 'zulip_emoticon', emoticonRule);
   md.inline.ruler.before('emphasis', 'zulip_underscore', underscoreRule);
   md.renderer.rules[RAW_HTML] = (tokens, idx) => tokens[idx]!.content;
 }

@@ -6,6 +6,14 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/**
+ * Escapes text as the reference does in message text: `&`, `<` and `>` only (quotes are harmless
+ * outside attributes, and upstream leaves them as typed).
+ */
+export function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => HTML_ESCAPES[c]!);
+}
+
 /** Escapes text for use in HTML content and in double-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
@@ -39,11 +47,18 @@ export function topicNarrowUrl(id: number, name: string, topic: string): string 
   return `${streamNarrowUrl(id, name)}/topic/${hashEncode(topic)}`;
 }
 
-const SAFE_SCHEME = /^(?:https?|mailto):/i;
+/**
+ * The schemes the reference links: http(s), ftp, and the HTML standard's safelisted schemes
+ * (tel:, sms:, mailto:, xmpp:...), which hand the address to another application and run nothing
+ * in the page. Not file: (the reference only links it on request).
+ */
+const SAFE_SCHEME =
+  /^(?:https?|ftp|bitcoin|geo|im|irc|ircs|magnet|mailto|matrix|mms|news|nntp|openpgp4fpr|sip|sms|smsto|ssh|tel|urn|webcal|wtai|xmpp):/i;
 
 /**
- * Only http(s), mailto and same-site relative links (starting with '/' or '#') become links.
- * Protocol-relative URLs ('//host', and '/\host' which browsers treat alike) are refused.
+ * Only links with the schemes above and same-site relative links (starting with '/' or '#')
+ * become links. Protocol-relative URLs ('//host', and '/\host' which browsers treat alike) are
+ * refused.
  */
 export function isSafeUrl(url: string): boolean {
   const u = url.trim();

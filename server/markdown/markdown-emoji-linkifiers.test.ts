@@ -79,7 +79,8 @@ describe('emoji', () => {
         .split('-')
         .filter((c) => c !== 'fe0f')
         .join('-');
-      for (const name of entry.short_names) expect(emojiCodeForName(name), name).toBe(code);
+      for (const name of entry.short_names)
+        expect(emojiCodeForName(name), name).toBe(name.startsWith('skin-tone-') ? undefined : code);
     }
     expect(emojiCodeForName('smile')).toBe('1f604');
     expect(emojiCodeForName('thumbs_up')).toBe('1f44d');

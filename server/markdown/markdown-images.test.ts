@@ -82,7 +82,7 @@ describe('uploaded image previews', () => {
 
   it('escapes titles and URLs', () => {
     expect(html('[a"><img src=x onerror=alert(1)>.png](/user_uploads/2/ab/x/%22.png)')).toBe(
-      '<p><a href="/user_uploads/2/ab/x/%22.png">a&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.png</a></p>\n' +
+      '<p><a href="/user_uploads/2/ab/x/%22.png">a"&gt;&lt;img src=x onerror=alert(1)&gt;.png</a></p>\n' +
         preview(
           '/user_uploads/2/ab/x/%22.png',
           'a&quot;&gt;&lt;img src=x onerror=alert(1)&gt;.png',

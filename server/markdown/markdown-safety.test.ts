@@ -26,16 +26,21 @@ const ctx: MarkdownContext = {
 const html = (text: string) => renderMarkdown(text, ctx).html;
 
 const TAGS = new Set(
-  'p br strong em del code pre div span a blockquote ul ol li h1 h2 h3 h4 h5 h6 hr table thead tbody tr th td svg path line'.split(
+  'p br strong em del code pre div span a blockquote ul ol li h1 h2 h3 h4 h5 h6 hr table thead tbody tr th td svg path line time'.split(
     ' ',
   ),
 );
+/** The MathML that KaTeX writes beside its HTML (clients sanitise it like all message HTML). */
+const MATHML_TAGS =
+  'math semantics annotation mrow mi mo mn ms mtext mspace msup msub msubsup mfrac msqrt mroot mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose mglyph mlabeledtr mmultiscripts mprescripts none';
+for (const tag of MATHML_TAGS.split(' ')) TAGS.add(tag);
 const ATTRS = new Set(
-  'href class style title role aria-hidden aria-label data-user-id data-user-group-id data-stream-id data-code-language start width height viewBox preserveAspectRatio d xmlns x1 x2 y1 y2 stroke-width'.split(
+  'href class style title role aria-hidden aria-label data-user-id data-user-group-id data-stream-id data-code-language start width height viewBox preserveAspectRatio d xmlns x1 x2 y1 y2 stroke-width datetime display encoding mathvariant stretchy separator lspace rspace mathcolor mathbackground mathsize fence accent accentunder minsize maxsize symmetric largeop movablelimits scriptlevel displaystyle linethickness notation columnalign rowspacing columnspacing rowlines columnlines frame framespacing voffset form'.split(
     ' ',
   ),
 );
-const SAFE_HREF = /^(?:https?:|mailto:|\/(?![/\\])|#)/i;
+const SAFE_HREF =
+  /^(?:https?:|ftp:|mailto:|tel:|sms:|smsto:|xmpp:|irc:|ircs:|sip:|geo:|magnet:|matrix:|\/(?![/\\])|#)/i;
 
 /** Checks that output HTML has only known tags and attributes, and only safe links. */
 function assertWellFormedSafe(out: string): void {
@@ -57,15 +62,19 @@ describe('raw HTML', () => {
     expect(html('<script>alert(1)</script>')).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
     expect(html('<img src=x onerror=alert(1)>')).toBe('<p>&lt;img src=x onerror=alert(1)&gt;</p>');
     expect(html('<div onclick="x">\nhi\n</div>')).toBe(
-      '<p>&lt;div onclick=&quot;x&quot;&gt;<br>\nhi<br>\n&lt;/div&gt;</p>',
+      '<p>&lt;div onclick="x"&gt;<br>\nhi<br>\n&lt;/div&gt;</p>',
     );
     expect(html('a <a href="javascript:alert(1)">b</a>')).toBe(
-      '<p>a &lt;a href=&quot;javascript:alert(1)&quot;&gt;b&lt;/a&gt;</p>',
+      '<p>a &lt;a href="javascript:alert(1)"&gt;b&lt;/a&gt;</p>',
     );
   });
 
   it('keeps entities as text', () => {
-    expect(html('&lt;b&gt; &amp; &#60;script&#62;')).toBe('<p>&lt;b&gt; &amp; &lt;script&gt;</p>');
+    // character references stay as typed, as the reference keeps them; they are never markup
+    expect(html('&lt;b&gt; &amp; &#60;script&#62;')).toBe(
+      '<p>&lt;b&gt; &amp; &#60;script&#62;</p>',
+    );
+    expect(html('&<script>; &#x3c;img;')).toBe('<p>&amp;&lt;script&gt;; &#x3c;img;</p>');
   });
 });
 
@@ -94,7 +103,7 @@ describe('unsafe links', () => {
       '<p><a href="https://x.example/%22onmouseover=%22alert(1)">a</a></p>',
     );
     expect(html('T:"><script>')).toBe(
-      '<p><a href="https://t.example/%22%3E%3Cscript%3E">T:&quot;&gt;&lt;script&gt;</a></p>',
+      '<p><a href="https://t.example/%22%3E%3Cscript%3E">T:"&gt;&lt;script&gt;</a></p>',
     );
   });
 
@@ -135,8 +144,9 @@ describe('names and topics cannot inject markup', () => {
     expect(html('@**<img src=x onerror=alert(1)>**')).toBe(
       '<p>@**&lt;img src=x onerror=alert(1)&gt;**</p>',
     );
+    // a fence's language is letters, digits and +,-./#_ only; what follows it is no attribute
     expect(html('```js" onmouseover="alert(1)\nx\n```')).toBe(
-      '<div class="codehilite" data-code-language="js&quot;"><pre><span></span><code>x\n</code></pre></div>',
+      '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code><span class="n">x</span>\n</code></pre></div>',
     );
   });
 

@@ -43,6 +43,13 @@ export interface MarkdownContext {
   linkifiers?: readonly MarkdownLinkifier[];
   /** the organization's active custom emoji (they win over Unicode emoji of the same name) */
   realmEmoji?: readonly MarkdownRealmEmoji[];
+  /**
+   * the organization's own address (`https://chat.example.com`): links into it that point at a
+   * narrow of the app (`https://chat.example.com/#narrow/...`) become `#narrow/...`, as upstream
+   */
+  realmUrl?: string;
+  /** the sender's `translate_emoticons` setting: `:)` and friends become emoji */
+  translateEmoticons?: boolean;
 }
 
 export interface RenderResult {
@@ -79,6 +86,10 @@ export interface RenderEnv {
   /** how many ```quote blocks the current nested render is in (no image previews in quotes) */
   quoteDepth?: number;
   lookups: Lookups;
+  /** finished HTML of fenced blocks, found again by placeholders in the text (fences.ts) */
+  stash?: string[];
+  /** the number each numbered list item had as typed, by line (lists.ts) */
+  listStarts?: Map<number, number>;
   /** the render's time budget (budget.ts): milliseconds of processor time, and when it started */
   budget: { ms: number; deadline: number; cpuAtStart: NodeJS.CpuUsage };
 }

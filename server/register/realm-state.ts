@@ -10,6 +10,7 @@ import {
   USER_SETTING_DEFAULTS,
 } from '../domain/settings.js';
 import { realmDescriptionHtml, realmIconUrl, realmSettings } from '../lib/realm.js';
+import { EMOJI_DATA_PATH } from '../markdown/index.js';
 import { multiuseInviteGroupId, SPEC_SETTING_NAMES } from '../actions/realm-admin.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from '../domain/message-text.js';
 import { MAX_FILE_UPLOAD_MIB } from '../actions/uploads.js';
@@ -125,6 +126,8 @@ function realmIdentityFields(ctx: AppContext, realm: Realm) {
     realm_date_created: realm.date_created,
     realm_uri: url,
     realm_url: url,
+    // Emoji names by code for the mobile apps (level 140), served by routes/assets.ts.
+    server_emoji_data_url: `${url}${EMOJI_DATA_PATH}`,
     realm_icon_url: realmIconUrl(ctx, realm),
     realm_icon_source: 'G',
     realm_logo_url: '',
@@ -175,7 +178,6 @@ function serverLimitFields() {
     server_inline_url_embed_preview: false,
     server_needs_upgrade: false,
     server_web_public_streams_enabled: true,
-    server_emoji_data_url: '',
     server_jitsi_server_url: SERVER_MEET_URL,
     server_meet_server_url: SERVER_MEET_URL,
     server_can_summarize_topics: false,

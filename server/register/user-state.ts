@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import type { User } from '../db/schema.js';
 import { rowsWith } from '../db/flag-conditions.js';
-import { dmIds, VISIBILITY } from '../domain/conversations.js';
+import { dmIds } from '../domain/conversations.js';
 import { avatarUrl, roleFlags } from '../domain/serialize.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,

@@ -10,6 +10,7 @@ import { realmForIcon } from '../lib/realm-icons.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { checkRateLimit } from '../http/rate-limit.js';
 import { storedFiles } from '../http/static.js';
+import { EMOJI_DATA_PATH, emojiCodeToNames } from '../markdown/index.js';
 import { badgeSvg, initials } from '../pages/badge.js';
 
 /** An avatar: the uploaded image, or initials drawn for a person without one ("?" for nobody). */
@@ -61,6 +62,17 @@ function emojiImages(scope: FastifyInstance, ctx: AppContext) {
 
 /** Avatars (by id, and at their public paths), organization icons and custom emoji images. */
 export async function assetRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
+  // Emoji names by code, as upstream's emoji_api.json: what the mobile apps read through
+  // `server_emoji_data_url`. The same for everyone, and fixed for a release.
+  let emojiData: string | undefined;
+  app.get(EMOJI_DATA_PATH, async (_request, reply) => {
+    emojiData ??= JSON.stringify({ code_to_names: emojiCodeToNames() });
+    reply
+      .type('application/json; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('Access-Control-Allow-Origin', '*');
+    return emojiData;
+  });
   app.get('/avatar/:id', async (request, reply) => {
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);

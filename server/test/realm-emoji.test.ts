@@ -38,6 +38,24 @@ describe.each(databases('both'))('custom emoji on %s', (db) => {
     return Object.values(all).filter((e) => e.name === name);
   };
 
+  it('serves the names of every emoji by code at server_emoji_data_url, as the mobile apps read them', async () => {
+    const snapshot = await hamlet.post('/register', { fetch_event_types: ['realm'] });
+    const url = snapshot.body.server_emoji_data_url as string;
+    expect(url).toBe(`${w.server.url}/static/generated/emoji/emoji_api.json`);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const { code_to_names: names } = (await res.json()) as {
+      code_to_names: Record<string, string[]>;
+    };
+    expect(names['1f604']?.[0]).toBe('smile');
+    expect(names['1f44d']?.[0]).toBe('+1');
+    expect(names['1f44d']).toContain('thumbs_up');
+    expect(names['1f6e0']?.[0]).toBe('working_on_it');
+    expect(Object.keys(names).length).toBeGreaterThan(1500);
+    expect(Object.keys(names).some((code) => code.startsWith('1f3fb'))).toBe(false);
+  });
+
   it('adds an emoji, lists it, registers it and tells everyone with the whole set', async () => {
     const q = await hamlet.post('/register', { event_types: ['realm_emoji'] });
     expect((await addEmoji(iago, 'green_tick')).body).toMatchObject({ result: 'success' });

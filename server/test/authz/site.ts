@@ -50,6 +50,12 @@ export const SITE_ROWS: Row[] = [
     call: (c, path: string) => page(c, 'GET', path),
   },
   {
+    page: 'GET /static/generated/emoji/emoji_api.json',
+    // Public, as upstream's static file: emoji names, the same for every organization.
+    who: { allow: everybody },
+    call: (c) => page(c, 'GET', '/static/generated/emoji/emoji_api.json'),
+  },
+  {
     page: 'GET /realm-icon/:file',
     who: { allow: everybody },
     call: (c, _t, w) => page(c, 'GET', `/realm-icon/${w.realmId}.svg`),

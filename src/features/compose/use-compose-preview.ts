@@ -2,7 +2,7 @@
 import { useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
-import { useOwnUserId } from '../../model/hooks';
+import { useOwnUserId, useUserSetting } from '../../model/hooks';
 import { useRenderMessage } from '../../queries/compose';
 import { sanitizeMessageHtml } from '../message-list/sanitize';
 
@@ -13,6 +13,7 @@ export function useComposePreview(
 ) {
   const { t } = useTranslation('compose');
   const ownUserId = useOwnUserId();
+  const emojiset = useUserSetting('emojiset');
   const render = useRenderMessage();
   /** the sanitised HTML while previewing, null while editing */
   const [html, setHtml] = useState<string | null>(null);
@@ -24,7 +25,7 @@ export function useComposePreview(
       return;
     }
     render.mutate(content, {
-      onSuccess: (rendered) => setHtml(sanitizeMessageHtml(rendered, ownUserId)),
+      onSuccess: (rendered) => setHtml(sanitizeMessageHtml(rendered, ownUserId, { emojiset })),
       onError: (error) => onProblem(t('previewFailed', { error: errorText(error, String(error)) })),
     });
   };

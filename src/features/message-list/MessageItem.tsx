@@ -9,7 +9,7 @@ import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
 import { messageUrl } from '../../narrow/url';
-import { useOwnUserGroupIds } from '../../model/hooks';
+import { useOwnUserGroupIds, useUserSetting } from '../../model/hooks';
 import { onMessageContentClick } from './content-clicks';
 import { MessageTime } from './MessageTime';
 import { formatDay, formatTime } from './format';
@@ -62,6 +62,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const html = sanitizeMessageHtml(message.content, ownUserId, {
     groupIds: ownGroupIds,
     twentyFourHour,
+    emojiset: useUserSetting('emojiset'),
   });
   const permalink = echo ? null : messageUrl(message, ownUserId);
   useUploadImages(content, html);

@@ -42,6 +42,52 @@ describe('sanitizeMessageHtml', () => {
     expect(span.getAttribute('role')).toBe('img');
   });
 
+  it('draws emoji in the server markup of the reference, and keeps :name: for the text set', () => {
+    const markup =
+      '<p><span aria-label="holiday tree" class="emoji emoji-1f384" role="img" title="holiday tree">:holiday_tree:</span></p>';
+    const drawn = render(markup).querySelector('span.emoji')!;
+    expect(drawn.textContent).toBe('🎄');
+    expect(drawn.getAttribute('aria-label')).toBe('holiday tree');
+    expect(drawn.getAttribute('role')).toBe('img');
+    const text = render(markup, 4, { emojiset: 'text' }).querySelector('span.emoji')!;
+    expect(text.textContent).toBe(':holiday_tree:');
+    expect(text.classList.contains('emoji-text')).toBe(true);
+    expect(render(markup, 4, { emojiset: 'twitter' }).textContent).toBe('🎄');
+  });
+
+  it('keeps KaTeX MathML with its TeX annotation, and names its classes for our stylesheet', () => {
+    const div = render(
+      '<p><span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">x^2</annotation></semantics></math></span>' +
+        '<span class="katex-html" aria-hidden="true"><span class="base"><span class="strut" style="height:0.8141em;"></span><span class="sizing reset-size6 size3 mtight">2</span></span></span></span></p>',
+    );
+    expect(div.querySelector('math semantics mrow msup')).not.toBeNull();
+    expect(div.querySelector('annotation')?.getAttribute('encoding')).toBe('application/x-tex');
+    expect(div.querySelector('annotation')?.textContent).toBe('x^2');
+    expect(div.querySelector('.katex-html')?.getAttribute('aria-hidden')).toBe('true');
+    const base = div.querySelector('.katex-html > span')!;
+    expect([...base.classList]).toEqual(['base', 'katex-base']);
+    expect(div.querySelector('.strut')?.classList.contains('katex-strut')).toBe(true);
+    expect(div.querySelector('.sizing')?.classList.contains('katex-sizing')).toBe(true);
+    expect(div.querySelector('.strut')?.getAttribute('style')).toBe('height:0.8141em;');
+    const evil = render(
+      '<math><semantics><annotation-xml encoding="text/html"><img src=x onerror=alert(1)></annotation-xml><annotation encoding="application/x-tex"><img src=x onerror=alert(1)></annotation></semantics></math>',
+    );
+    expect(evil.innerHTML).not.toMatch(/onerror|annotation-xml/);
+    expect(evil.querySelector('annotation *')).toBeNull();
+  });
+
+  it('keeps the markup of code, time, spoilers and previews as the reference writes it', () => {
+    const div = render(
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="k">def</span></code></pre></div>' +
+        '<p><time datetime="2017-06-05T22:30:00Z">Jun 5th 2017, 10:30PM</time> <span class="timestamp-error">Invalid time format: x</span> <span class="tex-error">$$\\x$$</span></p>',
+    );
+    expect(div.querySelector('.codehilite')?.getAttribute('data-code-language')).toBe('Python');
+    expect(div.querySelector('code span.k')?.textContent).toBe('def');
+    expect(div.querySelector('time')?.getAttribute('datetime')).toBe('2017-06-05T22:30:00Z');
+    expect(div.querySelector('.timestamp-error')).not.toBeNull();
+    expect(div.querySelector('.tex-error')?.textContent).toBe('$$\\x$$');
+  });
+
   it('handles multi-codepoint emoji and ignores realm emoji without codepoints', () => {
     expect(emojiFromClassName('emoji emoji-1f468-200d-1f469')).toBe('👨\u200d👩');
     expect(emojiFromClassName('emoji')).toBeNull();

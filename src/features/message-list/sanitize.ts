@@ -46,16 +46,43 @@ export function emojiFromClassName(className: string): string | null {
   return String.fromCodePoint(...codepoints);
 }
 
-function renderEmoji(root: Element) {
+/**
+ * Emoji spans as the reader's emoji set wants them. The `text` set shows the `:name:` the server
+ * wrote; every other set (google, google-blob, twitter) shows the Unicode character, drawn by the
+ * system's emoji font (Parley ships no emoji images).
+ */
+function renderEmoji(root: Element, emojiset: string) {
   for (const span of root.querySelectorAll('span.emoji')) {
     const character = emojiFromClassName(span.className);
     if (character === null) continue;
     // Keep the name for screen readers and hover: the text becomes the glyph.
     const name = (span.textContent ?? '').replace(/^:|:$/g, '');
-    span.textContent = character;
+    if (emojiset === 'text') span.classList.add('emoji-text');
+    else span.textContent = character;
     if (!span.hasAttribute('role')) span.setAttribute('role', 'img');
     if (name && !span.hasAttribute('aria-label')) span.setAttribute('aria-label', name);
     if (name && !span.hasAttribute('title')) span.setAttribute('title', name);
+  }
+}
+
+/**
+ * Servers write KaTeX's markup with the class names of KaTeX 0.16 (`base`, `strut`, `sizing`...);
+ * the stylesheet bundled here is KaTeX 0.19's, which prefixes them (`katex-base`). Inside each
+ * formula the prefixed name is added beside the plain one, so formulas from any server are laid
+ * out by the stylesheet we ship.
+ */
+const KATEX_RENAMED = new Set(
+  'accent base fix hdashline hline inner newline overlay overline root rule sizing smash sout stretchy strut tag thinbox underline vbox'.split(
+    ' ',
+  ),
+);
+
+function katexClassNames(root: Element) {
+  for (const formula of root.querySelectorAll('.katex')) {
+    for (const element of formula.querySelectorAll('[class]')) {
+      for (const name of [...element.classList])
+        if (KATEX_RENAMED.has(name)) element.classList.add(`katex-${name}`);
+    }
   }
 }
 
@@ -212,7 +239,16 @@ export interface Reader {
   groupIds?: readonly number[];
   /** the reader's clock (twenty_four_hour_time) */
   twentyFourHour?: boolean;
+  /** the reader's emoji set (emojiset): `text` shows emoji as `:name:` */
+  emojiset?: string;
 }
+
+/**
+ * KaTeX wraps its MathML in `<semantics>` with the TeX source in an `<annotation>` (text only),
+ * which DOMPurify leaves out by default; `annotation-xml`, which can hold HTML, stays out.
+ */
+const KATEX_MATHML_TAGS = ['semantics', 'annotation'];
+const KATEX_MATHML_ATTRS = ['encoding'];
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
@@ -221,7 +257,8 @@ const CACHE_LIMIT = 2000;
 export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Reader = {}): string {
   const groupIds = reader.groupIds ?? [];
   const twentyFourHour = reader.twentyFourHour ?? false;
-  const cacheKey = `${currentLocale()}\u0000${ownUserId}\u0000${groupIds.join(',')}\u0000${twentyFourHour}\u0000${html}`;
+  const emojiset = reader.emojiset ?? 'google';
+  const cacheKey = `${currentLocale()}\u0000${ownUserId}\u0000${groupIds.join(',')}\u0000${twentyFourHour}\u0000${emojiset}\u0000${html}`;
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
 
@@ -229,8 +266,11 @@ export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Rea
     RETURN_DOM: true,
     FORBID_TAGS: ['style', 'form'],
     FORBID_ATTR: ['formaction'],
+    ADD_TAGS: KATEX_MATHML_TAGS,
+    ADD_ATTR: KATEX_MATHML_ATTRS,
   }) as HTMLElement;
-  renderEmoji(body);
+  renderEmoji(body, emojiset);
+  katexClassNames(body);
   deferUploads(body);
   markOwnMentions(body, ownUserId, groupIds);
   localizeTimes(body, twentyFourHour);
@@ -246,5 +286,9 @@ export function sanitizeMessageHtml(html: string, ownUserId: number, reader: Rea
 
 /** Safe HTML for other server-rendered strings (stream descriptions, realm description). */
 export function sanitizeHtml(html: string): string {
-  return getPurifier().sanitize(html, { FORBID_TAGS: ['style', 'form'] });
+  return getPurifier().sanitize(html, {
+    FORBID_TAGS: ['style', 'form'],
+    ADD_TAGS: KATEX_MATHML_TAGS,
+    ADD_ATTR: KATEX_MATHML_ATTRS,
+  });
 }
