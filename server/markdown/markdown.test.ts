@@ -32,6 +32,8 @@ const katex016 = (tex: string, displayMode: boolean) =>
     .renderToString(tex, { displayMode, throwOnError: true })
     .replace(/"katex-(base|strut|sizing)\b/g, '"$1')
     .replace(/ katex-(sizing)\b/g, ' $1');
+const silentMention = (id: number, name: string) =>
+  `<span class="user-mention silent" data-user-id="${id}">${name}</span>`;
 const mention = (id: number, name: string) =>
   `<span class="user-mention" data-user-id="${id}">@${name}</span>`;
 
@@ -125,12 +127,12 @@ describe('code blocks', () => {
     );
   });
 
-  it('renders ```quote as a blockquote with full markdown inside', () => {
+  it('renders ```quote as a blockquote with full markdown inside, its mentions silent', () => {
     const r = renderMarkdown('```quote\n**q** @**King Hamlet**\n```', ctx);
     expect(r.html).toBe(
-      `<blockquote>\n<p><strong>q</strong> ${mention(12, 'King Hamlet')}</p>\n</blockquote>`,
+      `<blockquote>\n<p><strong>q</strong> ${silentMention(12, 'King Hamlet')}</p>\n</blockquote>`,
     );
-    expect(r.mentionedUserIds).toEqual([12]);
+    expect(r.mentionedUserIds).toEqual([]);
   });
 
   it('renders ```spoiler with a header', () => {
@@ -275,12 +277,14 @@ describe('user mentions', () => {
     expect(r.html).not.toContain('user-mention');
   });
 
-  it('renders mentions inside emphasis, lists and quotes', () => {
-    const r = renderMarkdown('- **@**King Hamlet****\n> (@**Alex Smith|20**)', ctx);
+  it('renders mentions inside emphasis and lists, and silences those inside quotes', () => {
+    const r = renderMarkdown('- **@**King Hamlet****\n> (@**Alex Smith|20**) @**all**', ctx);
     expect(r.html).toBe(
-      `<ul>\n<li><strong>${mention(12, 'King Hamlet')}</strong></li>\n</ul>\n<blockquote>\n<p>(${mention(20, 'Alex Smith')})</p>\n</blockquote>`,
+      `<ul>\n<li><strong>${mention(12, 'King Hamlet')}</strong></li>\n</ul>\n<blockquote>\n<p>(${silentMention(20, 'Alex Smith')}) <span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>`,
     );
-    expect(r.mentionedUserIds).toEqual([12, 20]);
+    // Quoting a message notifies nobody it mentioned, not even everyone.
+    expect(r.mentionedUserIds).toEqual([12]);
+    expect(r.streamWildcard).toBe(false);
   });
 });
 

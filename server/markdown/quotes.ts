@@ -15,6 +15,15 @@ const QUOTE_MARKER = /^ {0,3}> ?/;
 /** Deeper than this, `>` is read as CommonMark does. */
 const MAX_QUOTE_DEPTH = 30;
 
+/**
+ * A quote repeats what someone said: its mentions of people and groups are silent, so that quoting
+ * a message does not notify its mentions again (the reference's quote processor does the same).
+ */
+const QUOTED_MENTION = /(^|[\s'"({[/<])@(\*\*[^*\n]+?\*\*|\*[^*\n]+?\*)/g;
+export function silenceMentions(line: string): string {
+  return line.includes('@') ? line.replace(QUOTED_MENTION, '$1@_$2') : line;
+}
+
 function rewriteBlock(block: string[], env: RenderEnv, depth: number): string[] {
   const start = block.findIndex(
     (line, i) => QUOTE_LINE.test(line) && !block.slice(i).every((l) => EMPTY_QUOTE_LINE.test(l)),
@@ -25,7 +34,7 @@ function rewriteBlock(block: string[], env: RenderEnv, depth: number): string[] 
       QUOTE_LINE.test(line) ? line.replace('>', hold(env, '&gt;')) : line,
     );
   }
-  const inner = block.slice(start).map((line) => line.replace(QUOTE_MARKER, ''));
+  const inner = block.slice(start).map((line) => silenceMentions(line.replace(QUOTE_MARKER, '')));
   return [...block.slice(0, start), ...rewriteQuotes(inner, env, depth + 1).map((l) => `> ${l}`)];
 }
 

@@ -19,6 +19,21 @@ describe.each(databases('both'))('group mentions on %s', (db) => {
       ?.flags;
   };
 
+  it('mentions inside a quote are silent: quoting a message notifies nobody it mentioned', async () => {
+    const { as: c } = t;
+    const sent = await c.hamlet.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'quoting',
+      content:
+        'As you said:\n> @**Othello, the Moor of Venice** and @**all**, look\n\n@**Iago** agrees',
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(await flagsOf('othello', sent.body.id)).not.toContain('mentioned');
+    expect(await flagsOf('cordelia', sent.body.id)).not.toContain('stream_wildcard_mentioned');
+    expect(await flagsOf('iago', sent.body.id)).toContain('mentioned');
+  });
+
   it('flags the members of the group and of its subgroups as mentioned', async () => {
     const { as: c, id } = t;
     const inner = await c.hamlet.post('/user_groups/create', {
