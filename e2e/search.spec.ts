@@ -128,9 +128,14 @@ test('search words are highlighted in the results', async ({ browser }) => {
 
   // Stems match ("capybaras" finds "capybara"); a quoted phrase needs its words side by side.
   await send(cordelia, 'general', 'capybara facts', 'Capybaras swim, and a calm swimmer rests.');
+  // Each search's own heading first: the previous results hold the same first message.
   await search(page, 'capybaras');
+  await expect(page.getByRole('heading', { name: 'Search results for “capybaras”' })).toBeVisible();
   await expect(page.getByText('A capybara is a calm Capybara.')).toBeVisible();
   await search(page, '"calm capybara"');
+  await expect(
+    page.getByRole('heading', { name: /^Search results for “"?calm capybara"?”$/ }),
+  ).toBeVisible();
   await expect(page.getByText('A capybara is a calm Capybara.')).toBeVisible();
   await expect(page.getByText('Capybaras swim, and a calm swimmer rests.')).toHaveCount(0);
   await search(page, '"capybara calm"');
