@@ -1,4 +1,3 @@
-import { mutedTopicsEvent } from '../lib/muted-topics.js';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -387,7 +386,8 @@ async function automaticFollow(
       last_updated: now,
     })
     .execute();
-  events.push(await mutedTopicsEvent(trx, realm.id, sender.id), {
+  // No muted_topics event: following a topic that had no policy leaves the muted list as it was.
+  events.push({
     realmId: realm.id,
     userIds: [sender.id],
     event: {

@@ -20,7 +20,7 @@ export async function mutedTopicsList(db: Database, userId: number) {
 }
 
 /**
- * The `muted_topics` event the reference sends before each `user_topic` event: the whole list
+ * The `muted_topics` event the reference sends before a `user_topic` event: the whole list
  * again. Queues that asked for `user_topic` never get it (EventQueue.wantsType).
  */
 export async function mutedTopicsEvent(

@@ -46,12 +46,14 @@ const CHANNEL_NOTIFICATIONS = [
  * apps) read a channel's unset notification setting as "off": they get the person's default for
  * channels instead, as the reference gives them (handle_stream_notifications_compatibility).
  */
-function notificationDefaults(sub: object, user: User) {
-  const fields = sub as Record<string, unknown>;
+function fillNotificationDefaults(subs: object[], user: User) {
   const settings = parseSettings(USER_SETTING_DEFAULTS, user.settings);
-  for (const name of CHANNEL_NOTIFICATIONS)
-    if (fields[name] === null || fields[name] === undefined)
-      fields[name] = settings[`enable_stream_${name}`];
+  for (const sub of subs) {
+    const fields = sub as Record<string, unknown>;
+    for (const name of CHANNEL_NOTIFICATIONS)
+      if (fields[name] === null || fields[name] === undefined)
+        fields[name] = settings[`enable_stream_${name}`];
+  }
 }
 
 /** Subscribed, unsubscribed and never-subscribed channels, with subscribers if asked. */
@@ -89,7 +91,7 @@ export const subscriptionState: Section = async ({ ctx, reads, user, opts }) => 
     );
   }
   if (!opts.capabilities.notification_settings_null)
-    for (const sub of [...subscriptions, ...unsubscribed]) notificationDefaults(sub, user);
+    fillNotificationDefaults([...subscriptions, ...unsubscribed], user);
   return {
     subscriptions,
     unsubscribed,

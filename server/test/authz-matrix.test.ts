@@ -1,9 +1,7 @@
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../context.js';
 import { knownRoutes } from '../http/route.js';
-import { registerRoutes } from '../routes/index.js';
 import { DATABASES, startTestServer } from './harness.js';
+import { registeredRoutes } from './doc-tables.js';
 import { MATRIX } from './authz-matrix.js';
 import {
   ACCOUNTS,
@@ -27,21 +25,6 @@ const API = '/api/v1';
 const keyOf = (row: Row) => (row.route ?? row.page)!;
 /** A concrete URL for a route template, to test against patterns recorded without a template. */
 const sampleUrl = (template: string) => template.replace(/:[a-z_]+/g, '1').replace('*', 'x');
-
-/** Every route the app registers, as fastify sees them (without the HEAD twins of GET routes). */
-async function registeredRoutes(): Promise<{ method: string; url: string }[]> {
-  const app = Fastify();
-  const seen: { method: string; url: string }[] = [];
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat())
-      if (method !== 'HEAD') seen.push({ method, url: r.url });
-  });
-  // Registration only builds handlers; none of them runs here, so no context is needed.
-  registerRoutes(app, {} as AppContext);
-  await app.ready();
-  await app.close();
-  return seen;
-}
 
 describe('the authorization matrix covers every route', () => {
   let app: { method: string; url: string }[];

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../context.js';
-import { registerRoutes } from '../routes/index.js';
+import { registeredRoutes, splitRow } from './doc-tables.js';
 
 /**
  * Keeps docs/clients-survey.md honest: what real Zulip clients use of the API, one row per item
@@ -28,30 +26,6 @@ export interface SurveyRow {
   state: string;
   note: string;
   line: number;
-}
-
-/** The cells of a Markdown table line (pipes inside backticks or escaped as \| do not split). */
-export function splitRow(line: string): string[] | null {
-  const t = line.trim();
-  if (!t.startsWith('|') || !t.endsWith('|')) return null;
-  const cells: string[] = [];
-  let cell = '';
-  let code = false;
-  for (let i = 1; i < t.length - 1; i++) {
-    const ch = t[i];
-    if (ch === '\\' && t[i + 1] === '|') {
-      cell += '|';
-      i++;
-    } else if (ch === '`') {
-      code = !code;
-      cell += ch;
-    } else if (ch === '|' && !code) {
-      cells.push(cell.trim());
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell.trim());
-  return cells;
 }
 
 /** The rows of every table whose header is `| client | kind | item | our state | note |`. */
@@ -86,21 +60,10 @@ export function endpointOf(item: string): { method: string; path: string } | nul
   return { method: m[1], path: path.startsWith('/static/') ? path : API + path };
 }
 
-/** Every route the app registers, as fastify sees them (the authorization matrix's way). */
-async function registeredRoutes(): Promise<{ method: string; pattern: RegExp; url: string }[]> {
-  const app = Fastify();
-  const seen: { method: string; url: string }[] = [];
-  app.addHook('onRoute', (r) => {
-    for (const method of [r.method].flat())
-      if (method !== 'HEAD') seen.push({ method, url: r.url });
-  });
-  // Registration only builds handlers; none of them runs here, so no context is needed.
-  registerRoutes(app, {} as AppContext);
-  await app.ready();
-  await app.close();
-  return seen.map(({ method, url }) => ({
+/** The registered routes with a pattern each, to match the table's concrete paths against. */
+async function routePatterns(): Promise<{ method: string; pattern: RegExp }[]> {
+  return (await registeredRoutes()).map(({ method, url }) => ({
     method,
-    url,
     pattern: new RegExp('^' + url.replace(/:[a-z_]+/g, '[^/]+').replace(/\*$/, '.+') + '/?$'),
   }));
 }
@@ -110,12 +73,12 @@ const where = (row: SurveyRow) => `docs/clients-survey.md:${row.line} ${row.item
 describe('docs/clients-survey.md', () => {
   const markdown = fs.readFileSync(SURVEY_FILE, 'utf8');
   const rows = parseSurvey(markdown);
-  let routes: Awaited<ReturnType<typeof registeredRoutes>>;
+  let routes: Awaited<ReturnType<typeof routePatterns>>;
   const isRegistered = (e: { method: string; path: string }) =>
     routes.some((r) => r.method === e.method && r.pattern.test(e.path));
 
   beforeAll(async () => {
-    routes = await registeredRoutes();
+    routes = await routePatterns();
   });
 
   it('has a table of rows', () => {

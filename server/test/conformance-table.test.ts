@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_DIR, repoRoot } from './openapi.js';
+import { splitRow } from './doc-tables.js';
 
 /**
  * Keeps server/CONFORMANCE.md honest: every row names tests that exist and is done, and every item
@@ -40,30 +41,6 @@ export function parseRows(markdown: string): Row[] {
     rows.push({ id, item, tests: tests ?? '', state: state ?? '', line: i + 1 });
   });
   return rows;
-}
-
-/** The cells of a Markdown table line (pipes inside backticks or escaped as \| do not split). */
-function splitRow(line: string): string[] | null {
-  const t = line.trim();
-  if (!t.startsWith('|') || !t.endsWith('|')) return null;
-  const cells: string[] = [];
-  let cell = '';
-  let code = false;
-  for (let i = 1; i < t.length - 1; i++) {
-    const ch = t[i];
-    if (ch === '\\' && t[i + 1] === '|') {
-      cell += '|';
-      i++;
-    } else if (ch === '`') {
-      code = !code;
-      cell += ch;
-    } else if (ch === '|' && !code) {
-      cells.push(cell.trim());
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell.trim());
-  return cells;
 }
 
 /** `file.test.ts › title part` references of a test cell, separated by `<br>` (titles may hold `;`). */
