@@ -33,6 +33,8 @@ export interface Config {
   trustedProxies: string[];
   /** addresses or CIDRs that may read GET /metrics, besides loopback */
   metricsAllow: string[];
+  /** private addresses outgoing-webhook bots may reach (PARLEY_WEBHOOK_ALLOW); public ones always */
+  webhookAllow: string[];
   /** the address people use to reach this server (realm_uri); set from the listen address */
   externalUrl: string;
   /** whether PARLEY_EXTERNAL_URL named it (otherwise the listen address replaces it) */
@@ -155,6 +157,13 @@ const ENVIRONMENT = z.object({
     text(''),
     addressList('a comma-separated list of addresses or CIDRs', false),
   ),
+  PARLEY_WEBHOOK_ALLOW: z.pipe(
+    text(''),
+    addressList(
+      'a comma-separated list of addresses or CIDRs (or loopback, linklocal, uniquelocal)',
+      true,
+    ),
+  ),
   PARLEY_EXTERNAL_URL: optional(
     url(['http:', 'https:'], 'the http:// or https:// address people reach the server at'),
   ),
@@ -210,6 +219,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     loginWindowSeconds: e.PARLEY_LOGIN_WINDOW_SECONDS,
     trustedProxies: e.PARLEY_TRUSTED_PROXIES,
     metricsAllow: e.PARLEY_METRICS_ALLOW,
+    webhookAllow: e.PARLEY_WEBHOOK_ALLOW,
     externalUrl: e.PARLEY_EXTERNAL_URL ?? httpUrl(e.HOST, e.PORT),
     externalUrlConfigured: e.PARLEY_EXTERNAL_URL !== undefined,
     logLevel: e.LOG_LEVEL ?? (e.PARLEY_QUIET ? 'warn' : 'info'),

@@ -12,6 +12,7 @@ import { QueueManager } from './events/manager.js';
 import { MemoryBus, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
 import { startScheduler } from './actions/scheduler.js';
+import { startOutgoingWebhooks } from './actions/outgoing-webhooks.js';
 import {
   MemoryLoginAttempts,
   RedisLoginAttempts,
@@ -71,6 +72,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const app = Fastify(serverOptions(config, opts.logger));
   await app.register(parleyApp, { ctx, logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
+  app.addHook('onClose', startOutgoingWebhooks(ctx));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

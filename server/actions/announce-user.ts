@@ -7,6 +7,7 @@ import { mayReadDeliveryEmail } from '../domain/email-visibility.js';
 import { botToApi, userToApi } from '../domain/serialize.js';
 import { systemGroupJoinEvent } from './realm.js';
 import { botAudience } from '../lib/access.js';
+import type { BotService } from '../domain/bot-services.js';
 
 /**
  * Tells everyone about a new account exactly as a fresh register would show it: those its email
@@ -19,6 +20,7 @@ export async function announceNewUser(
   realm: Realm,
   user: User,
   events: Delivery[],
+  service?: BotService,
 ) {
   const viewers = await trx
     .selectFrom('users')
@@ -54,7 +56,7 @@ export async function announceNewUser(
       events.push({
         realmId: realm.id,
         userIds: audience,
-        event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, user) },
+        event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, user, service) },
       });
   }
   const joined = await systemGroupJoinEvent(trx, realm.id, user.id, user.role, everyone);

@@ -7,6 +7,8 @@ import { badRequest } from '../domain/errors.js';
 import { isAdmin, ROLE } from '../domain/roles.js';
 import { generateApiKey } from '../domain/password.js';
 import { botToApi } from '../domain/serialize.js';
+import { SERVICE_INTERFACE, serviceDicts } from '../domain/bot-services.js';
+import { servicesOf } from '../lib/service-bots.js';
 import { activeUserIds, botAudience } from '../lib/access.js';
 import { adminRequired, isDbId } from '../lib/admin-checks.js';
 import { realmSettings } from '../lib/realm.js';
@@ -20,7 +22,12 @@ import { userUpdated } from './announce-user.js';
  * creator; its owner and the administrators see it in `realm_bots` and manage it.
  */
 
-export const BOT_TYPES = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
+export const BOT_TYPES = {
+  GENERIC: 1,
+  INCOMING_WEBHOOK: 2,
+  OUTGOING_WEBHOOK: 3,
+  EMBEDDED: 4,
+} as const;
 /** The address bots get: `<short name>-bot@` this domain, as the demo's bots have. */
 export const BOT_DOMAIN = 'parley.bots';
 
@@ -63,11 +70,22 @@ export async function createBot(
   ctx: AppContext,
   realm: Realm,
   actor: User,
-  opts: { full_name: string; short_name: string; bot_type: number },
+  opts: {
+    full_name: string;
+    short_name: string;
+    bot_type: number;
+    payload_url?: string;
+    interface_type?: number;
+    service_name?: string;
+  },
 ) {
-  if (!Object.values(BOT_TYPES).includes(opts.bot_type as 1 | 2))
+  // Embedded bots run inside the reference server when its operator turns them on (off by
+  // default); this server runs none, and says so as the reference does when they are off.
+  if (opts.bot_type === BOT_TYPES.EMBEDDED) throw badRequest('Embedded bots are not enabled.');
+  if (!Object.values(BOT_TYPES).includes(opts.bot_type as 1 | 2 | 3))
     throw badRequest('Invalid bot type');
   checkBotCreationPolicy(realm, actor, opts.bot_type);
+  const serviceInterface = checkInterface(opts.interface_type ?? SERVICE_INTERFACE.GENERIC);
   const fullName = validateFullName(opts.full_name);
   const short = opts.short_name.trim().toLowerCase();
   if (!/^[a-z0-9._-]+$/.test(short)) throw badRequest('Bad name or username');
@@ -94,6 +112,15 @@ export async function createBot(
         botType: opts.bot_type,
         botOwnerId: actor.id,
         defaultStreams: false,
+        botService:
+          opts.bot_type === BOT_TYPES.OUTGOING_WEBHOOK
+            ? {
+                name: opts.service_name?.trim() || short.replace(/-bot$/, ''),
+                base_url: opts.payload_url ?? '',
+                interface: serviceInterface,
+                token: generateApiKey(),
+              }
+            : undefined,
       },
       events,
     );
@@ -146,7 +173,12 @@ export async function updateBot(
   realm: Realm,
   actor: User,
   botId: number,
-  changes: { full_name?: string; bot_owner_id?: number },
+  changes: {
+    full_name?: string;
+    bot_owner_id?: number;
+    service_payload_url?: string;
+    service_interface?: number;
+  },
 ) {
   return transact(ctx, async (trx, events) => {
     const bot = await manageableBot(trx, realm, actor, botId);
@@ -189,7 +221,52 @@ export async function updateBot(
       await moveOwnership(ctx, trx, realm, bot, owner, events);
       out.bot_owner = owner.email;
     }
+    if (changes.service_payload_url !== undefined) {
+      const serviceInterface = checkInterface(
+        changes.service_interface ?? SERVICE_INTERFACE.GENERIC,
+      );
+      await updateService(trx, realm, bot, changes.service_payload_url, serviceInterface, events);
+      out.service_payload_url = changes.service_payload_url;
+      out.service_interface = serviceInterface;
+    }
     return out;
+  });
+}
+
+/** upstream check_valid_interface_type */
+function checkInterface(value: number): number {
+  if (!Object.values(SERVICE_INTERFACE).includes(value as 1 | 2))
+    throw badRequest('Invalid interface type');
+  return value;
+}
+
+/**
+ * upstream do_update_outgoing_webhook_service: a new URL and interface for an outgoing-webhook
+ * bot's service (other bots have none, and are left as they are), told to those who see the bot.
+ */
+async function updateService(
+  trx: Database,
+  realm: Realm,
+  bot: User,
+  baseUrl: string,
+  serviceInterface: number,
+  events: Delivery[],
+) {
+  const updated = await trx
+    .updateTable('bot_services')
+    .set({ base_url: baseUrl, interface: serviceInterface })
+    .where('bot_id', '=', bot.id)
+    .executeTakeFirst();
+  if (!Number(updated.numUpdatedRows)) return;
+  const service = (await servicesOf(trx, [bot.id])).get(bot.id);
+  events.push({
+    realmId: realm.id,
+    userIds: await botAudience(trx, realm, bot),
+    event: {
+      type: 'realm_bot',
+      op: 'update',
+      bot: { user_id: bot.id, services: serviceDicts(bot, service) },
+    },
   });
 }
 
@@ -222,7 +299,11 @@ async function moveOwnership(
     events.push({
       realmId: realm.id,
       userIds: gained,
-      event: { type: 'realm_bot', op: 'add', bot: botToApi(ctx, moved) },
+      event: {
+        type: 'realm_bot',
+        op: 'add',
+        bot: botToApi(ctx, moved, (await servicesOf(trx, [bot.id])).get(bot.id)),
+      },
     });
   if (kept.length)
     events.push({

@@ -3,7 +3,7 @@ import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { DB, Realm, Stream, User } from '../db/schema.js';
 import { sql, type Selectable } from 'kysely';
-import { type Delivery, untypedEvent } from '../events/types.js';
+import { type Delivery, type EventDelivery, untypedEvent } from '../events/types.js';
 import { badRequest, streamDoesNotExist } from '../domain/errors.js';
 import { FLAG_BITS, flagsToList } from '../domain/flags.js';
 import { PRIVATE_MESSAGE_BIT } from '../db/flag-conditions.js';
@@ -13,6 +13,7 @@ import { claimLinkedUploads } from './upload-claims.js';
 import { buildMessageRecords, dmKeyOf } from '../lib/message-records.js';
 import { realmSettings } from '../lib/realm.js';
 import { mentionedUserIds } from './user-groups.js';
+import { queueServiceTriggers } from '../lib/service-bots.js';
 import { findStream } from '../lib/streams.js';
 import { checkMaySendToStream } from '../lib/send-access.js';
 import { checkMentionsAllowed } from '../lib/mention-policy.js';
@@ -153,7 +154,7 @@ export async function insertMessage(
       md,
       stream ? { stream, topic, subscriberCount: where.subscriberCount } : null,
     );
-  const flags = await recipientFlags(trx, realm, sender, opts, where, md, content);
+  const { flags, mentioned } = await recipientFlags(trx, realm, sender, opts, where, md, content);
 
   const now = Math.floor(Date.now() / 1000);
   const values: MessageValues = [
@@ -172,7 +173,10 @@ export async function insertMessage(
   ];
   const message = await insertMessageWithRecipients(trx, ctx.dialect, values, recipients, flags);
   await claimLinkedUploads(ctx, trx, realm, sender, message);
-  events.push(await messageDelivery(ctx, trx, realm, message, where, flags, opts));
+  const delivery = await messageDelivery(ctx, trx, realm, message, where, flags, opts);
+  if (await queueServiceTriggers(trx, realm, sender, message, mentioned, where.people))
+    delivery.outgoingWebhooks = true;
+  events.push(delivery);
 
   const result: Record<string, unknown> = { id: message.id };
   if (stream && !system) {
@@ -232,7 +236,10 @@ async function resolveConversation(
   return where;
 }
 
-/** Each recipient's flags for the new message, in the order of `where.recipients`. */
+/**
+ * Each recipient's flags for the new message, in the order of `where.recipients`, and the users
+ * it mentions by name or through a group.
+ */
 async function recipientFlags(
   trx: Database,
   realm: Realm,
@@ -266,7 +273,7 @@ async function recipientFlags(
     if (alerted.has(userId)) flags |= FLAG_BITS.has_alert_word;
     return flags;
   };
-  return recipients.map(flagsFor);
+  return { flags: recipients.map(flagsFor), mentioned };
 }
 
 /** The topic's participants: those who wrote in it before, and the sender. */
@@ -328,7 +335,7 @@ async function messageDelivery(
       noReactions: true,
     })
   ).get(message.id)!;
-  const delivery: Delivery = {
+  const delivery: EventDelivery = {
     realmId: realm.id,
     userIds: recipients,
     // Escaped: the message record is still an untyped object, and each queue's `flags` arrive

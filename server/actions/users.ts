@@ -9,6 +9,7 @@ import { isAdmin, ROLE, VALID_ROLES } from '../domain/roles.js';
 import { userToApi } from '../domain/serialize.js';
 import { adminRequired } from '../lib/admin-checks.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
+import type { BotService } from '../domain/bot-services.js';
 import { announceNewUser } from './announce-user.js';
 import type { ProfileValue } from '../../src/api/model/user.js';
 
@@ -41,6 +42,8 @@ export interface CreateUserOptions {
   /** subscribe to the organization's default streams */
   defaultStreams?: boolean;
   settings?: Record<string, unknown>;
+  /** an outgoing-webhook bot's service, stored and announced with the bot */
+  botService?: Omit<BotService, 'bot_id'>;
 }
 
 /** Whether an address names an account already, as its real address or its API address. */
@@ -91,7 +94,12 @@ export async function insertUser(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await announceNewUser(ctx, trx, realm, user, events);
+  let service: BotService | undefined;
+  if (opts.botService) {
+    service = { ...opts.botService, bot_id: user.id };
+    await trx.insertInto('bot_services').values(service).execute();
+  }
+  await announceNewUser(ctx, trx, realm, user, events, service);
   if (opts.defaultStreams !== false) {
     const defaults = await trx
       .selectFrom('default_streams')

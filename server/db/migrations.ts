@@ -692,6 +692,35 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0021_outgoing_webhooks': {
+      async up(db: Kysely<any>) {
+        // Outgoing-webhook bots' services, and the triggers waiting to be sent to them.
+        await db.schema
+          .createTable('bot_services')
+          .addColumn('bot_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('base_url', 'text', (c) => c.notNull())
+          .addColumn('interface', 'integer', (c) => c.notNull())
+          .addColumn('token', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('outgoing_webhook_jobs')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('bot_id', 'integer', (c) => c.notNull())
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('trigger', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'integer', (c) => c.notNull())
+          .addColumn('claimed_until', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createIndex('outgoing_webhook_jobs_due')
+          .on('outgoing_webhook_jobs')
+          .columns(['next_attempt_at'])
+          .execute();
+      },
+    },
   };
 }
 

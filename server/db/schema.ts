@@ -37,6 +37,39 @@ export interface DB {
   user_statuses: UserStatusTable;
   bot_storage: BotStorageTable;
   push_device_tokens: PushDeviceTokenTable;
+  bot_services: BotServiceTable;
+  outgoing_webhook_jobs: OutgoingWebhookJobTable;
+}
+
+/** Where an outgoing-webhook bot's triggers go (upstream's Service): one row per such bot. */
+export interface BotServiceTable {
+  bot_id: number;
+  /** the service's name: the bot's short name unless given */
+  name: string;
+  /** the URL the triggers are POSTed to; empty until its owner sets one */
+  base_url: string;
+  /** 1: Zulip's own JSON payload, 2: Slack's outgoing-webhook form */
+  interface: number;
+  /** sent with every request, so the bot's server can tell the requests are ours */
+  token: string;
+}
+
+/**
+ * A trigger waiting to be POSTed to an outgoing-webhook bot's service: written in the transaction
+ * of the message that mentions or messages the bot, deleted in the one that posts the answer.
+ */
+export interface OutgoingWebhookJobTable {
+  id: Generated<number>;
+  realm_id: number;
+  bot_id: number;
+  message_id: number;
+  /** "mention" or "private_message" */
+  trigger: string;
+  /** failed tries so far (timeouts and connection errors are tried again) */
+  attempts: number;
+  next_attempt_at: number;
+  /** a worker holds the job until then; an expired claim (a crash) lets another take it */
+  claimed_until: number;
 }
 
 /** A bot's stored state (PUT /bot_storage): one row per key. */

@@ -5,6 +5,7 @@ import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
 import { isAdmin, isGuest, isOwner, ROLE } from './roles.js';
 import { inContentFormat } from './content-format.js';
+import { serviceDicts, type BotService } from './bot-services.js';
 import type {
   Stream as WireStream,
   Subscription as WireSubscription,
@@ -54,7 +55,7 @@ export function userToApi(
 }
 
 /** A bot as `realm_bots` and `realm_bot` events describe it to its owner and administrators. */
-export function botToApi(ctx: AppContext, bot: User) {
+export function botToApi(ctx: AppContext, bot: User, service?: BotService) {
   return {
     user_id: bot.id,
     full_name: bot.full_name,
@@ -67,7 +68,7 @@ export function botToApi(ctx: AppContext, bot: User) {
     default_all_public_streams: false,
     owner_id: bot.bot_owner_id,
     is_active: !!bot.is_active,
-    services: [],
+    services: serviceDicts(bot, service),
   };
 }
 

@@ -37,6 +37,8 @@ export interface EventDelivery {
   publicStreamId?: number;
   /** a message: its conversation as stored, for the unread copies kept in memory (unread-cache) */
   conversation?: { streamId: number | null; topic: string; topicKey: string; dmKey: string | null };
+  /** a message that mentions or messages an outgoing-webhook bot: wakes the webhook senders */
+  outgoingWebhooks?: true;
   control?: undefined;
 }
 

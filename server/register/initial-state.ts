@@ -35,8 +35,7 @@ import {
 
 export type { StateOptions } from './snapshot.js';
 
-export const FEATURE_LEVEL = 222;
-export const SERVICE_VERSION = '8.0-parley-0.1';
+export { FEATURE_LEVEL, SERVICE_VERSION } from '../domain/version.js';
 
 export const ALL_FETCH_TYPES = [
   'alert_words',

@@ -4,6 +4,8 @@ import { cachedRow } from '../db/row-cache.js';
 import { isAdmin } from '../domain/roles.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.js';
 import { botToApi } from '../domain/serialize.js';
+import { OUTGOING_WEBHOOK_BOT } from '../domain/bot-services.js';
+import { servicesOf } from '../lib/service-bots.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
   EMOJISETS,
@@ -58,11 +60,10 @@ export const realmBotsState: Section = async ({ ctx, realm, user }) => {
       .where('is_bot', '=', 1)
       .execute(),
   );
-  return {
-    realm_bots: (bots ?? [])
-      .filter((b) => isAdmin(user) || b.bot_owner_id === user.id)
-      .map((b) => botToApi(ctx, b)),
-  };
+  const visible = (bots ?? []).filter((b) => isAdmin(user) || b.bot_owner_id === user.id);
+  const withServices = visible.filter((b) => b.bot_type === OUTGOING_WEBHOOK_BOT).map((b) => b.id);
+  const services = await servicesOf(db, withServices);
+  return { realm_bots: visible.map((b) => botToApi(ctx, b, services.get(b.id))) };
 };
 
 export const realmEmojiState: Section = async ({ ctx, realm }) => ({

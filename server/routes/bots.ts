@@ -34,6 +34,10 @@ export async function botRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
         full_name: p.string(),
         short_name: p.string(),
         bot_type: p.int().default(1),
+        // JSON-encoded, as upstream's json_validator=check_url
+        payload_url: p.json(webhookUrl).optional(),
+        interface_type: p.int().optional(),
+        service_name: p.string().optional(),
       },
     },
     async ({ realm, user, params }) => createBot(ctx, realm, user, params),
@@ -46,7 +50,12 @@ export async function botRoutes(app: FastifyInstance, { ctx }: RoutesOptions) {
       method: 'PATCH',
       path: '/bots/:bot_id',
       pathInts: ['bot_id'],
-      params: { full_name: p.string().optional(), bot_owner_id: p.int().optional() },
+      params: {
+        full_name: p.string().optional(),
+        bot_owner_id: p.int().optional(),
+        service_payload_url: p.json(webhookUrl).optional(),
+        service_interface: p.int().optional(),
+      },
     },
     async ({ realm, user, params, pathInt }) =>
       updateBot(ctx, realm, user, pathInt('bot_id'), params),
@@ -101,4 +110,12 @@ const stringDict: Checker<Record<string, string>> = (value, name) => {
     if (typeof item !== 'string')
       throw invalidParam(name, `${name}[${JSON.stringify(key)}] is not a string`);
   return dict as Record<string, string>;
+};
+
+/** upstream check_url: an absolute http(s) URL ("payload_url is not a URL" otherwise). */
+const webhookUrl: Checker<string> = (value, name) => {
+  const url = typeof value === 'string' ? value.trim() : null;
+  if (url === null || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw invalidParam(name, `${name} is not a URL`);
+  return url;
 };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
 import { expectError } from './people.js';
 import { databases, useServer } from './fixtures.js';
+import { outgoingWebhookCases, webhookAddressCases } from './outgoing-webhooks.cases.js';
 
 describe.each(databases('both'))('bots people own on %s', (db) => {
   const t = useServer({ db });
@@ -248,4 +249,8 @@ describe.each(databases('both'))('bots people own on %s', (db) => {
         .status,
     ).toBe(200);
   });
+
+  outgoingWebhookCases(t);
 });
+
+webhookAddressCases();

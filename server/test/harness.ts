@@ -56,6 +56,8 @@ export async function startTestServer(
     scryptCost: 1024,
     rateLimitPerMinute: 100_000,
     longPollSeconds: 2,
+    // Outgoing-webhook bots' servers in the tests listen on this machine.
+    webhookAllow: ['loopback'],
     ...opts.config,
   };
   const server = await boot(config, opts.demo ?? true);

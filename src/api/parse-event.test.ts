@@ -28,6 +28,10 @@ const wellFormed: Record<string, Record<string, unknown>[]> = {
   muted_users: [{ muted_users: [{ id: 2, timestamp: 1 }] }],
   realm_bot: [
     { op: 'update', bot: { user_id: 8, is_active: false } },
+    {
+      op: 'update',
+      bot: { user_id: 8, services: [{ base_url: 'https://x.test/', interface: 1, token: 't' }] },
+    },
     { op: 'delete', bot: { user_id: 8 } },
   ],
   scheduled_messages: [
@@ -66,6 +70,7 @@ describe('parseEvent for the organization and personal event types', () => {
       { type: 'alert_words', alert_words: [1] },
       { type: 'realm_emoji', op: 'update', realm_emoji: { 1: { id: 1, name: 'tick' } } },
       { type: 'realm_bot', op: 'update', bot: {} },
+      { type: 'realm_bot', op: 'update', bot: { user_id: 8, services: 'https://x.test/' } },
       { type: 'scheduled_messages', op: 'update', scheduled_message: { type: 'stream' } },
       { type: 'default_streams', default_streams: [{ name: 'no id' }] },
       { type: 'realm_user', op: 'update', person: { user_id: 2, custom_profile_field: {} } },

@@ -108,7 +108,10 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
   alert_words: (e) => isStringList(e.alert_words),
   muted_users: (e) =>
     Array.isArray(e.muted_users) && e.muted_users.every((m) => hasNumbers(m, 'id')),
-  realm_bot: (e) => hasOp(e, 'add', 'update', 'remove', 'delete') && hasNumbers(e.bot, 'user_id'),
+  realm_bot: (e) =>
+    hasOp(e, 'add', 'update', 'remove', 'delete') &&
+    hasNumbers(e.bot, 'user_id') &&
+    (e.bot.services === undefined || isObjectList(e.bot.services)),
   scheduled_messages: (e) =>
     (hasOp(e, 'add') &&
       Array.isArray(e.scheduled_messages) &&

@@ -67,6 +67,42 @@ describe('bots', () => {
   });
 });
 
+describe("an outgoing webhook bot's services", () => {
+  const service = { base_url: 'https://ci.example.com/parley', interface: 1, token: 'tok' };
+  const initial = () =>
+    botsFromSnapshot(
+      eg.registerResponse({ realm_bots: [bot({ user_id: 8, bot_type: 3, services: [service] })] }),
+    );
+
+  it('takes a new URL and interface from an update event', () => {
+    const state = reduceBots(initial(), {
+      id: 1,
+      type: 'realm_bot',
+      op: 'update',
+      bot: {
+        user_id: 8,
+        services: [{ base_url: 'https://new.example.com/', interface: 2, token: 'tok' }],
+      },
+    });
+    expect(state.byId[8].services).toEqual([
+      { base_url: 'https://new.example.com/', interface: 2, token: 'tok' },
+    ]);
+    expect(state.byId[8]).toMatchObject({ bot_type: 3, full_name: 'Bot 8' });
+  });
+
+  it('returns the same state when the services are those the bot has', () => {
+    const state = initial();
+    expect(
+      reduceBots(state, {
+        id: 1,
+        type: 'realm_bot',
+        op: 'update',
+        bot: { user_id: 8, services: [{ ...service }] },
+      }),
+    ).toBe(state);
+  });
+});
+
 describe('scheduled messages', () => {
   const scheduled = (id: number, at: number): ScheduledMessage => ({
     scheduled_message_id: id,

@@ -14,15 +14,28 @@ export function botsFromSnapshot(register: RegisterResponse): BotsState {
   return { byId };
 }
 
+/**
+ * Whether an update leaves a property as it was. `services` (an outgoing webhook's URL, format
+ * and token) is a list of plain objects, compared by content: an update carries a new list.
+ */
+function sameValue(old: unknown, value: unknown): boolean {
+  if (old === value) return true;
+  if (typeof old !== 'object' || typeof value !== 'object' || old === null || value === null)
+    return false;
+  return JSON.stringify(old) === JSON.stringify(value);
+}
+
 export function reduceBots(state: BotsState, event: RealmBotEvent): BotsState {
   const existing = state.byId[event.bot.user_id];
   switch (event.op) {
     case 'add':
       return { byId: { ...state.byId, [event.bot.user_id]: event.bot } };
     case 'update': {
+      // Any property may come, `services` among them when an outgoing webhook's URL or format
+      // changes; what comes replaces what the bot had.
       if (!existing) return state;
       const changed = Object.entries(event.bot).some(
-        ([key, value]) => existing[key as keyof Bot] !== value,
+        ([key, value]) => !sameValue(existing[key as keyof Bot], value),
       );
       return changed
         ? { byId: { ...state.byId, [existing.user_id]: { ...existing, ...event.bot } } }

@@ -5,6 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
+import type { Bot, OutgoingWebhookService } from '../api/model';
 import {
   createInviteLink,
   getInvites,
@@ -134,18 +135,42 @@ export function useUpdateUser() {
   });
 }
 
-export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2 } as const;
+export const BOT_TYPE = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3 } as const;
 
-/** A new bot owned by the reader; the realm_bot event adds it to the lists. */
+/** The format an outgoing webhook bot's server is sent messages in (`interface_type`). */
+export const BOT_INTERFACE = { GENERIC: 1, SLACK: 2 } as const;
+
+/** An outgoing webhook bot's service (where it is sent messages), if the bot is one. */
+export function outgoingWebhookOf(bot: Bot): OutgoingWebhookService | undefined {
+  if (bot.bot_type !== BOT_TYPE.OUTGOING_WEBHOOK) return undefined;
+  return bot.services.find(
+    (s): s is OutgoingWebhookService => 'base_url' in s && typeof s.base_url === 'string',
+  );
+}
+
+/**
+ * A new bot owned by the reader; the realm_bot event adds it to the lists. An outgoing webhook
+ * bot also has the URL it is sent messages at and their format; other types send neither.
+ */
 export function useCreateBot() {
   const { connection } = useSessionCore();
   return useMutation({
-    mutationFn: (bot: { fullName: string; shortName: string; botType: number }) =>
-      createBot(connection, {
+    mutationFn: (bot: {
+      fullName: string;
+      shortName: string;
+      botType: number;
+      payloadUrl?: string;
+      interfaceType?: number;
+    }) => {
+      const outgoing = bot.botType === BOT_TYPE.OUTGOING_WEBHOOK;
+      return createBot(connection, {
         full_name: bot.fullName,
         short_name: bot.shortName,
         bot_type: bot.botType,
-      }),
+        payload_url: outgoing ? bot.payloadUrl : undefined,
+        interface_type: outgoing ? bot.interfaceType : undefined,
+      });
+    },
   });
 }
 
@@ -159,6 +184,8 @@ export function useUpdateBot() {
       botId: number;
       full_name?: string;
       bot_owner_id?: number;
+      service_payload_url?: string;
+      service_interface?: number;
     }) => updateBot(connection, botId, changes),
   });
 }

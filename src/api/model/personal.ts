@@ -31,8 +31,26 @@ export interface Bot {
   default_sending_stream: string | null;
   default_events_register_stream: string | null;
   default_all_public_streams: boolean;
-  services: unknown[];
+  /** an outgoing webhook bot's one service; an embedded bot's; none for the other types */
+  services: BotService[];
 }
+
+/** Where an outgoing webhook bot (bot_type 3) is sent its mentions and direct messages. */
+export interface OutgoingWebhookService {
+  base_url: string;
+  /** 1 generic (Zulip's format), 2 Slack compatible */
+  interface: number;
+  /** sent with every request, so that the bot's server can tell they come from this organization */
+  token: string;
+}
+
+/** An embedded bot's (bot_type 4) service: which bot runs on the server, with its settings. */
+export interface EmbeddedBotService {
+  service_name: string;
+  config_data: Record<string, string>;
+}
+
+export type BotService = OutgoingWebhookService | EmbeddedBotService;
 
 export interface ScheduledMessage {
   scheduled_message_id: number;

@@ -199,21 +199,49 @@ export function removeProfileData(connection: ApiConnection, fieldIds: readonly 
   return connection.request<object>('DELETE', '/users/me/profile_data', { data: [...fieldIds] });
 }
 
-/** POST /bots (no documentation page): a new bot owned by the caller, with its id and API key */
+/**
+ * POST /bots (no documentation page): a new bot owned by the caller, with its id and API key. An
+ * outgoing webhook bot (bot_type 3) also takes the URL its mentions and direct messages are sent
+ * to, and their format (`interface_type`: 1 generic, 2 Slack compatible). The server reads
+ * `payload_url` as JSON, so the URL goes as a JSON string.
+ */
 export function createBot(
   connection: ApiConnection,
-  options: { full_name: string; short_name: string; bot_type: number },
+  options: {
+    full_name: string;
+    short_name: string;
+    bot_type: number;
+    payload_url?: string;
+    interface_type?: number;
+  },
 ) {
-  return connection.request<{ user_id: number; api_key: string }>('POST', '/bots', options);
+  const { payload_url, ...rest } = options;
+  return connection.request<{ user_id: number; api_key: string }>('POST', '/bots', {
+    ...rest,
+    payload_url: payload_url === undefined ? undefined : JSON.stringify(payload_url),
+  });
 }
 
-/** PATCH /bots/{bot_id} (no documentation page): renames a bot or gives it to someone else */
+/**
+ * PATCH /bots/{bot_id} (no documentation page): renames a bot or gives it to someone else; for an
+ * outgoing webhook bot, a new URL (sent as a JSON string, as the server reads it) or format.
+ */
 export function updateBot(
   connection: ApiConnection,
   botId: number,
-  changes: { full_name?: string; bot_owner_id?: number },
+  changes: {
+    full_name?: string;
+    bot_owner_id?: number;
+    service_payload_url?: string;
+    service_interface?: number;
+  },
 ) {
-  return connection.request<object>('PATCH', `/bots/${botId}`, changes);
+  const { service_payload_url, ...rest } = changes;
+  return connection.request<object>('PATCH', `/bots/${botId}`, {
+    ...rest,
+    service_payload_url:
+      service_payload_url === undefined ? undefined : JSON.stringify(service_payload_url),
+  });
 }
 
 /** POST /bots/{bot_id}/api_key/regenerate (no documentation page): the old key stops at once */

@@ -2,7 +2,9 @@
  * Bots: administrators see every bot (Administration › Bots), everyone else the bots they own
  * (Settings › Bots); both come from `realm_bots`, which realm_bot events keep current. A bot can be
  * created, renamed, given to someone else, given a new API key (with a zuliprc file to download),
- * and deactivated or reactivated after a confirmation.
+ * and deactivated or reactivated after a confirmation. An outgoing webhook bot also has the URL its
+ * mentions and direct messages are sent to, their format and the token sent with them; its owner
+ * sets the first two when creating it and may change them later.
  */
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +14,9 @@ import { Avatar } from '../../../components/Avatar';
 import { RowActions } from '../../../components/RowActions';
 import { useActiveUsers, useBotsById, useOwnUserId, useUsersById } from '../../../model/hooks';
 import {
+  BOT_INTERFACE,
   BOT_TYPE,
+  outgoingWebhookOf,
   useCreateBot,
   useDeactivateBot,
   useReactivateUser,
@@ -25,8 +29,22 @@ import { AdminDialog } from './Dialog';
 
 function useBotTypeName() {
   const { t } = useTranslation('adminUsers');
-  return (type: number | null) =>
-    type === BOT_TYPE.INCOMING_WEBHOOK ? t('bots.types.incoming') : t('bots.types.generic');
+  return (type: number | null) => {
+    switch (type) {
+      case BOT_TYPE.INCOMING_WEBHOOK:
+        return t('bots.types.incoming');
+      case BOT_TYPE.OUTGOING_WEBHOOK:
+        return t('bots.types.outgoing');
+      default:
+        return t('bots.types.generic');
+    }
+  };
+}
+
+function useInterfaceName() {
+  const { t } = useTranslation('adminUsers');
+  return (type: number) =>
+    type === BOT_INTERFACE.SLACK ? t('bots.interfaces.slack') : t('bots.interfaces.generic');
 }
 
 /** A link that downloads the bot's zuliprc, for the API's clients. */
@@ -44,19 +62,114 @@ function ZuliprcLink({ bot, apiKey }: { bot: Bot; apiKey: string }) {
   );
 }
 
-function KeyField({ bot, apiKey }: { bot: Bot; apiKey: string }) {
-  const { t } = useTranslation('adminUsers');
+/** A secret to copy: read-only, selected whole when focused. */
+function SecretField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   const id = useId();
   return (
     <div className="admin-field">
-      <label htmlFor={id}>{t('bots.apiKeyOf', { name: bot.full_name })}</label>
+      <label htmlFor={id}>{label}</label>
       <input
         id={id}
         className="text-input admin-key"
         readOnly
-        value={apiKey}
+        value={value}
         onFocus={(e) => e.target.select()}
       />
+      {hint && <p className="settings-hint">{hint}</p>}
+    </div>
+  );
+}
+
+function KeyField({ bot, apiKey }: { bot: Bot; apiKey: string }) {
+  const { t } = useTranslation('adminUsers');
+  return <SecretField label={t('bots.apiKeyOf', { name: bot.full_name })} value={apiKey} />;
+}
+
+/** The token an outgoing webhook bot's server is sent, to tell our requests from others'. */
+function TokenField({ token }: { token: string }) {
+  const { t } = useTranslation('adminUsers');
+  return <SecretField label={t('bots.token')} value={token} hint={t('bots.tokenHint')} />;
+}
+
+function NameField({ value, onChange }: { value: string; onChange(name: string): void }) {
+  const { t } = useTranslation('adminUsers');
+  const id = useId();
+  return (
+    <div className="admin-field">
+      <label htmlFor={id}>{t('bots.name')}</label>
+      <input
+        id={id}
+        className="text-input"
+        value={value}
+        maxLength={60}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+function UsernameField({ value, onChange }: { value: string; onChange(name: string): void }) {
+  const { t } = useTranslation('adminUsers');
+  const id = useId();
+  return (
+    <div className="admin-field">
+      <label htmlFor={id}>{t('bots.username')}</label>
+      <input
+        id={id}
+        className="text-input"
+        value={value}
+        maxLength={40}
+        autoCapitalize="none"
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p className="settings-hint">
+        {t('bots.usernameHint', { email: `${value.trim() || '…'}-bot@parley.bots` })}
+      </p>
+    </div>
+  );
+}
+
+function EndpointField({ value, onChange }: { value: string; onChange(url: string): void }) {
+  const { t } = useTranslation('adminUsers');
+  const id = useId();
+  return (
+    <div className="admin-field">
+      <label htmlFor={id}>{t('bots.endpoint')}</label>
+      <input
+        id={id}
+        type="url"
+        className="text-input"
+        value={value}
+        required
+        autoCapitalize="none"
+        spellCheck={false}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p className="settings-hint">{t('bots.endpointHint')}</p>
+    </div>
+  );
+}
+
+function InterfaceField({ value, onChange }: { value: number; onChange(type: number): void }) {
+  const { t } = useTranslation('adminUsers');
+  const interfaceName = useInterfaceName();
+  const id = useId();
+  return (
+    <div className="admin-field">
+      <label htmlFor={id}>{t('bots.interface')}</label>
+      <select
+        id={id}
+        className="text-input"
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+      >
+        {[BOT_INTERFACE.GENERIC, BOT_INTERFACE.SLACK].map((i) => (
+          <option key={i} value={i}>
+            {interfaceName(i)}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
@@ -74,7 +187,7 @@ function BotTypeField({ value, onChange }: { value: number; onChange(type: numbe
         value={value}
         onChange={(e) => onChange(Number(e.target.value))}
       >
-        {[BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK].map((b) => (
+        {[BOT_TYPE.GENERIC, BOT_TYPE.INCOMING_WEBHOOK, BOT_TYPE.OUTGOING_WEBHOOK].map((b) => (
           <option key={b} value={b}>
             {typeName(b)}
           </option>
@@ -84,13 +197,15 @@ function BotTypeField({ value, onChange }: { value: number; onChange(type: numbe
   );
 }
 
-/** The new bot's key, shown once after creating it, with its zuliprc. */
+/** The new bot's key, shown once after creating it, with its zuliprc (and webhook token). */
 function CreatedBot({ bot, apiKey }: { bot: Bot; apiKey: string }) {
   const { t } = useTranslation('adminUsers');
+  const service = outgoingWebhookOf(bot);
   return (
     <div className="admin-created" role="status">
       <p className="admin-created-title">{t('bots.created', { name: bot.full_name })}</p>
       <KeyField bot={bot} apiKey={apiKey} />
+      {service && <TokenField token={service.token} />}
       <div className="admin-form-actions">
         <ZuliprcLink bot={bot} apiKey={apiKey} />
       </div>
@@ -105,19 +220,28 @@ function CreateBot() {
   const [type, setType] = useState<number>(BOT_TYPE.GENERIC);
   const [name, setName] = useState('');
   const [username, setUsername] = useState('');
+  const [payloadUrl, setPayloadUrl] = useState('');
+  const [interfaceType, setInterfaceType] = useState<number>(BOT_INTERFACE.GENERIC);
   const [createdId, setCreatedId] = useState<number | null>(null);
-  const ids = { name: useId(), username: useId() };
   const created = createdId !== null ? bots[createdId] : undefined;
+  const outgoing = type === BOT_TYPE.OUTGOING_WEBHOOK;
+  const ready = !!name.trim() && !!username.trim() && (!outgoing || !!payloadUrl.trim());
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || !username.trim()) return;
+    if (!ready) return;
     create.mutate(
-      { fullName: name.trim(), shortName: username.trim(), botType: type },
+      {
+        fullName: name.trim(),
+        shortName: username.trim(),
+        botType: type,
+        ...(outgoing && { payloadUrl: payloadUrl.trim(), interfaceType }),
+      },
       {
         onSuccess: ({ user_id }) => {
           setCreatedId(user_id);
           setName('');
           setUsername('');
+          setPayloadUrl('');
         },
       },
     );
@@ -127,37 +251,20 @@ function CreateBot() {
       <form className="admin-form" onSubmit={submit}>
         <div className="admin-field-row">
           <BotTypeField value={type} onChange={setType} />
-          <div className="admin-field">
-            <label htmlFor={ids.name}>{t('bots.name')}</label>
-            <input
-              id={ids.name}
-              className="text-input"
-              value={name}
-              maxLength={60}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={ids.username}>{t('bots.username')}</label>
-            <input
-              id={ids.username}
-              className="text-input"
-              value={username}
-              maxLength={40}
-              autoCapitalize="none"
-              spellCheck={false}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-            <p className="settings-hint">
-              {t('bots.usernameHint', { email: `${username.trim() || '…'}-bot@parley.bots` })}
-            </p>
-          </div>
+          <NameField value={name} onChange={setName} />
+          <UsernameField value={username} onChange={setUsername} />
         </div>
+        {outgoing && (
+          <div className="admin-field-row">
+            <EndpointField value={payloadUrl} onChange={setPayloadUrl} />
+            <InterfaceField value={interfaceType} onChange={setInterfaceType} />
+          </div>
+        )}
         <div className="admin-form-actions">
           <button
             type="submit"
             className="button button-primary"
-            disabled={!name.trim() || !username.trim() || create.isPending}
+            disabled={!ready || create.isPending}
           >
             {t('bots.create')}
           </button>
@@ -175,6 +282,8 @@ function BotItem({ bot }: { bot: Bot }) {
   const { t } = useTranslation('adminUsers');
   const users = useUsersById();
   const typeName = useBotTypeName();
+  const interfaceName = useInterfaceName();
+  const service = outgoingWebhookOf(bot);
   const [dialog, setDialog] = useState<BotDialog | null>(null);
   const close = () => setDialog(null);
   const open = (which: BotDialog) => () => setDialog(which);
@@ -195,6 +304,14 @@ function BotItem({ bot }: { bot: Bot }) {
               ? t('bots.details', { type: typeName(bot.bot_type), owner })
               : typeName(bot.bot_type)}
           </span>
+          {service && (
+            <span className="admin-muted admin-email">
+              {t('bots.endpointDetails', {
+                url: service.base_url,
+                interface: interfaceName(service.interface),
+              })}
+            </span>
+          )}
         </div>
       </div>
       <RowActions
@@ -237,6 +354,7 @@ function KeyDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
   const regenerate = useRegenerateBotKey();
   // The new key shows at once; the realm_bot event brings it into the store too.
   const apiKey = regenerate.data?.api_key ?? bot.api_key ?? '';
+  const service = outgoingWebhookOf(bot);
   return (
     <AdminDialog
       title={t('bots.keyTitle', { name: bot.full_name })}
@@ -245,6 +363,7 @@ function KeyDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
     >
       <KeyField bot={bot} apiKey={apiKey} />
       <p className="admin-dialog-text">{t('bots.keyHint')}</p>
+      {service && <TokenField token={service.token} />}
       <div className="admin-form-actions">
         <ZuliprcLink bot={bot} apiKey={apiKey} />
         <button
@@ -271,7 +390,12 @@ function EditBotDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
   const humans = useActiveUsers().filter((u) => !u.is_bot);
   const [name, setName] = useState(bot.full_name);
   const [owner, setOwner] = useState(bot.owner_id ?? 0);
-  const ids = { name: useId(), owner: useId() };
+  const service = outgoingWebhookOf(bot);
+  const [payloadUrl, setPayloadUrl] = useState(service?.base_url ?? '');
+  const [interfaceType, setInterfaceType] = useState<number>(
+    service?.interface ?? BOT_INTERFACE.GENERIC,
+  );
+  const ids = { owner: useId() };
   return (
     <AdminDialog
       title={t('bots.editTitle', { name: bot.full_name })}
@@ -280,23 +404,24 @@ function EditBotDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
       error={update.error}
       onClose={onClose}
       onConfirm={() => {
-        const changes: { full_name?: string; bot_owner_id?: number } = {};
+        const changes: {
+          full_name?: string;
+          bot_owner_id?: number;
+          service_payload_url?: string;
+          service_interface?: number;
+        } = {};
         if (name.trim() && name.trim() !== bot.full_name) changes.full_name = name.trim();
         if (owner && owner !== bot.owner_id) changes.bot_owner_id = owner;
-        if (!changes.full_name && !changes.bot_owner_id) return onClose();
+        if (service) {
+          const url = payloadUrl.trim();
+          if (url && url !== service.base_url) changes.service_payload_url = url;
+          if (interfaceType !== service.interface) changes.service_interface = interfaceType;
+        }
+        if (Object.keys(changes).length === 0) return onClose();
         update.mutate({ botId: bot.user_id, ...changes }, { onSuccess: onClose });
       }}
     >
-      <div className="admin-field">
-        <label htmlFor={ids.name}>{t('bots.name')}</label>
-        <input
-          id={ids.name}
-          className="text-input"
-          value={name}
-          maxLength={60}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
+      <NameField value={name} onChange={setName} />
       <div className="admin-field">
         <label htmlFor={ids.owner}>{t('bots.owner')}</label>
         <select
@@ -312,6 +437,13 @@ function EditBotDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
           ))}
         </select>
       </div>
+      {service && (
+        <>
+          <EndpointField value={payloadUrl} onChange={setPayloadUrl} />
+          <InterfaceField value={interfaceType} onChange={setInterfaceType} />
+          <TokenField token={service.token} />
+        </>
+      )}
     </AdminDialog>
   );
 }
