@@ -1,5 +1,6 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +39,11 @@ const bots = sources(
   ['zulip', 'zulip_bots.run', 'importlib_metadata', 'html2text'],
   ([api]) => [`${api}/zulip`, `${api}/zulip_bots`],
 );
+const botserver = sources(
+  ['bindings'],
+  ['zulip', 'zulip_bots.lib', 'zulip_botserver.server', 'flask', 'importlib_metadata'],
+  ([api]) => [`${api}/zulip`, `${api}/zulip_bots`, `${api}/zulip_botserver`],
+);
 const tmux = spawnSync('tmux', ['-V']).status === 0;
 const terminal = tmux
   ? sources(
@@ -48,10 +54,20 @@ const terminal = tmux
   : { reason: 'tmux is missing' };
 for (const [what, found] of [
   ['zulip-send and zulip_bots', bots],
+  ['zulip-botserver', botserver],
   ['zulip-terminal', terminal],
 ] as const)
   if ('reason' in found)
     console.warn(`real clients test (${what}): ${found.reason}; stepping aside`);
+
+/** A port nothing listens on now, for a child process to listen on. */
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** Polls `check` until it gives a value, for up to a minute (slow machines start Python slowly). */
 async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
@@ -260,6 +276,73 @@ describe('real Zulip clients', () => {
       }
     },
     180_000,
+  );
+
+  it.skipIf('reason' in botserver)(
+    'zulip-botserver runs a bot behind an outgoing-webhook bot: the encrypt bot answers a mention',
+    async () => {
+      const port = await freePort();
+      const made = await t.as.hamlet.post('/bots', {
+        full_name: 'Cipher',
+        short_name: 'cipher',
+        bot_type: 3,
+        payload_url: JSON.stringify(`http://127.0.0.1:${port}/`),
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const email = 'cipher-bot@parley.bots';
+      // The bot's owner reads the service's token from realm_bots, as the web app shows it.
+      const register = await t.as.hamlet.post('/register', { fetch_event_types: '["realm_bot"]' });
+      const [service] = (register.body.realm_bots as any[]).find(
+        (b) => b.user_id === made.body.user_id,
+      ).services;
+      const rc = path.join(dir, 'botserverrc');
+      fs.writeFileSync(
+        rc,
+        `[encrypt]\nemail=${email}\nkey=${made.body.api_key}\nsite=${t.server.url}\ntoken=${service.token}\n`,
+      );
+      const server = spawn(
+        PYTHON,
+        [
+          '-m',
+          'zulip_botserver.server',
+          '--config-file',
+          rc,
+          '--hostname',
+          '127.0.0.1',
+          '--port',
+          String(port),
+        ],
+        {
+          env: { PATH: process.env.PATH, HOME: dir, PYTHONPATH: (botserver as any).pythonPath },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let log = '';
+      server.stdout!.on('data', (d) => (log += d));
+      server.stderr!.on('data', (d) => (log += d));
+      children.push(server);
+      try {
+        await waitFor('the botserver to listen', () =>
+          log.includes('Running on') ? true : undefined,
+        );
+        await t.as.othello.post('/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'secrets',
+          content: '@**Cipher** Hello, World',
+        });
+        const [answer] = await waitFor('the encrypted answer', async () => {
+          const mine = await fromBot(email, 'secrets');
+          return mine.length ? mine : undefined;
+        });
+        expect(answer.content).toBe('Encrypted/Decrypted text: Uryyb, Jbeyq');
+        expect(log).not.toMatch(/Traceback|Unauthorized|BadRequest/);
+      } finally {
+        server.kill('SIGINT');
+        if (server.exitCode === null) await new Promise((r) => server.once('exit', r));
+      }
+    },
+    120_000,
   );
 
   it.skipIf('reason' in terminal)(
