@@ -253,9 +253,10 @@ test('keys act on the selected message: star, reply, and the actions menu', asyn
     'true',
   );
 
-  // + gives the 👍 reaction; - collapses the message to one line, and Show more expands it.
+  // + gives the 👍 reaction, named +1 as the reference names it; - collapses the message to one
+  // line, and Show more expands it.
   await hamlet.keyboard.press('+');
-  await expect(message.getByRole('button', { name: /^thumbs_up: You/ })).toBeVisible();
+  await expect(message.getByRole('button', { name: /^\+1: You/ })).toBeVisible();
   await hamlet.keyboard.press('-');
   await expect(message.getByText('[Collapsed]')).toBeVisible();
   await expect(message.getByText('Select me with a click')).toBeHidden();

@@ -86,9 +86,10 @@ const WORDS = [
   'draft', 'proposal', 'the', 'a', 'we', 'should', 'could', 'maybe', 'today', 'tomorrow', 'after',
   'before', 'looks', 'good', 'thanks', 'agreed', 'done', 'pending', 'blocked', 'on', 'with', 'for',
 ]; // prettier-ignore
-const REACTIONS = ['thumbs_up', 'heart', 'tada', 'smile', 'eyes', 'rocket', 'white_check_mark'].map(
-  (name) => ({ name, code: emojiCodeForName(name)! }),
-);
+const REACTIONS = ['+1', 'heart', 'tada', 'smile', 'eyes', 'rocket', 'check'].map((name) => ({
+  name,
+  code: emojiCodeForName(name)!,
+}));
 
 /** A small, fast, seedable generator (mulberry32), so that a seed gives the same organization. */
 export function randomSource(seed: number): () => number {

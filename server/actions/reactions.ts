@@ -45,12 +45,8 @@ export async function checkEmojiRequest(db: Database, realm: Realm, emoji: Resol
   } else if (emoji.type === 'unicode_emoji') {
     if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f'))
       throw badRequest('Invalid emoji code.');
-    // A name we know must mean this code. A name we don't know (Zulip's own names go beyond the
-    // emoji data set this server uses, e.g. `thinking`) is taken as given with a valid code, so
-    // that clients built on Zulip's name list can react.
-    const known = emojiCodeForName(emoji.name);
-    if (known !== undefined ? known !== emoji.code : !/^[a-z0-9_+-]{1,60}$/.test(emoji.name))
-      throw badRequest('Invalid emoji name.');
+    // The name must be one of this code's names in the reference's table, as upstream.
+    if (emojiCodeForName(emoji.name) !== emoji.code) throw badRequest('Invalid emoji name.');
   } else {
     throw badRequest('Invalid emoji type.');
   }

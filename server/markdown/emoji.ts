@@ -1,11 +1,13 @@
-import { createRequire } from 'node:module';
 import { escapeHtml } from './links.js';
+import EMOJI_NAMES from './emoji-names.json' with { type: 'json' };
 
-interface EmojiEntry {
-  unified: string;
-  short_name: string;
-  short_names: string[];
-}
+/**
+ * The reference server's names for Unicode emoji, by code: the canonical name first, then its
+ * aliases (`1f642` is `smile`, `1f604` is `big_smile`, `1f44d` is `+1`, `thumbs_up` and `like`).
+ * Written by scripts/emoji-names.mjs; the client's emoji table is made from the same file. An
+ * emoji the table does not name has no name, as in the reference.
+ */
+const NAMES_BY_CODE: Readonly<Record<string, readonly string[]>> = EMOJI_NAMES;
 
 /** Zulip's emoji codes: the code points in lowercase hex joined by '-', without FE0F selectors. */
 function zulipCode(unified: string): string {
@@ -16,55 +18,25 @@ function zulipCode(unified: string): string {
     .join('-');
 }
 
-/** Names Zulip uses in addition to the data set's; `canonical` ones also name the emoji. */
-const ZULIP_NAMES: { name: string; code: string; canonical?: boolean }[] = [
-  { name: 'thumbs_up', code: '1f44d' },
-  { name: 'thumbs_down', code: '1f44e' },
-  { name: 'working_on_it', code: '1f6e0', canonical: true },
-  { name: 'slight_smile', code: '1f642', canonical: true },
-];
-
-interface EmojiTables {
-  codeByName: Map<string, string>;
-  nameByCode: Map<string, string>;
-}
-
-let tables: EmojiTables | undefined;
+let codeByName: Map<string, string> | undefined;
 
 /**
- * The name and code tables, built from the emoji data set (1.3 MB of JSON) when a message is
- * first rendered rather than while the server starts.
+ * The code a name or alias means ('smile' -> '1f642', 'big_smile' -> '1f604', 'like' -> '1f44d');
+ * multi-codepoint emoji join their code points with '-' ('flag_united_states' -> '1f1fa-1f1f8').
  */
-function emojiTables(): EmojiTables {
-  if (tables) return tables;
-  const require = createRequire(import.meta.url);
-  const data = require('emoji-datasource/emoji.json') as EmojiEntry[];
-  const codeByName = new Map<string, string>();
-  const nameByCode = new Map<string, string>();
-  for (const entry of data) {
-    const code = zulipCode(entry.unified);
-    if (!nameByCode.has(code)) nameByCode.set(code, entry.short_name);
-    for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
-  }
-  for (const { name, code, canonical } of ZULIP_NAMES) {
-    if (!nameByCode.has(code)) continue;
-    if (!codeByName.has(name)) codeByName.set(name, code);
-    if (canonical) nameByCode.set(code, name);
-  }
-  tables = { codeByName, nameByCode };
-  return tables;
-}
-
-/** 'smile' -> '1f604'; multi-codepoint emoji join their code points with '-' ('us' -> '1f1fa-1f1f8'). */
 export function emojiCodeForName(name: string): string | undefined {
-  // Skin tone modifiers are parts of emoji, not emoji: upstream has no names for them.
-  if (name.startsWith('skin-tone-')) return undefined;
-  return emojiTables().codeByName.get(name);
+  if (!codeByName) {
+    codeByName = new Map();
+    for (const [code, names] of Object.entries(NAMES_BY_CODE))
+      for (const alias of names) codeByName.set(alias, code);
+  }
+  return codeByName.get(name);
 }
 
-/** The primary name of an emoji code ('1f604' -> 'smile'); FE0F selectors are ignored. */
+/** The canonical name of an emoji code ('1f642' -> 'smile'); FE0F selectors are ignored. */
 export function emojiNameForCode(code: string): string | undefined {
-  return emojiTables().nameByCode.get(zulipCode(code));
+  const key = zulipCode(code);
+  return Object.hasOwn(NAMES_BY_CODE, key) ? NAMES_BY_CODE[key]![0] : undefined;
 }
 
 /**
@@ -99,23 +71,19 @@ export function wrapUnicodeEmoji(html: string): string {
     const code = zulipCode(
       [...seq].map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0')).join('-'),
     );
-    const name = emojiTables().nameByCode.get(code);
+    const name = emojiNameForCode(code);
     return name ? emojiSpan(name, code) : seq;
   });
 }
 
 /**
- * Every emoji code with its names, the primary one first: the body of `server_emoji_data_url`
+ * Every emoji code with its names, the canonical one first: the body of `server_emoji_data_url`
  * (upstream's emoji_api.json, level 140), from which the mobile apps learn emoji names.
  */
 export function emojiCodeToNames(): Record<string, string[]> {
-  const { codeByName, nameByCode } = emojiTables();
-  const out: Record<string, string[]> = {};
-  for (const [code, name] of nameByCode) if (!name.startsWith('skin-tone-')) out[code] = [name];
-  for (const [name, code] of codeByName)
-    if (out[code] && !out[code].includes(name) && !name.startsWith('skin-tone-'))
-      out[code].push(name);
-  return out;
+  return Object.fromEntries(
+    Object.entries(NAMES_BY_CODE).map(([code, names]) => [code, [...names]]),
+  );
 }
 
 /** Where `emojiCodeToNames` is served, upstream's path (register's `server_emoji_data_url`). */

@@ -1,7 +1,7 @@
 import katex from 'katex';
 import type { MarkdownIt, StateInline } from 'markdown-it';
 import { checkBudget } from './budget.js';
-import { emojiCodeForName, emojiNameForCode, emojiSpan, realmEmojiImage } from './emoji.js';
+import { emojiCodeForName, emojiSpan, realmEmojiImage } from './emoji.js';
 import { escapeText } from './links.js';
 import { renderEnv, type MarkdownRealmEmoji } from './types.js';
 
@@ -67,21 +67,21 @@ function emojiRule(state: StateInline, silent: boolean): boolean {
 
 /**
  * Emoticons, for senders who turned on translate_emoticons: `:)` and friends, standing between
- * spaces or punctuation, become the emoji the reference translates them to.
+ * spaces or punctuation, become the emoji the reference translates them to, by its names.
  */
 const EMOTICONS: Record<string, string> = {
-  ':)': '1f642',
-  '(:': '1f642',
-  ':(': '1f641',
-  '<3': '2764',
-  ':|': '1f610',
-  ':/': '1f615',
-  ';)': '1f609',
-  ':D': '1f600',
-  ':o': '1f62e',
-  ':O': '1f62e',
-  ':p': '1f61b',
-  ':P': '1f61b',
+  ':)': 'smile',
+  '(:': 'smile',
+  ':(': 'frown',
+  '<3': 'heart',
+  ':|': 'neutral',
+  ':/': 'confused',
+  ';)': 'wink',
+  ':D': 'grinning',
+  ':o': 'open_mouth',
+  ':O': 'open_mouth',
+  ':p': 'stuck_out_tongue',
+  ':P': 'stuck_out_tongue',
 };
 const EMOTICON_EDGE = /[\s,.;?!()[\]"']/;
 
@@ -89,13 +89,13 @@ function emoticonRule(state: StateInline, silent: boolean): boolean {
   const env = renderEnv(state.env);
   if (!env?.ctx.translateEmoticons) return false;
   const pair = state.src.slice(state.pos, state.pos + 2);
-  const code = EMOTICONS[pair];
-  if (!code) return false;
+  const name = EMOTICONS[pair];
+  if (!name) return false;
   const before = state.pos > 0 ? state.src[state.pos - 1]! : ' ';
   const after = state.pos + 2 < state.posMax ? state.src[state.pos + 2]! : ' ';
   if (!EMOTICON_EDGE.test(before) || !EMOTICON_EDGE.test(after)) return false;
-  const name = emojiNameForCode(code);
-  if (!name) return false;
+  const code = emojiCodeForName(name);
+  if (!code) return false;
   if (!silent) pushHtml(state, emojiSpan(name, code));
   state.pos += 2;
   return true;

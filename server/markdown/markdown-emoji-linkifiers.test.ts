@@ -1,20 +1,16 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import EMOJI_NAMES from './emoji-names.json' with { type: 'json' };
 import {
   emojiCodeForName,
+  emojiCodeToNames,
   emojiNameForCode,
   expandUrlTemplate,
   renderMarkdown,
   type MarkdownContext,
 } from './index.js';
 
-const emojiData = createRequire(import.meta.url)('emoji-datasource/emoji.json') as {
-  unified: string;
-  short_names: string[];
-}[];
-
-const span = (name: string, code: string) =>
-  `<span aria-label="${name}" class="emoji emoji-${code}" role="img" title="${name}">:${name}:</span>`;
+const span = (name: string, code: string, label = name.replace(/_/g, ' ')) =>
+  `<span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${name}:</span>`;
 
 const GITHUB = {
   id: 1,
@@ -47,14 +43,42 @@ const issue = (n: number | string) =>
 
 describe('emoji', () => {
   it('renders :shortcodes: in Zulip markup', () => {
-    expect(html(':smile:')).toBe(`<p>${span('smile', '1f604')}</p>`);
+    expect(html(':octopus:')).toBe(`<p>${span('octopus', '1f419')}</p>`);
     expect(html('hi :+1::tada:')).toBe(`<p>hi ${span('+1', '1f44d')}${span('tada', '1f389')}</p>`);
   });
 
+  it("names emoji as the reference does, not as emoji-datasource's short names", () => {
+    expect(html(':smile:')).toBe(`<p>${span('smile', '1f642')}</p>`);
+    expect(html(':big_smile:')).toBe(
+      '<p><span aria-label="big smile" class="emoji emoji-1f604" role="img" title="big smile">:big_smile:</span></p>',
+    );
+    expect(html(':poop:')).toBe(`<p>${span('poop', '1f4a9')}</p>`);
+    // iamcal's short names that the reference lacks name nothing.
+    for (const name of ['hankey', 'slightly_smiling_face', 'thumbsup', 'flag-us', 'satisfied'])
+      expect(html(`:${name}:`), name).toBe(`<p>:${name}:</p>`);
+  });
+
+  it('takes aliases, each shown under the name typed', () => {
+    expect(html(':relaxed: :smiling_face:')).toBe(
+      `<p>${span('relaxed', '263a')} ${span('smiling_face', '263a')}</p>`,
+    );
+    expect(html(':thumbs_up::like:')).toBe(
+      `<p>${span('thumbs_up', '1f44d')}${span('like', '1f44d')}</p>`,
+    );
+    expect(html(':working_on_it: :tools:')).toBe(
+      `<p>${span('working_on_it', '1f6e0')} ${span('tools', '1f6e0')}</p>`,
+    );
+  });
+
   it('joins the code points of multi-codepoint emoji, dropping FE0F selectors', () => {
-    expect(html(':flag-us:')).toBe(`<p>${span('flag-us', '1f1fa-1f1f8')}</p>`);
+    expect(html(':flag_united_states:')).toBe(
+      `<p>${span('flag_united_states', '1f1fa-1f1f8')}</p>`,
+    );
     expect(html(':heart:')).toBe(`<p>${span('heart', '2764')}</p>`);
     expect(html(':one:')).toBe(`<p>${span('one', '0031-20e3')}</p>`);
+    expect(html(':eye_in_speech_bubble:')).toBe(
+      `<p>${span('eye_in_speech_bubble', '1f441-200d-1f5e8')}</p>`,
+    );
   });
 
   it('leaves unknown shortcodes and emoji in code alone', () => {
@@ -63,36 +87,60 @@ describe('emoji', () => {
     expect(html('```\n:smile:\n```')).not.toContain('emoji');
   });
 
-  it('wraps typed Unicode emoji the same way, leaving text-style symbols alone', () => {
+  it('wraps typed Unicode emoji the same way, under their canonical names', () => {
     expect(html('ok 👍')).toBe(`<p>ok ${span('+1', '1f44d')}</p>`);
+    expect(html('🙂 😄')).toBe(`<p>${span('smile', '1f642')} ${span('big_smile', '1f604')}</p>`);
     expect(html('🇺🇸 ❤️ 👨‍💻')).toBe(
-      `<p>${span('us', '1f1fa-1f1f8')} ${span('heart', '2764')} ${span('male-technologist', '1f468-200d-1f4bb')}</p>`,
+      `<p>${span('flag_united_states', '1f1fa-1f1f8')} ${span('heart', '2764')} ${span('man_technologist', '1f468-200d-1f4bb')}</p>`,
     );
     expect(html('© ™ ❤ plain')).toBe('<p>© ™ ❤ plain</p>');
     expect(html('`👍`')).toBe('<p><code>👍</code></p>');
   });
 
-  it('knows every short name of the data set, and Zulip names', () => {
-    for (const entry of emojiData) {
-      const code = entry.unified
-        .toLowerCase()
-        .split('-')
-        .filter((c) => c !== 'fe0f')
-        .join('-');
-      for (const name of entry.short_names)
-        expect(emojiCodeForName(name), name).toBe(name.startsWith('skin-tone-') ? undefined : code);
-    }
-    expect(emojiCodeForName('smile')).toBe('1f604');
-    expect(emojiCodeForName('thumbs_up')).toBe('1f44d');
-    expect(emojiCodeForName('working_on_it')).toBe('1f6e0');
-    expect(emojiCodeForName('nope_not_one')).toBeUndefined();
+  it('leaves typed emoji that the reference does not name as text', () => {
+    // Unicode 15.1's phoenix (bird, ZWJ, fire): emoji-datasource knows it, the reference does not.
+    expect(html('\u{1f426}\u200d\u{1f525}')).toBe('<p>\u{1f426}\u200d\u{1f525}</p>');
   });
 
-  it('names emoji codes', () => {
-    expect(emojiNameForCode('1f604')).toBe('smile');
+  it("knows every name of the reference's table, and no other", () => {
+    const table: Record<string, string[]> = EMOJI_NAMES;
+    let count = 0;
+    for (const [code, names] of Object.entries(table)) {
+      for (const name of names) expect(emojiCodeForName(name), name).toBe(code);
+      count += names.length;
+    }
+    expect(count).toBeGreaterThan(2800);
+    expect(emojiCodeForName('smile')).toBe('1f642');
+    expect(emojiCodeForName('big_smile')).toBe('1f604');
+    expect(emojiCodeForName('relaxed')).toBe('263a');
+    expect(emojiCodeForName('thumbs_up')).toBe('1f44d');
+    expect(emojiCodeForName('like')).toBe('1f44d');
+    expect(emojiCodeForName('working_on_it')).toBe('1f6e0');
+    expect(emojiCodeForName('slight_smile')).toBeUndefined();
+    expect(emojiCodeForName('skin-tone-3')).toBeUndefined();
+    expect(emojiCodeForName('nope_not_one')).toBeUndefined();
+    expect(emojiCodeForName('constructor')).toBeUndefined();
+  });
+
+  it('names emoji codes by their canonical names', () => {
+    expect(emojiNameForCode('1f642')).toBe('smile');
+    expect(emojiNameForCode('1f604')).toBe('big_smile');
+    expect(emojiNameForCode('263a')).toBe('smiling_face');
+    expect(emojiNameForCode('1f44d')).toBe('+1');
     expect(emojiNameForCode('2764-FE0F')).toBe('heart');
     expect(emojiNameForCode('1f6e0')).toBe('working_on_it');
+    expect(emojiNameForCode('1f426-200d-1f525')).toBeUndefined();
     expect(emojiNameForCode('zzzz')).toBeUndefined();
+    expect(emojiNameForCode('constructor')).toBeUndefined();
+  });
+
+  it("serves the table as emoji_api.json's code_to_names, the canonical name first", () => {
+    const codeToNames = emojiCodeToNames();
+    expect(codeToNames).toEqual(EMOJI_NAMES);
+    expect(codeToNames['1f44d']).toEqual(['+1', 'thumbs_up', 'like']);
+    expect(codeToNames['1f642']).toEqual(['smile']);
+    codeToNames['1f642']!.push('changed');
+    expect(emojiCodeToNames()['1f642']).toEqual(['smile']);
   });
 });
 

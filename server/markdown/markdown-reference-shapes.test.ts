@@ -268,7 +268,7 @@ describe('emoji', () => {
   });
 
   it('uses up the colons of a name that is no emoji, and has no skin tone emoji', () => {
-    expect(html(':nope:thumbs_up: :skin-tone-3:')).toBe('<p>:nope:thumbs_up: :skin-tone-3:</p>');
+    expect(html(':nah:thumbs_up: :skin-tone-3:')).toBe('<p>:nah:thumbs_up: :skin-tone-3:</p>');
   });
 
   it("shows the reference's :zulip: image", () => {
@@ -283,6 +283,25 @@ describe('emoji', () => {
     expect(out).toContain('ok;)');
     expect(out).toContain('class="emoji emoji-2764"');
     expect(html('hi :)')).toBe('<p>hi :)</p>');
+  });
+
+  it("translates each emoticon to the reference's emoji, under its name", () => {
+    const pairs: [string, string, string][] = [
+      [':)', 'smile', '1f642'],
+      [':(', 'frown', '1f641'],
+      ['<3', 'heart', '2764'],
+      [':|', 'neutral', '1f610'],
+      [':/', 'confused', '1f615'],
+      [':D', 'grinning', '1f600'],
+      [':o', 'open_mouth', '1f62e'],
+      [':P', 'stuck_out_tongue', '1f61b'],
+    ];
+    for (const [emoticon, name, code] of pairs) {
+      const label = name.replace(/_/g, ' ');
+      expect(html(`a ${emoticon} b`, { translateEmoticons: true }), emoticon).toBe(
+        `<p>a <span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${name}:</span> b</p>`,
+      );
+    }
   });
 
   it('wraps a ZWJ sequence that starts with a text-style pictograph', () => {

@@ -753,7 +753,7 @@ for (const run of centralRuns(databases('both')))
         hamlet.post('/users/me/status', {
           status_text: 'In a meeting',
           emoji_name: 'calendar',
-          emoji_code: '1f4c6',
+          emoji_code: '1f4c5',
           reaction_type: 'unicode_emoji',
         }),
       );

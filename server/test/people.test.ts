@@ -22,7 +22,7 @@ describe.each(databases('both'))('status and avatar on %s', (db) => {
         user_id: w.id.hamlet,
         status_text: 'In a meeting',
         emoji_name: 'calendar',
-        emoji_code: '1f4c6',
+        emoji_code: '1f4c5',
         reaction_type: 'unicode_emoji',
       },
       { type: 'user_status', user_id: w.id.hamlet, away: true },
@@ -32,7 +32,7 @@ describe.each(databases('both'))('status and avatar on %s', (db) => {
       away: true,
       status_text: 'In a meeting',
       emoji_name: 'calendar',
-      emoji_code: '1f4c6',
+      emoji_code: '1f4c5',
       reaction_type: 'unicode_emoji',
     });
     expect((await othello.get(`/users/${w.id.hamlet}/status`)).body.status).toMatchObject({

@@ -8,7 +8,7 @@ import { firstPageParam, messageKeys, type MessageListData } from './messages';
 
 const narrow = topicNarrow(eg.generalStream.stream_id, 'lunch');
 const message = eg.streamMessage({ id: 41, flags: ['read'] });
-const thumbsUp = { emoji_name: 'thumbs_up', emoji_code: '1f44d' };
+const thumbsUp = { emoji_name: '+1', emoji_code: '1f44d' };
 
 function seeded() {
   const setup = fakeSession();

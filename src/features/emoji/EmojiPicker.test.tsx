@@ -57,7 +57,7 @@ describe('the emoji picker', { timeout: 20_000 }, () => {
     const image = button('party parrot', region('Custom'))?.querySelector('img');
     expect(image?.getAttribute('src')).toBe(parrot.source_url);
     expect(labels(region('Popular'), 'button')).toEqual([
-      'thumbs up',
+      '+1',
       'tada',
       'smile',
       'heart',
@@ -68,13 +68,23 @@ describe('the emoji picker', { timeout: 20_000 }, () => {
 
   it('searches names and aliases; Enter picks the best match and remembers it', async () => {
     const { onPick, region, search } = await renderPicker();
-    fireEvent.change(search, { target: { value: 'thumbsup' } });
-    expect(labels(region('Search results'), 'button')[0]).toBe('thumbs up');
+    fireEvent.change(search, { target: { value: 'thumbs up' } });
+    expect(labels(region('Search results'), 'button')[0]).toBe('+1');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ name: '+1', code: '1f44d' }));
+    expect(recentEmojiNames()).toEqual(['+1']);
+  });
+
+  it("finds emoji by the reference's names", async () => {
+    const { onPick, region, search } = await renderPicker();
+    fireEvent.change(search, { target: { value: 'big_smile' } });
+    expect(labels(region('Search results'), 'button')).toEqual(['big smile']);
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(onPick).toHaveBeenCalledWith(
-      expect.objectContaining({ name: 'thumbs_up', code: '1f44d' }),
+      expect.objectContaining({ name: 'big_smile', code: '1f604' }),
     );
-    expect(recentEmojiNames()).toEqual(['thumbs_up']);
+    fireEvent.change(search, { target: { value: 'smile' } });
+    expect(labels(region('Search results'), 'button')[0]).toBe('smile');
   });
 
   it('marks the chosen emoji and closes on Escape', async () => {

@@ -41,8 +41,8 @@ interface EmojiPickerProps {
 
 const POPULAR_CATEGORY = 'Popular';
 const SEARCH_CATEGORY = 'Search results';
-/** The reference app's popular emoji, offered first. */
-const POPULAR = ['thumbs_up', 'tada', 'smile', 'heart', 'working_on_it', 'octopus'];
+/** The reference app's popular emoji (1f44d, 1f389, 1f642, 2764, 1f6e0, 1f419), offered first. */
+const POPULAR = ['+1', 'tada', 'smile', 'heart', 'working_on_it', 'octopus'];
 
 /** A representative glyph for each category's jump link. */
 const CATEGORY_ICONS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import data from 'emoji-datasource/emoji.json';
+import EMOJI_NAMES from '../../../server/markdown/emoji-names.json';
 import {
   buildEmojiSet,
   customEmoji,
@@ -12,13 +12,8 @@ import {
 } from './emoji-data';
 import { EMOJI_TABLE } from './emoji-table.generated';
 
-const ZULIP_NAMES = new Set(['thumbs_up', 'thumbs_down', 'working_on_it', 'slight_smile']);
-const zulipCode = (unified: string) =>
-  unified
-    .toLowerCase()
-    .split('-')
-    .filter((cp) => cp !== 'fe0f')
-    .join('-');
+/** The reference's names by code, which the server reads too. */
+const namesByCode: Record<string, string[]> = EMOJI_NAMES;
 
 describe('the emoji table', () => {
   const categories = parseEmojiTable(EMOJI_TABLE);
@@ -38,19 +33,27 @@ describe('the emoji table', () => {
     expect(categories[0].emoji[0]).toMatchObject({ name: 'grinning', code: '1f600' });
   });
 
-  it('matches emoji-datasource (regenerate with scripts/emoji-table.mjs when it changes)', () => {
-    const codeByName = new Map<string, string>();
-    for (const entry of data)
-      for (const name of entry.short_names)
-        if (!codeByName.has(name)) codeByName.set(name, zulipCode(entry.unified));
+  it("names every emoji as the server's table does (regenerate with scripts/emoji-table.mjs)", () => {
     const all = categories.flatMap((c) => c.emoji);
-    expect(all.length).toBe(data.filter((e) => e.category !== 'Component').length);
+    expect(all.map((e) => e.code).sort()).toEqual(Object.keys(namesByCode).sort());
     for (const emoji of all)
-      for (const name of [emoji.name, ...emoji.aliases])
-        if (!ZULIP_NAMES.has(name)) expect(codeByName.get(name), name).toBe(emoji.code);
-    const thumbsUp = all.find((e) => e.code === '1f44d');
-    expect(thumbsUp?.name).toBe('thumbs_up');
-    expect(thumbsUp?.aliases).toContain('+1');
+      expect([emoji.name, ...emoji.aliases]).toEqual(namesByCode[emoji.code]);
+    const byCode = new Map(all.map((e) => [e.code, e]));
+    expect(byCode.get('1f642')).toMatchObject({ name: 'smile', aliases: [] });
+    expect(byCode.get('1f604')).toMatchObject({ name: 'big_smile' });
+    expect(byCode.get('1f44d')).toMatchObject({ name: '+1', aliases: ['thumbs_up', 'like'] });
+    expect(byCode.get('263a')).toMatchObject({ name: 'smiling_face', aliases: ['relaxed'] });
+  });
+
+  it("leaves out what the reference does not name, and iamcal's names", () => {
+    const names = new Set(
+      categories.flatMap((c) => c.emoji.flatMap((e) => [e.name, ...e.aliases])),
+    );
+    for (const name of ['slight_smile', 'slightly_smiling_face', 'thumbsup', 'hankey', 'flag-us'])
+      expect(names.has(name), name).toBe(false);
+    const codes = new Set(categories.flatMap((c) => c.emoji.map((e) => e.code)));
+    expect(codes.has('1f426-200d-1f525')).toBe(false); // phoenix, Unicode 15.1
+    expect(codes.has('1f3fb')).toBe(false); // a skin tone modifier
   });
 
   it('loads lazily, once', async () => {
@@ -85,10 +88,23 @@ describe('finding emoji', () => {
     const names = searchEmoji(set, 'heart', 50).map((e) => e.name);
     expect(names[0]).toBe('heart');
     expect(names.indexOf('heart_eyes')).toBeLessThan(names.indexOf('broken_heart'));
-    expect(searchEmoji(set, 'thumbsup', 3).map((e) => e.name)).toEqual(['thumbs_up']);
+    expect(searchEmoji(set, 'thumbs_up', 3).map((e) => e.name)).toEqual(['+1']);
+    expect(searchEmoji(set, 'like', 1).map((e) => e.code)).toEqual(['1f44d']);
+    expect(searchEmoji(set, 'thumbsup')).toEqual([]);
     expect(searchEmoji(set, 'parr', 3).map((e) => e.name)).toContain('party_parrot');
     expect(searchEmoji(set, 'party p', 3).map((e) => e.name)).toEqual(['party_parrot']);
     expect(searchEmoji(set, 'zzzqqq')).toEqual([]);
+  });
+
+  it("finds the reference's names: big_smile is 1f604, smile 1f642", () => {
+    expect(searchEmoji(set, 'big_smile').map((e) => [e.name, e.code])).toEqual([
+      ['big_smile', '1f604'],
+    ]);
+    expect(searchEmoji(set, 'big smile', 1)[0]).toMatchObject({ name: 'big_smile' });
+    expect(searchEmoji(set, 'smile', 1)[0]).toMatchObject({ name: 'smile', code: '1f642' });
+    expect(set.byName.get('smile')?.code).toBe('1f642');
+    expect(set.byName.get('relaxed')?.code).toBe('263a');
+    expect(set.byName.has('slight_smile')).toBe(false);
   });
 
   it('shows glyphs with the emoji presentation where text is the default', () => {

@@ -22,8 +22,9 @@ import { useMessageActionsUi } from './store';
 
 export type RunnableAction = Exclude<MessageActionId, 'edit' | 'delete'> | 'mention' | 'thumbs-up';
 
+/** The `+` key's reaction: 1f44d under the reference's canonical name for it. */
 const THUMBS_UP: ReactionRef = {
-  emoji_name: 'thumbs_up',
+  emoji_name: '+1',
   emoji_code: '1f44d',
   reaction_type: 'unicode_emoji',
 };
