@@ -269,3 +269,86 @@ test('reactions from the picker, custom emoji as images, names on hover, live', 
   await messageBox(othello).press('Tab');
   await expect(messageBox(othello)).toHaveValue('nice :e2e_parrot: ');
 });
+
+test('polls and to-do lists work live between two people, also from the API; calls and /me', async ({
+  browser,
+}) => {
+  const url = await topicUrl('e2e widgets');
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', { path: url });
+  const othello = await logIn(browser, server.url, 'othello@example.com', { path: url });
+
+  // A poll with three options, written as any Zulip user writes one.
+  await messageBox(hamlet).fill('/poll Where do we eat?\nPizza\nSushi\nTacos');
+  await messageBox(hamlet).press('Enter');
+  const poll = (page: Page) => page.getByRole('group', { name: 'Where do we eat?' });
+  const vote = (page: Page, option: string) =>
+    poll(page).getByRole('button', { name: new RegExp(`^Vote for “${option}”`) });
+  await expect(vote(othello, 'Tacos')).toHaveAccessibleName('Vote for “Tacos”, 0 votes');
+
+  await vote(hamlet, 'Pizza').click();
+  await vote(othello, 'Pizza').click();
+  await vote(othello, 'Sushi').click();
+  for (const page of [hamlet, othello]) {
+    await expect(vote(page, 'Pizza')).toHaveAccessibleName('Vote for “Pizza”, 2 votes');
+    await expect(vote(page, 'Sushi')).toHaveAccessibleName('Vote for “Sushi”, 1 vote');
+  }
+  await expect(vote(hamlet, 'Pizza')).toHaveAttribute('aria-pressed', 'true');
+  await expect(vote(hamlet, 'Sushi')).toHaveAttribute('aria-pressed', 'false');
+  // A second click takes the vote back; a new option reaches the other person.
+  await vote(othello, 'Sushi').click();
+  await poll(othello).getByRole('textbox', { name: 'New option' }).fill('Curry');
+  await poll(othello).getByRole('textbox', { name: 'New option' }).press('Enter');
+  await expect(vote(hamlet, 'Sushi')).toHaveAccessibleName('Vote for “Sushi”, 0 votes');
+  await expect(vote(hamlet, 'Curry')).toHaveAccessibleName('Vote for “Curry”, 0 votes');
+  await shoot(hamlet, poll(hamlet), 'poll');
+
+  // A to-do list: the other person adds a task and ticks one.
+  await messageBox(hamlet).fill('/todo Launch\nWrite notes: by Friday');
+  await messageBox(hamlet).press('Enter');
+  const todo = (page: Page) => page.getByRole('group', { name: 'Launch' });
+  await todo(othello).getByRole('textbox', { name: 'New task', exact: true }).fill('Book the room');
+  await todo(othello).getByRole('button', { name: 'Add task' }).click();
+  await todo(othello).getByRole('checkbox', { name: 'Write notes' }).check();
+  await expect(todo(hamlet).getByRole('checkbox', { name: 'Write notes' })).toBeChecked();
+  await expect(todo(hamlet).getByRole('checkbox', { name: 'Book the room' })).not.toBeChecked();
+  await shoot(hamlet, todo(hamlet), 'todo');
+
+  // A poll and a vote sent through the API, as zulip-flutter or the Zulip web app send them.
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const sent = await iago.post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'e2e widgets',
+    content: '/poll Ship on Monday?\nYes\nNo',
+  });
+  const shipping = (page: Page) => page.getByRole('group', { name: 'Ship on Monday?' });
+  await expect(shipping(othello)).toBeVisible();
+  await iago.post('/submessage', {
+    message_id: String(sent.id),
+    msg_type: 'widget',
+    content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }),
+  });
+  await expect(
+    shipping(othello).getByRole('button', { name: /^Vote for “Yes”/ }),
+  ).toHaveAccessibleName('Vote for “Yes”, 1 vote');
+  await shipping(othello)
+    .getByRole('button', { name: /^Vote for “No”/ })
+    .click();
+  await expect
+    .poll(async () => {
+      const message = (await iago.get(`/messages/${sent.id}`)).message;
+      return message.submessages.map((s: { content: string }) => JSON.parse(s.content));
+    })
+    .toContainEqual({ type: 'vote', key: 'canned,1', vote: 1 });
+
+  // The call button adds a fresh Jitsi link to the draft; /me reads as an action.
+  await hamlet.getByRole('button', { name: 'Add video call' }).click();
+  await expect(messageBox(hamlet)).toHaveValue(
+    /^\[Join video call\.\]\(https:\/\/meet\.jit\.si\/\d{15}\) ?$/,
+  );
+  await messageBox(hamlet).fill('/me is away for lunch');
+  await messageBox(hamlet).press('Enter');
+  const action = othello.locator('article.message', { hasText: 'is away for lunch' });
+  await expect(action).toContainText('King Hamlet');
+  await expect(action).not.toContainText('/me');
+});

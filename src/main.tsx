@@ -26,6 +26,7 @@ import './styles/admin-users.css';
 import './styles/admin.css';
 import './styles/channels.css';
 import './styles/people.css';
+import './styles/widgets.css';
 // Server-rendered math (KaTeX HTML) needs its stylesheet and fonts.
 import 'katex/dist/katex.min.css';
 

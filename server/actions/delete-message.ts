@@ -129,6 +129,7 @@ export async function removeMessages(trx: Database, ids: number[]) {
     const chunk = ids.slice(i, i + 500);
     await trx.deleteFrom('user_messages').where('message_id', 'in', chunk).execute();
     await trx.deleteFrom('reactions').where('message_id', 'in', chunk).execute();
+    await trx.deleteFrom('submessages').where('message_id', 'in', chunk).execute();
     await trx.deleteFrom('message_edits').where('message_id', 'in', chunk).execute();
     await trx.deleteFrom('messages').where('id', 'in', chunk).execute();
   }

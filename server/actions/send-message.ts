@@ -24,6 +24,8 @@ import { insertMessageWithRecipients, type MessageValues } from '../db/message-i
 import { contentFlagsOf } from '../domain/message-content.js';
 import { normalizeContent, normalizeTopic } from '../domain/message-text.js';
 import { markdownContext } from './markdown-context.js';
+import { insertWidget } from './submessages.js';
+import { widgetFromContent, type SubmessageRecord, type WidgetContent } from '../domain/widgets.js';
 
 export type Recipient =
   | { type: 'stream'; streamId?: number; streamName?: string; topic: string }
@@ -37,6 +39,8 @@ export interface SendOptions {
   localId?: string;
   /** a user for whom the message starts out read: whoever caused a system notice */
   readFor?: number;
+  /** a widget given by the client (a bot's form), in place of one from a `/poll` or `/todo` */
+  widgetContent?: WidgetContent;
 }
 
 async function resolveDirectRecipients(
@@ -173,7 +177,10 @@ export async function insertMessage(
   ];
   const message = await insertMessageWithRecipients(trx, ctx.dialect, values, recipients, flags);
   await claimLinkedUploads(ctx, trx, realm, sender, message);
-  const delivery = await messageDelivery(ctx, trx, realm, message, where, flags, opts);
+  // upstream do_widget_post_save_actions: `/poll` and `/todo` make a widget, or the client gives one.
+  const widget = opts.widgetContent ?? widgetFromContent(content);
+  const submessages = widget ? [await insertWidget(trx, message, widget)] : [];
+  const delivery = await messageDelivery(ctx, trx, realm, message, where, flags, opts, submessages);
   if (await queueServiceTriggers(trx, realm, sender, message, mentioned, where.people))
     delivery.outgoingWebhooks = true;
   events.push(delivery);
@@ -326,6 +333,7 @@ async function messageDelivery(
   where: Conversation,
   flags: number[],
   opts: SendOptions,
+  submessages: SubmessageRecord[],
 ) {
   const { stream, recipients } = where;
   const record = (
@@ -333,6 +341,7 @@ async function messageDelivery(
       streams: stream ? [stream] : [],
       users: where.people,
       noReactions: true,
+      submessages,
     })
   ).get(message.id)!;
   const delivery: EventDelivery = {

@@ -721,6 +721,24 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0022_submessages': {
+      async up(db: Kysely<any>) {
+        // Widgets' submessages (polls, to-do lists, bots' forms), read by message id.
+        await db.schema
+          .createTable('submessages')
+          .addColumn('id', idType, id)
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('sender_id', 'integer', (c) => c.notNull())
+          .addColumn('msg_type', 'text', (c) => c.notNull())
+          .addColumn('content', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('submessages_message')
+          .on('submessages')
+          .columns(['message_id', 'id'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -39,6 +39,21 @@ export interface DB {
   push_device_tokens: PushDeviceTokenTable;
   bot_services: BotServiceTable;
   outgoing_webhook_jobs: OutgoingWebhookJobTable;
+  submessages: SubmessageTable;
+}
+
+/**
+ * What widgets attach to a message (upstream's SubMessage): the widget itself (a poll, a to-do
+ * list, a bot's form) from the message's sender, then each vote, option, task or tick, in order.
+ */
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  /** "widget" for every widget; clients ignore other types */
+  msg_type: string;
+  /** JSON text, as the client sent it */
+  content: string;
 }
 
 /** Where an outgoing-webhook bot's triggers go (upstream's Service): one row per such bot. */

@@ -152,6 +152,7 @@ export interface MessageRecordInput {
   sending_client: string;
   realm: Realm;
   reactions?: unknown[];
+  submessages?: unknown[];
 }
 
 /** Stable numeric ids for conversations: streams and DM groups (clients only compare them). */
@@ -200,9 +201,10 @@ export function messageRecord(ctx: AppContext, m: MessageRecordInput) {
     topic_links: [],
     timestamp: m.date_sent,
     client: m.sending_client,
-    is_me_message: /^\/me( |$)/.test(m.content),
+    // upstream Message.is_status_message: "/me loves chocolate" reads "Full Name loves chocolate".
+    is_me_message: m.content.startsWith('/me '),
     reactions: m.reactions ?? [],
-    submessages: [],
+    submessages: m.submessages ?? [],
     raw_content: m.content,
     rendered_content: m.rendered_content,
   };

@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
 import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
 import { dmIds, dmKeyOf } from '../domain/conversations.js';
+import type { SubmessageRecord } from '../domain/widgets.js';
 
 /** Loads what message records need (senders, streams, DM participants) in a few queries. */
 export async function buildMessageRecords(
@@ -15,7 +16,13 @@ export async function buildMessageRecords(
    * upstream, the person who sent it as they were when the request came in) and its direct
    * recipients, and has no reactions yet, so none of them is read again.
    */
-  known: { streams?: Stream[]; users?: User[]; noReactions?: boolean } = {},
+  known: {
+    streams?: Stream[];
+    users?: User[];
+    noReactions?: boolean;
+    /** a message being sent: its submessages (its widget, or none) */
+    submessages?: SubmessageRecord[];
+  } = {},
 ): Promise<Map<number, Record<string, unknown>>> {
   const userIds = new Set<number>();
   const streamIds = new Set<number>();
@@ -50,6 +57,12 @@ export async function buildMessageRecords(
         db,
         messages.map((m) => m.id),
       );
+  const submessages = known.submessages
+    ? new Map(messages.map((m) => [m.id, known.submessages!]))
+    : await submessagesOf(
+        db,
+        messages.map((m) => m.id),
+      );
   const out = new Map<number, Record<string, unknown>>();
   for (const m of messages) {
     const sender = userMap.get(m.sender_id)!;
@@ -71,6 +84,7 @@ export async function buildMessageRecords(
         sending_client: m.sending_client,
         realm,
         reactions: reactions.get(m.id) ?? [],
+        submessages: submessages.get(m.id) ?? [],
       }),
     );
   }
@@ -93,6 +107,24 @@ export async function formatMessages(
 }
 
 export type { User };
+
+/** The submessages of some messages, oldest first, by message id. */
+export async function submessagesOf(db: Database, messageIds: number[]) {
+  const map = new Map<number, SubmessageRecord[]>();
+  if (!messageIds.length) return map;
+  const rows = await db
+    .selectFrom('submessages')
+    .select(['id', 'message_id', 'sender_id', 'msg_type', 'content'])
+    .where('message_id', 'in', messageIds)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const list = map.get(row.message_id) ?? [];
+    list.push(row);
+    map.set(row.message_id, list);
+  }
+  return map;
+}
 
 /** Reactions as message records carry them. */
 export async function reactionsFor(db: Database, messageIds: number[]) {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { route, type RoutesOptions } from '../http/route.js';
 import { check, p } from '../http/params.js';
-import { missingParam } from '../domain/errors.js';
+import { badRequest, missingParam } from '../domain/errors.js';
+import { checkWidgetContent, WidgetError } from '../domain/widgets.js';
+import { addSubmessage } from '../actions/submessages.js';
 import { clientName, parseAnchor, parseRecipient } from '../http/message-params.js';
 import { sendMessage } from '../actions/send-message.js';
 import { getMessages, getSingleMessage } from '../lib/get-messages.js';
@@ -42,6 +44,8 @@ function sendAndFetch(app: FastifyInstance, { ctx }: RoutesOptions) {
         queue_id: p.string().optional(),
         local_id: p.string().optional(),
         read_by_sender: p.bool().optional(),
+        // A bot's form (upstream's widget_content, not in its API documentation).
+        widget_content: p.string().optional(),
       },
     },
     async ({ realm, user, params, userAgent }) => {
@@ -54,6 +58,7 @@ function sendAndFetch(app: FastifyInstance, { ctx }: RoutesOptions) {
         client: clientName(userAgent),
         queueId: params.queue_id,
         localId: params.local_id,
+        widgetContent: parseWidgetContent(params.widget_content),
       });
     },
   );
@@ -218,6 +223,25 @@ function messageExtras(app: FastifyInstance, { ctx }: RoutesOptions) {
 }
 
 /** Personal flags: by message ids, by narrow, and the "mark as read" shortcuts. */
+/** Widgets: a vote, an option, a task or a tick on a poll, a to-do list or a bot's form. */
+function widgets(app: FastifyInstance, { ctx }: RoutesOptions) {
+  route(
+    app,
+    ctx,
+    {
+      method: 'POST',
+      path: '/submessage',
+      params: { message_id: p.int(), msg_type: p.string(), content: p.string() },
+    },
+    async ({ realm, user, params }) =>
+      addSubmessage(ctx, realm, user, {
+        messageId: params.message_id,
+        msgType: params.msg_type,
+        content: params.content,
+      }),
+  );
+}
+
 function messageFlags(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
     app,
@@ -283,7 +307,25 @@ function messageFlags(app: FastifyInstance, { ctx }: RoutesOptions) {
 
 export async function messageRoutes(app: FastifyInstance, opts: RoutesOptions) {
   sendAndFetch(app, opts);
+  widgets(app, opts);
   messageEdits(app, opts);
   messageExtras(app, opts);
   messageFlags(app, opts);
+}
+
+/** upstream check_message's widget_content: JSON, then a form it knows ("Widgets: …" otherwise). */
+function parseWidgetContent(text: string | undefined) {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('Widgets: API programmer sent invalid JSON content');
+  }
+  try {
+    return checkWidgetContent(value);
+  } catch (error) {
+    if (error instanceof WidgetError) throw badRequest(`Widgets: ${error.message}`);
+    throw error;
+  }
 }

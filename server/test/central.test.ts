@@ -853,6 +853,26 @@ for (const run of centralRuns(databases('both')))
       );
     });
 
+    it('voting in a poll', async () => {
+      const id = (
+        await ok(
+          othello.post('/messages', {
+            type: 'stream',
+            to: 'general',
+            topic: 'central',
+            content: '/poll Lunch?\nSoup\nSalad',
+          }),
+        )
+      ).id;
+      await checkAction(hamlet, ['submessage'], () =>
+        hamlet.post('/submessage', {
+          message_id: id,
+          msg_type: 'widget',
+          content: JSON.stringify({ type: 'vote', key: 'canned,1', vote: 1 }),
+        }),
+      );
+    });
+
     // A new human's `realm_user` add event carries `profile_data` (`{}` when empty), as every
     // register gives it. A reusable link only mails the address a confirmation link; the account
     // is created when that link's form is sent.

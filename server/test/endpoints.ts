@@ -225,6 +225,27 @@ export const STEPS: Step[] = [
     params: () => ({ emoji_name: 'smile' }),
   },
   {
+    method: 'POST',
+    path: '/messages',
+    params: () => ({
+      type: 'stream',
+      to: 'general',
+      topic: 'openapi',
+      content: '/poll Lunch?\nPizza',
+    }),
+    then: (b, v) => (v.pollId = b.id),
+  },
+  {
+    method: 'POST',
+    path: '/submessage',
+    as: 'othello',
+    params: (v) => ({
+      message_id: v.pollId,
+      msg_type: 'widget',
+      content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }),
+    }),
+  },
+  {
     method: 'GET',
     path: '/messages/{message_id}/read_receipts',
     pathValues: (v) => ({ message_id: v.msgId }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drain } from './client.js';
 import { databases, useServer } from './fixtures.js';
+import { widgetCases } from './widgets.cases.js';
 
 describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
   const w = useServer({ db, people: ['hamlet', 'othello', 'cordelia'] });
@@ -25,7 +26,7 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
     expect(msg.reactions).toEqual([
       expect.objectContaining({
         emoji_name: 'smile',
-        emoji_code: '1f604',
+        emoji_code: '1f642',
         reaction_type: 'unicode_emoji',
         user_id: expect.any(Number),
       }),
@@ -38,7 +39,7 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
     ).toBe(400);
     const events = await drain(hamlet, q.body.queue_id);
     expect(events.map((e) => e.op)).toEqual(['add', 'remove']);
-    expect(events[0]).toMatchObject({ type: 'reaction', message_id: id, emoji_code: '1f604' });
+    expect(events[0]).toMatchObject({ type: 'reaction', message_id: id, emoji_code: '1f642' });
   });
 
   it('refuses unknown emoji and messages the user cannot see', async () => {
@@ -67,7 +68,36 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
     ).toBe('Invalid message(s)');
   });
 
-  it("takes Zulip's own emoji names with their code, but never a known name with another code", async () => {
+  it("finds the code of the reference's names and aliases from the name alone", async () => {
+    const id = (
+      await hamlet.post('/messages', {
+        type: 'stream',
+        to: 'general',
+        topic: 'react',
+        content: 'names',
+      })
+    ).body.id;
+    const react = (user: typeof hamlet, emoji_name: string) =>
+      user.post(`/messages/${id}/reactions`, { emoji_name });
+    expect((await react(othello, 'big_smile')).status).toBe(200);
+    expect((await react(othello, 'like')).status).toBe(200);
+    expect((await react(othello, 'relaxed')).status).toBe(200);
+    // iamcal's short names that the reference lacks name no emoji.
+    expect((await react(othello, 'slightly_smiling_face')).body.msg).toBe(
+      "Emoji 'slightly_smiling_face' does not exist",
+    );
+    expect((await react(othello, 'thumbsup')).body.msg).toBe("Emoji 'thumbsup' does not exist");
+    const reactions = (await hamlet.get(`/messages/${id}`)).body.message.reactions.map(
+      (r: { emoji_name: string; emoji_code: string }) => [r.emoji_name, r.emoji_code],
+    );
+    expect(reactions.sort()).toEqual([
+      ['big_smile', '1f604'],
+      ['like', '1f44d'],
+      ['relaxed', '263a'],
+    ]);
+  });
+
+  it('takes a name only with its own code, as the reference, but a vote under any name', async () => {
     const id = (
       await hamlet.post('/messages', {
         type: 'stream',
@@ -76,13 +106,13 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
         content: 'hmm',
       })
     ).body.id;
-    // `thinking` is Zulip's name for U+1F914; the emoji data set this server uses calls it thinking_face.
-    const zulipName = await othello.post(`/messages/${id}/reactions`, {
+    const first = await othello.post(`/messages/${id}/reactions`, {
       emoji_name: 'thinking',
       emoji_code: '1f914',
       reaction_type: 'unicode_emoji',
     });
-    expect(zulipName.status).toBe(200);
+    expect(first.status).toBe(200);
+    // A vote takes the first reaction's name, whatever name it came with.
     const vote = await cordelia.post(`/messages/${id}/reactions`, {
       emoji_name: 'thinking_face',
       emoji_code: '1f914',
@@ -92,34 +122,23 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
     const names = (await hamlet.get(`/messages/${id}`)).body.message.reactions.map(
       (r: { emoji_name: string }) => r.emoji_name,
     );
-    expect(names).toEqual(['thinking', 'thinking']); // a vote takes the first reaction's name
-    expect(
+    expect(names).toEqual(['thinking', 'thinking']);
+    const reactWith = async (emoji_name: string, emoji_code: string) =>
       (
         await hamlet.post(`/messages/${id}/reactions`, {
-          emoji_name: 'smile',
-          emoji_code: '1f600',
+          emoji_name,
+          emoji_code,
           reaction_type: 'unicode_emoji',
         })
-      ).body.msg,
-    ).toBe('Invalid emoji name.');
-    expect(
-      (
-        await hamlet.post(`/messages/${id}/reactions`, {
-          emoji_name: 'Not A Name',
-          emoji_code: '1f600',
-          reaction_type: 'unicode_emoji',
-        })
-      ).body.msg,
-    ).toBe('Invalid emoji name.');
-    expect(
-      (
-        await hamlet.post(`/messages/${id}/reactions`, {
-          emoji_name: 'made_up',
-          emoji_code: 'zzzz',
-          reaction_type: 'unicode_emoji',
-        })
-      ).body.msg,
-    ).toBe('Invalid emoji code.');
+      ).body.msg;
+    // emoji-datasource's names for these codes are not the reference's.
+    expect(await reactWith('slightly_smiling_face', '1f642')).toBe('Invalid emoji name.');
+    expect(await reactWith('smile', '1f604')).toBe('Invalid emoji name.');
+    expect(await reactWith('smile', '1f600')).toBe('Invalid emoji name.');
+    expect(await reactWith('Not A Name', '1f600')).toBe('Invalid emoji name.');
+    expect(await reactWith('made_up', 'zzzz')).toBe('Invalid emoji code.');
+    expect(await reactWith('heart', '2764-fe0f')).toBe('Invalid emoji code.');
+    expect(await reactWith('big_smile', '1f604')).toBe('');
     expect(
       (
         await othello.delete(`/messages/${id}/reactions`, {
@@ -151,4 +170,6 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
       .execute();
     expect((await cordelia.get(`/messages/${id}/read_receipts`)).status).toBe(400);
   });
+
+  widgetCases(w);
 });

@@ -129,6 +129,10 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
     isNumber(e.message_id) &&
     (isNumber(e.user_id) || hasNumbers(e.user, 'user_id')) &&
     isString(e.emoji_code),
+  submessage: (e) =>
+    hasNumbers(e, 'message_id', 'submessage_id', 'sender_id') &&
+    isString(e.msg_type) &&
+    isString(e.content),
   invites_changed: () => true,
   heartbeat: () => true,
 };

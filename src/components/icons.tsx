@@ -115,3 +115,14 @@ export const PaperclipIcon = () => (
     <path d="M20 11.5l-7.8 7.8a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8" />
   </Icon>
 );
+export const VideoIcon = () => (
+  <Icon>
+    <rect x="3" y="6.5" width="12.5" height="11" rx="2" />
+    <path d="M15.5 10.5l5.5-3v9l-5.5-3" />
+  </Icon>
+);
+export const PhoneIcon = () => (
+  <Icon>
+    <path d="M5 4h3.5l1.5 4.5-2.2 1.4a11 11 0 0 0 6.3 6.3l1.4-2.2L20 15.5V19a1.5 1.5 0 0 1-1.6 1.5A16.5 16.5 0 0 1 3.5 5.6 1.5 1.5 0 0 1 5 4z" />
+  </Icon>
+);

@@ -18,6 +18,7 @@ import type login from './locales/en/login.json';
 import type messages from './locales/en/messages.json';
 import type navigation from './locales/en/navigation.json';
 import type search from './locales/en/search.json';
+import type widgets from './locales/en/widgets.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -37,6 +38,7 @@ declare module 'i18next' {
       messages: typeof messages;
       navigation: typeof navigation;
       search: typeof search;
+      widgets: typeof widgets;
     };
   }
 }

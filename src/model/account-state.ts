@@ -169,10 +169,12 @@ export function reduceAccountEvent(
     case 'realm_emoji':
       return withPart(state, 'realmEmoji', reduceRealmEmoji(state.realmEmoji, event));
     // Legacy linkifiers and muted topics (this client reads realm_linkifiers and user_topic);
-    // reactions and invitations live in React Query's caches, not in the account state.
+    // reactions, widgets' submessages and invitations live in React Query's caches, not in the
+    // account state.
     case 'realm_filters':
     case 'muted_topics':
     case 'reaction':
+    case 'submessage':
     case 'invites_changed':
     case 'heartbeat':
     case 'unexpected':

@@ -12,7 +12,7 @@ import type { AccountState } from './account-state';
 import type { AccountActions, AccountStore } from './account-store';
 import { presenceStatus, type PresenceStatus } from './presence';
 import { topicVisibility } from './user-topics';
-import { realmIconUrl, realmName } from './realm';
+import { jitsiCallServer, realmIconUrl, realmName } from './realm';
 import { typistsIn } from './typing';
 import { groupsContainingUser, namedUserGroups } from './user-groups';
 import { statusOf } from './user-status';
@@ -52,6 +52,8 @@ export const useQueueId = () => useAccount((s) => s.queueId);
 export const useRealmName = () => useAccount((s) => realmName(s.realm));
 export const useRealmIconUrl = () => useAccount((s) => realmIconUrl(s.realm));
 export const useRealmSetting = (name: string) => useAccount((s) => s.realm.settings[name]);
+/** The Jitsi Meet server call links use, or null when the organization offers no Jitsi calls. */
+export const useJitsiCallServer = () => useAccount((s) => jitsiCallServer(s.realm));
 /** One personal setting, typed by its name; a name not in the shared list does not compile. */
 export const useUserSetting = <K extends keyof UserSettings>(name: K): UserSettings[K] =>
   useAccount((s) => s.settings[name]);

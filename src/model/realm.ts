@@ -8,6 +8,8 @@ export interface RealmState {
   typingStartedWaitMs: number;
   typingStoppedWaitMs: number;
   typingExpiryMs: number;
+  /** the server's default Jitsi Meet server, for organizations that name none */
+  serverJitsiServerUrl: string | null;
 }
 
 /**
@@ -45,6 +47,7 @@ export function realmFromSnapshot(register: RegisterResponse): RealmState {
     typingStartedWaitMs: register.server_typing_started_wait_period_milliseconds ?? 10000,
     typingStoppedWaitMs: register.server_typing_stopped_wait_period_milliseconds ?? 5000,
     typingExpiryMs: register.server_typing_started_expiry_period_milliseconds ?? 15000,
+    serverJitsiServerUrl: register.server_jitsi_server_url ?? register.jitsi_server_url ?? null,
   };
 }
 
@@ -61,3 +64,22 @@ export const realmName = (realm: RealmState) => String(realm.settings.name ?? ''
 export const realmIconUrl = (realm: RealmState) =>
   typeof realm.settings.icon_url === 'string' ? realm.settings.icon_url : null;
 export const mandatoryTopics = (realm: RealmState) => realm.settings.mandatory_topics === true;
+
+/**
+ * Where call links point, without a trailing slash: the organization's Jitsi Meet server or the
+ * server's default. Null unless the organization's video call provider is Jitsi Meet: the others
+ * (Zoom, BigBlueButton) need the server's OAuth flows, which this client does not offer.
+ */
+export function jitsiCallServer(realm: RealmState): string | null {
+  const providers = realm.settings.available_video_chat_providers;
+  const jitsi =
+    typeof providers === 'object' && providers !== null
+      ? (providers as Record<string, { id?: unknown } | undefined>).jitsi_meet
+      : undefined;
+  // The reference has numbered Jitsi Meet 1 since providers were numbered.
+  const jitsiId = jitsi ? jitsi.id : providers === undefined ? 1 : undefined;
+  if (jitsiId === undefined || realm.settings.video_chat_provider !== jitsiId) return null;
+  const own = realm.settings.jitsi_server_url;
+  const url = typeof own === 'string' && own !== '' ? own : realm.serverJitsiServerUrl;
+  return url ? url.replace(/\/+$/, '') : null;
+}

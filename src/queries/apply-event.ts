@@ -7,6 +7,7 @@ import type {
   Message,
   MessageFlag,
   ReactionEvent,
+  SubmessageEvent,
   UpdateMessageEvent,
   UpdateMessageFlagsEvent,
 } from '../api/model';
@@ -47,6 +48,8 @@ export function applyEventToMessageList(
       return applyEdit(data, narrow, event, ownUserId);
     case 'reaction':
       return mapMessages(data, (message) => withReaction(message, event));
+    case 'submessage':
+      return mapMessages(data, (message) => withSubmessage(message, event));
     default:
       return data;
   }
@@ -70,6 +73,29 @@ export function withReaction(message: Message, event: ReactionEvent): Message {
     };
   }
   return present ? { ...message, reactions: reactions.filter((r) => !same(r)) } : message;
+}
+
+/**
+ * Adds a widget's new submessage to its message, in id order (the order widgets fold them in);
+ * one already there (the same event again) changes nothing.
+ */
+export function withSubmessage(message: Message, event: SubmessageEvent): Message {
+  if (message.id !== event.message_id) return message;
+  const submessages = message.submessages ?? [];
+  if (submessages.some((s) => s.id === event.submessage_id)) return message;
+  const added = {
+    id: event.submessage_id,
+    message_id: event.message_id,
+    sender_id: event.sender_id,
+    msg_type: event.msg_type,
+    content: event.content,
+  };
+  const at = submessages.findIndex((s) => s.id > added.id);
+  const next =
+    at === -1
+      ? [...submessages, added]
+      : [...submessages.slice(0, at), added, ...submessages.slice(at)];
+  return { ...message, submessages: next };
 }
 
 function withFlagChange(message: Message, event: UpdateMessageFlagsEvent): Message {

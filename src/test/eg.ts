@@ -98,6 +98,7 @@ function streamMessage(overrides: Partial<StreamMessage> = {}): StreamMessage {
     content_type: 'text/html',
     flags: [],
     reactions: [],
+    submessages: [],
     is_me_message: false,
     ...overrides,
   };
@@ -126,6 +127,7 @@ function dmMessage(
     content_type: 'text/html',
     flags: [],
     reactions: [],
+    submessages: [],
     is_me_message: false,
     ...overrides,
   };

@@ -116,6 +116,28 @@ export const MESSAGE_ROWS: Row[] = [
     call: (c, id: number) => c.delete(`/messages/${id}/reactions`, { emoji_name: 'octopus' }),
   },
   {
+    route: 'POST /submessage',
+    // access_message first: nobody who acts reads design (the former subscriber left it).
+    who: { rest: invalidMessage },
+    setup: async (w) => {
+      const id = w.receivedMessage();
+      const widget = { widget_type: 'poll', extra_data: { question: 'Which?', options: ['A'] } };
+      await w.cordelia.post('/submessage', {
+        message_id: id,
+        msg_type: 'widget',
+        content: JSON.stringify(widget),
+      });
+      return id;
+    },
+    fresh: true,
+    call: (c, id: number) =>
+      c.post('/submessage', {
+        message_id: id,
+        msg_type: 'widget',
+        content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }),
+      }),
+  },
+  {
     route: 'GET /messages/:message_id/read_receipts',
     who: { rest: invalidMessage },
     call: (c, _t, w) => c.get(`/messages/${w.message}/read_receipts`),

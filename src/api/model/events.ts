@@ -331,6 +331,17 @@ export interface ReactionEvent extends EventBase, Reaction {
   user?: { user_id: number; email: string; full_name: string };
 }
 
+/** Someone acted on a widget (voted, added a task...): one more submessage for a message. */
+export interface SubmessageEvent extends EventBase {
+  type: 'submessage';
+  msg_type: string;
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  /** a JSON document, as a string */
+  content: string;
+}
+
 /** Invitations changed (sent to administrators and the inviter); the list is fetched on demand. */
 export interface InvitesChangedEvent extends EventBase {
   type: 'invites_changed';
@@ -365,6 +376,7 @@ export type ServerEvent =
   | ScheduledMessagesEvent
   | RealmEmojiEvent
   | ReactionEvent
+  | SubmessageEvent
   | InvitesChangedEvent
   | HeartbeatEvent;
 

@@ -21,6 +21,20 @@ export interface Reaction {
   user_id: number;
 }
 
+/**
+ * Data attached to a message after it was sent: today only widgets (polls, to-do lists, bots'
+ * forms). The first `widget` submessage describes the widget, later ones are its events.
+ */
+export interface Submessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  /** `widget` for every submessage the reference server creates */
+  msg_type: string;
+  /** a JSON document, as a string */
+  content: string;
+}
+
 export interface DisplayRecipientUser {
   id: number;
   email: string;
@@ -43,6 +57,9 @@ interface MessageBase {
   subject: string;
   flags: MessageFlag[];
   reactions: Reaction[];
+  /** oldest first */
+  submessages: Submessage[];
+  /** the content starts with `/me `: shown as "<sender> <rest of the line>" */
   is_me_message: boolean;
   client?: string;
   last_edit_timestamp?: number;

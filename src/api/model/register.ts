@@ -62,6 +62,10 @@ export interface RegisterResponse {
   server_typing_started_wait_period_milliseconds?: number;
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_expiry_period_milliseconds?: number;
+  /** the Jitsi Meet server used when the organization's realm_jitsi_server_url is null */
+  server_jitsi_server_url?: string | null;
+  /** deprecated (feature level 212): the organization's Jitsi server, or the server's default */
+  jitsi_server_url?: string | null;
   realm_name: string;
   realm_icon_url?: string;
   realm_uri?: string;

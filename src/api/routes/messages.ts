@@ -122,6 +122,18 @@ export function removeReaction(
   return connection.request<object>('DELETE', `/messages/${messageId}/reactions`, { ...reaction });
 }
 
+/**
+ * POST /submessage (no documentation page): one event for a message's widget (a vote, a new
+ * task...), `content` being the event as JSON; everyone who can read the message gets it back
+ * as a `submessage` event.
+ */
+export function sendSubmessage(
+  connection: ApiConnection,
+  options: { message_id: number; msg_type: 'widget'; content: string },
+) {
+  return connection.request<object>('POST', '/submessage', options);
+}
+
 /** POST /messages/render: https://zulip.com/api/render-message */
 export function renderMessage(connection: ApiConnection, options: { content: string }) {
   return connection.request<{ rendered: string }>('POST', '/messages/render', { ...options });

@@ -104,6 +104,8 @@ function specOperations(): { method: string; pattern: RegExp; path: string; page
  */
 const SERVED_OUTSIDE_OPENAPI: readonly { method: string; path: RegExp }[] = [
   { method: 'PATCH', path: /^\/realm$/ },
+  // Widgets' events (polls, to-do lists): zerver/views/submessage.py, "experimental".
+  { method: 'POST', path: /^\/submessage$/ },
   { method: 'PATCH', path: /^\/realm\/profile_fields\/[^/]+$/ },
   { method: 'DELETE', path: /^\/realm\/profile_fields\/[^/]+$/ },
   { method: 'PATCH', path: /^\/users\/me\/profile_data$/ },

@@ -48,11 +48,11 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     serverSync.sent();
   });
 
-  /** Puts `:name:` at the caret (or the end), spaced from the words around it. */
-  const insertEmoji = (name: string) => {
+  /** Puts `text` at the caret (or the end), spaced from the words around it. */
+  const insertText = (text: string) => {
     const current = fields.contentRef.current;
     const at = messageField.current ? messageField.current.selectionEnd : current.length;
-    const result = insertAtCaret(current, at, `:${name}:`);
+    const result = insertAtCaret(current, at, text);
     fields.setContent(result.text);
     fields.saveDraft({ content: result.text });
     requestAnimationFrame(() => {
@@ -77,7 +77,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           hasContent={content.trim() !== ''}
           preview={preview}
           onAttach={(files) => void attach(files)}
-          onEmoji={insertEmoji}
+          onEmoji={(name) => insertText(`:${name}:`)}
+          onInsert={insertText}
           onSchedule={send.openSchedule}
         />
       </div>

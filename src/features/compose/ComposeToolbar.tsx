@@ -1,8 +1,18 @@
-/** The buttons beside the message: attach, emoji, preview, schedule and send. */
+/** The buttons beside the message: attach, emoji, calls, preview, schedule and send. */
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ClockIcon, EditIcon, PaperclipIcon, SendIcon, SmileIcon } from '../../components/icons';
+import {
+  ClockIcon,
+  EditIcon,
+  PaperclipIcon,
+  PhoneIcon,
+  SendIcon,
+  SmileIcon,
+  VideoIcon,
+} from '../../components/icons';
+import { useJitsiCallServer } from '../../model/hooks';
 import { EmojiPicker } from '../emoji/EmojiPicker';
+import { callLinkMarkdown } from './call-links';
 import type { ComposePreviewState } from './use-compose-preview';
 
 interface ComposeToolbarProps {
@@ -10,6 +20,8 @@ interface ComposeToolbarProps {
   preview: ComposePreviewState;
   onAttach(files: File[]): void;
   onEmoji(name: string): void;
+  /** puts Markdown (a call link) at the caret */
+  onInsert(text: string): void;
   onSchedule(): void;
 }
 
@@ -18,6 +30,7 @@ export function ComposeToolbar({
   preview,
   onAttach,
   onEmoji,
+  onInsert,
   onSchedule,
 }: ComposeToolbarProps) {
   const { t } = useTranslation('compose');
@@ -25,6 +38,7 @@ export function ComposeToolbar({
     <>
       <AttachButton onAttach={onAttach} />
       <EmojiButton disabled={preview.shown} onEmoji={onEmoji} />
+      <CallButtons disabled={preview.shown} onInsert={onInsert} />
       <button
         type="button"
         className="icon-button compose-preview-toggle"
@@ -118,6 +132,40 @@ function EmojiButton({ disabled, onEmoji }: { disabled: boolean; onEmoji(name: s
         />
       )}
     </div>
+  );
+}
+
+/**
+ * A video call and a voice call, each a link to a new Jitsi Meet meeting; shown only when the
+ * organization's call provider is Jitsi Meet.
+ */
+function CallButtons({ disabled, onInsert }: { disabled: boolean; onInsert(text: string): void }) {
+  const { t } = useTranslation('compose');
+  const server = useJitsiCallServer();
+  if (!server) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="icon-button compose-call"
+        aria-label={t('videoCall')}
+        title={t('videoCallHint')}
+        disabled={disabled}
+        onClick={() => onInsert(callLinkMarkdown('video', server, t('joinVideoCall')))}
+      >
+        <VideoIcon />
+      </button>
+      <button
+        type="button"
+        className="icon-button compose-call"
+        aria-label={t('voiceCall')}
+        title={t('voiceCallHint')}
+        disabled={disabled}
+        onClick={() => onInsert(callLinkMarkdown('voice', server, t('joinVoiceCall')))}
+      >
+        <PhoneIcon />
+      </button>
+    </>
   );
 }
 

@@ -32,7 +32,9 @@ export function echoToMessage(
     content_type: 'text/html' as const,
     flags: ['read' as const],
     reactions: [],
-    is_me_message: false,
+    submessages: [],
+    // The server's rule: the echo of "/me waves" reads as the message will.
+    is_me_message: /^\/me( |$)/.test(entry.content),
   };
   if (entry.destination.type === 'stream') {
     const { streamId, topic } = entry.destination;

@@ -9,7 +9,6 @@ import { EditIcon, StarIcon, TrashIcon } from '../../components/icons';
 import type { OutboxMessage } from '../../model/outbox';
 import { isMentioned } from '../../narrow';
 import { messageUrl } from '../../narrow/url';
-import { useOwnUserGroupIds, useUserSetting } from '../../model/hooks';
 import { onMessageContentClick } from './content-clicks';
 import { MessageTime } from './MessageTime';
 import { formatDay, formatTime } from './format';
@@ -17,8 +16,9 @@ import { CollapsedNotice } from '../message-actions/CollapsedNotice';
 import { MessageActionsMenu } from '../message-actions/MessageActionsMenu';
 import { MessageEditor } from './MessageEditor';
 import { ReactionPicker, Reactions } from './Reactions';
-import { sanitizeMessageHtml } from './sanitize';
+import { MessageHeader, useMessageHtml } from './MessageHeader';
 import { MoveMessageButton } from '../topics/MoveMessageButton';
+import { useMessageWidget, WidgetView } from '../widgets/WidgetView';
 
 interface MessageItemProps {
   message: Message;
@@ -44,8 +44,12 @@ interface MessageItemProps {
 }
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
-  const { message, showSender, ownUserId, twentyFourHour, echo } = props;
+  const { message, ownUserId, twentyFourHour, echo } = props;
   const { t } = useTranslation('messages');
+  const [revealed, setRevealed] = useState(false);
+  const hidden = props.mutedSender && !revealed;
+  const { html, actionHtml } = useMessageHtml(props, hidden);
+  const showSender = props.showSender || actionHtml !== null;
   const unread = !message.flags.includes('read');
   const classes = [
     'message',
@@ -53,20 +57,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     unread ? 'message-unread' : '',
     isMentioned(message.flags) ? 'message-mentioned' : '',
     echo ? `message-echo message-echo-${echo.status}` : '',
+    actionHtml !== null ? 'message-me' : '',
   ];
   const time = formatTime(message.timestamp, twentyFourHour);
   const deletion = useDeleteConfirmation(message, props.onDelete);
-  const [revealed, setRevealed] = useState(false);
   const content = useRef<HTMLDivElement>(null);
-  const ownGroupIds = useOwnUserGroupIds();
-  const html = sanitizeMessageHtml(message.content, ownUserId, {
-    groupIds: ownGroupIds,
-    twentyFourHour,
-    emojiset: useUserSetting('emojiset'),
-  });
   const permalink = echo ? null : messageUrl(message, ownUserId);
   useUploadImages(content, html);
-  const hidden = props.mutedSender && !revealed;
   // The sender as they are now (renamed, new picture), as the message recorded them otherwise.
   const sender = props.users[message.sender_id];
   const senderName = props.mutedSender
@@ -89,18 +86,21 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       />
       <div className="message-main">
         {showSender && (
-          <div className="message-header">
-            <PersonTrigger userId={message.sender_id} className="message-sender">
-              {senderName}
-            </PersonTrigger>
-            <MessageTime timestamp={message.timestamp} time={time} permalink={permalink} />
-          </div>
+          <MessageHeader
+            message={message}
+            senderName={senderName}
+            actionHtml={actionHtml}
+            time={time}
+            permalink={permalink}
+          />
         )}
         <MessageBody
           message={message}
           hidden={hidden}
           editing={props.editing}
           html={html}
+          ownUserId={ownUserId}
+          readOnly={props.readOnly}
           contentRef={content}
           onReveal={() => setRevealed(true)}
           onEdit={props.onEdit}
@@ -181,12 +181,17 @@ function useDeleteConfirmation(
 
 type DeleteConfirmationState = ReturnType<typeof useDeleteConfirmation>;
 
-/** The message itself, or what stands in for it: a muted sender's notice, the editor, a collapse. */
+/**
+ * The message itself, or what stands in for it: a muted sender's notice, the editor, a collapse,
+ * or its widget (a poll, a to-do list, a bot's form), which replaces the text that created it.
+ */
 function MessageBody({
   message,
   hidden,
   editing,
   html,
+  ownUserId,
+  readOnly,
   contentRef,
   onReveal,
   onEdit,
@@ -195,11 +200,14 @@ function MessageBody({
   hidden: boolean;
   editing: boolean;
   html: string;
+  ownUserId: number;
+  readOnly: boolean;
   contentRef: RefObject<HTMLDivElement | null>;
   onReveal(): void;
   onEdit(messageId: number | null): void;
 }) {
   const { t } = useTranslation('messages');
+  const widget = useMessageWidget(message, ownUserId);
   if (hidden)
     return (
       <p className="message-hidden">
@@ -211,6 +219,12 @@ function MessageBody({
     );
   if (editing) return <MessageEditor messageId={message.id} onDone={() => onEdit(null)} />;
   if (message.flags.includes('collapsed')) return <CollapsedNotice message={message} />;
+  if (widget)
+    return (
+      <WidgetView message={message} widget={widget} ownUserId={ownUserId} readOnly={readOnly} />
+    );
+  // A /me line may be the whole message.
+  if (html === '' && message.is_me_message) return null;
   return (
     <div
       ref={contentRef}
