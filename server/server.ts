@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { parleyApp, serverOptions } from './app.js';
 import { httpUrl, type Config } from './config.js';
-import type { AppContext } from './context.js';
+import { writesPublished, type AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { seedDemo } from './demo/seed.js';
 import { fallbackLogger, type Logger } from './logging.js';
@@ -9,8 +9,10 @@ import { ServerMetrics } from './metrics.js';
 import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
-import { MemoryBus, type Bus } from './events/types.js';
+import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
+import { queuesSurviveRestarts, saveQueues, takeSavedQueues } from './events/persist.js';
+import { FEATURE_LEVEL, SERVICE_VERSION } from './domain/version.js';
 import { startScheduler } from './actions/scheduler.js';
 import { startOutgoingWebhooks } from './actions/outgoing-webhooks.js';
 import {
@@ -40,6 +42,9 @@ export interface StartOptions {
  * Used by main.ts and by the tests.
  */
 export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  /** when this server started, in seconds: the `server_generation` of its `restart` events */
+  const serverGeneration = Math.floor(Date.now() / 1000);
+  const log = opts.logger ?? fallbackLogger();
   const metrics = new ServerMetrics();
   const readiness = new Readiness(opts.demoPassword === undefined ? 'off' : 'running');
   const handle: DatabaseHandle = await openDatabase({
@@ -48,7 +53,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     onQuery: metrics.observeQuery,
   });
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
-  const queues = new QueueManager(bus, config.queueIdleSeconds * 1000);
+  const queues = openQueues(config, bus, log, serverGeneration);
   const loginAttempts: LoginAttempts = config.redisUrl
     ? await RedisLoginAttempts.connect(
         config.redisUrl,
@@ -62,7 +67,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     config,
     queues,
     lock: new Mutex(),
-    log: opts.logger ?? fallbackLogger(),
+    log,
     loginAttempts,
     toDisk: handle.toDisk,
     metrics,
@@ -95,15 +100,76 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       if (closed) return;
       closed = true;
       readiness.stopping = true;
-      queues.close();
-      await app.close();
-      await bus.close();
-      await loginAttempts.close();
-      await handle.close();
+      await closeServer(app, ctx, async () => {
+        queues.close();
+        await bus.close();
+        await loginAttempts.close();
+        await handle.close();
+      });
     },
   };
   if (opts.demoPassword !== undefined) await seed(server, opts.demoPassword);
   return server;
+}
+
+/**
+ * The event queues, with those the previous process saved when it stopped gracefully, if this
+ * process is the only one (events/persist.ts).
+ */
+function openQueues(config: Config, bus: Bus, log: Logger, serverGeneration: number) {
+  const keep = queuesSurviveRestarts(config);
+  // Taken (and deleted) in any case, so that queues saved once are never restored later.
+  const saved = takeSavedQueues(config.dataDir, log);
+  const queues = new QueueManager(
+    bus,
+    config.queueIdleSeconds * 1000,
+    keep ? saved?.processTag : undefined,
+  );
+  if (saved && keep) {
+    const restored = queues.restore(saved.queues, restartEvent(serverGeneration));
+    log.info(
+      { restored, saved: saved.queues.length },
+      `Restored ${restored} event queues saved by the previous process`,
+    );
+  }
+  return queues;
+}
+
+/**
+ * Stops serving, then `release`s the rest. A single process keeps its queues for the next start:
+ * parked long-polls are answered (their clients poll the same queue again after the restart), so
+ * that closing waits for none, and the queues are saved once nothing can change them any more.
+ */
+async function closeServer(app: FastifyInstance, ctx: AppContext, release: () => Promise<void>) {
+  const { config, queues } = ctx;
+  if (!queuesSurviveRestarts(config)) {
+    queues.close();
+    await app.close();
+    return release();
+  }
+  queues.stopWaiting();
+  await app.close();
+  // Under the write lock: every committed write's events are in the queues saved, and a write
+  // still waiting finds the database closed and is refused, so that no client misses an event
+  // of a write that was stored.
+  await ctx.lock.run(async () => {
+    await writesPublished(ctx);
+    saveQueues(config.dataDir, queues.processTag, queues.saved(), ctx.log);
+    await release();
+  });
+}
+
+/** What a restored queue gets after the events it held: the reference server's `restart`. */
+function restartEvent(serverGeneration: number): ApiEvent {
+  return {
+    type: 'restart',
+    zulip_version: SERVICE_VERSION,
+    zulip_merge_base: SERVICE_VERSION,
+    zulip_feature_level: FEATURE_LEVEL,
+    server_generation: serverGeneration,
+    // Until feature level 240: whether a web client in development reloads at once.
+    immediate: false,
+  };
 }
 
 /** Seeds the demo organization, then serves; a seed that fails stops the server. */

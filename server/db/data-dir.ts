@@ -6,6 +6,8 @@ export const SQLITE_FILE = 'parley.sqlite3';
 export const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'].map((suffix) => SQLITE_FILE + suffix);
 /** Holds the pid of the server (or restore) that owns the directory. */
 export const LOCK_FILE = 'parley.lock';
+/** The event queues a graceful stop leaves for the next start (events/persist.ts): not data. */
+export const QUEUES_FILE = 'event-queues.json';
 /** Copies made before a migration changed the schema (pre-migration.ts). */
 export const BACKUPS_DIR = 'backups';
 

@@ -1,15 +1,19 @@
 import crypto from 'node:crypto';
 import { constantTimeEqual } from '../domain/password.js';
-import { EventQueue, type AdaptedEvents, type QueueOptions } from './queue.js';
-import type { Bus, ControlDelivery, Delivery, EventDelivery } from './types.js';
+import { EventQueue, type AdaptedEvents, type QueueOptions, type QueueState } from './queue.js';
+import type { ApiEvent, Bus, ControlDelivery, Delivery, EventDelivery } from './types.js';
+
+/** A queue as a graceful restart carries it over (events/persist.ts). */
+export interface SavedQueue {
+  opts: QueueOptions;
+  state: QueueState;
+}
 
 /**
  * The queues this process owns, and their delivery. Actions publish on the bus; every process
  * delivers each publication to the queues it owns.
  */
 export class QueueManager {
-  /** names this process inside queue ids, so a proxy can route GET /events by queue id */
-  readonly processTag = crypto.randomBytes(3).toString('hex');
   private queues = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Set<EventQueue>();
@@ -19,10 +23,17 @@ export class QueueManager {
    * from the database before one of them are not remembered after it (rememberCredentials).
    */
   private revocations = 0;
+  /** the server is stopping and keeps its queues: fetches are not parked (stopWaiting) */
+  private stopping = false;
 
+  /**
+   * `processTag` names this process inside queue ids, so a proxy can route GET /events by queue
+   * id; a process that takes over the queues of the one before it (restore) takes its tag too.
+   */
   constructor(
     readonly bus: Bus,
     private readonly idleMs: number,
+    readonly processTag = crypto.randomBytes(3).toString('hex'),
   ) {
     bus.subscribe((deliveries) => this.deliver(deliveries));
     this.gcTimer = setInterval(() => this.collectGarbage(), Math.min(60_000, idleMs / 2));
@@ -30,13 +41,50 @@ export class QueueManager {
   }
 
   create(opts: QueueOptions): EventQueue {
-    const queue = new EventQueue(this.processTag, opts);
+    return this.add(new EventQueue(this.processTag, opts));
+  }
+
+  private add(queue: EventQueue): EventQueue {
+    const { opts } = queue;
     this.queues.set(queue.id, queue);
     let set = this.byUser.get(opts.userId);
     if (!set) this.byUser.set(opts.userId, (set = new Set()));
     set.add(queue);
     if (opts.allPublicStreams) this.publicStreamQueues.add(queue);
+    if (this.stopping) queue.stopWaiting();
     return queue;
+  }
+
+  /**
+   * Takes over the queues the previous process saved when it stopped, with their ids, events and
+   * event ids, and adds `restartEvent` to each that asked for its type. A queue idle for longer
+   * than the idle timeout is left out, as the collector would have dropped it. Returns how many
+   * were restored.
+   */
+  restore(saved: SavedQueue[], restartEvent: ApiEvent, now = Date.now()): number {
+    let restored = 0;
+    for (const { opts, state } of saved) {
+      if (now - state.lastAccess > this.idleMs || this.queues.has(state.id)) continue;
+      const queue = this.add(new EventQueue(this.processTag, opts, state));
+      // One object for every queue, serialized once (eventsJson).
+      if (queue.wantsType(restartEvent.type)) queue.push(restartEvent, true);
+      restored++;
+    }
+    return restored;
+  }
+
+  /** Every queue's options and state, for a graceful shutdown that keeps them. */
+  saved(): SavedQueue[] {
+    return [...this.queues.values()].map((queue) => ({ opts: queue.opts, state: queue.state() }));
+  }
+
+  /**
+   * For a graceful shutdown that keeps the queues: parked long-polls are answered now and later
+   * ones at once, so that closing waits for none; events still reach the queues.
+   */
+  stopWaiting() {
+    this.stopping = true;
+    for (const queue of this.queues.values()) queue.stopWaiting();
   }
 
   get(queueId: string, userId: number): EventQueue | undefined {

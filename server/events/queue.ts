@@ -28,7 +28,20 @@ export interface QueueOptions {
   capabilities: ClientCapabilities;
 }
 
-type QueuedEvent = ApiEvent & { id: number };
+export type QueuedEvent = ApiEvent & { id: number };
+
+/**
+ * What a queue holds besides its options: kept across a graceful restart (events/persist.ts),
+ * from which the queue comes back with the same id and event ids.
+ */
+export interface QueueState {
+  id: string;
+  /** the events not yet acknowledged, oldest first */
+  events: QueuedEvent[];
+  /** the id the next event gets */
+  nextId: number;
+  lastAccess: number;
+}
 
 /**
  * What a poll of this queue proved once against the database: the exact `Authorization` and
@@ -107,12 +120,33 @@ export class EventQueue {
   private waiter: Waiter | null = null;
   /** set by QueueManager.rememberCredentials, cleared by a `reauthenticate` control */
   credentials: VerifiedCredentials | null = null;
+  /** the server is stopping: a fetch is answered at once rather than parked (stopWaiting) */
+  private stopped = false;
 
+  /** `saved`: the state of a queue saved by the previous process, which this one continues. */
   constructor(
     processTag: string,
     readonly opts: QueueOptions,
+    saved?: QueueState,
   ) {
-    this.id = `${processTag}:${crypto.randomBytes(12).toString('base64url')}`;
+    if (!saved) {
+      this.id = `${processTag}:${crypto.randomBytes(12).toString('base64url')}`;
+      return;
+    }
+    this.id = saved.id;
+    this.events = saved.events.slice();
+    this.nextId = saved.nextId;
+    this.lastAccess = saved.lastAccess;
+  }
+
+  /** What a graceful restart keeps of the queue, besides its options. */
+  state(): QueueState {
+    return {
+      id: this.id,
+      events: this.events.slice(),
+      nextId: this.nextId,
+      lastAccess: this.lastAccess,
+    };
   }
 
   /** The id of the newest event; `-1` before any. */
@@ -160,6 +194,7 @@ export class EventQueue {
    */
   wait(timeoutMs: number, gone: ClientGone): Promise<QueuedEvent[]> {
     this.lastAccess = Date.now();
+    if (this.stopped) return Promise.resolve([]);
     if (this.waiter) this.waiter.resolve([]); // a newer fetch replaces an older one
     return new Promise((resolve) => {
       let unwatch = () => {};
@@ -190,6 +225,15 @@ export class EventQueue {
   interrupt() {
     this.waiter?.resolve([]);
     this.waiter = null;
+  }
+
+  /**
+   * For a graceful shutdown that keeps the queue: the waiting fetch is answered, and any later
+   * one at once, so that closing the server waits for no long-poll. Events still arrive.
+   */
+  stopWaiting() {
+    this.stopped = true;
+    this.interrupt();
   }
 
   /**

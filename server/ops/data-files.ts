@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   BACKUPS_DIR,
   LOCK_FILE,
+  QUEUES_FILE,
   SQLITE_FILE,
   SQLITE_SIDE_FILES,
   fileTimestamp,
@@ -15,7 +16,13 @@ import {
  * files still being received, copies made before migrations, and the work and set-aside
  * directories of backups and restores.
  */
-const SKIPPED_AT_TOP = new Set([SQLITE_FILE, ...SQLITE_SIDE_FILES, LOCK_FILE, BACKUPS_DIR]);
+const SKIPPED_AT_TOP = new Set([
+  SQLITE_FILE,
+  ...SQLITE_SIDE_FILES,
+  LOCK_FILE,
+  QUEUES_FILE,
+  BACKUPS_DIR,
+]);
 const SKIPPED_PREFIXES = ['before-restore-', '.backup-', '.restore-'];
 const SKIPPED_INSIDE = new Set([path.join('uploads', '.incoming')]);
 

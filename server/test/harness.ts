@@ -4,13 +4,17 @@ import path from 'node:path';
 import pg from 'pg';
 import { configFromEnv, type Config } from '../config.js';
 import { startServer, type RunningServer } from '../server.js';
+import { QUEUES_FILE } from '../events/persist.js';
 
 export const DEMO_PASSWORD = 'parley-demo';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
-  /** restarts on the same data, as after a crash or deploy; `samePort` keeps its address */
-  restart(opts?: { samePort?: boolean }): Promise<TestServer>;
+  /**
+   * Restarts on the same data; `samePort` keeps its address. The event queues the graceful close
+   * saved are thrown away, as after a crash, unless `keepQueues` (as after a deploy).
+   */
+  restart(opts?: { samePort?: boolean; keepQueues?: boolean }): Promise<TestServer>;
 }
 
 /** Which databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -88,6 +92,7 @@ async function boot(config: Config, demo: boolean): Promise<TestServer> {
     dataDir: config.dataDir,
     async restart(opts) {
       await server.close();
+      if (!opts?.keepQueues) fs.rmSync(path.join(config.dataDir, QUEUES_FILE), { force: true });
       const port = opts?.samePort ? Number(new URL(server.url).port) : config.port;
       return boot({ ...config, port }, false);
     },
