@@ -45,8 +45,15 @@ export async function checkEmojiRequest(db: Database, realm: Realm, emoji: Resol
   } else if (emoji.type === 'unicode_emoji') {
     if (!emojiNameForCode(emoji.code) || emoji.code.includes('fe0f'))
       throw badRequest('Invalid emoji code.');
-    // The name must be one of this code's names in the reference's table, as upstream.
-    if (emojiCodeForName(emoji.name) !== emoji.code) throw badRequest('Invalid emoji name.');
+    // A name of the reference's table must be one of this code's names, as upstream. A name it
+    // does not have, with a valid code, comes from a client that names emoji the old way
+    // (zulip-js's own example reacts with `musical_note` for 1f3b5, `music` here): the reaction
+    // is kept under the code's name, so every client sees the names it knows.
+    const known = emojiCodeForName(emoji.name);
+    if (known === emoji.code) return;
+    if (known !== undefined || !/^[a-z0-9_+-]{1,60}$/.test(emoji.name))
+      throw badRequest('Invalid emoji name.');
+    emoji.name = emojiNameForCode(emoji.code)!;
   } else {
     throw badRequest('Invalid emoji type.');
   }

@@ -231,7 +231,7 @@ function widgets(app: FastifyInstance, { ctx }: RoutesOptions) {
     {
       method: 'POST',
       path: '/submessage',
-      params: { message_id: p.int(), msg_type: p.string(), content: p.string() },
+      params: { message_id: p.id(), msg_type: p.string(), content: p.string() },
     },
     async ({ realm, user, params }) =>
       addSubmessage(ctx, realm, user, {

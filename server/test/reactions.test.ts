@@ -97,7 +97,7 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
     ]);
   });
 
-  it('takes a name only with its own code, as the reference, but a vote under any name', async () => {
+  it("takes a known name only with its own code, an older client's name under the code's name, and a vote under any name", async () => {
     const id = (
       await hamlet.post('/messages', {
         type: 'stream',
@@ -131,11 +131,16 @@ describe.each(databases('both'))('reactions and read receipts on %s', (db) => {
           reaction_type: 'unicode_emoji',
         })
       ).body.msg;
-    // emoji-datasource's names for these codes are not the reference's.
-    expect(await reactWith('slightly_smiling_face', '1f642')).toBe('Invalid emoji name.');
+    // A name of the reference's with another code is refused.
     expect(await reactWith('smile', '1f604')).toBe('Invalid emoji name.');
     expect(await reactWith('smile', '1f600')).toBe('Invalid emoji name.');
     expect(await reactWith('Not A Name', '1f600')).toBe('Invalid emoji name.');
+    // An older client's name (iamcal's) with a valid code: kept under the reference's name.
+    expect(await reactWith('slightly_smiling_face', '1f642')).toBe('');
+    const kept = (await hamlet.get(`/messages/${id}`)).body.message.reactions.find(
+      (r: { emoji_code: string }) => r.emoji_code === '1f642',
+    );
+    expect(kept).toMatchObject({ emoji_name: 'smile', user_id: w.id.hamlet });
     expect(await reactWith('made_up', 'zzzz')).toBe('Invalid emoji code.');
     expect(await reactWith('heart', '2764-fe0f')).toBe('Invalid emoji code.');
     expect(await reactWith('big_smile', '1f604')).toBe('');
