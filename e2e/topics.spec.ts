@@ -93,6 +93,14 @@ test('a renamed topic takes its readers along', async ({ browser }) => {
   await expect(othello.getByText('Where shall we eat?')).toBeVisible();
   await expect(othello.getByText(/This topic was moved here from/)).toBeVisible();
   await expect(hamlet).toHaveURL(/\/topic\/e2e\.20lunch\.20plans$/);
+  // Cordelia's messages were moved, not edited: so they say, live and after a reload.
+  const moved = (page: Page) =>
+    page.getByRole('article').filter({ hasText: 'Where shall we eat?' });
+  await expect(moved(othello).getByText('(moved)')).toBeVisible();
+  await expect(othello.getByText('(edited)')).toHaveCount(0);
+  await hamlet.reload();
+  await expect(moved(hamlet).getByText('(moved)')).toBeVisible();
+  await expect(hamlet.getByText('(edited)')).toHaveCount(0);
   // The move replaced the history entry: going back does not return to the empty old topic.
   await othello.goBack();
   await expect(othello).toHaveURL(/\/inbox$/);

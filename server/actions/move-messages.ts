@@ -120,25 +120,25 @@ export async function moveMessages(edit: EditInProgress) {
   }
 }
 
-/** One history row per moved message, naming only what changed. */
+/** One history row per moved message, naming only what changed; a few hundred per insert. */
 async function recordMoves(edit: EditInProgress, topic: string, streamId: number) {
   const { trx, user, plan, targets, editTime } = edit;
-  for (const m of targets) {
+  const rows = targets.map((m) => ({
+    message_id: m.id,
+    user_id: user.id,
+    timestamp: editTime,
+    prev_content: null,
+    prev_rendered_content: null,
+    prev_topic: plan.topicChanges ? m.topic : null,
+    prev_stream_id: plan.newStream ? m.stream_id : null,
+    topic: plan.topicChanges ? topic : null,
+    stream_id: plan.newStream ? streamId : null,
+  }));
+  for (let i = 0; i < rows.length; i += 500)
     await trx
       .insertInto('message_edits')
-      .values({
-        message_id: m.id,
-        user_id: user.id,
-        timestamp: editTime,
-        prev_content: null,
-        prev_rendered_content: null,
-        prev_topic: plan.topicChanges ? m.topic : null,
-        prev_stream_id: plan.newStream ? m.stream_id : null,
-        topic: plan.topicChanges ? topic : null,
-        stream_id: plan.newStream ? streamId : null,
-      })
+      .values(rows.slice(i, i + 500))
       .execute();
-  }
 }
 
 /** The notification bot's notices of a move or a resolve, in the topics the move touched. */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { Realm, Stream, Subscription, User } from '../db/schema.js';
+import type { MessageEditTable, Realm, Stream, Subscription, User } from '../db/schema.js';
 import { avatarPath } from './avatar-paths.js';
 import { mayReadDeliveryEmail } from './email-visibility.js';
 import { flagsToList } from './flags.js';
@@ -11,6 +11,7 @@ import type {
   Subscription as WireSubscription,
 } from '../../src/api/model/stream.js';
 import type { ProfileValue, Role, User as WireUser } from '../../src/api/model/user.js';
+import type { EditHistoryEntry } from '../../src/api/model/message.js';
 
 /** A person's avatar, uploaded or drawn, at its unguessable public path (avatar-paths.ts). */
 export const avatarUrl = (
@@ -153,6 +154,8 @@ export interface MessageRecordInput {
   realm: Realm;
   reactions?: unknown[];
   submessages?: unknown[];
+  /** newest first; left out when the organization hides edit history or there is none */
+  edit_history?: EditHistoryEntry[];
 }
 
 /** Stable numeric ids for conversations: streams and DM groups (clients only compare them). */
@@ -210,7 +213,26 @@ export function messageRecord(ctx: AppContext, m: MessageRecordInput) {
   };
   if (isStream) out.stream_id = m.stream!.id;
   if (m.last_edit_time) out.last_edit_timestamp = m.last_edit_time;
+  if (m.edit_history?.length) out.edit_history = m.edit_history;
   return out;
+}
+
+/** One row of `message_edits` as a message's `edit_history` lists it: only what changed. */
+export function editHistoryEntry(row: Omit<MessageEditTable, 'id'>): EditHistoryEntry {
+  const entry: EditHistoryEntry = { user_id: row.user_id, timestamp: row.timestamp };
+  if (row.prev_content !== null) {
+    entry.prev_content = row.prev_content;
+    entry.prev_rendered_content = row.prev_rendered_content ?? '';
+  }
+  if (row.prev_topic !== null) {
+    entry.prev_topic = row.prev_topic;
+    if (row.topic !== null) entry.topic = row.topic;
+  }
+  if (row.prev_stream_id !== null) {
+    entry.prev_stream = row.prev_stream_id;
+    if (row.stream_id !== null) entry.stream = row.stream_id;
+  }
+  return entry;
 }
 
 /** Chooses the content format a client asked for and attaches its flags. */

@@ -1,7 +1,14 @@
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/index.js';
 import type { Message, Realm, Stream, User } from '../db/schema.js';
-import { finishMessage, messageRecord, type DisplayUser } from '../domain/serialize.js';
+import {
+  editHistoryEntry,
+  finishMessage,
+  messageRecord,
+  type DisplayUser,
+} from '../domain/serialize.js';
+import type { EditHistoryEntry } from '../../src/api/model/message.js';
+import { realmSettings } from './realm.js';
 import { dmIds, dmKeyOf } from '../domain/conversations.js';
 import type { SubmessageRecord } from '../domain/widgets.js';
 
@@ -63,6 +70,7 @@ export async function buildMessageRecords(
         db,
         messages.map((m) => m.id),
       );
+  const editHistory = await editHistoryOf(db, realm, messages);
   const out = new Map<number, Record<string, unknown>>();
   for (const m of messages) {
     const sender = userMap.get(m.sender_id)!;
@@ -85,6 +93,7 @@ export async function buildMessageRecords(
         realm,
         reactions: reactions.get(m.id) ?? [],
         submessages: submessages.get(m.id) ?? [],
+        edit_history: editHistory.get(m.id),
       }),
     );
   }
@@ -121,6 +130,44 @@ export async function submessagesOf(db: Database, messageIds: number[]) {
   for (const row of rows) {
     const list = map.get(row.message_id) ?? [];
     list.push(row);
+    map.set(row.message_id, list);
+  }
+  return map;
+}
+
+/**
+ * The edit history of the messages ever edited or moved, newest first, by message id: one query
+ * for the whole page, which never-edited messages (most of them) stay out of. None at all when
+ * the organization hides edit history.
+ */
+export async function editHistoryOf(
+  db: Database,
+  realm: Realm,
+  messages: Pick<Message, 'id' | 'last_edit_time'>[],
+) {
+  const map = new Map<number, EditHistoryEntry[]>();
+  if (!realmSettings(realm).allow_edit_history) return map;
+  const edited = messages.filter((m) => m.last_edit_time !== null).map((m) => m.id);
+  if (!edited.length) return map;
+  const rows = await db
+    .selectFrom('message_edits')
+    .select([
+      'message_id',
+      'user_id',
+      'timestamp',
+      'prev_content',
+      'prev_rendered_content',
+      'prev_topic',
+      'prev_stream_id',
+      'topic',
+      'stream_id',
+    ])
+    .where('message_id', 'in', edited)
+    .orderBy('id', 'desc')
+    .execute();
+  for (const row of rows) {
+    const list = map.get(row.message_id) ?? [];
+    list.push(editHistoryEntry(row));
     map.set(row.message_id, list);
   }
   return map;

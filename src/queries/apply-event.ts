@@ -4,6 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type {
+  EditHistoryEntry,
   Message,
   MessageFlag,
   ReactionEvent,
@@ -118,14 +119,10 @@ function applyEdit(
   const edited = mapMessages(data, (message) => {
     if (!ids.has(message.id)) return message;
     let next: Message = message;
-    if (message.id === event.message_id && event.rendered_content !== undefined) {
+    const contentChanged = message.id === event.message_id && event.rendered_content !== undefined;
+    if (contentChanged) {
       // The highlighted copy of the old content would hide the edit.
-      next = {
-        ...next,
-        content: event.rendered_content,
-        match_content: undefined,
-        last_edit_timestamp: event.edit_timestamp,
-      };
+      next = { ...next, content: event.rendered_content!, match_content: undefined };
     }
     if (event.flags && message.id === event.message_id)
       next = { ...next, flags: event.flags as MessageFlag[] };
@@ -133,7 +130,7 @@ function applyEdit(
       next = { ...next, subject: event.subject, match_subject: undefined };
     if (next.type === 'stream' && event.new_stream_id !== undefined)
       next = { ...next, stream_id: event.new_stream_id };
-    return next;
+    return event.rendering_only ? next : withEditRecorded(next, message, event, contentChanged);
   });
   // Messages moved out of this narrow leave it; ones moved in are picked up by a refetch.
   // Search results are the server's judgement, so they stay.
@@ -144,6 +141,42 @@ function applyEdit(
       ? page
       : { ...page, messages: page.messages.filter(stillBelongs) },
   );
+}
+
+/**
+ * The edit in the message's `edit_history` as the server will list it, so that "edited" and
+ * "moved" show at once. A history we never had (an organization that hides it) stays unknown.
+ */
+function withEditRecorded(
+  next: Message,
+  before: Message,
+  event: UpdateMessageEvent,
+  contentChanged: boolean,
+): Message {
+  const entry: EditHistoryEntry = { user_id: event.user_id, timestamp: event.edit_timestamp };
+  if (contentChanged) {
+    entry.prev_content = event.orig_content ?? '';
+    entry.prev_rendered_content = event.orig_rendered_content ?? before.content;
+  }
+  if (before.type === 'stream' && next.type === 'stream') {
+    if (next.subject !== before.subject) {
+      entry.prev_topic = before.subject;
+      entry.topic = next.subject;
+    }
+    if (next.stream_id !== before.stream_id) {
+      entry.prev_stream = before.stream_id;
+      entry.stream = next.stream_id;
+    }
+  }
+  const changed = ['prev_content', 'prev_topic', 'prev_stream'].some((key) => key in entry);
+  if (!changed) return next;
+  const knownHistory =
+    before.edit_history ?? (before.last_edit_timestamp === undefined ? [] : null);
+  return {
+    ...next,
+    last_edit_timestamp: event.edit_timestamp,
+    ...(knownHistory && { edit_history: [entry, ...knownHistory] }),
+  };
 }
 
 function mapMessages(data: MessageListData, fn: (message: Message) => Message): MessageListData {

@@ -35,6 +35,23 @@ export interface Submessage {
   content: string;
 }
 
+/**
+ * One edit or move of a message, as its `edit_history` lists them (newest first). Only the fields
+ * of what changed are present: content, topic, channel, or several of them.
+ */
+export interface EditHistoryEntry {
+  /** who made the change; null for a change the server made itself */
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  topic?: string;
+  /** channel ids before and after */
+  prev_stream?: number;
+  stream?: number;
+}
+
 export interface DisplayRecipientUser {
   id: number;
   email: string;
@@ -62,7 +79,13 @@ interface MessageBase {
   /** the content starts with `/me `: shown as "<sender> <rest of the line>" */
   is_me_message: boolean;
   client?: string;
+  /** when the message was last edited or moved */
   last_edit_timestamp?: number;
+  /**
+   * Newest first; only on a message ever edited or moved, and only when the organization lets its
+   * members see edit history (realm_allow_edit_history).
+   */
+  edit_history?: EditHistoryEntry[];
   /** search results only: `content` as HTML with `<span class="highlight">` around the matches */
   match_content?: string;
   /** search results only: the escaped topic with its matches highlighted */

@@ -11,6 +11,7 @@ import { isMentioned } from '../../narrow';
 import { messageUrl } from '../../narrow/url';
 import { onMessageContentClick } from './content-clicks';
 import { MessageTime } from './MessageTime';
+import { EditMark } from './EditMark';
 import { formatDay, formatTime } from './format';
 import { CollapsedNotice } from '../message-actions/CollapsedNotice';
 import { MessageActionsMenu } from '../message-actions/MessageActionsMenu';
@@ -116,9 +117,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
           />
         )}
         {deletion.confirming && <DeleteConfirmation deletion={deletion} />}
-        {!props.editing && message.last_edit_timestamp !== undefined && (
-          <span className="message-edited">{t('item.edited')}</span>
-        )}
+        {!props.editing && <EditMark message={message} />}
         {echo && <EchoStatus echo={echo} onRetry={props.onRetry} onCancel={props.onCancel} />}
       </div>
       {!echo && !props.readOnly && <MessageActions {...props} onAskDelete={deletion.ask} />}
