@@ -132,6 +132,60 @@ test('Preview shows the rendered message and Edit goes back', async ({ browser }
   await expect(box).toBeFocused();
 });
 
+test('an upload shows its progress and becomes a link; one over the limit is refused', async ({
+  browser,
+}) => {
+  const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
+    path: await topicUrl('e2e uploads'),
+  });
+  const box = messageBox(hamlet);
+  // The upload's answer waits a moment, so that its progress shows.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await hamlet.route('**/api/v1/user_uploads', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await hamlet.getByLabel('Files to attach').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Meeting notes\n'.repeat(4000)),
+  });
+  await expect(box).toHaveValue('[Uploading notes.txt…]()\n');
+  const uploads = hamlet.getByRole('list', { name: 'Uploads' });
+  await expect(uploads.getByRole('progressbar', { name: 'Upload of notes.txt' })).toBeVisible();
+  await expect(
+    uploads.getByRole('button', { name: 'Cancel the upload of notes.txt' }),
+  ).toBeVisible();
+  await shoot(hamlet, hamlet.locator('form.compose'), 'upload-progress');
+  release();
+  await expect(box).toHaveValue(/^\[notes\.txt\]\(\/user_uploads\/\d+\/.+\/notes\.txt\)\n$/);
+  await expect(uploads).toHaveCount(0);
+
+  // A file just over the server's 25 MiB is refused at once, by name, without a request: made in
+  // the page, so that its bytes need not cross from the test.
+  let requests = 0;
+  await hamlet.unroute('**/api/v1/user_uploads');
+  await hamlet.route('**/api/v1/user_uploads', async (route) => {
+    requests += 1;
+    await route.continue();
+  });
+  await hamlet.getByLabel('Files to attach').evaluate((input: HTMLInputElement) => {
+    const files = new DataTransfer();
+    files.items.add(new File([new Uint8Array(25 * 1024 * 1024 + 1)], 'backup.tar'));
+    input.files = files.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await expect(hamlet.getByRole('alert')).toHaveText(
+    /backup\.tar is too large to upload: files can be at most 25 MiB\./,
+  );
+  await expect(box).toHaveValue(/^\[notes\.txt\]\(.*\)\n$/);
+  await shoot(hamlet, hamlet.locator('form.compose'), 'upload-too-large');
+  expect(requests).toBe(0);
+  await hamlet.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(hamlet.getByRole('alert')).toHaveCount(0);
+});
+
 test('the emoji picker inserts into compose, by mouse and by keyboard', async ({ browser }) => {
   const hamlet = await logIn(browser, server.url, 'hamlet@example.com', {
     path: await topicUrl('e2e picker'),

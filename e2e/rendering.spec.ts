@@ -249,3 +249,84 @@ test("clicking a message's time opens the conversation at that message", async (
   await message.getByRole('link', { name: /^Permalink to message, / }).click();
   await expect(hamlet).toHaveURL(new RegExp(`/near/${id}$`));
 });
+
+test('a wide table keeps its words whole and scrolls sideways', async ({ browser }) => {
+  const topic = await generalTopic('e2e wide table');
+  const headers = [
+    'Score',
+    'Participants',
+    'Responsibilities',
+    'Availability',
+    'Qualifications',
+    'Acknowledgements',
+    'Recommendations',
+  ];
+  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  await topic.send(
+    [
+      'The roster:',
+      '',
+      row(headers),
+      row(headers.map(() => '---')),
+      row(['12', 'Hamlet, Ophelia', 'Ghost watching', 'Nights', 'Prince', 'Horatio', 'Revenge']),
+      row(['7', 'Iago', 'Scheming', 'Always', 'Ensign', 'None', 'Trust nobody']),
+    ].join('\n'),
+  );
+  const hamlet = await logIn(browser, 'hamlet@example.com');
+  await hamlet.goto(topic.url);
+  const table = hamlet.locator('.message-content table');
+  await expect(table.getByRole('columnheader', { name: 'Responsibilities' })).toBeVisible();
+
+  /** How the table sits in its message: lines per header, and its scrolling and edges. */
+  const measure = () =>
+    table.evaluate((el) => {
+      const content = el.closest('.message-content')!.getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      const headerLines = [...el.querySelectorAll('th')].map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return { text: th.textContent, lines: range.getClientRects().length };
+      });
+      return {
+        headerLines,
+        scrollWidth: el.scrollWidth,
+        clientWidth: el.clientWidth,
+        overflowX: getComputedStyle(el).overflowX,
+        insideMessage: box.left >= content.left - 0.5 && box.right <= content.right + 0.5,
+        pageScrollsSideways: document.documentElement.scrollWidth > window.innerWidth,
+      };
+    });
+  const oneLineEach = headers.map((text) => ({ text, lines: 1 }));
+
+  // At desktop width the table keeps each heading whole and stays within the message.
+  const desktop = await measure();
+  expect(desktop.headerLines).toEqual(oneLineEach);
+  expect(desktop.insideMessage).toBe(true);
+  expect(desktop.pageScrollsSideways).toBe(false);
+  const message = hamlet.locator('.message', { has: table });
+  if (SHOTS) await message.screenshot({ path: `${SHOTS}/table-desktop-light.png` });
+
+  // At phone width it is wider than the column: it scrolls sideways inside the message.
+  await hamlet.setViewportSize({ width: 390, height: 844 });
+  await expect(table).toBeVisible();
+  await expect
+    .poll(async () => {
+      const { scrollWidth, clientWidth } = await measure();
+      return scrollWidth > clientWidth;
+    })
+    .toBe(true);
+  const phone = await measure();
+  expect(phone.headerLines).toEqual(oneLineEach);
+  expect(phone.overflowX).toBe('auto');
+  expect(phone.insideMessage).toBe(true);
+  expect(phone.pageScrollsSideways).toBe(false);
+  if (SHOTS) {
+    await hamlet.screenshot({ path: `${SHOTS}/table-phone-light.png` });
+    await table.evaluate((el) => el.scrollBy({ left: 10_000 }));
+    await hamlet.emulateMedia({ colorScheme: 'dark' });
+    await expect(hamlet.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await hamlet.screenshot({ path: `${SHOTS}/table-phone-dark-scrolled.png` });
+    await hamlet.setViewportSize({ width: 1280, height: 800 });
+    await message.screenshot({ path: `${SHOTS}/table-desktop-dark.png` });
+  }
+});

@@ -26,6 +26,17 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** How much of an upload's request body has gone, in bytes. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadOptions extends RequestOptions {
+  /** called as the request body goes out (where the browser has XMLHttpRequest) */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Encodes one parameter as the API wants it: lists and objects as JSON, booleans as true/false. */
@@ -84,12 +95,59 @@ export class ApiConnection {
     }
   }
 
-  /** A multipart POST with one file (uploads); same errors and answers as `request`. */
-  upload<T>(path: string, file: Blob, filename: string, options: RequestOptions = {}): Promise<T> {
+  /**
+   * A multipart POST with one file (uploads); same errors and answers as `request`. It goes by
+   * XMLHttpRequest where there is one, since only that reports the body's progress.
+   */
+  upload<T>(path: string, file: Blob, filename: string, options: UploadOptions = {}): Promise<T> {
     const body = new FormData();
     body.append('file', file, filename);
     // No Content-Type: the browser writes the multipart boundary itself.
-    return this.send<T>('POST', path, body, {}, options);
+    if (typeof XMLHttpRequest === 'undefined') return this.send<T>('POST', path, body, {}, options);
+    return this.sendWithProgress<T>(path, body, file.size, options);
+  }
+
+  /** One POST by XMLHttpRequest, its answer read as `send` reads fetch's. */
+  private sendWithProgress<T>(
+    path: string,
+    body: FormData,
+    size: number,
+    options: UploadOptions,
+  ): Promise<T> {
+    const { signal, onProgress } = options;
+    const aborted = () =>
+      signal?.reason ?? new DOMException('The upload was cancelled.', 'AbortError');
+    if (signal?.aborted) return Promise.reject(aborted());
+    return new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${this.baseUrl}${path}`);
+      xhr.setRequestHeader('Accept', 'application/json');
+      if (this.credentials)
+        xhr.setRequestHeader('Authorization', basicAuthHeader(this.credentials));
+      const onAbort = () => xhr.abort();
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      signal?.addEventListener('abort', onAbort);
+      if (onProgress)
+        xhr.upload.onprogress = (event) =>
+          onProgress({
+            loaded: event.loaded,
+            // without a length, the file's size is near enough (the form adds a little)
+            total: event.lengthComputable ? event.total : size,
+          });
+      xhr.onload = () => {
+        settle();
+        resolve(xhrResponse(xhr));
+      };
+      xhr.onerror = () => {
+        settle();
+        reject(new ApiRequestError({ kind: 'network', message: 'the upload did not get through' }));
+      };
+      xhr.onabort = () => {
+        settle();
+        reject(aborted());
+      };
+      xhr.send(body);
+    }).then((response) => readResponse<T>(response));
   }
 
   private requestOnce<T>(
@@ -132,6 +190,21 @@ export class ApiConnection {
     }
     return readResponse<T>(response);
   }
+}
+
+/** An XMLHttpRequest's answer as a fetch Response, for `readResponse`. */
+function xhrResponse(xhr: XMLHttpRequest): Response {
+  const headers = new Headers();
+  for (const line of xhr
+    .getAllResponseHeaders()
+    .trim()
+    .split(/[\r\n]+/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  // A Response of 204 or 304 may have no body.
+  const text = xhr.status === 204 || xhr.status === 304 ? null : xhr.responseText;
+  return new Response(text, { status: xhr.status, statusText: xhr.statusText, headers });
 }
 
 async function readResponse<T>(response: Response): Promise<T> {

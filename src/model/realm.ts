@@ -5,6 +5,8 @@ export interface RealmState {
   settings: Readonly<Record<string, unknown>>;
   maxMessageLength: number;
   maxTopicLength: number;
+  /** the largest upload the server takes, in MiB; null when it did not say */
+  maxFileUploadSizeMib: number | null;
   typingStartedWaitMs: number;
   typingStoppedWaitMs: number;
   typingExpiryMs: number;
@@ -44,6 +46,7 @@ export function realmFromSnapshot(register: RegisterResponse): RealmState {
     settings,
     maxMessageLength: register.max_message_length ?? 10000,
     maxTopicLength: register.max_topic_length ?? 60,
+    maxFileUploadSizeMib: register.max_file_upload_size_mib ?? null,
     typingStartedWaitMs: register.server_typing_started_wait_period_milliseconds ?? 10000,
     typingStoppedWaitMs: register.server_typing_stopped_wait_period_milliseconds ?? 5000,
     typingExpiryMs: register.server_typing_started_expiry_period_milliseconds ?? 15000,

@@ -59,6 +59,8 @@ export interface RegisterResponse {
   max_message_id?: number;
   max_message_length: number;
   max_topic_length: number;
+  /** the largest file the server takes in POST /user_uploads, in MiB */
+  max_file_upload_size_mib?: number;
   server_typing_started_wait_period_milliseconds?: number;
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_expiry_period_milliseconds?: number;

@@ -2,7 +2,7 @@
  * Bindings for the API documentation's "Messages" section: messages, their flags, reactions,
  * history and read receipts, Markdown rendering, and uploaded files.
  */
-import type { ApiConnection } from '../connection';
+import type { ApiConnection, UploadOptions } from '../connection';
 import type { Anchor, ApiNarrow, ChangeableFlag, GetMessagesResponse, Message } from '../model';
 import type { MessageHistoryResponse, ReadReceiptsResponse } from '../model/message-history';
 
@@ -29,11 +29,17 @@ export function sendMessage(connection: ApiConnection, options: SendMessageOptio
  * POST /user_uploads: https://zulip.com/api/upload-file
  * The file's server path (`/user_uploads/...`) comes back in `url` (and `uri`).
  */
-export function uploadFile(connection: ApiConnection, file: Blob, filename: string) {
+export function uploadFile(
+  connection: ApiConnection,
+  file: Blob,
+  filename: string,
+  options: UploadOptions = {},
+) {
   return connection.upload<{ url: string; uri?: string; filename?: string }>(
     '/user_uploads',
     file,
     filename,
+    options,
   );
 }
 

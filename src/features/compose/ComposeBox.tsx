@@ -1,4 +1,4 @@
-import { useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { escapeHtml } from '../../components/escape-html';
@@ -19,6 +19,7 @@ import { useComposeRequestHandler } from './use-compose-request-handler';
 import { useComposeSend, type ComposeSend } from './use-compose-send';
 import { useTypingNotifier } from './use-typing-notifier';
 import { useUploads } from './use-uploads';
+import type { Upload } from './upload-queue';
 
 /** The compose box under the feed; render it with `key={narrowKey(narrow)}` so each narrow starts fresh. */
 export function ComposeBox({ narrow }: { narrow: Narrow }) {
@@ -39,7 +40,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     body: draftBody({ mode, streamId: stream?.stream_id ?? null, topic, recipients, content }),
   });
   useComposeRequestHandler(fields, preview.close);
-  const { uploads, attach, dismiss, dropTarget } = useUploads(fields);
+  const { uploads, attach, cancel, dismiss, dropTarget } = useUploads(fields);
   const send = useComposeSend(fields, setProblem, () => {
     typing.stopped();
     fields.setContent('');
@@ -47,6 +48,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
     session.composeDrafts.getState().draftSent(fields.draftKey);
     serverSync.sent();
   });
+
+  const { uploading, submit } = useSendAfterUploads(uploads, send.submit, setProblem);
 
   /** Puts `text` at the caret (or the end), spaced from the words around it. */
   const insertText = (text: string) => {
@@ -62,7 +65,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   };
 
   return (
-    <form className="compose" onSubmit={send.submit} aria-label={t('label')} {...dropTarget}>
+    <form className="compose" onSubmit={submit} aria-label={t('label')} {...dropTarget}>
       <ComposeRecipient fields={fields} />
       <div className="compose-row">
         <ComposeContent
@@ -71,10 +74,10 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           preview={preview}
           messageField={messageField}
           onEdit={(value) => (value.trim() ? typing.typed() : typing.stopped())}
-          onSubmit={send.submit}
+          onSubmit={submit}
         />
         <ComposeToolbar
-          hasContent={content.trim() !== ''}
+          hasContent={content.trim() !== '' && !uploading}
           preview={preview}
           onAttach={(files) => void attach(files)}
           onEmoji={(name) => insertText(`:${name}:`)}
@@ -90,7 +93,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           onSchedule={send.schedule}
         />
       )}
-      <UploadList uploads={uploads} onDismiss={dismiss} />
+      <UploadList uploads={uploads} onCancel={cancel} onDismiss={dismiss} />
       {problem && (
         <p className="compose-problem" role="alert">
           {problem}
@@ -172,4 +175,26 @@ function ScheduledStatus({ send }: { send: ComposeSend }) {
       )}
     </p>
   );
+}
+
+/**
+ * The send, held back while a file uploads: the message would carry the file's placeholder
+ * instead of its link.
+ */
+function useSendAfterUploads(
+  uploads: readonly Upload[],
+  send: (event?: FormEvent) => void,
+  setProblem: (problem: string) => void,
+) {
+  const { t } = useTranslation('compose');
+  const uploading = uploads.some((upload) => upload.status === 'uploading');
+  const submit = (event?: FormEvent) => {
+    if (uploading) {
+      event?.preventDefault();
+      setProblem(t('waitForUploads'));
+      return;
+    }
+    send(event);
+  };
+  return { uploading, submit };
 }

@@ -1,7 +1,8 @@
 /** Reply, quote and the compose shortcuts reach the box through compose requests. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   insertOnOwnLine,
+  isRequestFor,
   REQUEST_LIFETIME_MS,
   useComposeRequests,
   type ComposeRequest,
@@ -14,8 +15,19 @@ const FOCUS_TARGET: Record<ComposeRequest['focus'], string> = {
   recipients: 'compose-recipients',
 };
 
+/** The field a request focuses, and where its caret goes (null: where the browser puts it). */
+interface PendingFocus {
+  seq: number;
+  id: string;
+  caret: number | null;
+}
+
 export function useComposeRequestHandler(fields: ComposeFields, closePreview: () => void) {
   const request = useComposeRequests((s) => s.latest);
+  // Set in the same update as the fields the request changes, so it is applied once they have
+  // rendered: a request that switches between channel and direct message focuses a field that
+  // only exists after that render (an animation frame may come before it, or after).
+  const [pendingFocus, setPendingFocus] = useState<PendingFocus | null>(null);
   const applyRequest = useRef<(request: ComposeRequest) => void>(null);
   applyRequest.current = (request) => {
     let nextTopic = fields.topic;
@@ -40,17 +52,20 @@ export function useComposeRequestHandler(fields: ComposeFields, closePreview: ()
       fields.saveDraft({ topic: nextTopic, content: result.text });
       caret = result.caret;
     }
-    const focusId = FOCUS_TARGET[request.focus];
-    requestAnimationFrame(() => {
-      const field = document.getElementById(focusId) as
-        HTMLInputElement | HTMLTextAreaElement | null;
-      field?.focus();
-      if (field && caret !== null) field.setSelectionRange(caret, caret);
-    });
+    setPendingFocus({ seq: request.seq, id: FOCUS_TARGET[request.focus], caret });
   };
   useEffect(() => {
-    if (!request) return;
+    // A request for another view's box (one being navigated to) waits for that box.
+    if (!request || !isRequestFor(request, fields.draftKey)) return;
     useComposeRequests.getState().taken(request.seq);
     if (Date.now() - request.at <= REQUEST_LIFETIME_MS) applyRequest.current?.(request);
-  }, [request]);
+  }, [request, fields.draftKey]);
+  useEffect(() => {
+    if (!pendingFocus) return;
+    const field = document.getElementById(pendingFocus.id) as
+      HTMLInputElement | HTMLTextAreaElement | null;
+    field?.focus();
+    if (field && pendingFocus.caret !== null)
+      field.setSelectionRange(pendingFocus.caret, pendingFocus.caret);
+  }, [pendingFocus]);
 }

@@ -1,45 +1,41 @@
-/** Files attached by the button, a drop or a paste: uploaded one by one, each linked in the message. */
-import { useState, type ClipboardEvent, type DragEvent } from 'react';
-import { errorText } from '../../api/errors';
-import { useUploadFile } from '../../queries/uploads';
+/** Files attached by the button, a drop or a paste: uploaded with their progress, each linked in the message. */
+import { useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { uploadFile } from '../../api/routes/messages';
+import { useRealmLimits } from '../../model/hooks';
+import { useSessionCore } from '../../model/session-core';
+import { createUploadQueue, type Upload } from './upload-queue';
 import type { ComposeFields } from './use-compose-fields';
 
-export interface Upload {
-  id: string;
-  name: string;
-  error: string | null;
-}
-
-/** A file name as link text: brackets would end the link early. */
-export function markdownLinkText(name: string): string {
-  return name.replace(/[[\]\\]/g, (c) => `\\${c}`);
-}
+export type { Upload } from './upload-queue';
 
 export function useUploads(fields: ComposeFields) {
-  const [uploads, setUploads] = useState<Upload[]>([]);
-  const { mutateAsync: upload } = useUploadFile();
+  const { t } = useTranslation('compose');
+  const { connection } = useSessionCore();
+  const { maxFileUploadSizeMib } = useRealmLimits();
+  const [uploads, setUploads] = useState<readonly Upload[]>([]);
+  // Uploads finish renders later: they read the fields and settings as they are then.
+  const latest = useRef({ fields, connection, maxFileUploadSizeMib, t });
+  latest.current = { fields, connection, maxFileUploadSizeMib, t };
+  const [queue] = useState(() =>
+    createUploadQueue({
+      send: async (file, options) =>
+        (await uploadFile(latest.current.connection, file, file.name, options)).url,
+      getContent: () => latest.current.fields.contentRef.current,
+      setContent: (next) => {
+        const current = latest.current.fields;
+        // Two uploads may change the text before the next render.
+        current.contentRef.current = next;
+        current.setContent(next);
+        current.saveDraft({ content: next });
+      },
+      maxSizeMib: () => latest.current.maxFileUploadSizeMib,
+      placeholderText: (name) => latest.current.t('uploadPlaceholder', { name }),
+      onChange: setUploads,
+    }),
+  );
 
-  /** Uploads files one by one and adds a Markdown link to each at the end of the message. */
-  const attach = async (files: readonly File[]) => {
-    for (const file of files) {
-      const id = `${Date.now()}-${Math.random()}`;
-      setUploads((list) => [...list, { id, name: file.name, error: null }]);
-      try {
-        const url = await upload(file);
-        const current = fields.contentRef.current;
-        const separator = current === '' || current.endsWith('\n') ? '' : '\n';
-        const next = `${current}${separator}[${markdownLinkText(file.name)}](${url})\n`;
-        fields.setContent(next);
-        fields.saveDraft({ content: next });
-        setUploads((list) => list.filter((u) => u.id !== id));
-      } catch (error) {
-        const message = errorText(error, String(error));
-        setUploads((list) => list.map((u) => (u.id === id ? { ...u, error: message } : u)));
-      }
-    }
-  };
-
-  const dismiss = (id: string) => setUploads((list) => list.filter((u) => u.id !== id));
+  const attach = (files: readonly File[]) => queue.attach(files);
 
   const onDragOver = (event: DragEvent) => {
     if (event.dataTransfer.types.includes('Files')) event.preventDefault();
@@ -55,5 +51,11 @@ export function useUploads(fields: ComposeFields) {
     void attach([...event.clipboardData.files]);
   };
 
-  return { uploads, attach, dismiss, dropTarget: { onDragOver, onDrop, onPaste } };
+  return {
+    uploads,
+    attach,
+    cancel: queue.cancel,
+    dismiss: queue.dismiss,
+    dropTarget: { onDragOver, onDrop, onPaste },
+  };
 }
