@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertOnOwnLine, useComposeRequests } from './compose-request';
+import { insertOnOwnLine, isRequestFor, useComposeRequests } from './compose-request';
 
 describe('compose requests', () => {
   it('keeps the latest request until the compose box takes it', () => {
@@ -12,6 +12,13 @@ describe('compose requests', () => {
     expect(store.getState().latest).toBe(latest);
     store.getState().taken(latest!.seq);
     expect(store.getState().latest).toBeNull();
+  });
+
+  it('is taken by the box it names, or by any box when it names none', () => {
+    const request = { seq: 1, at: 0, to: null, insert: null, focus: 'content' } as const;
+    expect(isRequestFor(request, 'topic:1:lunch')).toBe(true);
+    expect(isRequestFor({ ...request, box: 'topic:1:lunch' }, 'topic:1:lunch')).toBe(true);
+    expect(isRequestFor({ ...request, box: 'stream:4' }, 'topic:1:lunch')).toBe(false);
   });
 
   it('inserts a quote on a line of its own', () => {

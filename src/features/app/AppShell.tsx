@@ -124,7 +124,6 @@ export function AppShell() {
       />
       <ConnectionBanner />
       <GlobalShortcuts
-        place={place}
         drawerOpen={drawerOpen}
         showChannels={() => isPhone && setLeftOpen(true)}
         showPeople={() => (isPhone ? setRightOpenPhone(true) : setRightOpenDesktop(true))}

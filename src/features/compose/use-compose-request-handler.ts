@@ -33,7 +33,7 @@ export function useComposeRequestHandler(fields: ComposeFields, closePreview: ()
     let nextTopic = fields.topic;
     if (request.to?.type === 'stream') {
       const streamId = request.to.streamId;
-      nextTopic = request.to.topic;
+      nextTopic = request.to.topic ?? fields.topic;
       fields.setMode('stream');
       fields.setStreamName(fields.subscriptions.find((s) => s.stream_id === streamId)?.name ?? '');
       fields.setTopic(nextTopic);

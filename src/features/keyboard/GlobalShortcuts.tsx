@@ -4,7 +4,7 @@
  * Escape, and "?" for the help. Keys that act on the selected message live with the message list.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import {
@@ -25,14 +25,19 @@ import {
   narrowFromKey,
   narrowKey,
   narrowToUrl,
+  parsePlaceUrl,
   streamNarrow,
   topicNarrow,
   viewToUrl,
   type Narrow,
-  type Place,
 } from '../../narrow';
 import { allMessages, messageKeys, type MessageListData } from '../../queries/messages';
 import { useIsSpectator } from '../../model/session-context';
+import {
+  channelMessageShortcut,
+  directMessageShortcut,
+  type ComposeShortcut,
+} from './compose-shortcut';
 import { useShortcutHelp } from './help-store';
 import { isInOverlay, isTypingTarget, useShortcutKeys } from './keys';
 import { cycleChannel, nextUnreadDm, nextUnreadTopic } from './next-unread';
@@ -45,7 +50,6 @@ const HOME_URLS: Record<string, string> = {
 };
 
 interface GlobalShortcutsProps {
-  place: Place | null;
   /** a phone drawer is open: Escape closes it, and nothing more */
   drawerOpen: boolean;
   /** shows the left sidebar (a drawer on a phone) */
@@ -54,19 +58,15 @@ interface GlobalShortcutsProps {
   showPeople(): void;
 }
 
-export function GlobalShortcuts({
-  place,
-  drawerOpen,
-  showChannels,
-  showPeople,
-}: GlobalShortcutsProps) {
+export function GlobalShortcuts({ drawerOpen, showChannels, showPeople }: GlobalShortcutsProps) {
   const navigate = useNavigate();
   const spectator = useIsSpectator();
   const toggleHelp = useShortcutHelp((state) => state.toggle);
-  const narrow = place?.kind === 'narrow' ? place.narrow : null;
-  const compose = useComposeActions(narrow);
-  const go = useGoToActions(narrow);
+  const currentNarrow = useCurrentNarrow();
+  const compose = useComposeActions(currentNarrow);
+  const go = useGoToActions(currentNarrow);
   const goHome = useGoHome(drawerOpen, () => popupOpenAtEscape.current);
+  const focusField = useFocusAfterRender();
 
   useShortcutKeys((event) =>
     runGlobalShortcut(event.key, spectator, {
@@ -75,6 +75,7 @@ export function GlobalShortcuts({
       showPeople,
       navigate,
       goHome,
+      focusField,
       ...compose,
       ...go,
     }),
@@ -91,6 +92,8 @@ interface GlobalActions {
   showChannels(): void;
   showPeople(): void;
   navigate(url: string): void;
+  /** focuses the field with this id once what the key changed has rendered */
+  focusField(id: string): void;
   composeChannelMessage(): void;
   composeDirectMessage(): void;
   goToNextUnreadTopic(): void;
@@ -99,13 +102,6 @@ interface GlobalActions {
   goToConversation(): void;
   goHome(): boolean;
 }
-
-const focusLater = (id: string) =>
-  requestAnimationFrame(() => {
-    const field = document.getElementById(id) as HTMLInputElement | null;
-    field?.focus();
-    field?.select?.();
-  });
 
 /**
  * The keymap, one key a case; a visitor (spectator) has no account-only keys. Returns whether
@@ -118,16 +114,16 @@ function runGlobalShortcut(key: string, spectator: boolean, actions: GlobalActio
       return true;
     case '/':
       if (spectator) return false;
-      focusLater('search-input');
+      actions.focusField('search-input');
       return true;
     case 'q':
       actions.showChannels();
-      focusLater('channel-filter');
+      actions.focusField('channel-filter');
       return true;
     case 'w':
       if (spectator) return false;
       actions.showPeople();
-      focusLater('people-filter');
+      actions.focusField('people-filter');
       return true;
     case 'c':
       if (spectator) return false;
@@ -177,10 +173,41 @@ function runGlobalShortcut(key: string, spectator: boolean, actions: GlobalActio
   }
 }
 
-/** The selected message of the list on screen, from the loaded history. */
-function useSelectedMessage(narrow: Narrow | null) {
+/**
+ * The narrow the address bar shows now, read when a key is pressed. React Router renders a
+ * navigation as a transition: for a while after a click on a link (several frames on a busy
+ * machine) the view on screen, and the place the shell last rendered with, are still the one
+ * being left, while the URL already is the next. A key pressed then is for where the person went;
+ * acting on the view being left opened its compose box just before it went away, taking the
+ * focus with it (C "did nothing").
+ */
+function useCurrentNarrow(): () => Narrow | null {
+  const ownUserId = useOwnUserId();
+  return () => {
+    const place = parsePlaceUrl(window.location.pathname, ownUserId);
+    return place?.kind === 'narrow' ? place.narrow : null;
+  };
+}
+
+/**
+ * Focuses a field (and selects its text) after the render that the same key started: a sidebar
+ * drawer shown by Q or W must be on screen before its filter can take the focus.
+ */
+function useFocusAfterRender(): (id: string) => void {
+  const [request, setRequest] = useState<{ id: string } | null>(null);
+  useEffect(() => {
+    if (!request) return;
+    const field = document.getElementById(request.id) as HTMLInputElement | null;
+    field?.focus();
+    field?.select?.();
+  }, [request]);
+  return useCallback((id: string) => setRequest({ id }), []);
+}
+
+/** The selected message of the list of `narrow`, from the loaded history. */
+function useSelectedMessage() {
   const queryClient = useQueryClient();
-  return (): Message | null => {
+  return (narrow: Narrow | null): Message | null => {
     const cursor = useMessageCursor.getState();
     if (!narrow || cursor.narrow !== narrowKey(narrow) || cursor.messageId === null) return null;
     const data = queryClient.getQueryData<MessageListData>(messageKeys.list(narrow));
@@ -188,47 +215,41 @@ function useSelectedMessage(narrow: Narrow | null) {
   };
 }
 
-/** C and X: open the compose box, addressed as the view or the selected message suggests. */
-function useComposeActions(narrow: Narrow | null) {
+/**
+ * C and X: open the compose box, addressed as the view or the selected message suggests (see
+ * compose-shortcut.ts). The request names the view whose box is to take it.
+ */
+function useComposeActions(currentNarrow: () => Narrow | null) {
   const navigate = useNavigate();
   const subscriptions = useSortedSubscriptions();
-  const selectedMessage = useSelectedMessage(narrow);
+  const selectedMessage = useSelectedMessage();
+
+  const start = (shortcut: ComposeShortcut | null) => {
+    if (!shortcut) return;
+    // The request first: the box of the view navigated to takes it as it mounts.
+    useComposeRequests.getState().request(shortcut.request);
+    const open = shortcut.open;
+    if (!open) return;
+    const name =
+      open.kind === 'stream'
+        ? subscriptions.find((s) => s.stream_id === open.streamId)?.name
+        : undefined;
+    navigate(narrowToUrl(open, name));
+  };
 
   const composeChannelMessage = () => {
-    const request = useComposeRequests.getState().request;
-    if (narrow && (narrow.kind === 'stream' || narrow.kind === 'topic')) {
-      request({ to: null, insert: null, focus: 'topic' });
-      return;
-    }
-    const selected = selectedMessage();
-    if (narrow && selected?.type === 'stream') {
-      const to = { type: 'stream', streamId: selected.stream_id, topic: selected.subject } as const;
-      request({ to, insert: null, focus: 'topic' });
-      return;
-    }
-    const first = subscriptions[0];
-    if (!first) return;
-    // A view without a compose box: go to the first channel, whose compose box takes the request.
-    if (!narrow) navigate(narrowToUrl(streamNarrow(first.stream_id), first.name));
-    request({
-      to: { type: 'stream', streamId: first.stream_id, topic: '' },
-      insert: null,
-      focus: 'topic',
-    });
+    const narrow = currentNarrow();
+    const first = subscriptions[0]?.stream_id ?? null;
+    start(channelMessageShortcut(narrow, selectedMessage(narrow), first));
   };
 
-  const composeDirectMessage = () => {
-    if (!narrow) navigate(narrowToUrl(feedNarrow));
-    useComposeRequests
-      .getState()
-      .request({ to: { type: 'direct', userIds: [] }, insert: null, focus: 'recipients' });
-  };
+  const composeDirectMessage = () => start(directMessageShortcut(currentNarrow()));
 
   return { composeChannelMessage, composeDirectMessage };
 }
 
 /** N, P, A, D and S: move to the next unread topic or conversation, another channel, or up. */
-function useGoToActions(narrow: Narrow | null) {
+function useGoToActions(currentNarrow: () => Narrow | null) {
   const navigate = useNavigate();
   const subscriptions = useSortedSubscriptions();
   const unreads = useUnreads();
@@ -236,7 +257,7 @@ function useGoToActions(narrow: Narrow | null) {
   const recentDms = useRecentDms();
   const muted = useMutedUsers();
   const ownUserId = useOwnUserId();
-  const selectedMessage = useSelectedMessage(narrow);
+  const selectedMessage = useSelectedMessage();
 
   const streamName = useCallback(
     (streamId: number) => subscriptions.find((s) => s.stream_id === streamId)?.name,
@@ -244,6 +265,7 @@ function useGoToActions(narrow: Narrow | null) {
   );
 
   const goToNextUnreadTopic = () => {
+    const narrow = currentNarrow();
     const current =
       narrow?.kind === 'topic'
         ? { streamId: narrow.streamId, topic: narrow.topic }
@@ -261,6 +283,7 @@ function useGoToActions(narrow: Narrow | null) {
   };
 
   const goToNextUnreadDm = () => {
+    const narrow = currentNarrow();
     const currentKey = narrow?.kind === 'dm' ? narrow.userIds.join(',') : null;
     const next = nextUnreadDm(
       unreads,
@@ -274,6 +297,7 @@ function useGoToActions(narrow: Narrow | null) {
   };
 
   const cycle = (direction: 1 | -1) => {
+    const narrow = currentNarrow();
     const current = narrow?.kind === 'stream' || narrow?.kind === 'topic' ? narrow.streamId : null;
     const next = cycleChannel(
       subscriptions.map((s) => s.stream_id),
@@ -285,11 +309,12 @@ function useGoToActions(narrow: Narrow | null) {
 
   /** S: the selected message's topic or conversation; from a topic view, its channel. */
   const goToConversation = () => {
+    const narrow = currentNarrow();
     if (narrow?.kind === 'topic') {
       navigate(narrowToUrl(streamNarrow(narrow.streamId), streamName(narrow.streamId)));
       return;
     }
-    const selected = selectedMessage();
+    const selected = selectedMessage(narrow);
     if (!selected) return;
     let target: Narrow;
     if (selected.type === 'stream') target = topicNarrow(selected.stream_id, selected.subject);
