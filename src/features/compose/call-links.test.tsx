@@ -1,17 +1,10 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RegisterResponse } from '../../api/model';
-import { createComposeDraftsStore } from '../../model/compose-drafts';
 import { jitsiCallServer, realmFromSnapshot, reduceRealm } from '../../model/realm';
-import type { AccountSession } from '../../model/session';
-import { SessionContext } from '../../model/session-context';
-import { topicNarrow } from '../../narrow';
 import { eg } from '../../test/eg';
-import { fakeSession } from '../../test/fake-session';
+import { renderCompose } from './render-compose.test-helper';
 import { callLinkMarkdown, newCallId } from './call-links';
-import { ComposeBox } from './ComposeBox';
 
 const PROVIDERS = {
   disabled: { name: 'None', id: 0 },
@@ -75,25 +68,6 @@ describe('call links', () => {
     );
   });
 });
-
-function renderCompose(register: RegisterResponse) {
-  const core = fakeSession(register);
-  const app = {
-    ...core.session,
-    composeDrafts: createComposeDraftsStore('self@example.com', null),
-  } as unknown as AccountSession;
-  const Wrapper = core.wrapper;
-  render(<ComposeBox narrow={topicNarrow(eg.generalStream.stream_id, 'lunch')} />, {
-    wrapper: ({ children }: { children: ReactNode }) => (
-      <MemoryRouter>
-        <SessionContext.Provider value={app}>
-          <Wrapper>{children}</Wrapper>
-        </SessionContext.Provider>
-      </MemoryRouter>
-    ),
-  });
-  return screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
-}
 
 describe('the compose box’s call buttons', () => {
   it('put a video call link at the cursor', () => {

@@ -1,18 +1,10 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
-import type { RegisterResponse } from '../../api/model';
 import { uploadFile } from '../../api/routes/messages';
-import { createComposeDraftsStore } from '../../model/compose-drafts';
-import type { AccountSession } from '../../model/session';
-import { SessionContext } from '../../model/session-context';
-import { topicNarrow } from '../../narrow';
 import { eg } from '../../test/eg';
-import { fakeSession } from '../../test/fake-session';
-import { ComposeBox } from './ComposeBox';
+import { renderCompose } from './render-compose.test-helper';
 import { createUploadQueue, MIB, type Upload } from './upload-queue';
 
 /** A stand-in XMLHttpRequest: records what was asked, and answers when the test says. */
@@ -217,25 +209,6 @@ describe('the upload queue', () => {
     expect(state.content).toBe('[a.txt](/user_uploads/2/b/a.txt)\n');
   });
 });
-
-function renderCompose(register: RegisterResponse) {
-  const core = fakeSession(register);
-  const app = {
-    ...core.session,
-    composeDrafts: createComposeDraftsStore('self@example.com', null),
-  } as unknown as AccountSession;
-  const Wrapper = core.wrapper;
-  render(<ComposeBox narrow={topicNarrow(eg.generalStream.stream_id, 'lunch')} />, {
-    wrapper: ({ children }: { children: ReactNode }) => (
-      <MemoryRouter>
-        <SessionContext.Provider value={app}>
-          <Wrapper>{children}</Wrapper>
-        </SessionContext.Provider>
-      </MemoryRouter>
-    ),
-  });
-  return screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
-}
 
 describe('uploads in the compose box', () => {
   const attach = (...files: File[]) =>
