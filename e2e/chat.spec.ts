@@ -419,6 +419,61 @@ test('a visitor reads the web-public channel without an account, read-only', asy
   await context.close();
 });
 
+test('a visitor follows links: a web-public message opens for reading, anything else after a login', async ({
+  browser,
+}) => {
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const welcome = (await iago.get('/get_stream_id?stream=welcome')).stream_id;
+  const general = (await iago.get('/get_stream_id?stream=general')).stream_id;
+  const shared = await iago.post('/messages', {
+    type: 'stream',
+    to: String(welcome),
+    topic: 'shared link',
+    content: 'The message a link points to.',
+  });
+  // Enough later messages that the linked one is not simply the newest on screen.
+  for (let i = 0; i < 30; i++)
+    await iago.post('/messages', {
+      type: 'stream',
+      to: String(welcome),
+      topic: 'shared link',
+      content: `Later message ${i}`,
+    });
+  const members = await iago.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'members only',
+    content: 'Only for people with an account.',
+  });
+
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await context.newPage();
+  // A link as messages and other clients write it: the conversation, at the message.
+  await page.goto(`/#narrow/channel/${welcome}-welcome/topic/shared.20link/near/${shared.id}`);
+  const linked = page.locator(`[data-message-id="${shared.id}"]`);
+  await expect(linked).toBeVisible();
+  await expect(linked).toContainText('The message a link points to.');
+  await expect(page.getByRole('note')).toContainText('reading as a visitor');
+  await expect(page.getByLabel('Email')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/visitor-link.png' });
+
+  // A link into a channel that is not web-public asks for a login, then opens there.
+  const privateLink = `/narrow/channel/${general}-general/topic/members.20only/near/${members.id}`;
+  await page.goto(privateLink);
+  await expect(page.getByText('The page this link points to needs an account')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/near/${members.id}$`));
+  await page.getByLabel('Email').fill('hamlet@example.com');
+  await page.getByLabel('Password').fill('parley-demo');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.locator(`[data-message-id="${members.id}"]`)).toContainText(
+    'Only for people with an account.',
+  );
+  await context.close();
+});
+
 test('an administrator invites someone with a link, and deactivates and reactivates people', async ({
   browser,
 }) => {

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -6,13 +6,17 @@ import { ErrorState, LoadingState } from '../../components/StatePanel';
 import {
   loggedOut,
   stopSpectating,
+  useLoginChosen,
   useLogoutReason,
   useSpectating,
   useStoredAccount,
   type StoredAccount,
 } from '../login/credentials';
 import { DeactivatedScreen } from '../login/DeactivatedScreen';
-import { LoginScreen } from '../login/LoginScreen';
+import { LoginScreen, anonymous } from '../login/LoginScreen';
+import { isDeepLink } from '../login/visitor-link';
+import { useLocation } from 'react-router';
+import { serverSettingsQuery } from '../../queries/account';
 import { AppShell } from './AppShell';
 import type { AccountSession } from '../../model/session';
 import { createAccountSession } from '../../queries/session-caches';
@@ -22,11 +26,29 @@ export function App() {
   const account = useStoredAccount();
   const reason = useLogoutReason();
   const spectating = useSpectating();
+  const loginChosen = useLoginChosen();
+  const location = useLocation();
   if (!account) {
     if (reason) return <DeactivatedScreen reason={reason} />;
-    return spectating ? <SessionRoot key="spectator" account={null} /> : <LoginScreen />;
+    if (spectating) return <SessionRoot key="spectator" account={null} />;
+    if (!loginChosen && isDeepLink(location.pathname, location.hash)) return <VisitorLink />;
+    return <LoginScreen />;
   }
   return <SessionRoot key={account.email} account={account} />;
+}
+
+/**
+ * A visitor followed a link into the app: where the organization lets visitors read its
+ * web-public channels, the app opens for reading at that address (the view itself asks for a
+ * login when the address is not web-public); elsewhere the login keeps the address and opens it.
+ */
+function VisitorLink() {
+  const { t } = useTranslation();
+  const settings = useQuery(serverSettingsQuery(anonymous));
+  if (settings.isPending) return <LoadingState label={t('connecting')} />;
+  if (settings.data?.realm_web_public_access_enabled)
+    return <SessionRoot key="spectator" account={null} />;
+  return <LoginScreen linkNeedsAccount />;
 }
 
 /** Owns one AccountSession for as long as this account is logged in (or the visitor browses). */
@@ -80,7 +102,7 @@ function SessionGate({ session }: { session: AccountSession }) {
           message={t('spectator.unavailableMessage')}
           onRetry={() => location.reload()}
         />
-        <button type="button" className="button" onClick={stopSpectating}>
+        <button type="button" className="button" onClick={() => stopSpectating()}>
           {t('spectator.logInInstead')}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router';
 import { EmptyState } from '../../components/StatePanel';
@@ -28,6 +28,8 @@ import { RightSidebar } from '../sidebar/RightSidebar';
 import { ProfileView } from '../people';
 import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from '../../model/session-context';
+import { stopSpectating } from '../login/credentials';
+import { visitorCanRead } from '../login/visitor-link';
 import { TopicManagement } from '../topics/TopicManagement';
 import { TopBar } from './TopBar';
 import { useDesktopNotifications } from './desktop-notifications';
@@ -66,7 +68,8 @@ export function AppShell() {
   const { t } = useTranslation();
   usePresenceReporter();
   useDesktopNotifications();
-  const firstChannel = useSortedSubscriptions()[0];
+  const subscriptions = useSortedSubscriptions();
+  const firstChannel = subscriptions[0];
   const isPhone = useIsPhone();
   const spectator = useIsSpectator();
   useDocumentTitle(parsePlaceUrl(location.pathname, ownUserId), spectator);
@@ -82,6 +85,9 @@ export function AppShell() {
 
   // Navigating from a drawer closes it, so the phone shows what was chosen.
   useEffect(closeDrawers, [location.pathname, closeDrawers]);
+
+  const visitorPlace = parsePlaceUrl(location.pathname, ownUserId);
+  const needsAccount = useVisitorNeedsAccount(visitorPlace, subscriptions);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -101,7 +107,8 @@ export function AppShell() {
       : (HOME_URLS[homeView] ?? '/inbox');
     return <Navigate to={fromHash ?? home} replace />;
   }
-  const place = parsePlaceUrl(location.pathname, ownUserId);
+  if (needsAccount) return null;
+  const place = visitorPlace;
   const drawerOpen = isPhone && (leftOpen || rightOpen);
 
   return (
@@ -137,6 +144,29 @@ export function AppShell() {
       {drawerOpen && <div className="drawer-backdrop" onClick={closeDrawers} aria-hidden="true" />}
     </div>
   );
+}
+
+/**
+ * A visitor reads the web-public channels (all a visitor's subscriptions); anything else at this
+ * address needs an account, and the login keeps the address to open it after.
+ */
+function useVisitorNeedsAccount(
+  place: Place | null,
+  subscriptions: readonly { stream_id: number }[],
+): boolean {
+  const spectator = useIsSpectator();
+  const webPublicIds = useMemo(
+    () => new Set(subscriptions.map((s) => s.stream_id)),
+    [subscriptions],
+  );
+  const needsAccount =
+    spectator &&
+    place !== null &&
+    (place.kind === 'view' || !visitorCanRead(place.narrow, webPublicIds));
+  useEffect(() => {
+    if (needsAccount) stopSpectating(true);
+  }, [needsAccount]);
+  return needsAccount;
 }
 
 function NotFound() {

@@ -60,7 +60,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
         <button
           type="button"
           className="button button-primary topbar-login"
-          onClick={stopSpectating}
+          onClick={() => stopSpectating()}
         >
           {t('logIn')}
         </button>

@@ -5,9 +5,10 @@ import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
 import { i18n } from '../../i18n';
 import { serverSettingsQuery, useLogIn } from '../../queries/account';
-import { loggedIn, startSpectating } from './credentials';
+import { loggedIn, startSpectating, useLinkNeedsAccount } from './credentials';
 
-const anonymous = new ApiConnection();
+/** Requests made without an account: the server's settings and the login itself. */
+export const anonymous = new ApiConnection();
 
 /** What to tell someone whose login failed; the server's own words when it gave any. */
 function loginErrorMessage(error: unknown): string {
@@ -34,8 +35,13 @@ function tooManyAttempts(retryAfter: unknown): string {
   return i18n.t('login:errors.tooManyMinutes', { count: Math.max(1, Math.ceil(retryAfter / 60)) });
 }
 
-export function LoginScreen() {
+/**
+ * The login. It keeps the address it was opened at, so that logging in opens what a followed
+ * link pointed to; `linkNeedsAccount` says that the link needs an account.
+ */
+export function LoginScreen({ linkNeedsAccount = false }: { linkNeedsAccount?: boolean }) {
   const { t } = useTranslation('login');
+  const needsAccount = useLinkNeedsAccount() || linkNeedsAccount;
   const settings = useQuery(serverSettingsQuery(anonymous));
   const realmName = settings.data?.realm_name ?? 'Parley';
   const passwordLogin = settings.data ? settings.data.email_auth_enabled !== false : true;
@@ -60,6 +66,11 @@ export function LoginScreen() {
             <p className="login-realm-url">{settings.data.realm_uri.replace(/^https?:\/\//, '')}</p>
           )}
         </header>
+        {needsAccount && (
+          <p className="login-notice" role="status">
+            {t('linkNeedsAccount')}
+          </p>
+        )}
         {settings.isError && <p className="login-notice">{t('detailsFailed')}</p>}
         {passwordLogin ? <PasswordForm /> : <p className="login-notice">{t('noPassword')}</p>}
         {settings.data?.realm_web_public_access_enabled && (

@@ -14,6 +14,13 @@ interface AuthState {
   account: StoredAccount | null;
   /** reading web-public channels without an account (for this browser tab) */
   spectating: boolean;
+  /**
+   * The visitor chose to log in (for this browser tab), so a link to a web-public conversation
+   * shows the login rather than opening for reading again.
+   */
+  loginChosen: boolean;
+  /** the address the visitor followed needs an account: the login says so */
+  linkNeedsAccount: boolean;
   /** why the last session ended, when the user did not ask for it */
   endedBecause: LogoutReason;
 }
@@ -33,17 +40,18 @@ function readStoredAccount(): StoredAccount | null {
 
 const SPECTATING_KEY = 'parley.spectating';
 
-function readSpectating(): boolean {
+/** '1' browsing, '0' chose to log in, nothing: neither yet. */
+function readSpectating(): string | null {
   try {
-    return sessionStorage.getItem(SPECTATING_KEY) === '1';
+    return sessionStorage.getItem(SPECTATING_KEY);
   } catch {
-    return false;
+    return null;
   }
 }
 
-function storeSpectating(on: boolean) {
+function storeSpectating(value: '1' | '0' | null) {
   try {
-    if (on) sessionStorage.setItem(SPECTATING_KEY, '1');
+    if (value) sessionStorage.setItem(SPECTATING_KEY, value);
     else sessionStorage.removeItem(SPECTATING_KEY);
   } catch {
     // without storage, browsing lasts until the page is reloaded
@@ -52,26 +60,37 @@ function storeSpectating(on: boolean) {
 
 const authStore = createStore<AuthState>()(() => ({
   account: readStoredAccount(),
-  spectating: readSpectating(),
+  spectating: readSpectating() === '1',
+  loginChosen: readSpectating() === '0',
+  linkNeedsAccount: false,
   endedBecause: null,
 }));
 
 export function loggedIn(account: StoredAccount): void {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(account));
-  storeSpectating(false);
-  authStore.setState({ account, spectating: false, endedBecause: null });
+  storeSpectating(null);
+  authStore.setState({
+    account,
+    spectating: false,
+    loginChosen: false,
+    linkNeedsAccount: false,
+    endedBecause: null,
+  });
 }
 
 /** Browse the organization's web-public channels without logging in. */
 export function startSpectating(): void {
-  storeSpectating(true);
-  authStore.setState({ spectating: true });
+  storeSpectating('1');
+  authStore.setState({ spectating: true, loginChosen: false, linkNeedsAccount: false });
 }
 
-/** Back to the login screen from browsing. */
-export function stopSpectating(): void {
-  storeSpectating(false);
-  authStore.setState({ spectating: false });
+/**
+ * Back to the login screen from browsing, at the same address, so that logging in opens what
+ * was on screen; `linkNeedsAccount` when the address is one a visitor cannot read.
+ */
+export function stopSpectating(linkNeedsAccount = false): void {
+  storeSpectating('0');
+  authStore.setState({ spectating: false, loginChosen: true, linkNeedsAccount });
 }
 
 export function loggedOut(reason: LogoutReason = null): void {
@@ -86,3 +105,5 @@ export function deactivationAcknowledged(): void {
 export const useStoredAccount = () => useStore(authStore, (s) => s.account);
 export const useLogoutReason = () => useStore(authStore, (s) => s.endedBecause);
 export const useSpectating = () => useStore(authStore, (s) => s.spectating);
+export const useLoginChosen = () => useStore(authStore, (s) => s.loginChosen);
+export const useLinkNeedsAccount = () => useStore(authStore, (s) => s.linkNeedsAccount);

@@ -213,7 +213,7 @@ function SpectatorNotice() {
   return (
     <div className="spectator-notice" role="note">
       <span>{t('spectator.notice')}</span>
-      <button type="button" className="button button-primary" onClick={stopSpectating}>
+      <button type="button" className="button button-primary" onClick={() => stopSpectating()}>
         {t('spectator.logIn')}
       </button>
     </div>
