@@ -99,7 +99,24 @@ test('a role change shows live, to the person and to another administrator; only
       .getByRole('option'),
   ).toHaveText(['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
 
+  // A role change asks first, saying from what to what and what the role may do; cancelling
+  // changes nothing.
   await othelloRole.selectOption({ label: 'Administrator' });
+  const confirmRole = iago.getByRole('dialog', {
+    name: 'Change the role of Othello, the Moor of Venice?',
+  });
+  await expect(confirmRole).toContainText(
+    'Othello, the Moor of Venice will be Administrator instead of Member.',
+  );
+  await expect(confirmRole).toContainText('Administrators manage');
+  await shots(iago, 'role-confirm');
+  await confirmRole.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmRole).toHaveCount(0);
+  await expect(othelloRole).toHaveValue('400');
+  await expect(othello.getByRole('link', { name: 'Organization' })).toHaveCount(0);
+
+  await othelloRole.selectOption({ label: 'Administrator' });
+  await confirmRole.getByRole('button', { name: 'Change role' }).click();
   // Othello's own app now offers the organization's administration ...
   await expect(othello.getByRole('link', { name: 'Organization' })).toBeVisible();
   // ... and the other administrator sees the new role.
@@ -109,6 +126,7 @@ test('a role change shows live, to the person and to another administrator; only
   await shots(iago, 'users');
 
   await othelloRole.selectOption({ label: 'Member' });
+  await confirmRole.getByRole('button', { name: 'Change role' }).click();
   await expect(othello.getByRole('link', { name: 'Organization' })).toHaveCount(0);
 
   // Sorting and filtering.

@@ -139,7 +139,14 @@ test('an administrator edits general settings and a member sees them live, read-
   await shots(hamlet, 'general-readonly');
 
   // Privacy to private with protected history, also seen live.
+  // Privacy asks first and says who loses access.
   await iago.getByRole('combobox', { name: 'Privacy' }).selectOption({ label: 'Private' });
+  const confirm = iago.getByRole('dialog', { name: 'Change the privacy of #engineering?' });
+  await expect(confirm).toContainText('everyone else loses access to it and its history');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(iago.getByRole('combobox', { name: 'Privacy' })).toHaveValue('public');
+  await iago.getByRole('combobox', { name: 'Privacy' }).selectOption({ label: 'Private' });
+  await confirm.getByRole('button', { name: 'Change privacy' }).click();
   await expect(hamlet.getByText('Private, shared history')).toBeVisible();
   await iago.getByRole('combobox', { name: 'History for new subscribers' }).selectOption({
     label: 'They see only messages sent after they join',

@@ -312,7 +312,7 @@ test('edit and delete from the menu, and reply privately to the sender', async (
 
   menu = await openMenu(hamlet, 'A message with a typo fixed');
   await menu.getByRole('menuitem', { name: 'Delete message' }).click();
-  const confirm = hamlet.getByRole('group', { name: 'Delete this message?' });
+  const confirm = hamlet.getByRole('dialog', { name: 'Delete this message for everyone?' });
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(hamlet.getByText('A message with a typo fixed')).toHaveCount(0);
 

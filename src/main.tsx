@@ -7,6 +7,7 @@ import { App } from './features/app/App';
 import { applyColorScheme } from './features/settings/color-scheme';
 import './styles/tokens.css';
 import './styles/base.css';
+import './styles/dialogs.css';
 import './styles/shell.css';
 import './styles/sidebar.css';
 import './styles/messages.css';

@@ -21,6 +21,7 @@ import {
   retentionChoice,
   type Privacy,
 } from './privacy';
+import { ModalDialog } from '../../components/ModalDialog';
 import { TextField } from '../../components/TextField';
 import { useNameAndDescriptionDraft } from './use-name-and-description-draft';
 import { useRealmSettings } from './use-realm-settings';
@@ -170,6 +171,10 @@ function PrivacyRow({ stream, role }: { stream: Stream; role: number }) {
   const save = useUpdateChannel(stream.stream_id);
   const current = privacyOf(stream);
   const kind = (p: Privacy) => (p === 'private-protected' ? 'private-shared' : p);
+  // A change asks first (who gains or loses access, what happens to the history); cancelling
+  // puts the select back, through a new key.
+  const [asked, setAsked] = useState<Privacy | null>(null);
+  const [resets, setResets] = useState(0);
   const offered = allowedPrivacies(settings, role)
     .filter((p) => p !== 'private-protected')
     .concat(kind(current))
@@ -177,22 +182,80 @@ function PrivacyRow({ stream, role }: { stream: Stream; role: number }) {
   const options = (['web-public', 'public', 'private-shared'] as const)
     .filter((p) => offered.includes(p))
     .map((p) => [p, t(`privacyShort.${p}`)] as const);
+  const apply = (next: Privacy) => {
+    const { invite_only, is_web_public } = privacyParams(next);
+    save.mutate(
+      {
+        is_private: invite_only,
+        is_web_public,
+        history_public_to_subscribers: invite_only ? stream.history_public_to_subscribers : true,
+      },
+      { onSettled: () => setAsked(null) },
+    );
+  };
   return (
-    <SelectRow
-      label={t('general.privacy')}
-      value={kind(current)}
-      options={options}
-      onChange={(next) => {
-        const { invite_only, is_web_public } = privacyParams(next);
-        save.mutate({
-          is_private: invite_only,
-          is_web_public,
-          history_public_to_subscribers: invite_only ? stream.history_public_to_subscribers : true,
-        });
-      }}
-      save={save}
-    />
+    <>
+      <SelectRow
+        key={resets}
+        label={t('general.privacy')}
+        value={kind(current)}
+        options={options}
+        onChange={(next) => (next === kind(current) ? undefined : setAsked(next))}
+        save={save}
+      />
+      {asked && (
+        <ModalDialog
+          title={t('privacyConfirm.title', { name: stream.name })}
+          confirmLabel={t('privacyConfirm.confirm')}
+          danger={asked !== 'web-public' && kind(current) !== 'private-shared'}
+          pending={save.isPending}
+          onClose={() => {
+            setAsked(null);
+            setResets((n) => n + 1);
+          }}
+          onConfirm={() => apply(asked)}
+        >
+          {privacyConsequences(current, asked, stream).map((key) => (
+            <p key={key} className="admin-dialog-text">
+              {t(`privacyConfirm.${key}`, { name: stream.name })}
+            </p>
+          ))}
+        </ModalDialog>
+      )}
+    </>
   );
+}
+
+type Consequence =
+  | 'toWebPublic'
+  | 'toPublic'
+  | 'toPrivate'
+  | 'noVisitors'
+  | 'historyOpens'
+  | 'historyStaysProtected';
+
+/**
+ * What a privacy change does, as sentences (keys of privacyConfirm): who gains access, who loses
+ * it, and what becomes of the history.
+ */
+export function privacyConsequences(
+  from: Privacy,
+  to: Privacy,
+  stream: Pick<Stream, 'history_public_to_subscribers'>,
+): Consequence[] {
+  const out: Consequence[] = [];
+  if (to === 'web-public') out.push('toWebPublic');
+  if (to === 'public') out.push(from === 'web-public' ? 'noVisitors' : 'toPublic');
+  if (to === 'private-shared' || to === 'private-protected') {
+    out.push('toPrivate');
+    if (from === 'web-public') out.push('noVisitors');
+  }
+  // Leaving a private channel with protected history makes its whole history readable.
+  if (from === 'private-protected' && (to === 'public' || to === 'web-public'))
+    out.push('historyOpens');
+  else if (to === 'private-shared' && !stream.history_public_to_subscribers)
+    out.push('historyStaysProtected');
+  return out;
 }
 
 function HistoryRow({ stream }: { stream: Stream }) {

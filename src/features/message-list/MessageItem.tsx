@@ -1,5 +1,6 @@
 import { memo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ModalDialog } from '../../components/ModalDialog';
 import { useUploadImages } from './uploads';
 import type { Message, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
@@ -234,27 +235,32 @@ function MessageBody({
   );
 }
 
+/**
+ * Deleting asks first, in a dialog in the middle of the screen (a question inside a message near
+ * the bottom opened under the compose box); a refusal from the server stays in the dialog.
+ */
 function DeleteConfirmation({ deletion }: { deletion: DeleteConfirmationState }) {
   const { t } = useTranslation('messages');
+  const [pending, setPending] = useState(false);
   return (
-    <div className="message-confirm" role="group" aria-label={t('item.deleteGroup')}>
-      <span>{t('item.deleteQuestion')}</span>
-      <button
-        type="button"
-        className="button button-small button-danger"
-        onClick={() => void deletion.confirm()}
-      >
-        {t('item.delete')}
-      </button>
-      <button type="button" className="button button-small button-quiet" onClick={deletion.keep}>
-        {t('item.keep')}
-      </button>
+    <ModalDialog
+      title={t('item.deleteQuestion')}
+      confirmLabel={t('item.delete')}
+      danger
+      pending={pending}
+      onClose={deletion.keep}
+      onConfirm={() => {
+        setPending(true);
+        void deletion.confirm().finally(() => setPending(false));
+      }}
+    >
+      <p className="admin-dialog-text">{t('item.deleteExplained')}</p>
       {deletion.error && (
-        <span className="message-editor-error" role="alert">
+        <p className="settings-status settings-status-error" role="alert">
           {deletion.error}
-        </span>
+        </p>
       )}
-    </div>
+    </ModalDialog>
   );
 }
 

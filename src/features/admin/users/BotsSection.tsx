@@ -25,7 +25,7 @@ import {
   zuliprc,
 } from '../../../queries/admin';
 import { SettingsGroup, StatusNote } from '../../settings/controls';
-import { AdminDialog } from './Dialog';
+import { ModalDialog } from '../../../components/ModalDialog';
 
 function useBotTypeName() {
   const { t } = useTranslation('adminUsers');
@@ -356,7 +356,7 @@ function KeyDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
   const apiKey = regenerate.data?.api_key ?? bot.api_key ?? '';
   const service = outgoingWebhookOf(bot);
   return (
-    <AdminDialog
+    <ModalDialog
       title={t('bots.keyTitle', { name: bot.full_name })}
       onClose={onClose}
       error={regenerate.error}
@@ -380,7 +380,7 @@ function KeyDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
           </span>
         )}
       </div>
-    </AdminDialog>
+    </ModalDialog>
   );
 }
 
@@ -397,7 +397,7 @@ function EditBotDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
   );
   const ids = { owner: useId() };
   return (
-    <AdminDialog
+    <ModalDialog
       title={t('bots.editTitle', { name: bot.full_name })}
       confirmLabel={t('bots.save')}
       pending={update.isPending}
@@ -444,7 +444,7 @@ function EditBotDialog({ bot, onClose }: { bot: Bot; onClose(): void }) {
           <TokenField token={service.token} />
         </>
       )}
-    </AdminDialog>
+    </ModalDialog>
   );
 }
 
@@ -463,7 +463,7 @@ function SetBotActiveDialog({
   const mutation = active ? reactivate : deactivate;
   const name = bot.full_name;
   return (
-    <AdminDialog
+    <ModalDialog
       title={active ? t('bots.reactivateTitle', { name }) : t('bots.deactivateTitle', { name })}
       confirmLabel={active ? t('bots.reactivate') : t('bots.deactivate')}
       danger={!active}
@@ -475,7 +475,7 @@ function SetBotActiveDialog({
       <p className="admin-dialog-text">
         {active ? t('bots.reactivateText', { name }) : t('bots.deactivateText', { name })}
       </p>
-    </AdminDialog>
+    </ModalDialog>
   );
 }
 

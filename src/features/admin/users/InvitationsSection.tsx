@@ -19,7 +19,7 @@ import {
 import { RowActions } from '../../../components/RowActions';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/StatePanel';
 import { SettingsGroup, StatusNote } from '../../settings/controls';
-import { AdminDialog } from './Dialog';
+import { ModalDialog } from '../../../components/ModalDialog';
 import { formatMoment } from './format';
 import { roleName } from './roles';
 
@@ -374,7 +374,7 @@ function ConfirmInvite({
   const resend = useResendInvite();
   if (action === 'resend')
     return (
-      <AdminDialog
+      <ModalDialog
         title={t('invites.resendTitle', { what })}
         confirmLabel={t('invites.resend')}
         pending={resend.isPending}
@@ -383,10 +383,10 @@ function ConfirmInvite({
         onConfirm={() => resend.mutate(invite.id, { onSuccess: onClose })}
       >
         <p className="admin-dialog-text">{t('invites.resendText', { what })}</p>
-      </AdminDialog>
+      </ModalDialog>
     );
   return (
-    <AdminDialog
+    <ModalDialog
       title={t('invites.revokeTitle', { what })}
       confirmLabel={t('invites.revoke')}
       danger
@@ -398,7 +398,7 @@ function ConfirmInvite({
       <p className="admin-dialog-text">
         {invite.is_multiuse ? t('invites.revokeLinkText') : t('invites.revokeText', { what })}
       </p>
-    </AdminDialog>
+    </ModalDialog>
   );
 }
 

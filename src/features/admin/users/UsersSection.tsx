@@ -26,8 +26,7 @@ import {
 } from '../../../components/virtual-rows';
 import { useLastActiveById, useOwnUserId, useUsersById } from '../../../model/hooks';
 import { useDeactivateUser, useReactivateUser, useUpdateUser } from '../../../queries/admin';
-import { StatusNote } from '../../settings/controls';
-import { AdminDialog } from './Dialog';
+import { ModalDialog } from '../../../components/ModalDialog';
 import { formatAgo } from './format';
 import { assignableRoles, mayDeactivate, roleName, ROLES } from './roles';
 
@@ -46,7 +45,7 @@ const WIDE_TABLE = 760;
 /** Rows rendered above and below the visible ones, so that Tab and a short scroll find them. */
 const OVERSCAN = 8;
 
-type DialogKind = 'edit' | 'deactivate' | 'reactivate';
+type DialogKind = 'edit' | 'deactivate' | 'reactivate' | 'role';
 
 interface Context {
   actorId: number;
@@ -184,14 +183,7 @@ export function UsersSection() {
   const context = useRowContext(humans);
   const shown = useShownUsers(humans, { tab, query, role, sort });
   const panelId = useId();
-  // The dialogs live here rather than in their row, which may leave the document when the list
-  // scrolls.
-  const [dialog, setDialog] = useState<{ kind: DialogKind; userId: number } | null>(null);
-  const openDialog = useCallback(
-    (kind: DialogKind, userId: number) => setDialog({ kind, userId }),
-    [],
-  );
-  const closeDialog = useCallback(() => setDialog(null), []);
+  const { dialog, openDialog, closeDialog } = usePersonDialog();
   const dialogUser = dialog ? users[dialog.userId] : undefined;
 
   const { section, body, rows, items, spaceBefore, spaceAfter, hasRows } = useVirtualUserRows(
@@ -246,18 +238,54 @@ export function UsersSection() {
         )}
       </div>
       {dialog && dialogUser && (
-        <PersonDialog kind={dialog.kind} user={dialogUser} onClose={closeDialog} />
+        <PersonDialog
+          kind={dialog.kind}
+          user={dialogUser}
+          role={dialog.role}
+          actorId={context.actorId}
+          onClose={closeDialog}
+        />
       )}
     </div>
   );
 }
 
-function PersonDialog({ kind, user, onClose }: { kind: DialogKind; user: User; onClose(): void }) {
+/**
+ * The dialog open over the list, if any. The dialogs live with the list rather than in their row,
+ * which may leave the document when the list scrolls.
+ */
+function usePersonDialog() {
+  const [dialog, setDialog] = useState<{ kind: DialogKind; userId: number; role?: number } | null>(
+    null,
+  );
+  const openDialog = useCallback(
+    (kind: DialogKind, userId: number, role?: number) => setDialog({ kind, userId, role }),
+    [],
+  );
+  const closeDialog = useCallback(() => setDialog(null), []);
+  return { dialog, openDialog, closeDialog };
+}
+
+function PersonDialog({
+  kind,
+  user,
+  role,
+  actorId,
+  onClose,
+}: {
+  kind: DialogKind;
+  user: User;
+  role?: number;
+  actorId: number;
+  onClose(): void;
+}) {
   return (
     // Styled as when the dialogs were inside the table (its type size).
     <div className="admin-users-dialogs">
       {kind === 'edit' ? (
         <EditNameDialog user={user} onClose={onClose} />
+      ) : kind === 'role' && role !== undefined ? (
+        <RoleDialog user={user} role={role} self={user.user_id === actorId} onClose={onClose} />
       ) : (
         <SetActiveDialog user={user} active={kind === 'reactivate'} onClose={onClose} />
       )}
@@ -402,7 +430,7 @@ const PersonRow = memo(function PersonRow({
   measure(row: HTMLTableRowElement | null): void;
   user: User;
   context: Context;
-  onDialog(kind: DialogKind, userId: number): void;
+  onDialog(kind: DialogKind, userId: number, role?: number): void;
 }) {
   const { t } = useTranslation('adminUsers');
   const seen = context.lastActive[user.user_id];
@@ -429,7 +457,7 @@ const PersonRow = memo(function PersonRow({
       <td data-label={t('users.columns.email')} className="admin-email" title={emailOf(user)}>
         {emailOf(user)}
       </td>
-      <RoleCell user={user} context={context} />
+      <RoleCell user={user} context={context} onDialog={onDialog} />
       <td data-label={t('users.columns.lastActive')} className="admin-muted admin-last-active">
         {seen ? formatAgo(seen) : t('users.never')}
       </td>
@@ -438,15 +466,23 @@ const PersonRow = memo(function PersonRow({
   );
 });
 
-/** The person's role: a select where the viewer may change it, plain text otherwise. */
-function RoleCell({ user, context }: { user: User; context: Context }) {
+/**
+ * The person's role: a select where the viewer may change it (a choice asks first, saying what
+ * the new role may do), plain text otherwise.
+ */
+function RoleCell({
+  user,
+  context,
+  onDialog,
+}: {
+  user: User;
+  context: Context;
+  onDialog(kind: DialogKind, userId: number, role?: number): void;
+}) {
   const { t } = useTranslation('adminUsers');
-  const update = useUpdateUser();
   const choices = user.is_active
     ? assignableRoles(context.actorRole, user, context.ownerCount)
     : [];
-  // While a role change is in flight the select shows the role being saved.
-  const shownRole = update.isPending && update.variables.role ? update.variables.role : user.role;
   return (
     <td data-label={t('users.columns.role')} className="admin-role-cell">
       {choices.length > 0 ? (
@@ -454,9 +490,8 @@ function RoleCell({ user, context }: { user: User; context: Context }) {
           <select
             className="text-input"
             aria-label={t('users.roleOf', { name: user.full_name })}
-            value={shownRole}
-            disabled={update.isPending}
-            onChange={(e) => update.mutate({ userId: user.user_id, role: Number(e.target.value) })}
+            value={user.role}
+            onChange={(e) => onDialog('role', user.user_id, Number(e.target.value))}
           >
             {choices.map((r) => (
               <option key={r} value={r}>
@@ -464,13 +499,58 @@ function RoleCell({ user, context }: { user: User; context: Context }) {
               </option>
             ))}
           </select>
-          {update.variables?.role !== undefined && <StatusNote save={update} />}
         </span>
       ) : (
         <span className="admin-role-text">{roleName(user.role)}</span>
       )}
     </td>
   );
+}
+
+/** A role change, asked first: from what to what, and what the new role may do. */
+function RoleDialog({
+  user,
+  role,
+  self,
+  onClose,
+}: {
+  user: User;
+  role: number;
+  self: boolean;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const update = useUpdateUser();
+  const values = { name: user.full_name, from: roleName(user.role), to: roleName(role) };
+  return (
+    <ModalDialog
+      title={t('users.roleTitle', values)}
+      confirmLabel={t('users.changeRole')}
+      pending={update.isPending}
+      error={update.error}
+      onClose={onClose}
+      onConfirm={() => update.mutate({ userId: user.user_id, role }, { onSuccess: onClose })}
+    >
+      <p className="admin-dialog-text">{t('users.roleText', values)}</p>
+      <p className="admin-dialog-text">{t(`users.roleMeans.${roleKey(role)}`)}</p>
+      {self && <p className="admin-dialog-text admin-dialog-warning">{t('users.roleSelf')}</p>}
+    </ModalDialog>
+  );
+}
+
+function roleKey(role: number) {
+  switch (role) {
+    case ROLE.OWNER:
+      return 'owner';
+    case ROLE.ADMINISTRATOR:
+      return 'administrator';
+    case ROLE.MODERATOR:
+      return 'moderator';
+    case ROLE.GUEST:
+      return 'guest';
+    default:
+      return 'member';
+  }
 }
 
 /** Edit, and deactivate or reactivate, as far as the viewer may. */
@@ -515,7 +595,7 @@ function EditNameDialog({ user, onClose }: { user: User; onClose(): void }) {
   const [name, setName] = useState(user.full_name);
   const id = useId();
   return (
-    <AdminDialog
+    <ModalDialog
       title={t('users.editTitle', { name: user.full_name })}
       confirmLabel={t('users.saveName')}
       pending={update.isPending}
@@ -538,7 +618,7 @@ function EditNameDialog({ user, onClose }: { user: User; onClose(): void }) {
           onChange={(e) => setName(e.target.value)}
         />
       </div>
-    </AdminDialog>
+    </ModalDialog>
   );
 }
 
@@ -557,7 +637,7 @@ function SetActiveDialog({
   const mutation = active ? reactivate : deactivate;
   const values = { name: user.full_name, email: emailOf(user) };
   return (
-    <AdminDialog
+    <ModalDialog
       title={active ? t('users.reactivateTitle', values) : t('users.deactivateTitle', values)}
       confirmLabel={active ? t('users.reactivate') : t('users.deactivate')}
       danger={!active}
@@ -569,6 +649,6 @@ function SetActiveDialog({
       <p className="admin-dialog-text">
         {active ? t('users.reactivateText', values) : t('users.deactivateText', values)}
       </p>
-    </AdminDialog>
+    </ModalDialog>
   );
 }

@@ -1,13 +1,14 @@
 /**
- * A native modal dialog for the administration screens: focus moves in and is trapped, the page
+ * A native modal dialog (confirmations, small forms), shown in the top layer in the middle of the
+ * screen, so it is never hidden under the compose box or cut by a scrolling list: focus moves in and is trapped, the page
  * behind is inert, Escape and Cancel close it, and focus returns to what opened it.
  */
 import { useRef, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../api/errors';
-import { useModalDialog } from '../../../components/use-modal-dialog';
+import { errorText } from '../api/errors';
+import { useModalDialog } from './use-modal-dialog';
 
-interface AdminDialogProps {
+interface ModalDialogProps {
   title: string;
   children?: ReactNode;
   /** the submit button's text; none: a dialog that only informs (one Close button) */
@@ -20,7 +21,7 @@ interface AdminDialogProps {
   onClose(): void;
 }
 
-export function AdminDialog({
+export function ModalDialog({
   title,
   children,
   confirmLabel,
@@ -29,7 +30,7 @@ export function AdminDialog({
   error,
   onConfirm,
   onClose,
-}: AdminDialogProps) {
+}: ModalDialogProps) {
   const { t } = useTranslation('adminUsers');
   const dialog = useRef<HTMLDialogElement>(null);
   useModalDialog(dialog, onClose);
