@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { ServerProcess } from './server';
 import { apiClient, logIn, PASSWORD } from './helpers';
@@ -195,5 +198,62 @@ test('German on a phone: the inbox and a topic fit the screen', async ({ browser
   await expect(page.getByRole('separator', { name: 'Heute' }).first()).toBeVisible();
   await shot(page, 'topic-de-phone');
   await setLanguage('othello@example.com', 'en');
+  await page.context().close();
+});
+
+/** A string of a language's catalog, by namespace and dotted key, as the app shows it. */
+function catalog(language: string, namespace: string, key: string): string {
+  const file = path.join(LOCALES, language, `${namespace}.json`);
+  let node: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'string') throw new Error(`${language}:${namespace}:${key} missing`);
+  return node;
+}
+
+const LOCALES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/i18n/locales');
+
+// The six languages besides English and German, by the server's code and the client's.
+const LANGUAGES = [
+  ['fr', 'fr'],
+  ['es', 'es'],
+  ['pt_BR', 'pt-BR'],
+  ['ru', 'ru'],
+  ['ja', 'ja'],
+  ['zh-hans', 'zh-Hans'],
+] as const;
+
+test('French, Spanish, Portuguese, Russian, Japanese and Chinese each switch the whole interface', async ({
+  browser,
+}) => {
+  const page = await logIn(browser, server.url, 'cordelia@example.com');
+  await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+  for (const [serverCode, code] of LANGUAGES) {
+    await setLanguage('cordelia@example.com', serverCode);
+    const text = (namespace: string, key: string) => catalog(code, namespace, key);
+    await expect(page.locator('html')).toHaveAttribute('lang', code);
+    await expect(
+      page.getByRole('heading', { name: text('navigation', 'views.inbox'), level: 1 }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: text('navigation', 'sidebar.label') }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: text('navigation', 'inbox.markAllRead') }),
+    ).toBeVisible();
+    await expect(page.getByRole('combobox', { name: text('search', 'box.label') })).toBeVisible();
+    // No English left on the screen's main labels.
+    await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toHaveCount(0);
+    await shot(page, `inbox-${code}`);
+  }
+
+  // A language the interface is not translated into says so and stays in English.
+  await setLanguage('cordelia@example.com', 'it');
+  await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await page.goto('/settings/preferences');
+  await expect(
+    page.getByText('Parley is not translated into Italiano yet, so it is shown in English.'),
+  ).toBeVisible();
+  await setLanguage('cordelia@example.com', 'en');
   await page.context().close();
 });

@@ -3,7 +3,7 @@
  * (`t` from the adminOrg namespace), so they follow the interface language.
  */
 import type { TFunction } from 'i18next';
-import { currentLocale } from '../../i18n';
+import { currentLocale, REFERENCE_LANGUAGE_CODES } from '../../i18n';
 
 type T = TFunction<'adminOrg'>;
 type Options = readonly (readonly [number, string])[];
@@ -98,60 +98,6 @@ export function weekdays(): Options {
   return [0, 1, 2, 3, 4, 5, 6].map((d) => [d, format.format(Date.UTC(2024, 0, 1 + d))] as const);
 }
 
-/** The languages the server accepts as the organization's default, by code. */
-const LANGUAGE_CODES = [
-  'ar',
-  'be',
-  'bg',
-  'bn',
-  'ca',
-  'cs',
-  'cy',
-  'da',
-  'de',
-  'el',
-  'en',
-  'en_GB',
-  'eo',
-  'es',
-  'fa',
-  'fi',
-  'fr',
-  'gl',
-  'gu',
-  'hi',
-  'hu',
-  'id',
-  'it',
-  'ja',
-  'ko',
-  'lt',
-  'lv',
-  'ml',
-  'mn',
-  'nl',
-  'no',
-  'pl',
-  'pt',
-  'pt_BR',
-  'pt_PT',
-  'ro',
-  'ru',
-  'si',
-  'sk',
-  'sr',
-  'sv',
-  'ta',
-  'te',
-  'tl',
-  'tr',
-  'uk',
-  'uz',
-  'vi',
-  'zh-hans',
-  'zh-hant',
-];
-
 /** Each language named in the interface language, sorted by that name. */
 export function languages(): readonly (readonly [string, string])[] {
   let names: Intl.DisplayNames | null = null;
@@ -164,8 +110,8 @@ export function languages(): readonly (readonly [string, string])[] {
     code
       .replace('_', '-')
       .replace(/-(hans|hant)$/, (m) => m.replace(/-(\w)/, (_, c: string) => `-${c.toUpperCase()}`));
-  return LANGUAGE_CODES.map((code) => [code, names?.of(tag(code)) ?? code] as const).sort((a, b) =>
-    a[1].localeCompare(b[1], currentLocale()),
+  return REFERENCE_LANGUAGE_CODES.map((code) => [code, names?.of(tag(code)) ?? code] as const).sort(
+    (a, b) => a[1].localeCompare(b[1], currentLocale()),
   );
 }
 

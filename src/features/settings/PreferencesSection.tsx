@@ -1,7 +1,8 @@
 /** Preferences: how Parley looks and behaves for this person, grouped as the reference app does. */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../i18n';
+import { languageChoices, languageSelfName, translationFor } from '../../i18n';
+import { useUserSetting } from '../../model/hooks';
 import { useEmojisetChoices } from '../../model/hooks';
 import { COLOR_SCHEME } from './color-scheme';
 import { SettingsGroup } from './controls';
@@ -24,12 +25,19 @@ const LINE_HEIGHTS = [122, 130, 140, 150, 158];
 function GeneralGroup() {
   const { t } = useTranslation('settings');
   const zones = useMemo(timeZones, []);
+  const languages = useMemo(languageChoices, []);
+  const language = useUserSetting('default_language');
   return (
     <SettingsGroup title={t('preferences.general')}>
       <SettingSelect
         name="default_language"
         label={t('preferences.language')}
-        options={LANGUAGES.map((l) => [l.code, l.name] as const)}
+        options={languages}
+        hint={
+          language && !translationFor(language)
+            ? t('preferences.languageNotTranslated', { language: languageSelfName(language) })
+            : undefined
+        }
       />
       <SettingSelect
         name="timezone"
