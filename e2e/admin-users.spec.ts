@@ -146,7 +146,8 @@ test('deactivating someone asks first, logs them out, and they can be reactivate
   await openSection(iago, 'users');
   const people = iago.getByRole('table', { name: 'People in the organization' });
 
-  await people.getByRole('button', { name: "Deactivate Cordelia, Lear's daughter" }).click();
+  await people.getByRole('button', { name: "Actions for Cordelia, Lear's daughter" }).click();
+  await iago.getByRole('menuitem', { name: 'Deactivate' }).click();
   const dialog = iago.getByRole('dialog', { name: "Deactivate Cordelia, Lear's daughter?" });
   await expect(dialog).toContainText('cordelia@example.com');
   await shots(iago, 'deactivate-dialog');
@@ -154,7 +155,8 @@ test('deactivating someone asks first, logs them out, and they can be reactivate
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(people.getByText("Cordelia, Lear's daughter")).toBeVisible();
 
-  await people.getByRole('button', { name: "Deactivate Cordelia, Lear's daughter" }).click();
+  await people.getByRole('button', { name: "Actions for Cordelia, Lear's daughter" }).click();
+  await iago.getByRole('menuitem', { name: 'Deactivate' }).click();
   await dialog.getByRole('button', { name: 'Deactivate' }).click();
   await expect(people.getByText("Cordelia, Lear's daughter")).toHaveCount(0);
   // Her open app is logged out.
@@ -163,7 +165,8 @@ test('deactivating someone asks first, logs them out, and they can be reactivate
   await iago.getByRole('tab', { name: /^Deactivated/ }).click();
   const deactivated = iago.getByRole('table', { name: 'Deactivated people' });
   await shots(iago, 'deactivated');
-  await deactivated.getByRole('button', { name: "Reactivate Cordelia, Lear's daughter" }).click();
+  await deactivated.getByRole('button', { name: "Actions for Cordelia, Lear's daughter" }).click();
+  await iago.getByRole('menuitem', { name: 'Reactivate' }).click();
   await iago
     .getByRole('dialog', { name: "Reactivate Cordelia, Lear's daughter?" })
     .getByRole('button', { name: 'Reactivate' })
@@ -181,7 +184,8 @@ test('an administrator renames someone; everyone sees the new name', async ({ br
   const iago = await logIn(browser, server.url, 'iago@example.com');
   await openSection(iago, 'users');
   const people = iago.getByRole('table', { name: 'People in the organization' });
-  await people.getByRole('button', { name: 'Edit King Hamlet' }).click();
+  await people.getByRole('button', { name: 'Actions for King Hamlet' }).click();
+  await iago.getByRole('menuitem', { name: 'Edit' }).click();
   const dialog = iago.getByRole('dialog', { name: 'Edit King Hamlet' });
   await dialog.getByLabel('Full name').fill('Prince Hamlet');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -346,7 +350,8 @@ test('the administration screens speak German', async ({ browser }) => {
   await expect(iago.getByRole('table', { name: 'Personen in der Organisation' })).toBeVisible();
   await expect(iago.getByRole('button', { name: 'Zuletzt aktiv' })).toBeVisible();
   await expect(iago.getByRole('tab', { name: /^Deaktiviert/ })).toBeVisible();
-  await iago.getByRole('button', { name: 'King Hamlet deaktivieren' }).click();
+  await iago.getByRole('button', { name: 'Aktionen für King Hamlet' }).click();
+  await iago.getByRole('menuitem', { name: 'Deaktivieren' }).click();
   await expect(iago.getByRole('dialog', { name: 'King Hamlet deaktivieren?' })).toBeVisible();
   await iago.getByRole('button', { name: 'Abbrechen' }).click();
   await shots(iago, 'users-de');

@@ -69,18 +69,21 @@ function useAdminSections(): AdminSection[] {
       title: i18n.t('adminUsers:sections.users'),
       Component: UsersSection,
       minRole: ROLE.ADMINISTRATOR,
+      wide: true,
     },
     {
       id: 'bots',
       title: i18n.t('adminUsers:sections.bots'),
       Component: AllBotsSection,
       minRole: ROLE.ADMINISTRATOR,
+      wide: true,
     },
     {
       id: 'invitations',
       title: i18n.t('adminUsers:sections.invitations'),
       Component: InvitationsSection,
       minRole: ROLE.ADMINISTRATOR,
+      wide: true,
     },
     {
       id: 'default-channels',

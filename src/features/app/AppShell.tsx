@@ -74,19 +74,19 @@ export function AppShell() {
   const spectator = useIsSpectator();
   useDocumentTitle(parsePlaceUrl(location.pathname, ownUserId), spectator);
   const [leftOpen, setLeftOpen] = useState(false);
-  const [rightOpenDesktop, setRightOpenDesktop] = useState(true);
-  const [rightOpenPhone, setRightOpenPhone] = useState(false);
-  const rightOpen = (isPhone ? rightOpenPhone : rightOpenDesktop) && !spectator;
+  const visitorPlace = parsePlaceUrl(location.pathname, ownUserId);
+  const people = usePeopleList(visitorPlace, isPhone, spectator);
+  const rightOpen = people.open;
+  const closePeopleDrawer = people.closeDrawer;
 
   const closeDrawers = useCallback(() => {
     setLeftOpen(false);
-    setRightOpenPhone(false);
-  }, []);
+    closePeopleDrawer();
+  }, [closePeopleDrawer]);
 
   // Navigating from a drawer closes it, so the phone shows what was chosen.
   useEffect(closeDrawers, [location.pathname, closeDrawers]);
 
-  const visitorPlace = parsePlaceUrl(location.pathname, ownUserId);
   const needsAccount = useVisitorNeedsAccount(visitorPlace, subscriptions);
 
   useEffect(() => {
@@ -125,15 +125,13 @@ export function AppShell() {
         leftOpen={leftOpen}
         rightOpen={rightOpen}
         onToggleLeft={() => setLeftOpen((open) => !open)}
-        onToggleRight={() =>
-          isPhone ? setRightOpenPhone((open) => !open) : setRightOpenDesktop((open) => !open)
-        }
+        onToggleRight={people.toggle}
       />
       <ConnectionBanner />
       <GlobalShortcuts
         drawerOpen={drawerOpen}
         showChannels={() => isPhone && setLeftOpen(true)}
-        showPeople={() => (isPhone ? setRightOpenPhone(true) : setRightOpenDesktop(true))}
+        showPeople={people.show}
       />
       <LeftSidebar place={place} hidden={isPhone && !leftOpen} />
       <main className="feed-column" id="main-content" tabIndex={-1}>
@@ -144,6 +142,28 @@ export function AppShell() {
       {drawerOpen && <div className="drawer-backdrop" onClick={closeDrawers} aria-hidden="true" />}
     </div>
   );
+}
+
+/** Pages that use the whole width (settings, administration, channels, groups): no people list. */
+const WIDE_VIEWS = new Set(['settings', 'organization', 'channels', 'groups']);
+
+/**
+ * Whether the people list shows: a drawer on a phone; beside the feed on a desktop, except on
+ * the wide pages, where it starts hidden and the top bar's button still opens it.
+ */
+function usePeopleList(place: Place | null, isPhone: boolean, spectator: boolean) {
+  const [desktop, setDesktop] = useState(true);
+  const [onWidePage, setOnWidePage] = useState(false);
+  const [phone, setPhone] = useState(false);
+  const wide = place?.kind === 'view' && WIDE_VIEWS.has(place.view);
+  const open = !spectator && (isPhone ? phone : wide ? onWidePage : desktop);
+  const set = isPhone ? setPhone : wide ? setOnWidePage : setDesktop;
+  return {
+    open,
+    toggle: () => set((shown) => !shown),
+    show: () => set(true),
+    closeDrawer: useCallback(() => setPhone(false), []),
+  };
 }
 
 /**

@@ -13,6 +13,8 @@ export interface SettingsSection {
   /** its name in the list and as the heading */
   title: string;
   Component: ComponentType;
+  /** a list that uses the page's whole width (the people of an organization), not a column of rows */
+  wide?: boolean;
 }
 
 interface SettingsLayoutProps {
@@ -58,7 +60,11 @@ export function SettingsLayout({ title, basePath, sections, active, other }: Set
           )}
         </nav>
         {shown && (
-          <section className="settings-view" aria-labelledby="settings-section-title">
+          <section
+            className="settings-view"
+            data-wide={shown.wide === true}
+            aria-labelledby="settings-section-title"
+          >
             <Link className="settings-back" to={basePath}>
               {t('settingsLayout.back', { title })}
             </Link>

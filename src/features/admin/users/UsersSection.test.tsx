@@ -49,7 +49,8 @@ describe('the users of a large organization', () => {
     expect(personRows().map((row) => row.textContent)).toEqual(['Zacharias Zwölf']);
     expect(table().getAttribute('aria-rowcount')).toBe('2');
     // Its dialogs open from the row.
-    fireEvent.click(screen.getByRole('button', { name: 'Deactivate Zacharias Zwölf' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Zacharias Zwölf' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Deactivate' }));
     expect(screen.getByRole('dialog', { name: 'Deactivate Zacharias Zwölf?' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -27,6 +27,7 @@ import {
 import { useLastActiveById, useOwnUserId, useUsersById } from '../../../model/hooks';
 import { useDeactivateUser, useReactivateUser, useUpdateUser } from '../../../queries/admin';
 import { ModalDialog } from '../../../components/ModalDialog';
+import { RowMenu } from '../../../components/RowMenu';
 import { formatAgo } from './format';
 import { assignableRoles, mayDeactivate, roleName, ROLES } from './roles';
 
@@ -553,7 +554,7 @@ function roleKey(role: number) {
   }
 }
 
-/** Edit, and deactivate or reactivate, as far as the viewer may. */
+/** Edit, and deactivate or reactivate, as far as the viewer may: in the row's ⋮ menu. */
 function PersonActions({
   user,
   context,
@@ -564,27 +565,24 @@ function PersonActions({
   onDialog(kind: DialogKind, userId: number): void;
 }) {
   const { t } = useTranslation('adminUsers');
-  const name = user.full_name;
-  const action = (kind: DialogKind, label: string, text: string) => (
-    <button
-      type="button"
-      className="button button-small"
-      aria-label={label}
-      onClick={() => onDialog(kind, user.user_id)}
-    >
-      {text}
-    </button>
-  );
   const isAdmin = context.actorRole <= ROLE.ADMINISTRATOR;
-  const edit = isAdmin && action('edit', t('users.editNamed', { name }), t('users.edit'));
-  const setActive = user.is_active
-    ? mayDeactivate(context.actorRole, context.actorId, user, context.ownerCount) &&
-      action('deactivate', t('users.deactivateNamed', { name }), t('users.deactivate'))
-    : isAdmin && action('reactivate', t('users.reactivateNamed', { name }), t('users.reactivate'));
+  const item = (kind: DialogKind, label: string, danger = false) => ({
+    label,
+    danger,
+    onSelect: () => onDialog(kind, user.user_id),
+  });
   return (
     <td className="admin-actions">
-      {edit}
-      {setActive}
+      <RowMenu
+        label={t('users.actionsFor', { name: user.full_name })}
+        items={[
+          isAdmin && item('edit', t('users.edit')),
+          user.is_active
+            ? mayDeactivate(context.actorRole, context.actorId, user, context.ownerCount) &&
+              item('deactivate', t('users.deactivate'), true)
+            : isAdmin && item('reactivate', t('users.reactivate')),
+        ]}
+      />
     </td>
   );
 }
