@@ -30,6 +30,21 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
+ * KaTeX's stylesheet declares its fonts with `font-display: block`, so math stays invisible until
+ * they arrive; `swap` shows it at once in a fallback font and redraws when they come.
+ */
+function katexFontDisplay(): Plugin {
+  return {
+    name: 'parley-katex-font-display',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]katex[\\/]dist[\\/]katex(\.min)?\.css$/.test(id)) return null;
+      return { code: code.replaceAll('font-display:block', 'font-display:swap'), map: null };
+    },
+  };
+}
+
+/**
  * Writes a brotli (.br) and a gzip (.gz) copy beside every compressible file of the build, at the
  * highest levels since it happens once; the server sends the one the browser accepts
  * (server/http/static.ts). Source maps are left out: only developer tools fetch them.
@@ -70,7 +85,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), katexFontDisplay()],
   server: {
     port: 5173,
     proxy: {

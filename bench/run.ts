@@ -32,6 +32,7 @@ import { renderMarkdown } from '../server/markdown/index.js';
 import { bareInsert, barePublish, bareRoute, sameWritesInsert } from './floors.js';
 import { clockMs, openFileLimit, pollerFor, type Poller } from './pollers.js';
 import { sendFromChild } from './senders.js';
+import { lighthouseFigures } from './lighthouse.js';
 import { stats, timeEach, type Stats } from './stats.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -643,6 +644,23 @@ async function registerBytes(client: TestClient, encoding: string): Promise<numb
 }
 
 /** Bytes on the wire for the first page: index.html and what it links, as a browser asks. */
+/** What the browser downloads for the first view, and Lighthouse's view of it. */
+async function pageFigures() {
+  const page = await firstPageBytes();
+  record({ db: '-', name: 'first_page_kb', value: Math.round(page.bytes / 1024), unit: 'KB',
+    floor: null, goal: null, detail: { files: page.files, encoding: page.encoding } }); // prettier-ignore
+  // Lighthouse on the logged-in inbox (bench/lighthouse.ts), with the goals of issue 35.
+  const lh = await lighthouseFigures(root);
+  for (const [category, score] of Object.entries(lh.scores))
+    record({ db: '-', name: `lighthouse_${category.replace('-', '_')}`, value: score,
+      unit: 'score', floor: null, goal: { min: 100 } }); // prettier-ignore
+  record({ db: '-', name: 'first_view_script_kb', unit: 'KB', floor: null, goal: { max: 250 },
+    value: Math.round(lh.scriptTransferBytes / 1024) }); // prettier-ignore
+  record({ db: '-', name: 'first_view_unused_script_kib', unit: 'KiB', floor: null,
+    goal: { max: 30 }, value: Math.round(lh.unusedScriptBytes / 1024),
+    detail: { render_blocking_ms: lh.renderBlockingMs, font_display_failures: lh.fontDisplayFailures } }); // prettier-ignore
+}
+
 async function firstPageBytes(): Promise<{ bytes: number; files: number; encoding: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-page-'));
   const server = await startServer({ ...configFromEnv({}), port: 0, dataDir, demo: false });
@@ -778,11 +796,7 @@ async function main() {
     record({ db: '-', name: 'start_to_ready_p50', value: start.p50_ms, unit: 'ms', floor: null,
       goal: { max: 800 } }); // prettier-ignore
   }
-  if (fs.existsSync(path.join(root, 'dist', 'index.html'))) {
-    const page = await firstPageBytes();
-    record({ db: '-', name: 'first_page_kb', value: Math.round(page.bytes / 1024), unit: 'KB',
-      floor: null, goal: null, detail: { files: page.files, encoding: page.encoding } }); // prettier-ignore
-  }
+  if (fs.existsSync(path.join(root, 'dist', 'index.html'))) await pageFigures();
   const client = clientFigures(scale.users, scale.channels);
   if (!client) throw new Error('the client figures could not be taken');
   record({ db: '-', name: 'client_apply_100k_events_ms', value: client.applyMs, unit: 'ms',

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router';
-import { EmptyState } from '../../components/StatePanel';
+import { EmptyState, LoadingState } from '../../components/StatePanel';
 import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
 import {
   narrowToUrl,
@@ -11,21 +11,10 @@ import {
   streamNarrow,
   type Place,
 } from '../../narrow';
-import { AdminView } from '../admin/AdminView';
-import { GroupsView } from '../groups/GroupsView';
-import { ChannelSettings } from '../channels/ChannelSettings';
-import { ChannelsView } from '../channels/ChannelsView';
-import { DraftsView } from '../drafts/DraftsView';
-import { ScheduledView } from '../scheduled/ScheduledView';
-import { InboxView } from '../inbox/InboxView';
-import { MessageView } from '../message-list/MessageView';
-import { RecentView } from '../recent/RecentView';
 import { useColorScheme } from '../settings/color-scheme';
 import { useDisplaySettings } from '../settings/display-settings';
-import { SettingsView } from '../settings/SettingsView';
 import { LeftSidebar } from '../sidebar/LeftSidebar';
 import { RightSidebar } from '../sidebar/RightSidebar';
-import { ProfileView } from '../people';
 import { ConnectionBanner } from './ConnectionBanner';
 import { useIsSpectator } from '../../model/session-context';
 import { stopSpectating } from '../login/credentials';
@@ -37,6 +26,62 @@ import { useDocumentTitle } from './document-title';
 import { GlobalShortcuts } from '../keyboard/GlobalShortcuts';
 import { usePresenceReporter } from './use-presence-reporter';
 import { useInterfaceLanguage } from './use-interface-language';
+
+/*
+ * The views people open now and then (settings, administration, channels, groups, profiles,
+ * drafts, scheduled messages) load when first opened, each its own chunk: the first view (the
+ * inbox, recent conversations or a conversation) does not wait for their code.
+ */
+const AdminView = lazy(() => import('../admin/AdminView').then((m) => ({ default: m.AdminView })));
+const SettingsView = lazy(() =>
+  import('../settings/SettingsView').then((m) => ({ default: m.SettingsView })),
+);
+const GroupsView = lazy(() =>
+  import('../groups/GroupsView').then((m) => ({ default: m.GroupsView })),
+);
+const ChannelsView = lazy(() =>
+  import('../channels/ChannelsView').then((m) => ({ default: m.ChannelsView })),
+);
+const ChannelSettings = lazy(() =>
+  import('../channels/ChannelSettings').then((m) => ({ default: m.ChannelSettings })),
+);
+const DraftsView = lazy(() =>
+  import('../drafts/DraftsView').then((m) => ({ default: m.DraftsView })),
+);
+const ScheduledView = lazy(() =>
+  import('../scheduled/ScheduledView').then((m) => ({ default: m.ScheduledView })),
+);
+const ProfileView = lazy(() =>
+  import('../people/ProfileView').then((m) => ({ default: m.ProfileView })),
+);
+
+/*
+ * The three views a session starts in load as their own chunks too, so that the first view
+ * downloads only its own code; once the page is idle the others are fetched, so that opening a
+ * conversation from the inbox does not wait.
+ */
+const loadMessageView = () => import('../message-list/MessageView');
+const loadInboxView = () => import('../inbox/InboxView');
+const loadRecentView = () => import('../recent/RecentView');
+const MessageView = lazy(() => loadMessageView().then((m) => ({ default: m.MessageView })));
+const InboxView = lazy(() => loadInboxView().then((m) => ({ default: m.InboxView })));
+const RecentView = lazy(() => loadRecentView().then((m) => ({ default: m.RecentView })));
+
+function usePrefetchViews() {
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 2000));
+    const timer = window.setTimeout(
+      () =>
+        idle(() => {
+          void loadMessageView();
+          void loadInboxView();
+          void loadRecentView();
+        }),
+      3000,
+    );
+    return () => window.clearTimeout(timer);
+  }, []);
+}
 
 const PHONE_QUERY = '(max-width: 760px)';
 
@@ -68,6 +113,7 @@ export function AppShell() {
   const { t } = useTranslation();
   usePresenceReporter();
   useDesktopNotifications();
+  usePrefetchViews();
   const subscriptions = useSortedSubscriptions();
   const firstChannel = subscriptions[0];
   const isPhone = useIsPhone();
@@ -135,7 +181,9 @@ export function AppShell() {
       />
       <LeftSidebar place={place} hidden={isPhone && !leftOpen} />
       <main className="feed-column" id="main-content" tabIndex={-1}>
-        <PlaceView place={place} />
+        <Suspense fallback={<LoadingState />}>
+          <PlaceView place={place} />
+        </Suspense>
       </main>
       {!spectator && <RightSidebar hidden={!rightOpen} />}
       {!spectator && <TopicManagement />}

@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REFERENCE_LANGUAGE_CODES } from '../../i18n';
 import { defaultUserSettings } from '../../api/model/user-settings';
 import { ROLE } from '../../api/model/user';
 import { eg } from '../../test/eg';
@@ -92,7 +93,18 @@ describe('SettingsView', { timeout: 20_000 }, () => {
     const languages = within(language)
       .getAllByRole('option')
       .map((o) => o.textContent);
-    expect(languages).toEqual(['English', 'Deutsch']);
+    // Every language the reference offers, each by its own name.
+    expect(languages).toHaveLength(REFERENCE_LANGUAGE_CODES.length);
+    for (const name of [
+      'English',
+      'Deutsch',
+      'Français',
+      'Русский',
+      '日本語',
+      '简体中文',
+      'Italiano',
+    ])
+      expect(languages).toContain(name);
     unmount();
 
     render(<SettingsView section="notifications" />, { wrapper: routed(wrapper) });
@@ -214,7 +226,8 @@ describe('SettingsView', { timeout: 20_000 }, () => {
     fake.respondError('BAD_REQUEST', 'Insufficient permission');
     render(<AdminView section="users" />, { wrapper: routed(wrapper) });
 
-    fireEvent.click(screen.getByRole('button', { name: `Deactivate ${eg.otherUser.full_name}` }));
+    fireEvent.click(screen.getByRole('button', { name: `Actions for ${eg.otherUser.full_name}` }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Deactivate' }));
     // The confirmation names the person; the refusal shows in it.
     const dialog = screen.getByRole('dialog', { name: `Deactivate ${eg.otherUser.full_name}?` });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
