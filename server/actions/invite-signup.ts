@@ -6,6 +6,7 @@ import type { Realm, User } from '../db/schema.js';
 import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { nowSeconds } from '../lib/admin-checks.js';
+import { realmSettings } from '../lib/realm.js';
 import { notifyInvitesChanged, sendInvitationMail, STATUS, type Invite } from './invites.js';
 import { insertMessage } from './send-message.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
@@ -47,16 +48,29 @@ async function usableInvite(db: Database, match: InviteMatch): Promise<Invite | 
 
 const invitationGone = () => badRequest('This invitation link is invalid or has expired.');
 
+/** The organization a sign-up page is drawn for: its name and icon, and its language. */
+async function pageRealm(db: Database, realmId: number) {
+  const realm = await db
+    .selectFrom('realms')
+    .selectAll()
+    .where('id', '=', realmId)
+    .executeTakeFirstOrThrow();
+  return {
+    realmId: realm.id,
+    realmName: realm.name,
+    defaultLanguage: realmSettings(realm).default_language,
+  };
+}
+
 /** What the sign-up page shows for an invitation link, or null when the link is no good. */
 export async function invitationDetails(ctx: AppContext, key: string) {
   const invite = await usableInvite(ctx.db, { key });
   if (!invite) return null;
-  const realm = await ctx.db
-    .selectFrom('realms')
-    .select('name')
-    .where('id', '=', invite.realm_id)
-    .executeTakeFirstOrThrow();
-  return { realmName: realm.name, email: invite.email, invitedAs: invite.invited_as };
+  return {
+    ...(await pageRealm(ctx.db, invite.realm_id)),
+    email: invite.email,
+    invitedAs: invite.invited_as,
+  };
 }
 
 export interface SignupForm {
@@ -160,12 +174,7 @@ async function usableConfirmation(db: Database, token: string) {
 export async function confirmationDetails(ctx: AppContext, token: string) {
   const found = await usableConfirmation(ctx.db, token);
   if (!found) return null;
-  const realm = await ctx.db
-    .selectFrom('realms')
-    .select('name')
-    .where('id', '=', found.invite.realm_id)
-    .executeTakeFirstOrThrow();
-  return { realmName: realm.name, email: found.confirmation.email };
+  return { ...(await pageRealm(ctx.db, found.invite.realm_id)), email: found.confirmation.email };
 }
 
 /** The confirmation link's form: creates the account for the confirmed address, once. */

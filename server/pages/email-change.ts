@@ -1,22 +1,31 @@
-import { escapeHtml } from './page.js';
+import type { Page } from './page.js';
+import type { Translate } from './strings.js';
+
+const backLink = (t: Translate) =>
+  `<p class="signup-footer"><a href="/">${t('emailChange.back')}</a></p>`;
 
 /**
  * What the link that confirms a new email address opens: the address now in use, or why the
  * link did nothing (`confirmEmailChange`'s answer: the address, null, or 'deactivated').
  */
-export function emailChangePage(email: string | null): { status: number; html: string } {
+export function emailChangePage(t: Translate, email: string | null): Page {
   if (email === 'deactivated')
     return {
       status: 401,
-      html: '<!doctype html><title>Parley</title><p>This account is deactivated.</p>',
+      title: t('emailChange.deactivatedTitle'),
+      body: `<p class="signup-text">${t('emailChange.deactivated')}</p>${backLink(t)}`,
     };
   if (!email)
     return {
       status: 404,
-      html: '<!doctype html><title>Parley</title><p>This confirmation link is invalid or has expired.</p>',
+      title: t('emailChange.goneTitle'),
+      body: `<p class="signup-text">${t('emailChange.gone')}</p>${backLink(t)}`,
     };
   return {
     status: 200,
-    html: `<!doctype html><title>Parley</title><p>Your email address is now <b>${escapeHtml(email)}</b>. <a href="/">Back to Parley</a></p>`,
+    title: t('emailChange.doneTitle'),
+    body:
+      `<p class="signup-text">${t('emailChange.done', { email })}</p>` +
+      `<a class="signup-button" href="/">${t('emailChange.back')}</a>`,
   };
 }

@@ -1,5 +1,6 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../domain/password.js';
 import { escapeHtml as escape, type Page } from './page.js';
+import type { Translate } from './strings.js';
 
 /** What a person typed into a form, shown again with the reason it was refused. */
 export type FormValues = Record<string, string | undefined>;
@@ -10,29 +11,60 @@ export interface InvitationDetails {
   realmName: string;
 }
 
-const GONE =
-  '<p>This invitation link is invalid or has expired. Ask whoever invited you for a new one.</p>';
-const CONFIRMATION_GONE =
-  '<p>This confirmation link is invalid, has expired or has been used. Open the invitation link again to get a new one.</p>';
+/**
+ * The reasons the sign-up actions give for refusing a form, by their (English) words, as the
+ * catalog's keys: the API answers with the same words, so the actions keep them and the page
+ * translates. A reason not listed here is shown as the action gave it.
+ */
+const REASONS: [RegExp, (t: Translate) => string][] = [
+  [/^The password is too short/, (t) => t('errors.passwordShort', { count: PASSWORD_MIN_LENGTH })],
+  [/^The password is too long/, (t) => t('errors.passwordLong', { count: PASSWORD_MAX_LENGTH })],
+  [/^Invalid email /, (t) => t('errors.invalidEmail')],
+  [/^Email '.*' already in use$/, (t) => t('errors.emailInUse')],
+  [/^Name too short!$/, (t) => t('errors.nameEmpty')],
+  [/^Name too long!$/, (t) => t('errors.nameLong')],
+  [/^Invalid characters in name!$/, (t) => t('errors.nameInvalid')],
+  [/^This invitation link is invalid or has expired\.$/, (t) => t('errors.invitationGone')],
+  [/^This invitation needs your address confirmed first\.$/, (t) => t('errors.needsConfirmation')],
+  [/^This confirmation link is invalid or has expired\.$/, (t) => t('errors.confirmationGone')],
+  [/^This confirmation link has already been used\.$/, (t) => t('errors.confirmationUsed')],
+];
 
-const alert = (error: string) =>
-  error ? `<p class="error" role="alert">${escape(error)}</p>` : '';
+/** A refusal's reason in the page's language, as HTML. */
+export function reasonText(t: Translate, reason: string): string {
+  const known = REASONS.find(([words]) => words.test(reason));
+  return known ? known[1](t) : escape(reason);
+}
 
-const accountFields = (values: FormValues) =>
-  `<label>Full name <input name="full_name" required autocomplete="name" value="${escape(values.full_name ?? '')}"></label>` +
-  `<label>Password <input name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" maxlength="${PASSWORD_MAX_LENGTH}" autocomplete="new-password"></label>` +
-  `<button type="submit">Create account</button>`;
+const alert = (t: Translate, error: string) =>
+  error ? `<p class="signup-error" role="alert">${reasonText(t, error)}</p>` : '';
 
-export const invitationNotFound = (): Page => ({
+const text = (html: string) => `<p class="signup-text">${html}</p>`;
+
+const button = (label: string) => `<button type="submit" class="signup-button">${label}</button>`;
+
+const accountFields = (t: Translate, values: FormValues) =>
+  `<label for="full_name">${t('fields.fullName')}</label>` +
+  `<input id="full_name" name="full_name" required autocomplete="name" autofocus value="${escape(values.full_name ?? '')}">` +
+  `<label for="password">${t('fields.password')}</label>` +
+  `<input id="password" name="password" type="password" required minlength="${PASSWORD_MIN_LENGTH}" maxlength="${PASSWORD_MAX_LENGTH}" autocomplete="new-password" aria-describedby="password-hint">` +
+  `<p class="signup-hint" id="password-hint">${t('fields.passwordHint', { count: PASSWORD_MIN_LENGTH })}</p>` +
+  button(t('fields.createAccount'));
+
+// A link that no longer works has often done its work already: its account may exist.
+const logInLink = (t: Translate) =>
+  `<p class="signup-footer"><a href="/">${t('welcome.logIn')}</a></p>`;
+
+export const invitationNotFound = (t: Translate): Page => ({
   status: 404,
-  title: 'Invitation not found',
-  body: GONE,
+  title: t('invitationGone.title'),
+  body: text(t('invitationGone.body')) + logInLink(t),
 });
 
-export const confirmationNotFound = (): Page => ({
+export const confirmationNotFound = (t: Translate): Page => ({
   status: 404,
-  title: 'Link not found',
-  body: CONFIRMATION_GONE,
+  title: t('confirmationGone.title'),
+  body: text(t('confirmationGone.body')) + logInLink(t),
 });
 
 /**
@@ -40,47 +72,62 @@ export const confirmationNotFound = (): Page => ({
  * to mail it a confirmation link.
  */
 export function invitationForm(
+  t: Translate,
   details: InvitationDetails,
   error = '',
   values: FormValues = {},
 ): Page {
-  const fields = details.email
-    ? `<p>You were invited as <b>${escape(details.email)}</b>.</p>${accountFields(values)}`
-    : `<p>Enter your email address: we will send you a link to finish creating your account.</p>` +
-      `<label>Email <input name="email" type="email" required autocomplete="email" value="${escape(values.email ?? '')}"></label>` +
-      `<button type="submit">Continue</button>`;
+  const [intro, fields] = details.email
+    ? [t('join.invitedAs', { email: details.email }), accountFields(t, values)]
+    : [
+        t('join.enterEmail'),
+        `<label for="email">${t('fields.email')}</label>` +
+          `<input id="email" name="email" type="email" required autocomplete="email" autofocus value="${escape(values.email ?? '')}">` +
+          button(t('join.continue')),
+      ];
   return {
     status: error ? 400 : 200,
-    title: `Join ${details.realmName}`,
-    body: `${alert(error)}<form method="post">${fields}</form>`,
+    title: t('join.title', { realm: details.realmName }),
+    namesRealm: true,
+    body: `${text(intro)}${alert(t, error)}<form method="post">${fields}</form>`,
   };
 }
 
 /** The form a confirmed address opens to choose a name and password. */
 export function confirmationForm(
+  t: Translate,
   details: { email: string; realmName: string },
   error = '',
   values: FormValues = {},
 ): Page {
   return {
     status: error ? 400 : 200,
-    title: `Join ${details.realmName}`,
+    title: t('join.title', { realm: details.realmName }),
+    namesRealm: true,
     body:
-      `${alert(error)}<p>Your address <b>${escape(details.email)}</b> is confirmed. Choose your name and password.</p>` +
-      `<form method="post">${accountFields(values)}</form>`,
+      text(t('confirmed', { email: details.email })) +
+      `${alert(t, error)}<form method="post">${accountFields(t, values)}</form>`,
   };
 }
 
-export const welcomePage = (email: string, realmName: string): Page => ({
+export const welcomePage = (t: Translate, email: string, realmName: string): Page => ({
   status: 200,
-  title: `Welcome to ${realmName}`,
-  body: `<p>Your account <b>${escape(email)}</b> is ready.</p><p><a href="/">Log in to Parley</a></p>`,
+  title: t('welcome.title', { realm: realmName }),
+  namesRealm: true,
+  body:
+    text(t('welcome.ready', { email })) +
+    `<a class="signup-button" href="/">${t('welcome.logIn')}</a>`,
 });
 
-export const checkEmailPage = (email: string, realmName: string, linkHours: number): Page => ({
+export const checkEmailPage = (
+  t: Translate,
+  email: string,
+  realmName: string,
+  linkHours: number,
+): Page => ({
   status: 200,
-  title: 'Check your email',
+  title: t('checkEmail.title'),
   body:
-    `<p>We have sent a message to <b>${escape(email)}</b>. Follow the link in it to finish joining ${escape(realmName)}.</p>` +
-    `<p>The link works for ${linkHours} hours.</p>`,
+    text(t('checkEmail.sent', { email, realm: realmName })) +
+    text(t('checkEmail.expires', { count: linkHours })),
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RoutesOptions } from '../http/route.js';
 import { DomainError } from '../domain/errors.js';
@@ -11,7 +11,10 @@ import {
   requestSignupConfirmation,
 } from '../actions/invite-signup.js';
 import { confirmEmailChange } from '../actions/settings.js';
-import { pageHtml, type Page } from '../pages/page.js';
+import { realmForRequest } from '../http/auth.js';
+import { realmSettings } from '../lib/realm.js';
+import { pageHtml, type Page, type PageFrame } from '../pages/page.js';
+import { pageLanguage, translator } from '../pages/strings.js';
 import {
   checkEmailPage,
   confirmationForm,
@@ -23,15 +26,60 @@ import {
 } from '../pages/join.js';
 import { emailChangePage } from '../pages/email-change.js';
 
-function sendPage(reply: FastifyReply, page: Page) {
-  reply.code(page.status).type('text/html; charset=utf-8');
-  return reply.send(pageHtml(page));
+/** The organization a page is drawn for, as the sign-up actions describe it. */
+interface PageRealm {
+  realmId: number;
+  realmName: string;
+  defaultLanguage: string;
+}
+
+/**
+ * The frame of a page about `realm`, or, when the link names none (a dead one, an email change),
+ * about the organization the request addresses, as the login screen there shows it.
+ */
+async function pageFrame(
+  ctx: AppContext,
+  request: FastifyRequest,
+  realm: PageRealm | null,
+): Promise<PageFrame> {
+  let shown = realm;
+  if (!shown) {
+    const addressed = await realmForRequest(ctx, request).catch(() => null);
+    shown = addressed && {
+      realmId: addressed.id,
+      realmName: addressed.name,
+      defaultLanguage: realmSettings(addressed).default_language,
+    };
+  }
+  const language = pageLanguage(request.headers['accept-language'], shown?.defaultLanguage);
+  return {
+    language,
+    t: translator(language),
+    realm: shown && { id: shown.realmId, name: shown.realmName },
+  };
+}
+
+function sendPage(reply: FastifyReply, page: Page, frame: PageFrame) {
+  // The language follows Accept-Language: a cache must not give one reader's page to another.
+  reply.code(page.status).type('text/html; charset=utf-8').header('Vary', 'Accept-Language');
+  return reply.send(pageHtml(page, frame));
+}
+
+/** A page and the frame it is drawn in. */
+interface Framed {
+  page: Page;
+  frame: PageFrame;
 }
 
 /** A form page shown for a link's secret: again with the reason and the values, after a refusal. */
-type ShowForm = (secret: string, error?: string, values?: FormValues) => Promise<Page>;
+type ShowForm = (
+  request: FastifyRequest,
+  secret: string,
+  error?: string,
+  values?: FormValues,
+) => Promise<Framed>;
 /** A form's submission: the page that follows it. */
-type SubmitForm = (secret: string, values: FormValues) => Promise<Page>;
+type SubmitForm = (request: FastifyRequest, secret: string, values: FormValues) => Promise<Framed>;
 
 /** The text fields of a submitted form; anything else in the body is dropped. */
 function formValues(body: unknown): FormValues {
@@ -44,18 +92,21 @@ function formValues(body: unknown): FormValues {
 /** GET shows the form; POST submits it, and a refusal shows the form again with the reason. */
 function formPages(app: FastifyInstance, urls: string[], show: ShowForm, submit: SubmitForm) {
   for (const url of urls) {
-    app.get(url, async (request, reply) =>
-      sendPage(reply, await show((request.params as { secret: string }).secret)),
-    );
+    app.get(url, async (request, reply) => {
+      const { page, frame } = await show(request, (request.params as { secret: string }).secret);
+      return sendPage(reply, page, frame);
+    });
     app.post(url, async (request, reply) => {
       const secret = (request.params as { secret: string }).secret;
       const values = formValues(request.body);
+      let shown: Framed;
       try {
-        return sendPage(reply, await submit(secret, values));
+        shown = await submit(request, secret, values);
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        return sendPage(reply, await show(secret, err.message, values));
+        shown = await show(request, secret, err.message, values);
       }
+      return sendPage(reply, shown.page, shown.frame);
     });
   }
 }
@@ -67,34 +118,49 @@ function formPages(app: FastifyInstance, urls: string[], show: ShowForm, submit:
  * read mail at.
  */
 function joinPages(app: FastifyInstance, ctx: AppContext) {
-  const showInvitation: ShowForm = async (key, error, values) => {
+  const showInvitation: ShowForm = async (request, key, error, values) => {
     const details = await invitationDetails(ctx, key);
-    return details ? invitationForm(details, error, values) : invitationNotFound();
+    const frame = await pageFrame(ctx, request, details);
+    return {
+      frame,
+      page: details ? invitationForm(frame.t, details, error, values) : invitationNotFound(frame.t),
+    };
   };
-  const submitInvitation: SubmitForm = async (key, body) => {
+  const submitInvitation: SubmitForm = async (request, key, body) => {
     const details = await invitationDetails(ctx, key);
-    if (!details) return invitationNotFound();
+    const frame = await pageFrame(ctx, request, details);
+    if (!details) return { frame, page: invitationNotFound(frame.t) };
     if (details.email) {
       const { email, realm_name } = await acceptInvitation(ctx, key, {
         full_name: body.full_name ?? '',
         password: body.password ?? '',
       });
-      return welcomePage(email, realm_name);
+      return { frame, page: welcomePage(frame.t, email, realm_name) };
     }
     // The same page whether or not the address has an account: only its mailbox learns which.
     const { email, realmName } = await requestSignupConfirmation(ctx, key, body.email ?? '');
-    return checkEmailPage(email, realmName, CONFIRMATION_SECONDS / 3600);
+    return { frame, page: checkEmailPage(frame.t, email, realmName, CONFIRMATION_SECONDS / 3600) };
   };
-  const showConfirmation: ShowForm = async (token, error, values) => {
+  const showConfirmation: ShowForm = async (request, token, error, values) => {
     const details = await confirmationDetails(ctx, token);
-    return details ? confirmationForm(details, error, values) : confirmationNotFound();
+    const frame = await pageFrame(ctx, request, details);
+    return {
+      frame,
+      page: details
+        ? confirmationForm(frame.t, details, error, values)
+        : confirmationNotFound(frame.t),
+    };
   };
-  const submitConfirmation: SubmitForm = async (token, body) => {
+  const submitConfirmation: SubmitForm = async (request, token, body) => {
+    // Read first for the frame: once the account exists, the link names nothing any more.
+    const details = await confirmationDetails(ctx, token);
+    const frame = await pageFrame(ctx, request, details);
+    if (!details) return { frame, page: confirmationNotFound(frame.t) };
     const { email, realm_name } = await completeSignup(ctx, token, {
       full_name: body.full_name ?? '',
       password: body.password ?? '',
     });
-    return welcomePage(email, realm_name);
+    return { frame, page: welcomePage(frame.t, email, realm_name) };
   };
 
   formPages(app, ['/join/:secret', '/join/:secret/'], showInvitation, submitInvitation);
@@ -114,7 +180,7 @@ export async function accountPages(app: FastifyInstance, { ctx }: RoutesOptions)
   joinPages(app, ctx);
   app.get('/accounts/confirm_new_email/:token', async (request, reply) => {
     const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);
-    const page = emailChangePage(email);
-    return reply.code(page.status).type('text/html; charset=utf-8').send(page.html);
+    const frame = await pageFrame(ctx, request, null);
+    return sendPage(reply, emailChangePage(frame.t, email), frame);
   });
 }

@@ -9,39 +9,28 @@ import i18next, { type i18n as I18n } from 'i18next';
 import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
 import { setFailureWords } from '../api/errors';
+import { LANGUAGES, supportedLanguage } from './languages';
+
+export { LANGUAGES, supportedLanguage, translationFor, type LanguageCode } from './languages';
 
 type Strings = Record<string, unknown>;
 
-const englishFiles = import.meta.glob<Strings>('./locales/en/*.json', {
-  eager: true,
-  import: 'default',
-});
-const otherFiles = import.meta.glob<Strings>(['./locales/*/*.json', '!./locales/en/*.json'], {
-  import: 'default',
-});
+// signup.json holds the strings of the server's own sign-up pages (server/pages/strings.ts): no
+// screen of the client shows them, so the client neither bundles nor fetches them.
+const englishFiles = import.meta.glob<Strings>(
+  ['./locales/en/*.json', '!./locales/en/signup.json'],
+  { eager: true, import: 'default' },
+);
+const otherFiles = import.meta.glob<Strings>(
+  ['./locales/*/*.json', '!./locales/en/*.json', '!./locales/*/signup.json'],
+  { import: 'default' },
+);
 
 function namespaceOf(file: string): string {
   return file.slice(file.lastIndexOf('/') + 1, -'.json'.length);
 }
 
 export const NAMESPACES = Object.keys(englishFiles).map(namespaceOf);
-
-/**
- * The languages the interface is complete in, by i18next code, with each one's own name for
- * itself: English, German, and the six most used in the reference's community.
- */
-export const LANGUAGES = [
-  { code: 'en', name: 'English' },
-  { code: 'de', name: 'Deutsch' },
-  { code: 'es', name: 'Español' },
-  { code: 'fr', name: 'Français' },
-  { code: 'pt-BR', name: 'Português (Brasil)' },
-  { code: 'ru', name: 'Русский' },
-  { code: 'ja', name: '日本語' },
-  { code: 'zh-Hans', name: '简体中文' },
-] as const;
-
-export type LanguageCode = (typeof LANGUAGES)[number]['code'];
 
 /** The codes the reference server accepts as `default_language` (its spelling: `pt_BR`, `zh-hans`). */
 export const REFERENCE_LANGUAGE_CODES = [
@@ -50,32 +39,6 @@ export const REFERENCE_LANGUAGE_CODES = [
   'pl', 'pt', 'pt_BR', 'pt_PT', 'ro', 'ru', 'si', 'sk', 'sr', 'sv', 'ta', 'te', 'tl', 'tr', 'uk',
   'uz', 'vi', 'zh-hans', 'zh-hant',
 ] as const; // prettier-ignore
-
-/** Spellings of the same translated language: the server's, browsers', and close variants. */
-const ALIASES: Record<string, LanguageCode> = {
-  'en-gb': 'en',
-  pt: 'pt-BR',
-  'pt-pt': 'pt-BR',
-  zh: 'zh-Hans',
-  'zh-cn': 'zh-Hans',
-  'zh-sg': 'zh-Hans',
-};
-
-/**
- * The translation a language code is shown in: `pt_BR`, `pt-br` and `pt` all mean Brazilian
- * Portuguese, `de-AT` German, `zh-hans` and `zh-CN` Simplified Chinese; null for a language the
- * interface is not translated into (Traditional Chinese, Italian, …).
- */
-export function translationFor(code: string | undefined | null): LanguageCode | null {
-  const tag = (code ?? '').toLowerCase().replace(/_/g, '-');
-  if (!tag) return null;
-  const exact = LANGUAGES.find((l) => l.code.toLowerCase() === tag);
-  if (exact) return exact.code;
-  if (ALIASES[tag]) return ALIASES[tag]!;
-  if (tag.startsWith('zh-')) return null; // Traditional Chinese is its own language here
-  const base = tag.split('-')[0]!;
-  return LANGUAGES.find((l) => l.code === base)?.code ?? ALIASES[base] ?? null;
-}
 
 /** A language's own name for itself ("Français", "Italiano"), from the browser's Intl data. */
 export function languageSelfName(code: string): string {
@@ -98,11 +61,6 @@ export function languageChoices(): (readonly [string, string])[] {
   return REFERENCE_LANGUAGE_CODES.map((code) => [code, languageSelfName(code)] as const).sort(
     (a, b) => a[1].localeCompare(b[1]),
   );
-}
-
-/** `de-AT` and `de` both mean German here; anything without translations means English. */
-export function supportedLanguage(code: string | undefined | null): LanguageCode {
-  return translationFor(code) ?? 'en';
 }
 
 export const i18n: I18n = i18next.createInstance();

@@ -4,7 +4,7 @@
  * loses a name or a link in translation.
  */
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES } from '.';
+import { LANGUAGES, NAMESPACES } from '.';
 
 const files = import.meta.glob<Record<string, unknown>>('./locales/*/*.json', {
   eager: true,
@@ -80,6 +80,12 @@ describe('translations', () => {
       }
     });
   }
+
+  it("leaves the server's sign-up pages' strings out of the client's namespaces", () => {
+    expect(english.has('signup')).toBe(true);
+    expect(NAMESPACES).not.toContain('signup');
+    expect(NAMESPACES.length).toBe(english.size - 1);
+  });
 
   it("gives each language its own plural forms: Russian's four, Japanese's one", () => {
     const ru = byLanguage.get('ru')!.get('groups')!;
