@@ -24,8 +24,14 @@ async function send(client: Client, stream: string, topic: string, content: stri
 }
 
 const searchBox = (page: Page) => page.getByRole('combobox', { name: 'Search messages' });
+const pills = (page: Page) =>
+  page.getByRole('list', { name: 'Search terms' }).getByRole('listitem');
 
+/** A new search, not a refinement of the one shown: the shown search's pills go first. */
 async function search(page: Page, text: string) {
+  const clear = page.getByRole('button', { name: 'Clear search' });
+  if (await clear.isVisible()) await clear.click();
+  await expect(pills(page)).toHaveCount(0);
   const box = searchBox(page);
   await box.fill(text);
   await box.press('Enter');
@@ -58,7 +64,9 @@ test('operators picked from the typeahead narrow to one sender in one channel', 
   await expect(othelloOption).toContainText('othello@example.com');
   await shoot(page, 'suggestions-people');
   await othelloOption.click();
-  await expect(box).toHaveValue('sender:othello@example.com ');
+  // The chosen term becomes a pill, by the person's name.
+  await expect(pills(page)).toHaveText(['sender: Othello, the Moor of Venice']);
+  await expect(box).toHaveValue('');
 
   await box.pressSequentially('channel:gen');
   await expect(page.getByRole('option', { name: /#general/ })).toBeVisible();
@@ -71,15 +79,18 @@ test('operators picked from the typeahead narrow to one sender in one channel', 
   await expect(page.getByText('Othello says quokkas are lovely')).toBeVisible();
   await expect(page.getByText('Hamlet mentions quokkas too')).toHaveCount(0);
   await expect(page.getByText('Othello quokkas in engineering')).toHaveCount(0);
-  // The search box shows the narrow's operators, and a reload keeps the narrow.
-  await expect(box).toHaveValue('channel:general sender:othello@example.com');
+  // The search box shows the narrow's operators as pills, and a reload keeps the narrow.
+  const shown = ['channel: general', 'sender: Othello, the Moor of Venice'];
+  await expect(pills(page)).toHaveText(shown);
+  await expect(box).toHaveValue('');
   await page.reload();
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
-  await expect(searchBox(page)).toHaveValue('channel:general sender:othello@example.com');
+  await expect(pills(page)).toHaveText(shown);
 
   // The × leaves the search.
   await page.getByRole('button', { name: 'Clear search' }).click();
   await expect(searchBox(page)).toHaveValue('');
+  await expect(pills(page)).toHaveCount(0);
   await expect(page.getByRole('heading', { name: title })).toHaveCount(0);
 });
 
@@ -106,7 +117,8 @@ test('keyboard: is: offers its values, arrows and Enter pick, Escape closes', as
   await box.press('ArrowUp');
   await expect(starred).toHaveAttribute('aria-selected', 'true');
   await box.press('Tab');
-  await expect(box).toHaveValue('is:starred ');
+  await expect(pills(page)).toHaveText(['is: starred']);
+  await expect(box).toHaveValue('');
   await box.press('Escape');
   await expect(page.getByRole('listbox')).toBeHidden();
   await box.press('Enter');
@@ -274,4 +286,105 @@ test('a with/ID link follows its message to the topic it moved to', async ({ bro
   await expect(page).toHaveURL(new RegExp(`/topic/after\\.20the\\.20move/with/${id}$`));
   await expect(page.getByRole('heading', { name: 'general › after the move' })).toBeVisible();
   await expect(page.getByText('The mongoose that moved')).toBeInViewport();
+});
+
+/** The box with its pills and suggestions, wide and on a phone, in both themes. */
+async function shootBox(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `test-results/search-pills/${name}-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('pills: a channel, then one of its topics, each removable', async ({ browser }) => {
+  const othello = await apiClient(server.url, 'othello@example.com');
+  await send(othello, 'general', 'zeppelin plans', 'Pills: lunch is at noon');
+  await send(othello, 'general', 'zeppelin eclipse', 'Pills: the eclipse is tonight');
+  await send(othello, 'engineering', 'zeppelin deploys', 'Pills: not in general');
+  await send(othello, 'general', 'dinner', 'Pills: dinner at eight');
+
+  const page = await logIn(browser, server.url, 'hamlet@example.com');
+  // No sidebar sliding away in the pictures taken after a resize.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const box = searchBox(page);
+  await box.click();
+  await box.pressSequentially('channel:gen');
+  await page.getByRole('option', { name: /#general/ }).click();
+  await expect(pills(page)).toHaveText(['channel: general']);
+  await expect(box).toHaveValue('');
+  await expect(box).toBeFocused();
+
+  // topic: offers the channel's topics, newest first, narrowed by what is typed.
+  await box.pressSequentially('topic:');
+  const options = page.getByRole('option');
+  await expect(options.first()).toHaveAccessibleName(/^dinner/);
+  await expect(page.getByRole('option', { name: /^zeppelin plans/ })).toBeVisible();
+  await expect(page.getByRole('option', { name: /zeppelin deploys/ })).toHaveCount(0);
+  await box.pressSequentially('ZEPP');
+  const zeppelins = page.getByRole('option', { name: /^zeppelin/ });
+  await expect(zeppelins).toHaveCount(2);
+  await expect(zeppelins.first()).toHaveAccessibleName(/^zeppelin eclipse/);
+  await expect(box).toHaveAttribute('aria-expanded', 'true');
+  await shootBox(page, 'topics-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('option', { name: /^zeppelin plans/ })).toBeInViewport();
+  await shootBox(page, 'topics-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('option', { name: /^zeppelin plans/ }).click();
+  await expect(pills(page)).toHaveText(['channel: general', 'topic: zeppelin plans']);
+
+  await box.press('Enter');
+  await expect(page.getByRole('heading', { name: 'general › zeppelin plans' })).toBeVisible();
+  await expect(page).toHaveURL(/\/narrow\/channel\/\d+-general\/topic\/zeppelin\.20plans$/);
+  await expect(page.getByText('Pills: lunch is at noon')).toBeVisible();
+
+  // Opened again, the box shows the view it is in, to refine.
+  await expect(pills(page)).toHaveCount(0);
+  await box.click();
+  await expect(pills(page)).toHaveText(['channel: general', 'topic: zeppelin plans']);
+  await shootBox(page, 'narrow-1280');
+  await page.getByRole('button', { name: 'Remove topic: zeppelin plans' }).click();
+  await expect(pills(page)).toHaveText(['channel: general']);
+  await expect(box).toBeFocused();
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/narrow\/channel\/\d+-general$/);
+
+  // Backspace in the empty text removes the last pill; without a channel, topic: offers recent
+  // conversations with their channel, and choosing one brings the channel along.
+  await box.click();
+  await expect(pills(page)).toHaveText(['channel: general']);
+  await box.press('Backspace');
+  await expect(pills(page)).toHaveCount(0);
+  await box.pressSequentially('topic:zeppelin');
+  await expect(
+    page.getByRole('option', { name: /zeppelin deploys.*in #engineering/ }),
+  ).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shootBox(page, 'recent-390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('option', { name: /zeppelin deploys/ }).click();
+  await expect(pills(page)).toHaveText(['channel: engineering', 'topic: zeppelin deploys']);
+
+  // By keyboard: the left arrow goes from the text to the pills, where Backspace removes one.
+  await box.press('ArrowLeft');
+  await expect(page.getByRole('button', { name: 'Remove topic: zeppelin deploys' })).toBeFocused();
+  await page.keyboard.press('Backspace');
+  await expect(pills(page)).toHaveText(['channel: engineering']);
+  await expect(box).toBeFocused();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await box.pressSequentially('is:starred -sender:othello@example.com ');
+  await expect(pills(page)).toHaveText([
+    'channel: engineering',
+    'is: starred',
+    'exclude sender: Othello, the Moor of Venice',
+  ]);
+  await shootBox(page, 'many-390');
+  await box.press('Enter');
+  await expect(
+    page.getByRole('heading', {
+      name: 'Starred messages not from Othello, the Moor of Venice in #engineering',
+    }),
+  ).toBeVisible();
+  await shootBox(page, 'rest-390');
 });

@@ -45,6 +45,10 @@ const TYPED_OPERATORS: Record<string, FilterOperator | 'near' | 'with'> = {
   search: 'search',
 };
 
+/** The operator a typed name stands for (`from` is `sender`), or undefined for an unknown one. */
+export const typedOperator = (name: string): FilterOperator | 'near' | 'with' | undefined =>
+  Object.hasOwn(TYPED_OPERATORS, name) ? TYPED_OPERATORS[name] : undefined;
+
 export const IS_VALUES = [
   'starred',
   'unread',
@@ -148,7 +152,7 @@ export function parseSearch(text: string, directory: SearchDirectory): ParsedSea
     terms.push({ operator, operand, negated });
 
   for (const token of tokenize(text)) {
-    const operator = token.operator === null ? undefined : TYPED_OPERATORS[token.operator];
+    const operator = token.operator === null ? undefined : typedOperator(token.operator);
     const operand = token.operand.trim();
     if (operator === undefined) {
       const written = searchedAsWritten(text, token);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDirectory } from './search-query';
-import { matchPeople, peopleIndex, suggest, type SuggestionContext } from './search-suggestions';
+import type { SearchPill } from './search-pills';
+import {
+  matchPeople,
+  peopleIndex,
+  suggest,
+  typingTopic,
+  type SuggestionContext,
+} from './search-suggestions';
 
 const directory: SearchDirectory = {
   ownUserId: 1,
@@ -21,6 +28,8 @@ const context: SuggestionContext = {
   people: peopleIndex(directory.users),
   topicsOf: (streamId) => (streamId === 5 ? ['lunch plans', 'greetings'] : []),
 };
+
+const channelPill: SearchPill = { operator: 'channel', operand: 'general', negated: false };
 
 const texts = (typed: string) => suggest(typed, context).map((s) => s.text);
 
@@ -66,6 +75,62 @@ describe('suggest', () => {
       'channel:general topic:lu',
       'channel:general topic:"lunch plans" ',
     ]);
+  });
+
+  it('offers the chosen channel’s topics after topic:, those starting with the text first', () => {
+    const withGeneral = { ...context, pills: [channelPill] };
+    const topics = (typed: string) => suggest(typed, withGeneral).map((s) => s.text);
+    expect(topics('topic:')).toEqual(['topic:"lunch plans" ', 'topic:greetings ']);
+    expect(topics('topic:GR')).toEqual(['topic:GR', 'topic:greetings ']);
+    expect(topics('topic:plan')).toEqual(['topic:plan', 'topic:"lunch plans" ']);
+    // Those starting with the text before those holding it, each newest first.
+    const many = { ...withGeneral, topicsOf: () => ['deploy plans', 'plans', 'old plans'] };
+    expect(suggest('topic:plan', many).map((s) => s.text)).toEqual([
+      'topic:plan',
+      'topic:plans ',
+      'topic:"deploy plans" ',
+      'topic:"old plans" ',
+    ]);
+    expect(suggest('topic:', withGeneral)[0]).toMatchObject({ label: 'lunch plans' });
+  });
+
+  it('offers recent conversations’ topics without a channel, adding the channel too', () => {
+    const recent: SuggestionContext = {
+      ...context,
+      recentTopics: [
+        { streamId: 8, topic: 'deploys' },
+        { streamId: 7, topic: 'logo' },
+        { streamId: 5, topic: 'dessert' },
+        { streamId: 99, topic: 'unknown channel' },
+      ],
+    };
+    expect(suggest('topic:', recent).map((s) => [s.text, 'detail' in s && s.detail])).toEqual([
+      ['channel:engineering topic:deploys ', 'topic in #engineering'],
+      ['channel:"design team" topic:logo ', 'topic in #design team'],
+      ['channel:general topic:dessert ', 'topic in #general'],
+    ]);
+    expect(suggest('lunch topic:de', recent).map((s) => s.text)).toEqual([
+      'lunch topic:de',
+      'lunch channel:engineering topic:deploys ',
+      'lunch channel:general topic:dessert ',
+    ]);
+    // An excluded topic reads on its own.
+    expect(suggest('-topic:log', recent).map((s) => s.text)).toEqual([
+      '-topic:log',
+      '-topic:logo ',
+    ]);
+    // A channel chosen before wins over the recent conversations.
+    expect(suggest('channel:general topic:', recent).map((s) => s.text)).toEqual([
+      'channel:general topic:"lunch plans" ',
+      'channel:general topic:greetings ',
+    ]);
+  });
+
+  it('knows when a topic is being typed', () => {
+    expect(typingTopic('channel:general topic:')).toBe(true);
+    expect(typingTopic('-subject:lu')).toBe(true);
+    expect(typingTopic('topic:lunch ')).toBe(false);
+    expect(typingTopic('lunch')).toBe(false);
   });
 
   it('stops at eight suggestions and stays quick with ten thousand people', () => {

@@ -1,10 +1,11 @@
 /**
  * What the search box offers while one types: operators for a word being started, channels after
- * `channel:`, topics after `channel:X topic:`, people after `sender:` or `dm:`, the values of `is:`
- * and `has:`, and always the text itself as a search. Pure and cheap: one pass over the people
- * per keystroke, at most MAX_SUGGESTIONS results.
+ * `channel:`, topics after `topic:` (the chosen channel's, or else those of recent conversations),
+ * people after `sender:` or `dm:`, the values of `is:` and `has:`, and always the text itself as a
+ * search. Pure and cheap: one pass over the people per keystroke, at most MAX_SUGGESTIONS results.
  */
 import { i18n } from '../../i18n';
+import { pillChannel, type SearchPill } from './search-pills';
 import {
   findChannel,
   HAS_VALUES,
@@ -91,11 +92,40 @@ export function matchPeople(index: PeopleIndex, typed: string, limit: number): n
   return [...best, ...rest].slice(0, limit);
 }
 
+/** A conversation in a channel, for topic suggestions when no channel is chosen. */
+export interface RecentTopic {
+  streamId: number;
+  topic: string;
+}
+
 export interface SuggestionContext {
   directory: SearchDirectory;
   people: PeopleIndex;
   /** the known topics of a channel, newest first; empty while they load */
   topicsOf(streamId: number): readonly string[];
+  /** the pills before the text: a channel pill chooses the topics offered */
+  pills?: readonly SearchPill[];
+  /** recent conversations in channels, newest first; empty while they load */
+  recentTopics?: readonly RecentTopic[];
+}
+
+/** Whether the word being typed is a `topic:` term, which may want recent conversations. */
+export function typingTopic(text: string): boolean {
+  const last = tokenize(text).at(-1);
+  return last?.end === text.length && (last.operator === 'topic' || last.operator === 'subject');
+}
+
+/** Items whose name holds the typed text (ignoring case), those starting with it first. */
+export function matchTopics<T>(items: readonly T[], typed: string, name: (item: T) => string): T[] {
+  const wanted = typed.trim().toLowerCase();
+  const starting: T[] = [];
+  const containing: T[] = [];
+  for (const item of items) {
+    const lower = name(item).toLowerCase();
+    if (lower.startsWith(wanted)) starting.push(item);
+    else if (lower.includes(wanted)) containing.push(item);
+  }
+  return [...starting, ...containing];
 }
 
 /** The channel an earlier `channel:` token names, for topic suggestions. */
@@ -166,15 +196,7 @@ function completeOperand(
         i18n.t('search:suggest.channel'),
       );
   } else if (operator === 'topic' || operator === 'subject') {
-    const streamId = channelInText(before, directory);
-    const topics = streamId === null ? [] : context.topicsOf(streamId);
-    for (const topic of topics.filter((t) => t.toLowerCase().includes(typed)).slice(0, 8))
-      complete(
-        `topic:${topic}`,
-        `${minus}topic:${quoteOperand(topic)} `,
-        topic,
-        i18n.t('search:suggest.topic'),
-      );
+    completeTopic(current, before, context, complete);
   } else if (PEOPLE_OPERATORS.has(operator)) {
     const name = operator === 'from' ? 'sender' : operator === 'pm-with' ? 'dm' : operator;
     // A group DM lists people with commas: only the last one is being typed.
@@ -202,6 +224,49 @@ function completeOperand(
         `${minus}${operator}:${value}`,
         valueHelp(operator, value),
       );
+  }
+}
+
+/**
+ * Topics after `topic:`: the chosen channel's, else those of recent conversations, each with its
+ * channel, which a choice adds too (unless the topic is excluded: that reads on its own).
+ */
+function completeTopic(
+  current: SearchToken,
+  before: string,
+  context: SuggestionContext,
+  complete: Complete,
+) {
+  const { directory } = context;
+  const minus = current.negated ? '-' : '';
+  const streamId = channelInText(before, directory) ?? pillChannel(context.pills ?? [], directory);
+  if (streamId !== null) {
+    const topics = matchTopics(context.topicsOf(streamId), current.operand, (t) => t);
+    for (const topic of topics.slice(0, MAX_SUGGESTIONS))
+      complete(
+        `topic:${topic}`,
+        `${minus}topic:${quoteOperand(topic)} `,
+        topic,
+        i18n.t('search:suggest.topic'),
+      );
+    return;
+  }
+  const recent = matchTopics(context.recentTopics ?? [], current.operand, (r) => r.topic);
+  // An excluded topic may be in several channels: it is offered once.
+  const offered = new Set<string>();
+  for (const { streamId: id, topic } of recent) {
+    const channel = directory.streams[id]?.name;
+    if (channel === undefined) continue;
+    const term = `${minus}topic:${quoteOperand(topic)} `;
+    const completion = current.negated ? term : `channel:${quoteOperand(channel)} ${term}`;
+    if (offered.has(completion)) continue;
+    offered.add(completion);
+    complete(
+      `topic:${id}:${topic}`,
+      completion,
+      topic,
+      i18n.t('search:suggest.topicIn', { channel }),
+    );
   }
 }
 
