@@ -79,7 +79,8 @@ describe('AppShell', () => {
     expect(
       sidebar.getByRole('link', { name: 'Inbox, 3 unread' }).getAttribute('aria-current'),
     ).toBe('page');
-    expect(screen.getByRole('heading', { name: 'Inbox' })).toBeTruthy();
+    // The view's own chunk loads first (lazy), then it renders.
+    expect(await screen.findByRole('heading', { name: 'Inbox' })).toBeTruthy();
     session.stop();
   });
 
@@ -107,7 +108,7 @@ describe('AppShell', () => {
 
   it('opens a topic narrow from its URL, with labelled compose fields', async () => {
     const { session } = await renderShell('/narrow/channel/5-general/topic/lunch');
-    expect(screen.getByRole('heading', { name: 'general › lunch' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'general › lunch' })).toBeTruthy();
     expect((screen.getByLabelText('Topic') as HTMLInputElement).value).toBe('lunch');
     expect(screen.getByLabelText('Message')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send message' })).toBeTruthy();

@@ -38,7 +38,8 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
       >
         <MenuIcon />
       </button>
-      <Link className="topbar-realm" to="/inbox">
+      {/* Named for a phone too, where the organization's name is hidden beside its icon. */}
+      <Link className="topbar-realm" to="/inbox" aria-label={realmName || undefined}>
         <img src={iconUrl ?? '/favicon.svg'} alt="" width={28} height={28} />
         <span>{realmName}</span>
       </Link>

@@ -190,3 +190,13 @@ describe('sanitizeMessageHtml', () => {
     expect(div.innerHTML).not.toMatch(/onerror/);
   });
 });
+
+describe('scrolling blocks', () => {
+  it('lets a keyboard reach code blocks and tables, which scroll sideways when too wide', () => {
+    const root = render(
+      '<div class="codehilite"><pre><span></span><code>x</code></pre></div><table><tr><td>1</td></tr></table>',
+    );
+    expect(root.querySelector('pre')?.getAttribute('tabindex')).toBe('0');
+    expect(root.querySelector('table')?.getAttribute('tabindex')).toBe('0');
+  });
+});

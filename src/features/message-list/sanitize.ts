@@ -26,6 +26,8 @@ function getPurifier(): DOMPurify {
         node.setAttribute('rel', 'noopener noreferrer');
       }
     }
+    // Code blocks and tables scroll sideways when too wide: a keyboard reaches them to scroll.
+    if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
   });
   purifier = instance;
   return instance;
