@@ -1,11 +1,10 @@
 /**
- * Uploaded files: sending one, and the short-lived URLs that let an <img> or a new tab show one
- * without credentials.
+ * Uploaded files: the short-lived URLs that let an <img> or a new tab show one without
+ * credentials. (Sending one, with its progress, is compose's: features/compose/use-uploads.ts.)
  */
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import type { ApiConnection } from '../api/connection';
-import { getFileTemporaryUrl, uploadFile } from '../api/routes/messages';
-import { useSessionCore } from '../model/session-core';
+import { getFileTemporaryUrl } from '../api/routes/messages';
 
 /** Temporary URLs last a minute; reuse one for a little less. */
 const REUSE_MS = 45_000;
@@ -22,13 +21,5 @@ export function temporaryUrlQuery(connection: ApiConnection, path: string) {
     staleTime: REUSE_MS,
     gcTime: REUSE_MS,
     retry: false,
-  });
-}
-
-/** Uploads one file; the answer is its server path, to link from a message. */
-export function useUploadFile() {
-  const { connection } = useSessionCore();
-  return useMutation({
-    mutationFn: async (file: File) => (await uploadFile(connection, file, file.name)).url,
   });
 }
