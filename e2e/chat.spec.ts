@@ -139,7 +139,13 @@ test('the app recovers by itself when the server restarts', async ({ browser }) 
     timeout: 30_000,
   });
 
-  // What the user typed is still there, and live updates flow on the new queue.
+  // The server kept the page's event queue and said it restarted: the page offers a reload.
+  const restarted = hamlet.getByRole('status').filter({ hasText: 'restarted on the server' });
+  await expect(restarted).toBeVisible();
+  await restarted.getByRole('button', { name: 'Later' }).click();
+  await expect(restarted).toBeHidden();
+
+  // What the user typed is still there, and live updates flow on the queue.
   await expect(hamlet.getByLabel('Message', { exact: true })).toHaveValue(
     'typed before the restart',
   );

@@ -134,6 +134,7 @@ const validators: Record<ServerEvent['type'], (e: Raw) => boolean> = {
     isString(e.msg_type) &&
     isString(e.content),
   invites_changed: () => true,
+  restart: () => true,
   heartbeat: () => true,
 };
 

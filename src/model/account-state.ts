@@ -68,6 +68,11 @@ export interface AccountState {
   bots: BotsState;
   scheduledMessages: ScheduledMessagesState;
   realmEmoji: RealmEmojiState;
+  /**
+   * The server restarted while this page was open (a `restart` event): its version then, which
+   * may be newer than this page's code.
+   */
+  serverRestarted: { version: string | null } | null;
 }
 
 export function accountStateFromSnapshot(register: RegisterResponse): AccountState {
@@ -96,6 +101,7 @@ export function accountStateFromSnapshot(register: RegisterResponse): AccountSta
     bots: botsFromSnapshot(register),
     scheduledMessages: scheduledMessagesFromSnapshot(register),
     realmEmoji: realmEmojiFromSnapshot(register),
+    serverRestarted: null,
   };
 }
 
@@ -171,6 +177,8 @@ export function reduceAccountEvent(
     // Legacy linkifiers and muted topics (this client reads realm_linkifiers and user_topic);
     // reactions, widgets' submessages and invitations live in React Query's caches, not in the
     // account state.
+    case 'restart':
+      return { ...state, serverRestarted: { version: event.zulip_version ?? null } };
     case 'realm_filters':
     case 'muted_topics':
     case 'reaction':

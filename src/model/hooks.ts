@@ -49,6 +49,8 @@ export function useAccountActions(): Pick<AccountActions, 'flagsChangedLocally'>
 
 export const useOwnUserId = () => useAccount((s) => s.ownUserId);
 export const useQueueId = () => useAccount((s) => s.queueId);
+/** Set when the server restarted while the page was open (a `restart` event). */
+export const useServerRestarted = () => useAccount((s) => s.serverRestarted);
 export const useRealmName = () => useAccount((s) => realmName(s.realm));
 export const useRealmIconUrl = () => useAccount((s) => realmIconUrl(s.realm));
 export const useRealmSetting = (name: string) => useAccount((s) => s.realm.settings[name]);

@@ -205,6 +205,15 @@ export interface HeartbeatEvent extends EventBase {
   type: 'heartbeat';
 }
 
+/** The server restarted and kept this queue: perhaps a new version, whose web client is newer too. */
+export interface RestartEvent extends EventBase {
+  type: 'restart';
+  zulip_version?: string;
+  zulip_feature_level?: number;
+  server_generation?: number;
+  immediate?: boolean;
+}
+
 export type UserGroupEvent =
   | (EventBase & { type: 'user_group'; op: 'add'; group: UserGroup })
   | (EventBase & {
@@ -378,6 +387,7 @@ export type ServerEvent =
   | ReactionEvent
   | SubmessageEvent
   | InvitesChangedEvent
+  | RestartEvent
   | HeartbeatEvent;
 
 export interface GetEventsResponse {

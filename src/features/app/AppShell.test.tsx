@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PollerApi } from '../../model/poller';
@@ -103,6 +103,22 @@ describe('AppShell', () => {
     await vi.waitFor(() =>
       expect(sidebar.getByRole('link', { name: 'general, 1 unread' })).toBeTruthy(),
     );
+    session.stop();
+  });
+
+  it('offers a reload after the server restarted, until dismissed', async () => {
+    const { session, poller } = await renderShell('/inbox');
+    expect(screen.queryByText(/restarted on the server/)).toBeNull();
+    await act(async () => {
+      poller.push([
+        { id: 0, type: 'restart', zulip_version: '11.0', server_generation: 2, immediate: false },
+      ]);
+      await Promise.resolve();
+    });
+    const banner = await screen.findByText(/restarted on the server/);
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Later' }));
+    expect(banner.isConnected).toBe(false);
     session.stop();
   });
 
