@@ -999,13 +999,15 @@ for (const run of centralRuns(databases('both')))
     });
 
     /**
-     * Kinds no case needs: the heartbeat and typing notifications carry no state that a register
-     * returns (the comparison leaves typing out); the client reads `realm_user/remove` and
+     * Kinds no case needs: the heartbeat, typing notifications and the restart notice carry no
+     * state that a register returns (the comparison leaves typing out; a restart only makes the
+     * client offer a reload); the client reads `realm_user/remove` and
      * `realm_bot/remove` as the reference server sends them, but this server says the same with
      * `realm_user/update` (`is_active`) and `realm_bot/delete`.
      */
     const NO_CASE_NEEDED = [
       'heartbeat',
+      'restart',
       'typing/start',
       'typing/stop',
       'realm_user/remove',
