@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router';
 import { EmptyState, LoadingState } from '../../components/StatePanel';
+import { useIsPhone } from '../../components/use-is-phone';
 import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
 import {
   narrowToUrl,
@@ -81,20 +82,6 @@ function usePrefetchViews() {
     );
     return () => window.clearTimeout(timer);
   }, []);
-}
-
-const PHONE_QUERY = '(max-width: 760px)';
-
-function useIsPhone(): boolean {
-  const [isPhone, setIsPhone] = useState(() => window.matchMedia?.(PHONE_QUERY).matches ?? false);
-  useEffect(() => {
-    const query = window.matchMedia?.(PHONE_QUERY);
-    if (!query) return;
-    const onChange = () => setIsPhone(query.matches);
-    query.addEventListener('change', onChange);
-    return () => query.removeEventListener('change', onChange);
-  }, []);
-  return isPhone;
 }
 
 const HOME_URLS: Record<string, string> = {

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { escapeHtml } from '../../components/escape-html';
+import { CloseIcon } from '../../components/icons';
 import { useRealmLimits, useUserSetting, useUsersById } from '../../model/hooks';
 import { viewToUrl, type Narrow } from '../../narrow';
 import { useSession } from '../../model/session-context';
@@ -13,6 +14,7 @@ import { draftBody, useServerDraftSync } from './draft-sync';
 import { MessageTextarea } from './MessageTextarea';
 import { insertAtCaret } from './typeahead';
 import { UploadList } from './UploadList';
+import { useCollapsingCompose, type CollapsingCompose } from './use-collapsing-compose';
 import { useComposeFields, type ComposeFields } from './use-compose-fields';
 import { useComposePreview, type ComposePreviewState } from './use-compose-preview';
 import { useComposeRequestHandler } from './use-compose-request-handler';
@@ -31,46 +33,48 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const preview = useComposePreview(fields.content, messageField, setProblem);
   const { mode, stream, topic, recipients, content } = fields;
   const typing = useTypingNotifier(typingTargetFor(mode, stream, topic, recipients));
-  const synced = useUserSetting('enable_drafts_synchronization') === true;
-  const serverSync = useServerDraftSync({
-    enabled: synced,
-    draftKey: fields.draftKey,
-    composeDrafts: session.composeDrafts,
-    initialServerId: fields.restoredServerId,
-    body: draftBody({ mode, streamId: stream?.stream_id ?? null, topic, recipients, content }),
+  const serverSync = useDraftSync(fields);
+  const collapsing = useCollapsingCompose(fields, () => {
+    typing.stopped();
+    preview.close();
   });
-  useComposeRequestHandler(fields, preview.close);
+  useComposeRequestHandler(fields, preview.close, collapsing.opened);
   const { uploads, attach, cancel, dismiss, dropTarget } = useUploads(fields);
   const send = useComposeSend(fields, setProblem, () => {
-    typing.stopped();
     fields.setContent('');
-    preview.close();
     session.composeDrafts.getState().draftSent(fields.draftKey);
     serverSync.sent();
+    collapsing.collapse(); // which also ends the typing notice and the preview
   });
-
+  const insertText = useInsertText(fields, messageField);
+  const placeholder = usePlaceholder(fields);
   const { uploading, submit } = useSendAfterUploads(uploads, send.submit, setProblem);
 
-  /** Puts `text` at the caret (or the end), spaced from the words around it. */
-  const insertText = (text: string) => {
-    const current = fields.contentRef.current;
-    const at = messageField.current ? messageField.current.selectionEnd : current.length;
-    const result = insertAtCaret(current, at, text);
-    fields.setContent(result.text);
-    fields.saveDraft({ content: result.text });
-    requestAnimationFrame(() => {
-      messageField.current?.focus();
-      messageField.current?.setSelectionRange(result.caret, result.caret);
-    });
-  };
+  if (collapsing.collapsed)
+    return (
+      <CollapsedCompose
+        narrow={narrow}
+        placeholder={placeholder}
+        collapsing={collapsing}
+        send={send}
+      />
+    );
 
   return (
-    <form className="compose" onSubmit={submit} aria-label={t('label')} {...dropTarget}>
+    <form
+      className="compose"
+      onSubmit={submit}
+      aria-label={t('label')}
+      {...dropTarget}
+      {...collapsing.formProps}
+    >
+      {collapsing.isPhone && <CloseButton onClose={collapsing.collapse} />}
       <ComposeRecipient fields={fields} />
       <div className="compose-row">
         <ComposeContent
           narrow={narrow}
           fields={fields}
+          placeholder={placeholder}
           preview={preview}
           messageField={messageField}
           onEdit={(value) => (value.trim() ? typing.typed() : typing.stopped())}
@@ -103,9 +107,99 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   );
 }
 
+/** The draft's copy on the server, when the person keeps drafts in step across devices. */
+function useDraftSync(fields: ComposeFields) {
+  const session = useSession();
+  const synced = useUserSetting('enable_drafts_synchronization') === true;
+  const { mode, stream, topic, recipients, content } = fields;
+  return useServerDraftSync({
+    enabled: synced,
+    draftKey: fields.draftKey,
+    composeDrafts: session.composeDrafts,
+    initialServerId: fields.restoredServerId,
+    body: draftBody({ mode, streamId: stream?.stream_id ?? null, topic, recipients, content }),
+  });
+}
+
+/** Puts `text` at the caret (or the end), spaced from the words around it. */
+function useInsertText(fields: ComposeFields, messageField: RefObject<HTMLTextAreaElement | null>) {
+  return (text: string) => {
+    const current = fields.contentRef.current;
+    const at = messageField.current ? messageField.current.selectionEnd : current.length;
+    const result = insertAtCaret(current, at, text);
+    fields.setContent(result.text);
+    fields.saveDraft({ content: result.text });
+    requestAnimationFrame(() => {
+      messageField.current?.focus();
+      messageField.current?.setSelectionRange(result.caret, result.caret);
+    });
+  };
+}
+
+/** Folds the box on a phone (a draft stays in it). */
+function CloseButton({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation('compose');
+  return (
+    <button
+      type="button"
+      className="icon-button compose-close"
+      aria-label={t('close')}
+      title={t('close')}
+      onClick={onClose}
+    >
+      <CloseIcon />
+    </button>
+  );
+}
+
+/** What the message field says while empty: where the message goes. */
+function usePlaceholder(fields: ComposeFields): string {
+  const usersById = useUsersById();
+  const { mode, stream, topic, recipients } = fields;
+  return placeholderFor(
+    mode,
+    stream?.name,
+    topic,
+    recipients.map((id) => usersById[id]?.full_name ?? '').join(', '),
+  );
+}
+
+/**
+ * The box on a phone until opened: in a conversation, a button that looks like the message
+ * field and says where the message goes; elsewhere a "New message" button.
+ */
+function CollapsedCompose({
+  narrow,
+  placeholder,
+  collapsing,
+  send,
+}: {
+  narrow: Narrow;
+  placeholder: string;
+  collapsing: CollapsingCompose;
+  send: ComposeSend;
+}) {
+  const { t } = useTranslation('compose');
+  const conversation = narrow.kind === 'topic' || narrow.kind === 'stream' || narrow.kind === 'dm';
+  return (
+    <div className="compose-collapsed">
+      <button
+        ref={collapsing.button}
+        type="button"
+        className={conversation ? 'compose-collapsed-field' : 'button button-primary'}
+        onClick={collapsing.expand}
+      >
+        {conversation ? placeholder : t('newMessage')}
+      </button>
+      <ScheduledStatus send={send} />
+    </div>
+  );
+}
+
 interface ComposeContentProps {
   narrow: Narrow;
   fields: ComposeFields;
+  placeholder: string;
   preview: ComposePreviewState;
   messageField: RefObject<HTMLTextAreaElement | null>;
   /** after the text changed, with the new text */
@@ -117,6 +211,7 @@ interface ComposeContentProps {
 function ComposeContent({
   narrow,
   fields,
+  placeholder,
   preview,
   messageField,
   onEdit,
@@ -124,7 +219,6 @@ function ComposeContent({
 }: ComposeContentProps) {
   const { t } = useTranslation('compose');
   const limits = useRealmLimits();
-  const usersById = useUsersById();
   const { mode, stream, topic, recipients } = fields;
   if (preview.html !== null)
     return (
@@ -150,12 +244,7 @@ function ComposeContent({
       place={{ narrow, mode, streamId: stream?.stream_id ?? null, topic, recipients }}
       textareaRef={messageField}
       maxLength={limits.maxMessageLength}
-      placeholder={placeholderFor(
-        mode,
-        stream?.name,
-        topic,
-        recipients.map((id) => usersById[id]?.full_name ?? '').join(', '),
-      )}
+      placeholder={placeholder}
     />
   );
 }

@@ -13,6 +13,12 @@ import { ComposeBox } from './ComposeBox';
 
 /** Renders the compose box for `register`'s account and answers its message field. */
 export function renderCompose(register: RegisterResponse): HTMLTextAreaElement {
+  renderComposeBox(register);
+  return screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+}
+
+/** Renders the compose box for `register`'s account. */
+export function renderComposeBox(register: RegisterResponse): void {
   const core = fakeSession(register);
   const app = {
     ...core.session,
@@ -28,5 +34,4 @@ export function renderCompose(register: RegisterResponse): HTMLTextAreaElement {
       </MemoryRouter>
     ),
   });
-  return screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
 }

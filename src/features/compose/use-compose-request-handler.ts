@@ -22,7 +22,12 @@ interface PendingFocus {
   caret: number | null;
 }
 
-export function useComposeRequestHandler(fields: ComposeFields, closePreview: () => void) {
+export function useComposeRequestHandler(
+  fields: ComposeFields,
+  closePreview: () => void,
+  /** opens a box folded on a phone, in the same update, so that the field to focus is drawn */
+  openBox: () => void,
+) {
   const request = useComposeRequests((s) => s.latest);
   // Set in the same update as the fields the request changes, so it is applied once they have
   // rendered: a request that switches between channel and direct message focuses a field that
@@ -42,6 +47,7 @@ export function useComposeRequestHandler(fields: ComposeFields, closePreview: ()
       fields.setRecipients(request.to.userIds);
     }
     let caret: number | null = null;
+    openBox();
     closePreview();
     if (request.insert !== null) {
       const field = document.getElementById('compose-content') as HTMLTextAreaElement | null;

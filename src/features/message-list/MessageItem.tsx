@@ -60,6 +60,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
     isMentioned(message.flags) ? 'message-mentioned' : '',
     echo ? `message-echo message-echo-${echo.status}` : '',
     actionHtml !== null ? 'message-me' : '',
+    message.flags.includes('starred') ? 'message-starred' : '',
   ];
   const time = formatTime(message.timestamp, twentyFourHour);
   const deletion = useDeleteConfirmation(message, props.onDelete);

@@ -11,6 +11,8 @@ import { MessageActionsLayer } from '../message-actions/MessageActionsLayer';
 import type { FeedRow } from './build-rows';
 import { FeedRowView, type MessageRowActions } from './FeedRowView';
 import { ImageViewer } from '../lightbox/ImageViewer';
+import { useMessageTaps } from './message-taps';
+import { useStuckRecipient } from './stuck-recipient';
 import { useFeedRows } from './use-feed-items';
 import { useFeedScroll } from './use-feed-scroll';
 import {
@@ -23,6 +25,7 @@ import {
 } from './use-message-list';
 
 const ROW_ESTIMATES = { date: 40, recipient: 40, first: 68, continued: 30 };
+const STUCK_BAR_ROOM = 36;
 
 export function MessageList({
   narrow,
@@ -122,6 +125,8 @@ function useFeedVirtualizer(rows: FeedRow[], scroller: RefObject<HTMLDivElement 
     estimateSize: (index) => estimateRow(rows[index]),
     getItemKey: (index) => rows[index].key,
     overscan: 10,
+    // A row scrolled to the top (a step up, the first unread) lands under the stuck bar, not behind it.
+    scrollPaddingStart: STUCK_BAR_ROOM,
   });
 }
 
@@ -155,7 +160,10 @@ function FeedPlaceholder({
 
 /**
  * The drawn rows, each in a slot placed at its measured offset. Not memoised: it draws what the
- * virtualizer says on every render of the list, as the list itself did.
+ * virtualizer says on every render of the list, as the list itself did. The stuck recipient bar
+ * is drawn first, in the canvas's flow, where `position: sticky` holds it at the top; it keeps
+ * its key, so the same element moves between its place and the top. On a phone, a tap on a
+ * message shows its actions.
  */
 function FeedCanvas({
   virtualizer,
@@ -169,26 +177,51 @@ function FeedCanvas({
   selectedId: number | null;
   markedId: number | undefined;
 } & MessageRowActions) {
+  const canvas = useRef<HTMLDivElement>(null);
+  const stuck = useStuckRecipient(rows, virtualizer, canvas);
+  const { actionsId, onTap } = useMessageTaps(canvas);
+  const placed = virtualizer
+    .getVirtualItems()
+    .filter((item) => item.index !== stuck?.index)
+    .map((item) => ({ index: item.index, item }));
+  const slots = stuck ? [{ index: stuck.index, item: null }, ...placed] : placed;
   return (
-    <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((item) => (
-        <div
-          key={item.key}
-          data-index={item.index}
-          ref={virtualizer.measureElement}
-          {...selectedSlotProps(rows[item.index], selectedId)}
-          className={
-            isMessageRow(rows[item.index], markedId)
-              ? 'message-slot message-target'
-              : 'message-slot'
-          }
-          style={{ transform: `translateY(${item.start}px)` }}
-        >
-          <FeedRowView row={rows[item.index]} {...actions} />
-        </div>
-      ))}
+    <div
+      ref={canvas}
+      className="message-canvas"
+      style={{ height: virtualizer.getTotalSize() }}
+      onClick={onTap}
+    >
+      {slots.map(({ index, item }) => {
+        const row = rows[index];
+        return (
+          <div
+            key={row.key}
+            data-index={index}
+            // The stuck bar is drawn without its top margin: its size in the list stays as measured.
+            ref={item ? virtualizer.measureElement : undefined}
+            {...selectedSlotProps(row, selectedId)}
+            {...actionsSlotProps(row, actionsId)}
+            className={slotClass(row, markedId, !item)}
+            style={{
+              transform: item
+                ? `translateY(${item.start}px)`
+                : stuck?.push
+                  ? `translateY(${stuck.push}px)`
+                  : undefined,
+            }}
+          >
+            <FeedRowView row={row} {...actions} />
+          </div>
+        );
+      })}
     </div>
   );
+}
+
+function slotClass(row: FeedRow, markedId: number | undefined, stuck: boolean): string {
+  if (stuck) return 'message-slot message-slot-stuck';
+  return isMessageRow(row, markedId) ? 'message-slot message-target' : 'message-slot';
 }
 
 function isMessageRow(row: FeedRow | undefined, id: number | undefined): boolean {
@@ -199,6 +232,12 @@ function isMessageRow(row: FeedRow | undefined, id: number | undefined): boolean
 function selectedSlotProps(row: FeedRow | undefined, selectedId: number | null) {
   const selected = row?.kind === 'message' && !row.echo && row.message.id === selectedId;
   return selected ? { 'aria-current': true, 'data-selected': true } : {};
+}
+
+/** The message whose actions a tap showed (on a phone; see message-taps.ts). */
+function actionsSlotProps(row: FeedRow | undefined, actionsId: number | null) {
+  const open = row?.kind === 'message' && !row.echo && row.message.id === actionsId;
+  return open ? { 'data-actions-open': true } : {};
 }
 
 function estimateRow(row: FeedRow | undefined): number {
