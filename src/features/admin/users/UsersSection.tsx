@@ -29,7 +29,7 @@ import { useDeactivateUser, useReactivateUser, useUpdateUser } from '../../../qu
 import { ModalDialog } from '../../../components/ModalDialog';
 import { RowMenu } from '../../../components/RowMenu';
 import { formatAgo } from './format';
-import { assignableRoles, mayDeactivate, roleName, ROLES } from './roles';
+import { assignableRoles, mayDeactivate, roleKey, roleName, ROLES } from './roles';
 
 type SortKey = 'name' | 'email' | 'role' | 'lastActive';
 type Tab = 'active' | 'deactivated';
@@ -537,21 +537,6 @@ function RoleDialog({
       {self && <p className="admin-dialog-text admin-dialog-warning">{t('users.roleSelf')}</p>}
     </ModalDialog>
   );
-}
-
-function roleKey(role: number) {
-  switch (role) {
-    case ROLE.OWNER:
-      return 'owner';
-    case ROLE.ADMINISTRATOR:
-      return 'administrator';
-    case ROLE.MODERATOR:
-      return 'moderator';
-    case ROLE.GUEST:
-      return 'guest';
-    default:
-      return 'member';
-  }
 }
 
 /** Edit, and deactivate or reactivate, as far as the viewer may: in the row's ⋮ menu. */

@@ -4,20 +4,25 @@ import { i18n } from '../../../i18n';
 
 export const ROLES = [ROLE.OWNER, ROLE.ADMINISTRATOR, ROLE.MODERATOR, ROLE.MEMBER, ROLE.GUEST];
 
-/** The role's name in the current language (call at render time). */
-export function roleName(role: number): string {
+/** A role's word in the translations (`adminUsers:roles.<key>`, `users.roleMeans.<key>`). */
+export function roleKey(role: number) {
   switch (role) {
     case ROLE.OWNER:
-      return i18n.t('adminUsers:roles.owner');
+      return 'owner';
     case ROLE.ADMINISTRATOR:
-      return i18n.t('adminUsers:roles.administrator');
+      return 'administrator';
     case ROLE.MODERATOR:
-      return i18n.t('adminUsers:roles.moderator');
+      return 'moderator';
     case ROLE.GUEST:
-      return i18n.t('adminUsers:roles.guest');
+      return 'guest';
     default:
-      return i18n.t('adminUsers:roles.member');
+      return 'member';
   }
+}
+
+/** The role's name in the current language (call at render time). */
+export function roleName(role: number): string {
+  return i18n.t(`adminUsers:roles.${roleKey(role)}`);
 }
 
 /**
