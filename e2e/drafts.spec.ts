@@ -200,8 +200,12 @@ test('scheduled messages are edited, rescheduled, sent and cancelled from the li
   await expect(there.getByRole('link', { name: /^Scheduled messages/ })).toBeVisible();
 
   // Edit the content and the topic.
-  const mine = here.getByRole('listitem').filter({ hasText: 'The plan for tomorrow' });
+  // (Found by its heading: while it is edited, its text is the value of a text box.)
+  const mine = here
+    .getByRole('listitem')
+    .filter({ has: here.getByRole('heading', { name: title }) });
   await mine.getByRole('button', { name: `Edit message to ${title}` }).click();
+  await expect(mine.getByLabel('Message')).toHaveValue('The plan for tomorrow');
   await mine.getByLabel('Message').fill('The plan for tomorrow, revised');
   await mine.getByRole('button', { name: 'Save' }).click();
   await expect(row).toContainText('The plan for tomorrow, revised');

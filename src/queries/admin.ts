@@ -24,9 +24,24 @@ import {
   updateBot,
   updateUser,
 } from '../api/routes/users';
+import { getMailLog } from '../api/routes/parley-mail';
 import { useSessionCore } from '../model/session-core';
 
 export const inviteKeys = { all: ['invites'] as const };
+export const mailKeys = { all: ['parley-mail'] as const };
+
+/**
+ * The organization's outgoing mail (a Parley extension). No event announces new mail, so the
+ * list is fetched again every 15 seconds while it is shown.
+ */
+export function useMailLog() {
+  const { connection } = useSessionCore();
+  return useQuery({
+    queryKey: mailKeys.all,
+    queryFn: () => getMailLog(connection),
+    refetchInterval: 15_000,
+  });
+}
 
 export function invitesQuery(connection: ApiConnection) {
   return queryOptions({

@@ -22,6 +22,8 @@ export interface ServerSettings {
   realm_icon?: string;
   realm_description?: string;
   realm_web_public_access_enabled?: boolean;
+  /** Parley's own additions this server offers (not part of the Zulip API), e.g. "mail_log" */
+  parley_extensions?: string[];
 }
 
 /** POST /fetch_api_key */

@@ -18,6 +18,10 @@ import { OrgPermissionsSection } from './OrgPermissionsSection';
 import { OrgProfileSection } from './OrgProfileSection';
 import { OrgSettingsSection } from './OrgSettingsSection';
 import { ProfileFieldsSection } from './ProfileFieldsSection';
+import { MailSection } from './MailSection';
+import { useQuery } from '@tanstack/react-query';
+import { serverSettingsQuery } from '../../queries/account';
+import { useSessionCore } from '../../model/session-core';
 
 interface AdminSection extends SettingsSection {
   /** the least role that sees the section (ROLE values: lower is more) */
@@ -26,6 +30,8 @@ interface AdminSection extends SettingsSection {
 
 function useAdminSections(): AdminSection[] {
   const { t: tOrg } = useTranslation('adminOrg');
+  const { connection } = useSessionCore();
+  const extensions = useQuery(serverSettingsQuery(connection)).data?.parley_extensions;
   return [
     // Everyone may read how the organization is set up, as in the reference app.
     {
@@ -91,8 +97,18 @@ function useAdminSections(): AdminSection[] {
       Component: DefaultChannelsSection,
       minRole: ROLE.ADMINISTRATOR,
     },
+    ...(extensions?.includes('mail_log') ? [mailSection(tOrg('sections.mail'))] : []),
   ];
 }
+
+/** Outgoing mail: a Parley extension, offered where the server announces it. */
+const mailSection = (title: string): AdminSection => ({
+  id: 'mail',
+  title,
+  Component: MailSection,
+  minRole: ROLE.ADMINISTRATOR,
+  wide: true,
+});
 
 export function AdminView({ section }: { section: string | undefined }) {
   const { t } = useTranslation();

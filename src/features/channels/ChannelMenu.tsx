@@ -10,7 +10,7 @@ import type { Subscription } from '../../api/model';
 import { useMenuPopup } from '../../components/use-menu-popup';
 import { useSetSubscriptionProperty } from '../../queries/channels';
 import { MoreIcon } from '../topics/icons';
-import { channelSettingsUrl } from './ChannelSettings';
+import { channelSettingsUrl } from './channel-settings-url';
 import { normalColor, PALETTE } from './privacy';
 
 export function ChannelMenu({ subscription }: { subscription: Subscription }) {

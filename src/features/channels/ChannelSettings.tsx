@@ -9,15 +9,12 @@ import { EmptyState } from '../../components/StatePanel';
 import { LockIcon } from '../../components/icons';
 import { useStream, useSubscription } from '../../model/hooks';
 import { narrowToUrl, streamNarrow, viewToUrl } from '../../narrow';
+import { CHANNEL_SETTINGS_TABS, channelSettingsUrl } from './channel-settings-url';
 import { GeneralTab } from './GeneralTab';
 import { PersonalTab } from './PersonalTab';
 import { SubscribersTab } from './SubscribersTab';
 
-const TABS = ['personal', 'general', 'subscribers'] as const;
-type Tab = (typeof TABS)[number];
-
-export const channelSettingsUrl = (streamId: number, tab: Tab = 'general') =>
-  viewToUrl('channels', [streamId, tab]);
+const TABS = CHANNEL_SETTINGS_TABS;
 
 export function ChannelSettings({ streamId, tab }: { streamId: number; tab: string | undefined }) {
   const { t } = useTranslation('channels');

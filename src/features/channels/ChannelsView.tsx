@@ -12,7 +12,7 @@ import { useOwnUserId, useStreamsById, useSubscriptionsById, useUser } from '../
 import { narrowToUrl, streamNarrow } from '../../narrow';
 import { useJoinChannel, useLeaveChannel } from '../../queries/channels';
 import { sanitizeHtml } from '../message-list/sanitize';
-import { channelSettingsUrl } from './ChannelSettings';
+import { channelSettingsUrl } from './channel-settings-url';
 import { CreateChannel } from './CreateChannel';
 
 /** Channels matching a filter, by name; archived ones are left out. */

@@ -18,7 +18,7 @@ import { Combobox, type Suggestion } from '../../components/Combobox';
 import { useActiveUsers, useOwnUserId, useStreamsById, useUsersById } from '../../model/hooks';
 import { narrowToUrl, streamNarrow } from '../../narrow';
 import { useCreateChannelWithSettings } from '../../queries/channels';
-import { channelSettingsUrl } from './ChannelSettings';
+import { channelSettingsUrl } from './channel-settings-url';
 import { POST_POLICIES } from './GeneralTab';
 import { allowedPrivacies, privacyParams, type Privacy } from './privacy';
 import { matchingPeople } from './SubscribersTab';

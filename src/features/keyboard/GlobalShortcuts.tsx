@@ -4,7 +4,7 @@
  * Escape, and "?" for the help. Keys that act on the selected message live with the message list.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Message } from '../../api/model';
 import {
@@ -41,7 +41,26 @@ import {
 import { useShortcutHelp } from './help-store';
 import { isInOverlay, isTypingTarget, useShortcutKeys } from './keys';
 import { cycleChannel, nextUnreadDm, nextUnreadTopic } from './next-unread';
-import { ShortcutHelp } from './ShortcutHelp';
+
+const ShortcutHelp = lazy(() =>
+  import('./ShortcutHelp').then((m) => ({ default: m.ShortcutHelp })),
+);
+
+/**
+ * The shortcut list's dialog, loaded the first time "?" opens it and kept mounted after that (it
+ * puts the focus back where it was when it closes).
+ */
+function LazyShortcutHelp() {
+  const open = useShortcutHelp((state) => state.open);
+  const [wanted, setWanted] = useState(open);
+  if (open && !wanted) setWanted(true);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <ShortcutHelp />
+    </Suspense>
+  );
+}
 
 const HOME_URLS: Record<string, string> = {
   inbox: '/inbox',
@@ -84,7 +103,7 @@ export function GlobalShortcuts({ drawerOpen, showChannels, showPeople }: Global
   useEscapeLeavesField();
   const popupOpenAtEscape = usePopupOpenAtEscape();
 
-  return <ShortcutHelp />;
+  return <LazyShortcutHelp />;
 }
 
 interface GlobalActions {

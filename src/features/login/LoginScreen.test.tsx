@@ -39,6 +39,23 @@ describe('LoginScreen', () => {
     expect(fake.requests[0].path).toBe('/api/v1/server_settings');
   });
 
+  it("links a forgotten password to the organization's reset page", async () => {
+    renderLogin();
+    await screen.findByRole('heading', { name: 'Log in to Parley Demo' });
+    const link = screen.getByRole('link', { name: 'Forgot your password?' });
+    expect(link.getAttribute('href')).toBe('http://chat.example.com/accounts/password/reset/');
+  });
+
+  it('offers no reset where the organization allows no password login', async () => {
+    fake = new FakeFetch().respond({ realm_name: 'Parley Demo', email_auth_enabled: false });
+    vi.stubGlobal('fetch', fake.fetch);
+    renderLogin();
+    expect(
+      await screen.findByText('This organization does not allow logging in with a password.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Forgot your password?' })).toBeNull();
+  });
+
   it('shows the server error plainly and keeps the user on the form', async () => {
     fake.respondError('BAD_REQUEST', 'Your username or password is incorrect', 401);
     renderLogin();

@@ -73,6 +73,12 @@ export function LoginScreen({ linkNeedsAccount = false }: { linkNeedsAccount?: b
         )}
         {settings.isError && <p className="login-notice">{t('detailsFailed')}</p>}
         {passwordLogin ? <PasswordForm /> : <p className="login-notice">{t('noPassword')}</p>}
+        {passwordLogin && (
+          <p className="login-forgot">
+            {/* The server's own page, as on the reference server (a full page load, not a view). */}
+            <a href={passwordResetUrl(settings.data?.realm_uri)}>{t('forgotPassword')}</a>
+          </p>
+        )}
         {settings.data?.realm_web_public_access_enabled && (
           <p className="login-spectate">
             <button type="button" className="link-button" onClick={startSpectating}>
@@ -84,6 +90,10 @@ export function LoginScreen({ linkNeedsAccount = false }: { linkNeedsAccount?: b
     </main>
   );
 }
+
+/** Where a forgotten password is reset: a page of the organization's server. */
+export const passwordResetUrl = (realmUri: string | undefined) =>
+  `${realmUri ? realmUri.replace(/\/+$/, '') : ''}/accounts/password/reset/`;
 
 /** Email and password; a login that succeeds keeps the credentials and opens the app. */
 function PasswordForm() {

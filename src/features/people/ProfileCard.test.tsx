@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eg } from '../../test/eg';
 import { fakeSession } from '../../test/fake-session';
 import { useProfileCard } from './card-store';
-import { ProfileCardLayer } from './ProfileCard';
+import { ProfileCardLayer } from './ProfileCardLayer';
 import { PersonTrigger } from './PersonTrigger';
 
 afterEach(() => {
@@ -55,11 +55,11 @@ function setUp() {
 }
 
 describe('the profile card', () => {
-  it('opens from a name with role, address, summary fields and actions; Escape closes it', () => {
+  it('opens from a name with role, address, summary fields and actions; Escape closes it', async () => {
     setUp();
     const trigger = screen.getByRole('button', { name: 'Ann Other' });
     fireEvent.click(trigger);
-    const card = screen.getByRole('dialog', { name: 'Ann Other' });
+    const card = await screen.findByRole('dialog', { name: 'Ann Other' });
     expect(card.textContent).toContain('Moderator');
     expect(card.textContent).toContain('ann@example.com');
     expect(card.textContent).toContain('she/her');
@@ -74,15 +74,15 @@ describe('the profile card', () => {
     expect(document.activeElement).toBe(trigger);
   });
 
-  it('opens from a mention, closes on a click outside', () => {
+  it('opens from a mention, closes on a click outside', async () => {
     setUp();
     fireEvent.click(screen.getByText('@Ann Other'));
-    expect(screen.getByRole('dialog', { name: 'Ann Other' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Ann Other' })).toBeTruthy();
     fireEvent.pointerDown(document.body);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('follows renames and status changes while open', () => {
+  it('follows renames and status changes while open', async () => {
     const session = setUp();
     fireEvent.click(screen.getByRole('button', { name: 'Ann Other' }));
     act(() =>
@@ -94,7 +94,7 @@ describe('the profile card', () => {
           { id: 2, type: 'user_status', user_id: 2, status_text: 'On leave' },
         ]),
     );
-    const card = screen.getByRole('dialog', { name: 'Ann New' });
+    const card = await screen.findByRole('dialog', { name: 'Ann New' });
     expect(card.textContent).toContain('On leave');
   });
 });

@@ -4,7 +4,6 @@
  * Mentions in messages open it too (their HTML comes from the server, so clicks are delegated).
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { User } from '../../api/model';
@@ -16,30 +15,6 @@ import { FieldList, PersonFacts, PersonHeader } from './PersonDetails';
 /** The URL of the messages someone sent. */
 export const sentByUrl = (userId: number) =>
   narrowToUrl(filterNarrow([{ operator: 'sender', operand: String(userId), negated: false }]));
-
-export function ProfileCardLayer() {
-  const open = useProfileCard((s) => s.open);
-  const show = useProfileCard((s) => s.show);
-  useEffect(() => {
-    const onClick = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0) return;
-      const mention = (event.target as Element | null)?.closest?.<HTMLElement>(
-        '.message-content .user-mention[data-user-id]',
-      );
-      const userId = Number(mention?.dataset.userId);
-      if (!mention || !Number.isInteger(userId) || userId <= 0) return;
-      event.preventDefault();
-      show(userId, mention);
-    };
-    document.addEventListener('click', onClick);
-    return () => document.removeEventListener('click', onClick);
-  }, [show]);
-  if (!open) return null;
-  return createPortal(
-    <ProfileCard key={`${open.userId}`} userId={open.userId} anchor={open.anchor} />,
-    document.body,
-  );
-}
 
 function placeBeside(anchor: HTMLElement, card: HTMLElement): CSSProperties {
   const margin = 8;
@@ -54,7 +29,7 @@ function placeBeside(anchor: HTMLElement, card: HTMLElement): CSSProperties {
   return { left, top };
 }
 
-function ProfileCard({ userId, anchor }: { userId: number; anchor: HTMLElement }) {
+export function ProfileCard({ userId, anchor }: { userId: number; anchor: HTMLElement }) {
   const user = useUser(userId);
   const close = useProfileCard((s) => s.close);
   const card = useRef<HTMLDivElement>(null);

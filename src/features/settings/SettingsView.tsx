@@ -11,7 +11,7 @@ import { AccountSection } from './AccountSection';
 import { NotificationsSection } from './NotificationsSection';
 import { PreferencesSection } from './PreferencesSection';
 import { PrivacySection } from './PrivacySection';
-import { ProfileSettings } from '../people';
+import { ProfileSettings } from '../people/ProfileSettings';
 import { SettingsLayout, type SettingsSection } from './SettingsLayout';
 import { OwnBotsSection } from '../admin/users/BotsSection';
 

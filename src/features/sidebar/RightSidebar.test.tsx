@@ -59,12 +59,12 @@ describe('the people list of a large organization', () => {
     expect(people().getByText('Nobody matches “nobody by this name”.')).toBeTruthy();
   }, 60_000);
 
-  it('keeps the row last clicked or focused rendered when the list scrolls away from it', () => {
+  it('keeps the row last clicked or focused rendered when the list scrolls away from it', async () => {
     const { container } = renderSidebar({ realm_users: organization(2_000) });
     const aside = screen.getByRole('complementary', { name: 'People' });
     const first = people().getByRole('button', { name: /^Self User/ });
     fireEvent.click(first);
-    expect(screen.getByRole('dialog', { name: 'Self User' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Self User' })).toBeTruthy();
 
     // Far down the list: the rows there are rendered, the first rows are not, but yours stays.
     // (The test DOM has no layout: the sidebar is given the height of its content.)
@@ -125,12 +125,12 @@ describe('the people list', () => {
     expect(botRows[0]!.getAttribute('aria-setsize')).toBe('1');
   });
 
-  it('opens the profile card from a row, and hides muted people', () => {
+  it('opens the profile card from a row, and hides muted people', async () => {
     renderSidebar({
       muted_users: [{ id: eg.thirdUser.user_id, timestamp: now }],
     });
     expect(people().queryByRole('button', { name: /^Third User/ })).toBeNull();
     fireEvent.click(people().getByRole('button', { name: /^Other User/ }));
-    expect(screen.getByRole('dialog', { name: 'Other User' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Other User' })).toBeTruthy();
   });
 });

@@ -12,7 +12,7 @@ import { useModalDialog } from '../../components/use-modal-dialog';
 import { useRealmLimits, useSortedSubscriptions } from '../../model/hooks';
 import { sameTopic } from '../../narrow';
 import { useMoveMessages, useStreamTopics, type PropagateMode } from '../../queries/topics';
-import { useTopicDialog, type MoveDialogRequest } from './dialog-store';
+import type { MoveDialogRequest } from './dialog-store';
 import { ChannelField, FailureNotice, NoticeChoices, PropagateField } from './dialog-fields';
 import { describeMoveFailure, type MoveFailure } from './move-error';
 import { messageMovePermissions } from './permissions';
@@ -24,15 +24,8 @@ export function MoveMessagesDialog({ message, onClose }: { message: Message; onC
   return <MoveDialog request={{ kind: 'message', message }} onClose={onClose} />;
 }
 
-/** Renders whichever dialog a menu opened (see dialog-store). */
-export function TopicDialogHost() {
-  const request = useTopicDialog((s) => s.request);
-  const close = useTopicDialog((s) => s.close);
-  if (!request) return null;
-  return <MoveDialog key={JSON.stringify(request)} request={request} onClose={close} />;
-}
-
-function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(): void }) {
+/** The dialog a menu opened (see dialog-store and TopicManagement). */
+export function MoveDialog({ request, onClose }: { request: MoveDialogRequest; onClose(): void }) {
   const source = moveSource(request);
   const { t } = useTranslation('search');
   const title = request.kind === 'rename' ? t('move.renameTitle') : t('move.moveTitle');

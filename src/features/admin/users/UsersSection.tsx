@@ -492,7 +492,13 @@ function RoleCell({
             className="text-input"
             aria-label={t('users.roleOf', { name: user.full_name })}
             value={user.role}
-            onChange={(e) => onDialog('role', user.user_id, Number(e.target.value))}
+            onChange={(e) => {
+              const role = Number(e.currentTarget.value);
+              // The role changes only once the dialog is confirmed (and the event comes back):
+              // until then the list shows the current one, whichever renderer draws it.
+              e.currentTarget.value = String(user.role);
+              onDialog('role', user.user_id, role);
+            }}
           >
             {choices.map((r) => (
               <option key={r} value={r}>
