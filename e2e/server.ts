@@ -16,8 +16,14 @@ export class ServerProcess {
 
   private chosenPort: number | null;
 
-  /** Without a port, a free one is picked at the first start and kept for restarts. */
-  constructor(port?: number) {
+  /**
+   * Without a port, a free one is picked at the first start and kept for restarts. `env` adds to
+   * the server's environment (a mail server, say), read at each start.
+   */
+  constructor(
+    port?: number,
+    readonly env: Record<string, string> = {},
+  ) {
     this.chosenPort = port ?? null;
   }
 
@@ -43,6 +49,7 @@ export class ServerProcess {
         PARLEY_QUIET: '1',
         PARLEY_RATE_LIMIT: '100000',
         PARLEY_LONGPOLL_SECONDS: '20',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

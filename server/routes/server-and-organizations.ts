@@ -28,6 +28,12 @@ import { versionFields } from '../register/register.js';
  * presence.
  */
 
+/**
+ * The extensions this server offers (see docs/architecture.md): `mail_log`, the organization's
+ * outgoing mail for its administrators (GET /parley/mail).
+ */
+export const PARLEY_EXTENSIONS = ['mail_log'];
+
 /** What a client learns before logging in: how to log in, and which organization this is. */
 function serverSettings(app: FastifyInstance, { ctx }: RoutesOptions) {
   route(
@@ -63,6 +69,9 @@ function serverSettings(app: FastifyInstance, { ctx }: RoutesOptions) {
         realm_icon: realmIconUrl(ctx, realm),
         realm_description: realmDescriptionHtml(realm),
         realm_web_public_access_enabled: settings.enable_spectator_access,
+        // Parley's additions to the API, by name, for clients that know them (ours); a field
+        // other clients ignore, named so that it cannot be taken for one of the reference's.
+        parley_extensions: PARLEY_EXTENSIONS,
       };
     },
   );

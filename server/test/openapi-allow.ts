@@ -20,7 +20,11 @@ const BILLING_ADMIN = {
   is_billing_admin: 'api-spec.md own-user field; upstream dropped it at level 363',
 };
 export const ALLOW: Record<string, Record<string, string>> = {
-  'GET /server_settings': VERSION_FIELDS,
+  'GET /server_settings': {
+    ...VERSION_FIELDS,
+    parley_extensions:
+      "Parley's own additions to the API, announced for our client; named parley_* so no client mistakes it for a reference field",
+  },
   'POST /register': {
     ...VERSION_FIELDS,
     ...NEWER_STREAM_FIELDS,
