@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, type Browser, type Page } from '@playwright/test';
 
 export const PASSWORD = 'parley-demo';
@@ -10,16 +10,29 @@ export const PNG = Buffer.from(
   'base64',
 );
 
-/** The link in the latest mail to `to`: with no mail server, mail goes to the outbox file of the data directory. */
+/**
+ * The link in the latest mail to `to`: with no mail server, mail waits in the server's mail queue
+ * (the `mail_queue` table of the SQLite database in the data directory); the first link of its
+ * text part.
+ */
 export function mailedLink(dataDir: string, to: string): string {
-  const mails = fs
-    .readFileSync(path.join(dataDir, 'outbox.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  const mail = mails.filter((m) => m.to === to).pop();
-  if (!mail) throw new Error(`no mail to ${to}`);
-  return mail.link as string;
+  const db = new Database(path.join(dataDir, 'parley.sqlite3'), {
+    readonly: true,
+    fileMustExist: true,
+  });
+  try {
+    const mail = db
+      .prepare(
+        "SELECT text_body FROM mail_queue WHERE recipient = ? AND kind != 'login' ORDER BY id DESC LIMIT 1",
+      )
+      .get(to) as { text_body: string } | undefined;
+    if (!mail) throw new Error(`no mail to ${to}`);
+    const link = /https?:\/\/\S+/.exec(mail.text_body)?.[0];
+    if (!link) throw new Error(`no link in the mail to ${to}`);
+    return link;
+  } finally {
+    db.close();
+  }
 }
 
 /**

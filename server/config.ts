@@ -41,6 +41,19 @@ export interface Config {
   externalUrlConfigured: boolean;
   /** the log level in effect: LOG_LEVEL, else `warn` with PARLEY_QUIET=1, else `info` */
   logLevel: LogLevel;
+  /** the mail server (PARLEY_SMTP_URL, smtp:// or smtps://); without one, mail stays queued */
+  smtpUrl?: string;
+  /** the sender of every mail (PARLEY_NOREPLY_EMAIL); noreply@ the external URL's host otherwise */
+  noreplyEmail?: string;
+  /**
+   * PARLEY_MISSED_MESSAGE_DELAY: how long a message may stay unread before it is mailed, for
+   * everyone, instead of each person's batching period (tests and trials shorten it)
+   */
+  missedMessageDelaySeconds?: number;
+  /** how often the mail worker looks for mail to send; tests shorten it */
+  mailPollMs: number;
+  /** the wait after a first failed try, doubled after each next one (capped at an hour); tests shorten it */
+  mailRetryMs: number;
 }
 
 /** A configuration the server must not start with; its message is the one line to print. */
@@ -174,10 +187,24 @@ const ENVIRONMENT = z.object({
     ),
   ),
   PARLEY_QUIET: z.pipe(text('0'), flag('(log warnings and errors only)')),
+  PARLEY_SMTP_URL: optional(
+    url(['smtp:', 'smtps:'], 'an smtp://USER:PASSWORD@HOST:PORT or smtps:// URL'),
+  ),
+  PARLEY_MISSED_MESSAGE_DELAY: optional(
+    z.pipe(z.string(), wholeNumber('a whole number of seconds, at least 1', 1)),
+  ),
+  PARLEY_NOREPLY_EMAIL: optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.regex(/^[^\s@<>",]+@[^\s@<>",]+$/, 'must be an email address (noreply@example.com)'),
+      ),
+  ),
 });
 
 /** Variables whose value is never repeated in an error: they may hold a password. */
-const SECRET = new Set(['DATABASE_URL', 'REDIS_URL', 'PARLEY_DEMO_PASSWORD']);
+const SECRET = new Set(['DATABASE_URL', 'REDIS_URL', 'PARLEY_DEMO_PASSWORD', 'PARLEY_SMTP_URL']);
 
 /**
  * The configuration from the environment, checked against ENVIRONMENT. A value that does not fit
@@ -223,6 +250,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     externalUrl: e.PARLEY_EXTERNAL_URL ?? httpUrl(e.HOST, e.PORT),
     externalUrlConfigured: e.PARLEY_EXTERNAL_URL !== undefined,
     logLevel: e.LOG_LEVEL ?? (e.PARLEY_QUIET ? 'warn' : 'info'),
+    smtpUrl: e.PARLEY_SMTP_URL,
+    noreplyEmail: e.PARLEY_NOREPLY_EMAIL?.trim(),
+    mailPollMs: 5000,
+    mailRetryMs: 30_000,
+    missedMessageDelaySeconds: e.PARLEY_MISSED_MESSAGE_DELAY,
   };
 }
 

@@ -111,12 +111,9 @@ export function fallbackLogger(): Logger {
   ));
 }
 
-const OUTBOX_LINE = /^\[outbox\] (.*) -> (\S+): \S+$/s;
-
 /**
  * Sends what anything in the process writes with console.* through `logger`, its text redacted:
- * code that still prints (and the packages we use) then writes JSON lines like the rest. A mail
- * written to the outbox is logged without its link, which only the outbox file keeps.
+ * code that still prints (and the packages we use) then writes JSON lines like the rest.
  */
 export function routeConsoleTo(logger: Logger) {
   const send =
@@ -129,14 +126,6 @@ export function routeConsoleTo(logger: Logger) {
         return;
       }
       const text = format(...args);
-      const mail = OUTBOX_LINE.exec(text);
-      if (mail) {
-        logger[level](
-          { subject: mail[1], to: mail[2] },
-          'A mail waits in the outbox (outbox.jsonl in the data directory)',
-        );
-        return;
-      }
       logger[level](redactText(text));
     };
   console.log = send('info');

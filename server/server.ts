@@ -15,6 +15,8 @@ import { queuesSurviveRestarts, saveQueues, takeSavedQueues } from './events/per
 import { FEATURE_LEVEL, SERVICE_VERSION } from './domain/version.js';
 import { startScheduler } from './actions/scheduler.js';
 import { startOutgoingWebhooks } from './actions/outgoing-webhooks.js';
+import { startMailWorker } from './actions/mail-worker.js';
+import { startMissedMessageMail } from './actions/missed-messages.js';
 import {
   MemoryLoginAttempts,
   RedisLoginAttempts,
@@ -78,6 +80,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await app.register(parleyApp, { ctx, logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
   app.addHook('onClose', startOutgoingWebhooks(ctx));
+  app.addHook('onClose', startMailWorker(ctx));
+  app.addHook('onClose', startMissedMessageMail(ctx));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -7,7 +7,8 @@ import type { Delivery } from '../events/types.js';
 import { badRequest } from '../domain/errors.js';
 import { nowSeconds } from '../lib/admin-checks.js';
 import { realmSettings } from '../lib/realm.js';
-import { notifyInvitesChanged, sendInvitationMail, STATUS, type Invite } from './invites.js';
+import { notifyInvitesChanged, STATUS, type Invite } from './invites.js';
+import { queueAlreadyMemberMail, queueSignupConfirmationMail } from './mail.js';
 import { insertMessage } from './send-message.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import { notificationBot } from './system-bots.js';
@@ -108,7 +109,7 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex'
  */
 export async function requestSignupConfirmation(ctx: AppContext, key: string, typedEmail: string) {
   const email = validateEmail(typedEmail);
-  const { realm, token } = await transact(ctx, async (trx) => {
+  const realm = await transact(ctx, async (trx) => {
     const invite = await usableInvite(trx, { key });
     if (!invite || !invite.is_multiuse) throw invitationGone();
     const realm = await trx
@@ -118,11 +119,14 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ty
       .executeTakeFirstOrThrow();
     const existing = await trx
       .selectFrom('users')
-      .select('id')
+      .selectAll()
       .where('realm_id', '=', realm.id)
       .where((eb) => eb.or([eb('email', '=', email), eb('delivery_email', '=', email)]))
       .executeTakeFirst();
-    if (existing) return { realm, token: null };
+    if (existing) {
+      await queueAlreadyMemberMail(ctx, trx, realm, email, existing);
+      return realm;
+    }
     const token = crypto.randomBytes(32).toString('hex');
     const now = nowSeconds();
     await trx
@@ -137,22 +141,16 @@ export async function requestSignupConfirmation(ctx: AppContext, key: string, ty
         used: 0,
       })
       .execute();
-    return { realm, token };
-  });
-  if (token)
-    sendInvitationMail(
+    await queueSignupConfirmationMail(
       ctx,
+      trx,
+      realm,
       email,
-      `Finish joining ${realm.name}`,
+      sha256(token),
       `${ctx.config.externalUrl}/accounts/do_confirm/${token}/`,
     );
-  else
-    sendInvitationMail(
-      ctx,
-      email,
-      `You already have an account in ${realm.name}`,
-      `${ctx.config.externalUrl}/`,
-    );
+    return realm;
+  });
   return { realmName: realm.name, email };
 }
 

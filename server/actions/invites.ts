@@ -18,7 +18,7 @@ import {
 import { mayCreateReusableInvites, mayInviteToRealm, maySubscribeOthers } from '../lib/policies.js';
 import { defaultStreamIds } from '../lib/streams.js';
 import { validateEmail } from './users.js';
-import { putInOutbox } from './outbox.js';
+import { queueInvitationMail } from './mail.js';
 
 export type Invite = Selectable<InviteTable>;
 
@@ -38,9 +38,22 @@ export interface InviteOptions {
 export const inviteLink = (ctx: AppContext, invite: Pick<Invite, 'link_key'>) =>
   `${ctx.config.externalUrl}/join/${invite.link_key}/`;
 
-/** An invitation's mail (see putInOutbox). */
-export function sendInvitationMail(ctx: AppContext, to: string, subject: string, link: string) {
-  putInOutbox(ctx, { to, subject, link });
+/** An email invitation's mail, queued in the transaction that creates or renews it. */
+export function sendInvitationMail(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  invite: Invite,
+  inviterName: string,
+) {
+  return queueInvitationMail(
+    ctx,
+    trx,
+    realm,
+    { id: invite.id, email: invite.email! },
+    inviterName,
+    inviteLink(ctx, invite),
+  );
 }
 
 /** `invites_changed` goes to the invitation's creator and to every administrator. */
@@ -174,7 +187,7 @@ export async function inviteUsers(
       false,
     );
 
-  const { created, skipped } = await transact(ctx, async (trx, events) => {
+  const { skipped } = await transact(ctx, async (trx, events) => {
     await checkInviteStreams(trx, realm, actor, opts.streamIds);
     const skipped: [string, string, boolean][] = [];
     const created: Invite[] = [];
@@ -191,20 +204,17 @@ export async function inviteUsers(
             ? [email, 'Already has an account.', false]
             : [email, 'Account has been deactivated.', true],
         );
-      else created.push(await insertInvite(trx, realm, actor, opts, email, minutes));
+      else {
+        const invite = await insertInvite(trx, realm, actor, opts, email, minutes);
+        await sendInvitationMail(ctx, trx, realm, invite, actor.full_name);
+        created.push(invite);
+      }
     }
     if (!created.length)
       throw invitationFailed("We weren't able to invite anyone.", skipped, false);
     await notifyInvitesChanged(trx, realm, [actor.id], events);
     return { created, skipped };
   });
-  for (const invite of created)
-    sendInvitationMail(
-      ctx,
-      invite.email!,
-      `${actor.full_name} invited you to join ${realm.name}`,
-      inviteLink(ctx, invite),
-    );
   if (skipped.length)
     throw invitationFailed(
       "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
@@ -352,7 +362,7 @@ export async function revokeInvitesBy(
 
 /** POST /invites/{id}/resend: mails the link again and restarts its validity period. */
 export async function resendInvite(ctx: AppContext, realm: Realm, actor: User, id: number) {
-  const invite = await transact(ctx, async (trx, events) => {
+  await transact(ctx, async (trx, events) => {
     const invite = await manageableInvite(trx, realm, actor, id, false);
     const now = nowSeconds();
     const expiry = invite.expiry === null ? null : now + (invite.expiry - invite.created);
@@ -361,19 +371,19 @@ export async function resendInvite(ctx: AppContext, realm: Realm, actor: User, i
       .set({ created: now, expiry })
       .where('id', '=', invite.id)
       .execute();
+    const inviter = await trx
+      .selectFrom('users')
+      .select('full_name')
+      .where('id', '=', invite.invited_by)
+      .executeTakeFirst();
+    await sendInvitationMail(
+      ctx,
+      trx,
+      realm,
+      { ...invite, created: now, expiry },
+      inviter?.full_name ?? 'Someone',
+    );
     await notifyInvitesChanged(trx, realm, [invite.invited_by], events);
-    return invite;
   });
-  const inviter = await ctx.db
-    .selectFrom('users')
-    .select('full_name')
-    .where('id', '=', invite.invited_by)
-    .executeTakeFirst();
-  sendInvitationMail(
-    ctx,
-    invite.email!,
-    `${inviter?.full_name ?? 'Someone'} invited you to join ${realm.name}`,
-    inviteLink(ctx, invite),
-  );
   return {};
 }

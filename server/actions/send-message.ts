@@ -13,6 +13,7 @@ import { claimLinkedUploads } from './upload-claims.js';
 import { buildMessageRecords, dmKeyOf } from '../lib/message-records.js';
 import { realmSettings } from '../lib/realm.js';
 import { mentionedUserIds } from './user-groups.js';
+import { noteEmailCandidates } from './missed-messages.js';
 import { queueServiceTriggers } from '../lib/service-bots.js';
 import { findStream } from '../lib/streams.js';
 import { checkMaySendToStream } from '../lib/send-access.js';
@@ -41,6 +42,8 @@ export interface SendOptions {
   readFor?: number;
   /** a widget given by the client (a bot's form), in place of one from a `/poll` or `/todo` */
   widgetContent?: WidgetContent;
+  /** history being written (the demo's), not news: nobody is mailed about it */
+  history?: boolean;
 }
 
 async function resolveDirectRecipients(
@@ -176,6 +179,8 @@ export async function insertMessage(
     opts.client,
   ];
   const message = await insertMessageWithRecipients(trx, ctx.dialect, values, recipients, flags);
+  if (!system && !opts.history)
+    await noteEmailCandidates(trx, realm, sender.id, message, where, flags);
   await claimLinkedUploads(ctx, trx, realm, sender, message);
   // upstream do_widget_post_save_actions: `/poll` and `/todo` make a widget, or the client gives one.
   const widget = opts.widgetContent ?? widgetFromContent(content);

@@ -29,7 +29,7 @@ import { activeUserIds } from '../lib/access.js';
 import { realmSettings } from '../lib/realm.js';
 import { addressInUse, validateEmail, validateFullName } from './users.js';
 import { deleteAllDrafts } from './drafts.js';
-import { putInOutbox } from './outbox.js';
+import { queueEmailChangeMail } from './mail.js';
 import { userUpdated } from './announce-user.js';
 
 const CHECKS: Record<UserSettingCheck, (value: string) => boolean> = {
@@ -152,7 +152,7 @@ export async function updateSettings(
     )
       await storeEmailChange(ctx, trx, realm, fresh, { settings: JSON.stringify(stored) }, events);
     if (newEmail !== undefined && newEmail !== fresh.delivery_email)
-      await requestEmailChange(ctx, trx, realm.id, user.id, newEmail);
+      await requestEmailChange(ctx, trx, realm, { ...fresh, ...updates } as User, newEmail);
     return {};
   });
 }
@@ -244,28 +244,31 @@ async function applySettingValues(
 async function requestEmailChange(
   ctx: AppContext,
   trx: Database,
-  realmId: number,
-  userId: number,
+  realm: Realm,
+  user: User,
   newEmail: string,
 ) {
-  const taken = await addressInUse(trx, realmId, newEmail);
+  const taken = await addressInUse(trx, realm.id, newEmail);
   if (taken) throw badRequest(`Email '${newEmail}' already in use`);
   const token = crypto.randomBytes(20).toString('hex');
   await trx
     .insertInto('email_changes')
     .values({
       token,
-      user_id: userId,
+      user_id: user.id,
       new_email: newEmail,
       created: Math.floor(Date.now() / 1000),
     })
     .execute();
-  sendConfirmation(ctx, newEmail, `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`);
-}
-
-/** The mail confirming a new address (see putInOutbox). */
-export function sendConfirmation(ctx: AppContext, to: string, link: string) {
-  putInOutbox(ctx, { to, subject: 'Confirm your new email address for Parley', link });
+  await queueEmailChangeMail(
+    ctx,
+    trx,
+    realm,
+    user,
+    newEmail,
+    token,
+    `${ctx.config.externalUrl}/accounts/confirm_new_email/${token}`,
+  );
 }
 
 /** The link in the confirmation mail: applies the change once. */

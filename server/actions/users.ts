@@ -11,6 +11,7 @@ import { adminRequired } from '../lib/admin-checks.js';
 import { subscribeUsersToStreams } from './subscriptions.js';
 import type { BotService } from '../domain/bot-services.js';
 import { announceNewUser } from './announce-user.js';
+import { queueLoginMail, type LoginClient } from './mail.js';
 import type { ProfileValue } from '../../src/api/model/user.js';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
@@ -154,6 +155,7 @@ export async function fetchApiKey(
   realm: Realm,
   username: string,
   password: string,
+  client?: LoginClient,
 ) {
   const user = await ctx.db
     .selectFrom('users')
@@ -167,6 +169,8 @@ export async function fetchApiKey(
   }
   if (realm.deactivated) throw realmDeactivated();
   if (!user.is_active) throw userDeactivated();
+  if (client && !user.is_bot)
+    await transact(ctx, (trx) => queueLoginMail(ctx, trx, realm, user, client));
   // The login address, which authenticates API requests (upstream answers `delivery_email` too).
   return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
 }

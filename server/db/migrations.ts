@@ -739,6 +739,74 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0023_mail_queue': {
+      async up(db: Kysely<any>) {
+        // Mail waiting to be sent (and kept once sent), written in the transaction that causes
+        // it; the secrets of password reset links, by their hash.
+        await db.schema
+          .createTable('mail_queue')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('recipient', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('text_body', 'text', (c) => c.notNull())
+          .addColumn('html_body', 'text', (c) => c.notNull())
+          .addColumn('cause', 'text', (c) => c.notNull().unique())
+          .addColumn('status', 'text', (c) => c.notNull().defaultTo('queued'))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'integer', (c) => c.notNull())
+          .addColumn('claimed_until', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'integer', (c) => c.notNull())
+          .addColumn('sent_at', 'integer')
+          .execute();
+        await db.schema
+          .createIndex('mail_queue_due')
+          .on('mail_queue')
+          .columns(['status', 'next_attempt_at', 'id'])
+          .execute();
+        await db.schema
+          .createIndex('mail_queue_realm')
+          .on('mail_queue')
+          .columns(['realm_id', 'id'])
+          .execute();
+        await db.schema
+          .createTable('password_resets')
+          .addColumn('id', idType, id)
+          .addColumn('realm_id', 'integer', (c) => c.notNull())
+          .addColumn('user_id', 'integer')
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created', 'integer', (c) => c.notNull())
+          .addColumn('expiry', 'integer', (c) => c.notNull())
+          .addColumn('used', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
+    '0024_email_notifications': {
+      async up(db: Kysely<any>) {
+        // Messages someone may be mailed about if they leave them unread (missed-messages.ts),
+        // and the followers of a topic, found by topic rather than by person when one is sent.
+        await db.schema
+          .createTable('email_notifications')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull())
+          .addColumn('message_id', 'integer', (c) => c.notNull())
+          .addColumn('trigger', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('email_notifications_user')
+          .on('email_notifications')
+          .columns(['user_id', 'created_at'])
+          .execute();
+        await db.schema
+          .createIndex('user_topics_topic')
+          .on('user_topics')
+          .columns(['stream_id', 'topic_key', 'visibility_policy'])
+          .execute();
+      },
+    },
   };
 }
 

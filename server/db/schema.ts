@@ -40,6 +40,61 @@ export interface DB {
   bot_services: BotServiceTable;
   outgoing_webhook_jobs: OutgoingWebhookJobTable;
   submessages: SubmessageTable;
+  mail_queue: MailQueueTable;
+  password_resets: PasswordResetTable;
+  email_notifications: EmailNotificationTable;
+}
+
+/**
+ * A message someone may be mailed about if they leave it unread (actions/missed-messages.ts):
+ * written when it is sent, taken when their batch is due.
+ */
+export interface EmailNotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  message_id: number;
+  /** why: private_message, mentioned, wildcard_mentioned, stream_email_notify, followed_topic */
+  trigger: string;
+  created_at: number;
+}
+
+/**
+ * A mail to send (actions/mail.ts): written in the transaction of the change that causes it,
+ * sent by the mail worker (actions/mail-worker.ts), kept afterwards for administrators to read.
+ */
+export interface MailQueueTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** 'invitation', 'signup_confirmation', 'email_change', 'password_reset', 'login', 'missed_messages' */
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** what made the mail (`invitation:<id>:<n>`): unique, so that one cause makes one mail */
+  cause: string;
+  /** 'queued', 'sending' (a worker holds it until `claimed_until`), 'sent' or 'failed' */
+  status: string;
+  /** tries so far, the one under way included */
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A password reset link (actions/password-reset.ts): only the hash of its secret is kept. */
+export interface PasswordResetTable {
+  id: Generated<number>;
+  realm_id: number;
+  /** null: the address had no account; the row is written all the same (same work either way) */
+  user_id: number | null;
+  /** SHA-256 (hex) of the secret in the mailed link */
+  key_hash: string;
+  created: number;
+  expiry: number;
+  used: Bool;
 }
 
 /**

@@ -148,7 +148,12 @@ async function seedMessages(ctx: AppContext, realm: Realm, users: Map<string, Us
       'stream' in to
         ? { type: 'stream' as const, streamName: to.stream, topic: to.topic }
         : { type: 'direct' as const, emails: to.dm.map((n) => users.get(n)!.email) };
-    const res = await sendMessage(ctx, realm, u, { recipient, content, client: 'website' });
+    const res = await sendMessage(ctx, realm, u, {
+      recipient,
+      content,
+      client: 'website',
+      history: true,
+    });
     return res.id as number;
   };
   const ids: number[] = [];

@@ -11,7 +11,7 @@ import {
 
 /**
  * The files of a data directory that a backup carries: everything a server wrote there (uploads,
- * avatars and custom emoji, the upload-URL signing key, the mail outbox, whatever comes later)
+ * avatars and custom emoji, the upload-URL signing key, whatever comes later)
  * except the database, which is copied through its own means, and what is not data: the lock,
  * files still being received, copies made before migrations, and the work and set-aside
  * directories of backups and restores.

@@ -13,12 +13,20 @@ import ja from '../../src/i18n/locales/ja/signup.json' with { type: 'json' };
 import ptBR from '../../src/i18n/locales/pt-BR/signup.json' with { type: 'json' };
 import ru from '../../src/i18n/locales/ru/signup.json' with { type: 'json' };
 import zhHans from '../../src/i18n/locales/zh-Hans/signup.json' with { type: 'json' };
+import deMail from '../../src/i18n/locales/de/mail.json' with { type: 'json' };
+import enMail from '../../src/i18n/locales/en/mail.json' with { type: 'json' };
+import esMail from '../../src/i18n/locales/es/mail.json' with { type: 'json' };
+import frMail from '../../src/i18n/locales/fr/mail.json' with { type: 'json' };
+import jaMail from '../../src/i18n/locales/ja/mail.json' with { type: 'json' };
+import ptBRMail from '../../src/i18n/locales/pt-BR/mail.json' with { type: 'json' };
+import ruMail from '../../src/i18n/locales/ru/mail.json' with { type: 'json' };
+import zhHansMail from '../../src/i18n/locales/zh-Hans/mail.json' with { type: 'json' };
 import { escapeHtml } from '../markdown/links.js';
 
 /**
- * The words of the pages the server renders itself (sign-up, email confirmation), in the
- * client's languages: the `signup` namespace of its catalogs, which the client leaves out of its
- * own bundle. The catalogs are imported, not read from disk, so the built server carries them.
+ * The words of the pages the server renders itself (sign-up, email confirmation, password reset)
+ * and of the mails it sends, in the client's languages: the `signup` and `mail` namespaces of its
+ * catalogs, which the client leaves out of its own bundle. The catalogs are imported, not read from disk, so the built server carries them.
  */
 const CATALOGS: Record<LanguageCode, Record<string, unknown>> = {
   en,
@@ -31,15 +39,29 @@ const CATALOGS: Record<LanguageCode, Record<string, unknown>> = {
   'zh-Hans': zhHans,
 };
 
+const MAIL_CATALOGS: Record<LanguageCode, Record<string, unknown>> = {
+  en: enMail,
+  de: deMail,
+  es: esMail,
+  fr: frMail,
+  'pt-BR': ptBRMail,
+  ru: ruMail,
+  ja: jaMail,
+  'zh-Hans': zhHansMail,
+};
+
 const strings = i18next.createInstance();
 void strings.init({
   resources: Object.fromEntries(
-    Object.entries(CATALOGS).map(([language, signup]) => [language, { signup }]),
+    Object.entries(CATALOGS).map(([language, signup]) => [
+      language,
+      { signup, mail: MAIL_CATALOGS[language as LanguageCode] },
+    ]),
   ),
   supportedLngs: LANGUAGES.map((l) => l.code),
   load: 'currentOnly',
   fallbackLng: 'en',
-  ns: ['signup'],
+  ns: ['signup', 'mail'],
   defaultNS: 'signup',
   // Every string is HTML: a value put into one (a name, an address) is escaped as the rest of the
   // server's HTML is; the catalogs' own markup (<b>) stays.
@@ -54,6 +76,23 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
 export function translator(language: LanguageCode): Translate {
   const t = strings.getFixedT(language, 'signup');
   return (key, values) => t(key, values ?? {});
+}
+
+/**
+ * The strings of the mails, by key: `html` escapes the values put in (as the pages' strings do),
+ * `text` leaves them as they are, for the plain-text part and the subject.
+ */
+export interface MailTranslate {
+  html: Translate;
+  text: Translate;
+}
+
+export function mailTranslator(language: LanguageCode): MailTranslate {
+  const t = strings.getFixedT(language, 'mail');
+  return {
+    html: (key, values) => t(key, values ?? {}),
+    text: (key, values) => t(key, { ...values, interpolation: { escapeValue: false } }),
+  };
 }
 
 /** The language tags an Accept-Language header names, most wanted first (none with q=0). */

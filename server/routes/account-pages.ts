@@ -11,7 +11,13 @@ import {
   requestSignupConfirmation,
 } from '../actions/invite-signup.js';
 import { confirmEmailChange } from '../actions/settings.js';
+import {
+  completePasswordReset,
+  passwordResetDetails,
+  requestPasswordReset,
+} from '../actions/password-reset.js';
 import { realmForRequest } from '../http/auth.js';
+import { checkRateLimit } from '../http/rate-limit.js';
 import { realmSettings } from '../lib/realm.js';
 import { pageHtml, type Page, type PageFrame } from '../pages/page.js';
 import { pageLanguage, translator } from '../pages/strings.js';
@@ -25,6 +31,14 @@ import {
   type FormValues,
 } from '../pages/join.js';
 import { emailChangePage } from '../pages/email-change.js';
+import {
+  newPasswordForm,
+  passwordResetDone,
+  passwordResetForm,
+  passwordResetGone,
+  passwordResetSent,
+  passwordResetTooMany,
+} from '../pages/password-reset.js';
 
 /** The organization a page is drawn for, as the sign-up actions describe it. */
 interface PageRealm {
@@ -173,11 +187,85 @@ function joinPages(app: FastifyInstance, ctx: AppContext) {
 }
 
 /**
- * Pages the server renders itself for links people get by email: joining by invitation, and
- * confirming a new email address.
+ * Requests for reset links a minute: for one account, and from one client address (a twentieth
+ * of PARLEY_RATE_LIMIT, 10 by default).
+ */
+const RESETS_PER_ADDRESS = 3;
+const resetsPerIp = (ctx: AppContext) => Math.max(1, Math.ceil(ctx.config.rateLimitPerMinute / 20));
+
+/**
+ * Password reset (upstream's /accounts/password/reset/): the form takes an address and answers
+ * the same page whether or not it has an account; the mailed link's page sets a new password.
+ */
+function passwordResetPages(app: FastifyInstance, ctx: AppContext) {
+  for (const url of ['/accounts/password/reset', '/accounts/password/reset/']) {
+    app.get(url, async (request, reply) => {
+      const frame = await pageFrame(ctx, request, null);
+      return sendPage(reply, passwordResetForm(frame.t), frame);
+    });
+    app.post(url, async (request, reply) => {
+      const frame = await pageFrame(ctx, request, null);
+      const realm = await realmForRequest(ctx, request);
+      const email = (formValues(request.body).email ?? '').trim().toLowerCase().slice(0, 254);
+      try {
+        checkRateLimit(ctx, reply, `password-reset-ip:${request.ip}`, resetsPerIp(ctx));
+        checkRateLimit(
+          ctx,
+          reply,
+          `password-reset-address:${realm.id}:${email}`,
+          RESETS_PER_ADDRESS,
+        );
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        return sendPage(reply, passwordResetTooMany(frame.t), frame);
+      }
+      if (email) await requestPasswordReset(ctx, realm, email);
+      return sendPage(reply, passwordResetSent(frame.t, email), frame);
+    });
+  }
+  const frameFor = (
+    request: FastifyRequest,
+    details: Awaited<ReturnType<typeof passwordResetDetails>>,
+  ) =>
+    pageFrame(
+      ctx,
+      request,
+      details && {
+        realmId: details.realmId,
+        realmName: details.realmName,
+        defaultLanguage: details.defaultLanguage,
+      },
+    );
+  const show: ShowForm = async (request, token, error) => {
+    const details = await passwordResetDetails(ctx, token);
+    const frame = await frameFor(request, details);
+    return {
+      frame,
+      page: details ? newPasswordForm(frame.t, details.email, error) : passwordResetGone(frame.t),
+    };
+  };
+  const submit: SubmitForm = async (request, token, body) => {
+    const details = await passwordResetDetails(ctx, token);
+    const frame = await frameFor(request, details);
+    if (!details) return { frame, page: passwordResetGone(frame.t) };
+    await completePasswordReset(ctx, token, body.password ?? '');
+    return { frame, page: passwordResetDone(frame.t) };
+  };
+  formPages(
+    app,
+    ['/accounts/password/reset/:secret', '/accounts/password/reset/:secret/'],
+    show,
+    submit,
+  );
+}
+
+/**
+ * Pages the server renders itself for links people get by email: joining by invitation,
+ * confirming a new email address, resetting a password.
  */
 export async function accountPages(app: FastifyInstance, { ctx }: RoutesOptions) {
   joinPages(app, ctx);
+  passwordResetPages(app, ctx);
   app.get('/accounts/confirm_new_email/:token', async (request, reply) => {
     const email = await confirmEmailChange(ctx, (request.params as { token: string }).token);
     const frame = await pageFrame(ctx, request, null);

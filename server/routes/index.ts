@@ -16,6 +16,7 @@ import { specialtyRoutes } from './specialty-endpoints.js';
 import { operationsRoutes } from './operations.js';
 import { assetRoutes } from './assets.js';
 import { accountPages } from './account-pages.js';
+import { mailRoutes } from './mail.js';
 
 /**
  * The API's routes, filed as the sections of the API documentation (https://zulip.com/api/),
@@ -32,6 +33,7 @@ import { accountPages } from './account-pages.js';
  * | Server & organizations | server-and-organizations.ts          |
  * | Real-time events       | real-time-events.ts                  |
  * | Specialty endpoints    | specialty-endpoints.ts               |
+ * | (Parley: mail)         | mail.ts                              |
  */
 const API_ROUTES = [
   messageRoutes,
@@ -47,6 +49,7 @@ const API_ROUTES = [
   serverAndOrganizationRoutes,
   realTimeEventRoutes,
   specialtyRoutes,
+  mailRoutes,
 ];
 
 /**

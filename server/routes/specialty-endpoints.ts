@@ -15,6 +15,8 @@ export async function specialtyRoutes(app: FastifyInstance, { ctx }: RoutesOptio
       params: { username: p.string(), password: p.string() },
     },
     // Password guessing is bounded per account inside fetchApiKey, whatever address it comes from.
-    async ({ realm, params }) => fetchApiKey(ctx, realm, params.username, params.password),
+    // A successful login mails its owner (enable_login_emails) the client and the address.
+    async ({ realm, params, userAgent, raw }) =>
+      fetchApiKey(ctx, realm, params.username, params.password, { userAgent, ip: raw.ip }),
   );
 }

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../actions/users.js';
 import { ROLE } from '../domain/roles.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
+import { queuedMails } from './mailbox.js';
 
 /**
  * The sign-up findings: a reusable invitation link let anyone create an account under any
@@ -13,27 +12,13 @@ import { TestClient } from './client.js';
  * typed, and only that link creates the account; every step refuses a dead invitation.
  */
 
-interface Mail {
-  to: string;
-  subject: string;
-  link: string;
-}
-
 describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
   let server: TestServer;
   let c: Record<'desdemona' | 'iago', TestClient>;
   let engineering: number;
 
-  const outbox = (): Mail[] => {
-    const file = path.join(server.dataDir, 'outbox.jsonl');
-    if (!fs.existsSync(file)) return [];
-    return fs
-      .readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-  };
-  const mailsTo = (email: string) => outbox().filter((m) => m.to === email);
+  const outbox = () => queuedMails(server);
+  const mailsTo = async (email: string) => (await outbox()).filter((m) => m.to === email);
   /** GET (no form) or POST (a form) a server-rendered page, by the path of a link. */
   const visit = async (link: string, form?: Record<string, string>) => {
     const res = await fetch(
@@ -60,8 +45,8 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
     expect(r.status).toBe(200);
     return r.body.invite_link as string;
   };
-  const confirmationFor = (email: string) => {
-    const link = mailsTo(email)
+  const confirmationFor = async (email: string) => {
+    const link = (await mailsTo(email))
       .map((m) => m.link)
       .filter((l) => l.includes('/accounts/do_confirm/'))
       .pop();
@@ -117,7 +102,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
     }
     const pending = (await c.iago.get('/invites')).body.invites.map((i: any) => i.email);
     expect(pending).toContain('pending@victim-company.example');
-    expect(confirmationFor('ceo@victim-company.example')).toMatch(
+    expect(await confirmationFor('ceo@victim-company.example')).toMatch(
       /\/accounts\/do_confirm\/[0-9a-f]{64}\/$/,
     );
   });
@@ -130,7 +115,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
   });
 
   it('the confirmation link asks for a name and password and creates the account with the role and streams, once', async () => {
-    const link = confirmationFor('ceo@victim-company.example');
+    const link = await confirmationFor('ceo@victim-company.example');
     const form = await visit(link);
     expect(form.status).toBe(200);
     expect(form.text).toContain('ceo@victim-company.example');
@@ -166,11 +151,11 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
       unknown.text.replaceAll('newcomer@example.com', 'X'),
     );
 
-    const mails = mailsTo('othello@example.com');
+    const mails = await mailsTo('othello@example.com');
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toMatch(/already have an account/);
     expect(mails[0].link).toBe(`${server.ctx.config.externalUrl}/`);
-    expect(confirmationFor('newcomer@example.com')).toBeTruthy();
+    expect(await confirmationFor('newcomer@example.com')).toBeTruthy();
 
     const bad = await visit(link, { email: 'not-an-address' });
     expect(bad.status).toBe(400);
@@ -185,10 +170,10 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
       .set({ expiry: 1 })
       .where('email', '=', 'late@example.com')
       .execute();
-    expect((await visit(confirmationFor('late@example.com'))).status).toBe(404);
+    expect((await visit(await confirmationFor('late@example.com'))).status).toBe(404);
     expect(
       (
-        await visit(confirmationFor('late@example.com'), {
+        await visit(await confirmationFor('late@example.com'), {
           full_name: 'Late',
           password: 'too-late-now',
         })
@@ -200,7 +185,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
     expect((await c.iago.delete(`/invites/multiuse/${id}`)).status).toBe(200);
     expect(
       (
-        await visit(confirmationFor('revoked@example.com'), {
+        await visit(await confirmationFor('revoked@example.com'), {
           full_name: 'Revoked',
           password: 'revoked-pass',
         })
@@ -211,7 +196,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
     await visit(await reusableLink(rosalind.client, ROLE.ADMINISTRATOR), {
       email: 'orphan@example.com',
     });
-    const confirmation = confirmationFor('orphan@example.com');
+    const confirmation = await confirmationFor('orphan@example.com');
     expect((await c.desdemona.delete(`/users/${rosalind.id}`)).status).toBe(200);
     expect((await visit(confirmation)).status).toBe(404);
     expect(
@@ -235,7 +220,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
         })
       ).status,
     ).toBe(200);
-    const link = mailsTo('direct@example.com').pop()!.link;
+    const link = (await mailsTo('direct@example.com')).pop()!.link;
     const form = await visit(link);
     expect(form.text).toContain('name="password"');
     expect(form.text).not.toContain('name="email"');
@@ -257,7 +242,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
         })
       ).status,
     ).toBe(200);
-    const emailLink = mailsTo('claudius@example.com').pop()!.link;
+    const emailLink = (await mailsTo('claudius@example.com')).pop()!.link;
     const reusable = await reusableLink(gertrude.client, ROLE.ADMINISTRATOR);
     expect((await c.desdemona.delete(`/users/${gertrude.id}`)).status).toBe(200);
 
@@ -268,7 +253,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
     expect(await canLogIn('claudius@example.com', 'usurper-king')).toBe(false);
 
     expect((await visit(reusable)).status).toBe(404);
-    const before = outbox().length;
+    const before = (await outbox()).length;
     expect(
       (
         await visit(reusable, {
@@ -278,7 +263,7 @@ describe.each(DATABASES)('sign-up through invitations on %s', (db) => {
         })
       ).status,
     ).toBe(404);
-    expect(outbox().length).toBe(before);
+    expect((await outbox()).length).toBe(before);
     expect(await canLogIn('laertes@example.com', 'usurper-king')).toBe(false);
   });
 });

@@ -236,17 +236,17 @@ describe.each(DATABASES)('backup and restore (%s)', (db) => {
       const target = await newTarget(db, 'database');
       const config = { ...server.ctx.config, ...target };
       expect(await runManage(['restore', file], config)).toBe(0);
-      fs.writeFileSync(path.join(target.dataDir, 'outbox.jsonl'), 'written after the restore\n');
+      fs.writeFileSync(path.join(target.dataDir, 'stray-file.txt'), 'written after the restore\n');
       expect(await runManage(['restore', file], config)).toBe(1);
       expect(errors()).toMatch(/is not empty.*--force/);
-      expect(fs.readFileSync(path.join(target.dataDir, 'outbox.jsonl'), 'utf8')).toMatch(/after/);
+      expect(fs.readFileSync(path.join(target.dataDir, 'stray-file.txt'), 'utf8')).toMatch(/after/);
 
       expect(await runManage(['restore', '--force', file], config)).toBe(0);
       const aside = fs.readdirSync(target.dataDir).filter((n) => n.startsWith('before-restore-'));
       expect(aside).toHaveLength(1);
       const setAside = path.join(target.dataDir, aside[0]!);
-      expect(fs.readFileSync(path.join(setAside, 'outbox.jsonl'), 'utf8')).toMatch(/after/);
-      expect(fs.existsSync(path.join(target.dataDir, 'outbox.jsonl'))).toBe(false);
+      expect(fs.readFileSync(path.join(setAside, 'stray-file.txt'), 'utf8')).toMatch(/after/);
+      expect(fs.existsSync(path.join(target.dataDir, 'stray-file.txt'))).toBe(false);
       if (db === 'sqlite') {
         expect(fs.existsSync(path.join(setAside, 'parley.sqlite3'))).toBe(true);
       } else {

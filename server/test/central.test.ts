@@ -4,8 +4,6 @@
  * and compare the result with the state built from a fresh register. Each case names the event
  * types every viewer must receive, and every request it makes must succeed (central-check.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect } from 'vitest';
 import { parseEvent } from '../../src/api/parse-event.js';
 import { accountStateFromSnapshot, reduceAccountEvents } from '../../src/model/account-state.js';
@@ -24,6 +22,7 @@ import {
   type Watch,
 } from './central-check.js';
 import { databases, useServer } from './fixtures.js';
+import { queuedMails } from './mailbox.js';
 import { centralRuns, useCentralRun } from './mutation-plan.js';
 import { wireEventKinds } from './wire-event-kinds.js';
 
@@ -887,11 +886,7 @@ for (const run of centralRuns(databases('both')))
         )
       ).invite_link;
       expect((await visit(link, { email: 'newcomer@example.com' })).status).toBe(200);
-      const mails = fs
-        .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
+      const mails = await queuedMails(w.server);
       const confirm = mails
         .filter((m) => m.to === 'newcomer@example.com' && m.link.includes('/accounts/do_confirm/'))
         .pop()?.link;

@@ -26,6 +26,10 @@ describe('the configuration', () => {
       externalUrl: 'http://127.0.0.1:9991',
       externalUrlConfigured: false,
       logLevel: 'info',
+      smtpUrl: undefined,
+      noreplyEmail: undefined,
+      mailPollMs: 5000,
+      mailRetryMs: 30_000,
     });
   });
 
@@ -51,6 +55,8 @@ describe('the configuration', () => {
       PARLEY_EXTERNAL_URL: 'https://chat.example.com/',
       LOG_LEVEL: 'DEBUG',
       PARLEY_QUIET: '',
+      PARLEY_SMTP_URL: 'smtps://mailer:secret@mail.example.com:465/',
+      PARLEY_NOREPLY_EMAIL: ' chat@example.com ',
     });
     expect(config).toEqual({
       port: 8080,
@@ -73,6 +79,10 @@ describe('the configuration', () => {
       externalUrl: 'https://chat.example.com',
       externalUrlConfigured: true,
       logLevel: 'debug',
+      smtpUrl: 'smtps://mailer:secret@mail.example.com:465',
+      noreplyEmail: 'chat@example.com',
+      mailPollMs: 5000,
+      mailRetryMs: 30_000,
     });
     expect(configFromEnv({ HOST: '::1', PORT: '' }).externalUrl).toBe('http://[::1]:9991');
     expect(configFromEnv({ PARLEY_QUIET: '1' }).logLevel).toBe('warn');
@@ -94,6 +104,7 @@ describe('the configuration', () => {
     [{ PARLEY_SCRYPT_COST: '10000' }, 'PARLEY_SCRYPT_COST must be a power of two'],
     [{ PARLEY_LOGIN_ATTEMPTS: 'five' }, 'PARLEY_LOGIN_ATTEMPTS must be a whole number'],
     [{ PARLEY_LOGIN_WINDOW_SECONDS: '30m' }, 'PARLEY_LOGIN_WINDOW_SECONDS must be a whole'],
+    [{ PARLEY_MISSED_MESSAGE_DELAY: '0' }, 'PARLEY_MISSED_MESSAGE_DELAY must be a whole number'],
     [{ PARLEY_TRUSTED_PROXIES: '10.0.0.1/33' }, 'PARLEY_TRUSTED_PROXIES must be a comma'],
     [{ PARLEY_METRICS_ALLOW: 'prometheus.local' }, 'PARLEY_METRICS_ALLOW must be a comma'],
     [{ PARLEY_WEBHOOK_ALLOW: 'intranet' }, 'PARLEY_WEBHOOK_ALLOW must be a comma'],
@@ -101,6 +112,8 @@ describe('the configuration', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug'],
     [{ PARLEY_QUIET: 'shh' }, 'PARLEY_QUIET must be 1'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, 'PARLEY_SMTP_URL must be an smtp://'],
+    [{ PARLEY_NOREPLY_EMAIL: 'noreply' }, 'PARLEY_NOREPLY_EMAIL must be an email address'],
   ];
   it.each(refusals)('refuses %o', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError);

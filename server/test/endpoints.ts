@@ -522,6 +522,7 @@ export const STEPS: Step[] = [
     component: 'CodedError',
   },
   { method: 'GET', path: '/bots', as: 'iago', component: 'JsonSuccessBase' },
+  { method: 'GET', path: '/parley/mail', as: 'iago', component: 'JsonSuccessBase' },
   {
     method: 'PUT',
     path: '/bot_storage',

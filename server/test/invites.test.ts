@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { drain, TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
+import { queuedMails } from './mailbox.js';
 
 /** The people who may hear of invitations: the inviters and the administrators, and others. */
 const NAMES = ['desdemona', 'iago', 'hamlet', 'othello', 'polonius'] as const;
@@ -12,16 +11,9 @@ describe.each(databases('both'))('invitations on %s', (db) => {
   const w = useServer({ db, people: NAMES });
   const c = w.as;
 
-  const outbox = () =>
-    fs
-      .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-  const linkFor = (email: string) =>
-    outbox()
-      .filter((m) => m.to === email)
-      .pop()!.link as string;
+  const outbox = () => queuedMails(w.server);
+  const linkFor = async (email: string) =>
+    (await outbox()).filter((m) => m.to === email).pop()!.link;
   const keyOf = (link: string) => new URL(link).pathname.split('/')[2];
   const join = (link: string, form?: Record<string, string>) =>
     fetch(
@@ -51,10 +43,10 @@ describe.each(databases('both'))('invitations on %s', (db) => {
       stream_ids: [w.stream.engineering],
     });
     expect(r.status).toBe(200);
-    expect(outbox().map((m) => m.to)).toEqual(
+    expect((await outbox()).map((m) => m.to)).toEqual(
       expect.arrayContaining(['rosencrantz@example.com', 'guildenstern@example.com']),
     );
-    expect(linkFor('rosencrantz@example.com')).toMatch(/\/join\/[0-9a-f]+\/$/);
+    expect(await linkFor('rosencrantz@example.com')).toMatch(/\/join\/[0-9a-f]+\/$/);
     for (const n of ['hamlet', 'iago', 'desdemona'] as const)
       expect(await drain(c[n], queues[n]), n).toEqual([
         expect.objectContaining({ type: 'invites_changed' }),
@@ -84,7 +76,7 @@ describe.each(databases('both'))('invitations on %s', (db) => {
       sent_invitations: false,
       errors: [['not-an-email', 'Invalid address.', false]],
     });
-    expect(outbox().some((m) => m.to === 'ophelia@example.com')).toBe(false);
+    expect((await outbox()).some((m) => m.to === 'ophelia@example.com')).toBe(false);
     const partly = await invite('hamlet', {
       invitee_emails: 'ophelia@example.com, othello@example.com',
     });
@@ -93,7 +85,7 @@ describe.each(databases('both'))('invitations on %s', (db) => {
       sent_invitations: true,
       errors: [['othello@example.com', 'Already has an account.', false]],
     });
-    expect(outbox().some((m) => m.to === 'ophelia@example.com')).toBe(true);
+    expect((await outbox()).some((m) => m.to === 'ophelia@example.com')).toBe(true);
     expect((await invite('hamlet', { invitee_emails: 'iago@example.com' })).body).toMatchObject({
       msg: "We weren't able to invite anyone.",
       sent_invitations: false,
@@ -199,9 +191,11 @@ describe.each(databases('both'))('invitations on %s', (db) => {
       guildenstern.id,
     );
 
-    const before = outbox().filter((m) => m.to === 'rosencrantz@example.com').length;
+    const before = (await outbox()).filter((m) => m.to === 'rosencrantz@example.com').length;
     expect((await c.hamlet.post(`/invites/${rosencrantz.id}/resend`)).status).toBe(200);
-    expect(outbox().filter((m) => m.to === 'rosencrantz@example.com').length).toBe(before + 1);
+    expect((await outbox()).filter((m) => m.to === 'rosencrantz@example.com').length).toBe(
+      before + 1,
+    );
     expect((await c.othello.post(`/invites/${rosencrantz.id}/resend`)).body.code).toBe(
       'BAD_REQUEST',
     );
@@ -263,7 +257,7 @@ describe.each(databases('both'))('invitations on %s', (db) => {
   });
 
   it('lets the invitee sign up from the link, with the invited role and streams', async () => {
-    const link = linkFor('rosencrantz@example.com');
+    const link = await linkFor('rosencrantz@example.com');
     const page = await join(link);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -307,7 +301,7 @@ describe.each(databases('both'))('invitations on %s', (db) => {
     for (const who of ['voltemand', 'cornelius']) {
       // The link's form takes the address; the account comes from the link mailed to it.
       expect((await join(link, { email: `${who}@example.com` })).status, who).toBe(200);
-      const res = await join(linkFor(`${who}@example.com`), {
+      const res = await join(await linkFor(`${who}@example.com`), {
         full_name: who,
         password: 'elsinore!',
       });
@@ -321,7 +315,7 @@ describe.each(databases('both'))('invitations on %s', (db) => {
       ).toEqual(['general', 'welcome']);
     }
     expect((await join(link, { email: 'voltemand@example.com' })).status).toBe(200);
-    expect(linkFor('voltemand@example.com')).toBe(`${w.server.url}/`); // told they have an account, not sent a second one
+    expect(await linkFor('voltemand@example.com')).toBe(`${w.server.url}/`); // told they have an account, not sent a second one
     expect((await join(link, { email: 'bad' })).status).toBe(400);
     await w.server.ctx.db
       .updateTable('invites')

@@ -39,6 +39,7 @@ const NOT_UPSTREAM: Record<string, string> = {
   'GET /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
   'DELETE /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
   'POST /submessage': "not in the OpenAPI file (the widgets' endpoint, used by every client)",
+  'GET /parley/mail': "a Parley extension: the organization's mail, for administrators",
 };
 
 /** The events every queue received, validated one by one after the sweep. */

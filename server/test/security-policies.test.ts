@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
+import { queuedMails } from './mailbox.js';
 
 /**
  * The security review's findings about organization policies and invitations (issue 16: 1, 2,
@@ -17,12 +16,7 @@ describe.each(databases('both'))('organization policies and invitations on %s', 
     expect((await w.as.desdemona.patch('/realm', params)).body).toMatchObject({
       result: 'success',
     });
-  const outbox = () =>
-    fs
-      .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+  const outbox = () => queuedMails(w.server);
   const signUp = (link: string, form: Record<string, string>) =>
     fetch(`${w.server.url}${new URL(link).pathname}`, {
       method: 'POST',
@@ -297,9 +291,7 @@ describe.each(databases('both'))('organization policies and invitations on %s', 
       stream_ids: [],
     });
     expect(leaving.status).toBe(200);
-    const osricLink = outbox()
-      .filter((m) => m.to === 'osric@example.com')
-      .at(-1).link as string;
+    const osricLink = (await outbox()).filter((m) => m.to === 'osric@example.com').at(-1)!.link;
     expect(
       (await signUp(osricLink, { full_name: 'Osric', password: 'osric-password' })).status,
     ).toBe(200);
@@ -315,9 +307,9 @@ describe.each(databases('both'))('organization policies and invitations on %s', 
         })
       ).status,
     ).toBe(200);
-    const emailLink = outbox()
+    const emailLink = (await outbox())
       .filter((m) => m.to === 'fortinbras@example.com')
-      .at(-1).link as string;
+      .at(-1)!.link;
     const reusable = (await osric.post('/invites/multiuse', { invite_as: 200, stream_ids: [] }))
       .body.invite_link as string;
     const pending = (await admin.get('/invites')).body.invites as any[];
@@ -357,9 +349,7 @@ describe.each(databases('both'))('organization policies and invitations on %s', 
         })
       ).status,
     ).toBe(200);
-    const horatio = outbox()
-      .filter((m) => m.to === 'horatio@example.com')
-      .at(-1).link as string;
+    const horatio = (await outbox()).filter((m) => m.to === 'horatio@example.com').at(-1)!.link;
     expect(
       (await signUp(horatio, { full_name: 'Horatio', password: 'horatio-password' })).status,
     ).toBe(200);

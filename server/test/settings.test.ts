@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from './harness.js';
 import { drain, TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
+import { queuedMails } from './mailbox.js';
 
 describe.each(databases('both'))('PATCH /settings on %s', (db) => {
   const w = useServer({ db, people: ['cordelia'] });
@@ -165,16 +164,12 @@ describe.each(databases('both'))('PATCH /settings on %s', (db) => {
     expect((await cordelia.get('/drafts')).body.count).toBe(0);
   });
 
-  it('starts an email change with a confirmation link in the outbox, applied once', async () => {
+  it('starts an email change with a confirmation link in the mail queue, applied once', async () => {
     const r = await cordelia.patch('/settings', { email: 'cordelia@lear.example' });
     expect(r.status).toBe(200);
     expect((await cordelia.get('/users/me')).body.email).toBe('cordelia@example.com');
-    const outbox = fs
-      .readFileSync(path.join(w.server.dataDir, 'outbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const mail = outbox.find((m) => m.to === 'cordelia@lear.example');
+    const mail = (await queuedMails(w.server)).find((m) => m.to === 'cordelia@lear.example')!;
+    expect(mail.kind).toBe('email_change');
     const link = new URL(mail.link);
     const confirm = await fetch(`${w.server.url}${link.pathname}`);
     expect(confirm.status).toBe(200);

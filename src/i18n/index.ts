@@ -15,14 +15,20 @@ export { LANGUAGES, supportedLanguage, translationFor, type LanguageCode } from 
 
 type Strings = Record<string, unknown>;
 
-// signup.json holds the strings of the server's own sign-up pages (server/pages/strings.ts): no
-// screen of the client shows them, so the client neither bundles nor fetches them.
+// signup.json holds the strings of the server's own sign-up pages and mail.json those of its mails
+// (server/pages/strings.ts): no screen of the client shows them, so the client neither bundles nor
+// fetches them.
 const englishFiles = import.meta.glob<Strings>(
-  ['./locales/en/*.json', '!./locales/en/signup.json'],
+  ['./locales/en/*.json', '!./locales/en/signup.json', '!./locales/en/mail.json'],
   { eager: true, import: 'default' },
 );
 const otherFiles = import.meta.glob<Strings>(
-  ['./locales/*/*.json', '!./locales/en/*.json', '!./locales/*/signup.json'],
+  [
+    './locales/*/*.json',
+    '!./locales/en/*.json',
+    '!./locales/*/signup.json',
+    '!./locales/*/mail.json',
+  ],
   { import: 'default' },
 );
 

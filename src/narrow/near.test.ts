@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { narrowUrlAt, parsePlaceUrl } from './url';
+import { narrowUrlAt, parsePlaceUrl, pathFromZulipHash } from './url';
 import {
   dmNarrow,
   feedNarrow,
@@ -58,4 +58,16 @@ describe('narrowUrlAt', () => {
       });
     },
   );
+});
+
+describe('pathFromZulipHash', () => {
+  it("routes the reference's hash links: conversations, and the settings its mails link to", () => {
+    expect(pathFromZulipHash('#narrow/channel/3-welcome/near/9')).toBe(
+      '/narrow/channel/3-welcome/near/9',
+    );
+    expect(pathFromZulipHash('#settings/notifications')).toBe('/settings/notifications');
+    expect(pathFromZulipHash('#organization/users')).toBe('/organization/users');
+    expect(pathFromZulipHash('#reactions')).toBeNull();
+    expect(pathFromZulipHash('#settingsx/a')).toBeNull();
+  });
 });

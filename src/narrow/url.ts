@@ -84,9 +84,12 @@ export function streamSlug(streamId: number, streamName?: string): string {
   return `${streamId}-${hashEncode(streamName.replace(/ /g, '-'))}`;
 }
 
-/** `#narrow/...` links from messages and other clients, as a path this app routes. */
+/**
+ * The reference app's hash links (`#narrow/…` in messages and from other clients, `#settings/…`
+ * and `#organization/…` in its mails), as the path this app routes.
+ */
 export function pathFromZulipHash(hash: string): string | null {
-  return hash.startsWith('#narrow/') ? `/${hash.slice(1)}` : null;
+  return /^#(?:narrow|settings|organization)\//.test(hash) ? `/${hash.slice(1)}` : null;
 }
 
 export function narrowToUrl(narrow: Narrow, streamName?: string): string {

@@ -24,7 +24,7 @@ import {
   updateBot,
   updateUser,
 } from '../api/routes/users';
-import { getMailLog } from '../api/routes/parley-mail';
+import { getMailLog } from '../api/extensions/mail-log';
 import { useSessionCore } from '../model/session-core';
 
 export const inviteKeys = { all: ['invites'] as const };

@@ -3,11 +3,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createStore } from 'zustand/vanilla';
 import { ApiConnection } from '../api/connection';
-import type { RegisterResponse } from '../api/model';
+import type { RegisterResponse, ServerSettings } from '../api/model';
 import { createAccountStore } from '../model/account-store';
 import { StoreHolderContext } from '../model/hooks';
 import { createOutboxStore } from '../model/outbox';
 import { SessionCoreContext, type SessionCore, type SessionState } from '../model/session-core';
+import { accountKeys } from '../queries/account';
 import { reactQueryCaches } from '../queries/session-caches';
 import { eg } from './eg';
 import { FakeFetch } from './fake-fetch';
@@ -29,6 +30,18 @@ export function fakeSession(register: RegisterResponse = eg.registerResponse()) 
     outbox: createOutboxStore(),
     spectator: false,
   };
+  // What the server offers, as if fetched already (AdminView reads it): none of Parley's extensions.
+  const serverSettings: ServerSettings = {
+    authentication_methods: { password: true },
+    external_authentication_methods: [],
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_uri: 'http://parley.test',
+    parley_extensions: [],
+  };
+  queryClient.setQueryData(accountKeys.serverSettings, serverSettings);
   const store = () => session.state.getState().store!.getState();
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>

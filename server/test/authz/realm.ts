@@ -4,6 +4,7 @@ import {
   accountsBut,
   adminRequired,
   bad,
+  botsRefused,
   membersOnly,
   ownerRequired,
   type Row,
@@ -19,6 +20,12 @@ const admins = ['administrator', 'owner'] as const;
 const adminsOnly = { allow: admins, rest: adminRequired };
 
 export const REALM_ROWS: Row[] = [
+  {
+    // A Parley extension: the organization's queued and sent mail.
+    route: 'GET /parley/mail',
+    who: { allow: admins, deny: { bot: botsRefused }, rest: adminRequired },
+    call: (c) => c.get('/parley/mail'),
+  },
   {
     route: 'PATCH /realm',
     variant: 'an administrators setting',

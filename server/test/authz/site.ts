@@ -1,5 +1,5 @@
 import { fetchResult, type ApiResult, type TestClient } from '../client.js';
-import { ACCOUNTS, refused, userDeactivated, type Row } from './types.js';
+import { ACCOUNTS, refused, userDeactivated, type Row, type World } from './types.js';
 
 /**
  * Routes outside /api/v1: files, avatars, icons, emoji images and links from mails. Callers send
@@ -88,9 +88,53 @@ export const SITE_ROWS: Row[] = [
       const email = `${w.unique('moved')}@example.com`;
       await a.client.patch('/settings', { email });
       if (actor === 'deactivated') await w.as.owner.delete(`/users/${a.id}`);
-      return w.outbox(email).link;
+      return (await w.outbox(email)).link;
     },
     fresh: true,
     call: (c, path: string) => page(c, 'GET', path),
   },
+  ...['', '/'].flatMap((slash): Row[] => [
+    {
+      page: `GET /accounts/password/reset${slash}`,
+      // Anyone may ask for a reset link; the page says the same whoever asks.
+      who: { allow: everybody },
+      call: (c) => page(c, 'GET', `/accounts/password/reset${slash}`),
+    },
+    {
+      page: `POST /accounts/password/reset${slash}`,
+      who: { allow: everybody },
+      call: (c, _t, w) =>
+        page(c, 'POST', `/accounts/password/reset${slash}`, {
+          email: `${w.unique('forgetful')}@example.com`,
+        }),
+    },
+    {
+      page: `GET /accounts/password/reset/:secret${slash}`,
+      // The mailed link is the credential, whoever follows it.
+      who: { allow: everybody },
+      setup: (w) => resetLink(w),
+      fresh: true,
+      call: (c, link: string) => page(c, 'GET', link.replace(/\/$/, '') + slash),
+    },
+    {
+      page: `POST /accounts/password/reset/:secret${slash}`,
+      who: { allow: everybody },
+      setup: (w) => resetLink(w),
+      fresh: true,
+      call: (c, link: string) =>
+        page(c, 'POST', link.replace(/\/$/, '') + slash, { password: 'a-long-new-password' }),
+    },
+  ]),
 ];
+
+/** The path of a password reset link mailed to a new member. */
+async function resetLink(w: World): Promise<string> {
+  const { email } = await w.account('member');
+  const r = await fetch(`${w.server.url}/accounts/password/reset/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email }).toString(),
+  });
+  if (r.status !== 200) throw new Error(`matrix setup: a reset link for ${email}: ${r.status}`);
+  return (await w.outbox(email)).link;
+}

@@ -143,7 +143,8 @@ export interface World {
     multiuseLink: string;
     confirmLink: string;
   }>;
-  outbox(to: string): { link: string };
+  /** the path of the link in the newest mail to `to` */
+  outbox(to: string): Promise<{ link: string }>;
   /** a sign-up started through a reusable link: the confirmation link mailed to the address */
   confirmation(link: string): Promise<{ email: string; link: string }>;
 }

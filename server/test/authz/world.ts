@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { createUser } from '../../actions/users.js';
 import { ROLE } from '../../domain/roles.js';
 import { DEMO_PASSWORD, type TestServer } from '../harness.js';
 import { TestClient, type ApiResult } from '../client.js';
+import { queuedMails } from '../mailbox.js';
 import type { Actor, World } from './types.js';
 
 export const TOPIC = 'matrix';
@@ -229,13 +228,8 @@ export async function buildWorld(server: TestServer): Promise<World> {
   // Someone to find present, for the presence rows.
   must(await cordelia.post('/users/me/presence', { status: 'active' }), 'presence');
 
-  const outbox = (to: string) => {
-    const lines = fs
-      .readFileSync(path.join(server.dataDir, 'outbox.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const mail = lines.filter((m) => m.to === to).pop();
+  const outbox = async (to: string) => {
+    const mail = (await queuedMails(server)).filter((m) => m.to === to).pop();
     if (!mail) throw new Error(`matrix setup: no mail to ${to}`);
     return { link: new URL(mail.link).pathname };
   };
@@ -287,7 +281,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
     });
     if (r.status !== 200)
       throw new Error(`matrix setup: starting a sign-up through ${link} answered ${r.status}`);
-    return { email, link: outbox(email).link };
+    return { email, link: (await outbox(email)).link };
   };
 
   // An administrator invites, then is deactivated: their invitations must die with them, and so
@@ -298,7 +292,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
     const reusable = await multiuse(inviter.client);
     const email = (await pendingInvites(inviter.client)).find((i) => i.id === inviteId)
       .email as string;
-    const link = outbox(email).link;
+    const link = (await outbox(email)).link;
     const started = await confirmation(reusable.link);
     await deactivate(inviter.id);
     return {

@@ -19,6 +19,7 @@ import { OrgProfileSection } from './OrgProfileSection';
 import { OrgSettingsSection } from './OrgSettingsSection';
 import { ProfileFieldsSection } from './ProfileFieldsSection';
 import { MailSection } from './MailSection';
+import { LoadingState } from '../../components/StatePanel';
 import { useQuery } from '@tanstack/react-query';
 import { serverSettingsQuery } from '../../queries/account';
 import { useSessionCore } from '../../model/session-core';
@@ -28,10 +29,17 @@ interface AdminSection extends SettingsSection {
   minRole: number;
 }
 
-function useAdminSections(): AdminSection[] {
-  const { t: tOrg } = useTranslation('adminOrg');
+/** What the server offers beyond the Zulip API; undefined until it is known. */
+function useExtensions(): string[] | undefined {
   const { connection } = useSessionCore();
-  const extensions = useQuery(serverSettingsQuery(connection)).data?.parley_extensions;
+  // Fetched once a session: what the server offers does not change while it runs.
+  const settings = useQuery({ ...serverSettingsQuery(connection), staleTime: Infinity });
+  if (settings.isPending) return undefined;
+  return settings.data?.parley_extensions ?? [];
+}
+
+function useAdminSections(extensions: string[] | undefined): AdminSection[] {
+  const { t: tOrg } = useTranslation('adminOrg');
   return [
     // Everyone may read how the organization is set up, as in the reference app.
     {
@@ -113,7 +121,10 @@ const mailSection = (title: string): AdminSection => ({
 export function AdminView({ section }: { section: string | undefined }) {
   const { t } = useTranslation();
   const role = useUsersById()[useOwnUserId()]?.role ?? ROLE.GUEST;
-  const sections = useAdminSections().filter((s) => role <= s.minRole);
+  const extensions = useExtensions();
+  const sections = useAdminSections(extensions).filter((s) => role <= s.minRole);
+  // An extension's page, opened by its address: wait to know whether the server offers it.
+  if (extensions === undefined && section === 'mail') return <LoadingState />;
   return (
     <SettingsLayout
       title={t('pages.organization')}

@@ -2,9 +2,10 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { User } from '../../api/model';
+import type { ServerSettings, User } from '../../api/model';
 import { ROLE } from '../../api/model/user';
-import type { OutgoingMail } from '../../api/routes/parley-mail';
+import type { OutgoingMail } from '../../api/extensions/mail-log';
+import { accountKeys } from '../../queries/account';
 import { eg } from '../../test/eg';
 import { fakeSession } from '../../test/fake-session';
 import { AdminView } from './AdminView';
@@ -41,13 +42,11 @@ const reset: OutgoingMail = {
 /** AdminView over a server whose /server_settings announce `extensions`. */
 function renderAdmin(section: string, extensions: string[] | undefined, configured = false) {
   const session = fakeSession(eg.registerResponse({ realm_users: [admin], is_admin: true }));
-  const answer = (request: { path: string }) => {
-    const json = request.path.endsWith('/server_settings')
-      ? { result: 'success', msg: '', parley_extensions: extensions }
-      : { result: 'success', msg: '', mails: [invitation, reset], delivery_configured: configured };
-    return new Response(JSON.stringify(json), { headers: { 'content-type': 'application/json' } });
-  };
-  for (let i = 0; i < 6; i++) session.fake.respondWith(answer);
+  session.queryClient.setQueryData(accountKeys.serverSettings, (settings?: ServerSettings) => ({
+    ...settings!,
+    parley_extensions: extensions,
+  }));
+  session.fake.respond({ mails: [invitation, reset], delivery_configured: configured });
   const Wrapper = session.wrapper;
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MemoryRouter>

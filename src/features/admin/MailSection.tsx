@@ -7,7 +7,7 @@
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
-import type { OutgoingMail } from '../../api/routes/parley-mail';
+import type { OutgoingMail } from '../../api/extensions/mail-log';
 import { EmptyState, ErrorState, LoadingState } from '../../components/StatePanel';
 import { useMailLog } from '../../queries/admin';
 import { formatMoment } from './users/format';

@@ -1,7 +1,9 @@
 /**
- * Parley's own extension, not part of the Zulip API: the organization's outgoing mail, for its
- * administrators. A server announces it in /server_settings (`parley_extensions` holds
- * "mail_log"); the client asks for it only there.
+ * Parley's own extensions live here, apart from the bindings of the Zulip API (../routes, each an
+ * operation of the upstream description): a server announces the ones it offers in
+ * /server_settings (`parley_extensions`), and the client uses one only where it is announced.
+ *
+ * `mail_log`: the organization's outgoing mail, for its administrators.
  */
 import type { ApiConnection } from '../connection';
 
