@@ -4,7 +4,7 @@ import { TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { queuedMails } from './mailbox.js';
-import { freePort } from './process.js';
+import { freePort, probe, removeDataDir, ServerProcess, tempDataDir } from './process.js';
 import { sendDueMail, type MailSender } from '../actions/mail-worker.js';
 
 /**
@@ -325,4 +325,48 @@ describe.each(databases('both'))('mail delivery across failures on %s', (db) => 
       await mailbox.stop();
     }
   });
+});
+
+describe('mail through a crash', () => {
+  let mailbox: Mailbox;
+  let dataDir: string;
+  const running: ServerProcess[] = [];
+  beforeAll(async () => {
+    mailbox = new Mailbox(await freePort());
+    await mailbox.start();
+    dataDir = tempDataDir();
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((s) => s.stop('SIGKILL')));
+    await mailbox.stop();
+    removeDataDir(dataDir);
+  });
+
+  async function start(env: Record<string, string> = {}) {
+    const port = await freePort();
+    const server = new ServerProcess({ PORT: String(port), PARLEY_DATA_DIR: dataDir, ...env });
+    running.push(server);
+    const url = `http://127.0.0.1:${port}`;
+    await server.until(async () =>
+      (await probe(`${url}/ready`))?.status === 200 ? true : undefined,
+    );
+    return { server, url };
+  }
+
+  it('delivers, once, a mail acknowledged just before a kill -9', async () => {
+    // No mail server yet: the invitation's mail is written with it, and waits.
+    const first = await start();
+    const owner = await TestClient.login(first.url, 'desdemona@example.com', DEMO_PASSWORD);
+    expect(
+      (await owner.post('/invites', { invitee_emails: 'survivor@example.com', stream_ids: [] }))
+        .status,
+    ).toBe(200);
+    expect((await first.server.stop('SIGKILL')).signal).toBe('SIGKILL');
+
+    await start({ PARLEY_SMTP_URL: `smtp://127.0.0.1:${mailbox.port}` });
+    await until('the mail', () => mailbox.to('survivor@example.com').length > 0, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailbox.to('survivor@example.com')).toHaveLength(1);
+    expect(mailbox.to('survivor@example.com')[0]!.decoded).toMatch(/\/join\/[0-9a-f]+\//);
+  }, 120_000);
 });
