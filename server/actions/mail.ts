@@ -323,12 +323,29 @@ function nameList(language: string, names: string[]) {
   }
 }
 
-/** Links in the server's HTML are relative to the organization (`/user_uploads/…`, `#narrow/…`). */
-function absoluteLinks(html: string, base: string) {
-  return html.replace(
-    /\b(href|src)="(\/(?!\/)|#)/g,
-    (_, attribute: string, start: string) => `${attribute}="${base}${start === '#' ? '/#' : '/'}`,
-  );
+/**
+ * A message's HTML as a mail shows it: links relative to the organization (`/user_uploads/…`,
+ * `#narrow/…`) made absolute, and the few styles mail readers need inline (they drop the app's
+ * stylesheet): code and quotes set apart, wide blocks scrolling rather than widening the mail.
+ */
+function mailReadyHtml(html: string, base: string) {
+  return html
+    .replace(
+      /\b(href|src)="(\/(?!\/)|#)/g,
+      (_, attribute: string, start: string) => `${attribute}="${base}${start === '#' ? '/#' : '/'}`,
+    )
+    .replace(
+      /<pre>/g,
+      '<pre style="margin:8px 0;padding:8px 10px;background:#f4f5f8;color:#1f2329;border:1px solid #e3e6ec;border-radius:6px;overflow-x:auto;font-size:13px;white-space:pre-wrap">',
+    )
+    .replace(
+      /<code>/g,
+      '<code style="padding:1px 4px;background:#f4f5f8;color:#1f2329;border-radius:4px;font-size:13px">',
+    )
+    .replace(
+      /<blockquote>/g,
+      '<blockquote style="margin:8px 0;padding:0 0 0 10px;border-left:3px solid #c9ced8;color:#4b5260">',
+    );
 }
 
 /**
@@ -363,7 +380,7 @@ export async function queueMissedMessagesMail(
   const messages: QuotedMessage[] = conversation.messages.map((m) => ({
     sender: m.senderName,
     time: time(m.dateSent),
-    html: withContent ? absoluteLinks(m.html, base) : null,
+    html: withContent ? mailReadyHtml(m.html, base) : null,
     text: withContent ? m.text : null,
   }));
   return enqueueMail(trx, {
@@ -427,6 +444,8 @@ export async function listMail(ctx: AppContext, realm: Realm, actor: User, limit
     .limit(Math.max(1, Math.min(limit, 1000)))
     .execute();
   return {
+    // Without a mail server, nothing leaves: the page says so, and that links are passed on by hand.
+    delivery_configured: Boolean(ctx.config.smtpUrl),
     mails: rows.map((r) => ({
       id: r.id,
       kind: r.kind,

@@ -224,6 +224,7 @@ describe.each(databases('both'))('mail on %s', (db) => {
     const r = await w.as.iago.get('/parley/mail', { limit: 5 });
     expect(r.status).toBe(200);
     const mails = r.body.mails as any[];
+    expect(r.body.delivery_configured).toBe(true);
     expect(mails.length).toBeLessThanOrEqual(5);
     expect(mails.length).toBeGreaterThan(0);
     expect(mails[0]).toEqual({

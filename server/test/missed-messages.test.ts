@@ -58,6 +58,10 @@ describe.each(databases('both'))('missed-message mail on %s', (db) => {
     expect(mail.html).toContain('<strong>castle</strong>');
     expect(mail.link).toBe(`${w.server.url}/#narrow/dm/${ids.hamlet}-dm/near/${first.body.id}`);
     expect(mail.text).toContain(`${w.server.url}/#settings/notifications`);
+    // Without a mail server it waits, and administrators are told that none is configured.
+    const listed = (await w.as.iago.get('/parley/mail')).body;
+    expect(listed.delivery_configured).toBe(false);
+    expect(listed.mails.find((m: { id: number }) => m.id === mail.id)?.status).toBe('queued');
     // Both messages in one mail, and no second mail for the same batch.
     expect(await settled('othello@example.com', 'dm-1')).toHaveLength(1);
   });

@@ -110,7 +110,7 @@ export function MailSection() {
   const { mails, delivery_configured: configured } = log.data;
   return (
     <>
-      <p className="settings-hint">
+      <p className="admin-mail-intro">
         {configured === false ? t('mail.notConfigured') : t('mail.intro')}
       </p>
       {mails.length === 0 ? (
