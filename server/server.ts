@@ -17,6 +17,7 @@ import { startScheduler } from './actions/scheduler.js';
 import { startOutgoingWebhooks } from './actions/outgoing-webhooks.js';
 import { startMailWorker } from './actions/mail-worker.js';
 import { startMissedMessageMail } from './actions/missed-messages.js';
+import { startDigests } from './actions/digest.js';
 import {
   MemoryLoginAttempts,
   RedisLoginAttempts,
@@ -82,6 +83,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   app.addHook('onClose', startOutgoingWebhooks(ctx));
   app.addHook('onClose', startMailWorker(ctx));
   app.addHook('onClose', startMissedMessageMail(ctx));
+  app.addHook('onClose', startDigests(ctx));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -7,6 +7,7 @@ import { nowSeconds, requireAdmin } from '../lib/admin-checks.js';
 import { realmIconUrl, realmSettings } from '../lib/realm.js';
 import { topicNarrowUrl } from '../markdown/links.js';
 import { composeMail, type MailFrame, type MailSpec, type QuotedMessage } from '../pages/mail.js';
+import { mailTranslator } from '../pages/strings.js';
 import { supportedLanguage } from '../../src/i18n/languages.js';
 
 /**
@@ -23,7 +24,8 @@ export type MailKind =
   | 'email_change'
   | 'password_reset'
   | 'login'
-  | 'missed_messages';
+  | 'missed_messages'
+  | 'digest';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
@@ -400,6 +402,55 @@ export async function queueMissedMessagesMail(
       messages,
       action: { label: 'missed.button', url },
       notes: [...(withContent ? [] : ['missed.noContent']), 'missed.why'],
+      footnoteLink: { label: 'missed.settings', url: `${base}/#settings/notifications` },
+    },
+  });
+}
+
+/** A conversation a digest lists: where, since which message, how busy, and who spoke. */
+export interface DigestConversation {
+  stream: { id: number; name: string };
+  topic: string;
+  firstId: number;
+  unread: number;
+  senders: string[];
+}
+
+/**
+ * The weekly digest (upstream's digest email): the busiest conversations `user` has not read this
+ * week, each a link into it. One per person and week: the cause names the week.
+ */
+export function queueDigestMail(
+  ctx: AppContext,
+  trx: Database,
+  realm: Realm,
+  user: User,
+  conversations: DigestConversation[],
+  week: string,
+) {
+  const base = ctx.config.externalUrl;
+  const frame = mailFrame(ctx, realm, userLanguage(user));
+  const t = mailTranslator(frame.language);
+  return enqueueMail(trx, {
+    realmId: realm.id,
+    kind: 'digest',
+    to: user.delivery_email,
+    cause: `digest:${user.id}:${week}`,
+    frame,
+    spec: {
+      subject: 'digest.subject',
+      values: {},
+      paragraphs: ['digest.body'],
+      topics: conversations.map((c) => ({
+        title: `#${c.stream.name} > ${c.topic}`,
+        summary: t.text('digest.summary', {
+          count: c.unread,
+          names: nameList(frame.language, c.senders.slice(0, 3)),
+        }),
+        url: `${base}${topicNarrowUrl(c.stream.id, c.stream.name, c.topic)}/near/${c.firstId}`,
+      })),
+      action: { label: 'digest.button', url: `${base}/` },
+      notes: ['digest.why'],
       footnoteLink: { label: 'missed.settings', url: `${base}/#settings/notifications` },
     },
   });

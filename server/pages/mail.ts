@@ -33,6 +33,8 @@ export interface MailSpec {
   /** messages quoted in the mail: their sender, time, rendered HTML and Markdown source */
   messages?: QuotedMessage[];
   notes?: string[];
+  /** conversations listed as links, each with a line about it (a digest's) */
+  topics?: { title: string; summary: string; url: string }[];
   /** a small link after the notes (where to change which mails one gets) */
   footnoteLink?: { label: string; url: string };
 }
@@ -74,6 +76,7 @@ interface Said {
   paragraphs: Words[];
   facts: { label: string; value: string }[];
   messages: QuotedMessage[];
+  topics: { title: string; summary: string; url: string }[];
   action: { label: Words; url: string; fallback: string } | undefined;
   notes: Words[];
   footnote: { label: string; url: string } | undefined;
@@ -90,6 +93,7 @@ export function composeMail(frame: MailFrame, spec: MailSpec): MailContent {
     paragraphs: spec.paragraphs.map(words),
     facts: (spec.facts ?? []).map((f) => ({ label: t.text(f.label, values), value: f.value })),
     messages: spec.messages ?? [],
+    topics: spec.topics ?? [],
     action: spec.action && {
       label: words(spec.action.label),
       url: spec.action.url,
@@ -106,7 +110,7 @@ export function composeMail(frame: MailFrame, spec: MailSpec): MailContent {
 }
 
 function mailText(frame: MailFrame, said: Said): string {
-  const { paragraphs, facts, messages, action, notes, footnote, footer } = said;
+  const { paragraphs, facts, messages, topics, action, notes, footnote, footer } = said;
   return [
     frame.realmName,
     '',
@@ -117,6 +121,7 @@ function mailText(frame: MailFrame, said: Said): string {
       ...(m.text === null ? [] : m.text.split('\n').map((line) => `> ${line}`)),
       '',
     ]),
+    ...topics.flatMap((c) => [`${c.title}`, `  ${c.summary}`, `  ${c.url}`, '']),
     ...(action ? [`${action.label.text}:`, action.url, ''] : []),
     ...notes.flatMap((n) => [n.text, '']),
     ...(footnote ? [`${footnote.label}: ${footnote.url}`, ''] : []),
@@ -142,6 +147,17 @@ function mailHeader(frame: MailFrame): string {
   );
 }
 
+/** A digest's conversations: each a link, with a line about it beneath. */
+const topicsHtml = (topics: Said['topics']) =>
+  topics
+    .map(
+      (c) =>
+        `<p style="margin:0 0 14px;font-size:16px;line-height:1.4">` +
+        `<a class="mail-link" href="${escapeHtml(c.url)}" style="color:#3b6fd4;font-weight:600;text-decoration:none">${escapeHtml(c.title)}</a>` +
+        `<br><span class="mail-muted" style="font-size:14px;color:#6b7280">${escapeHtml(c.summary)}</span></p>`,
+    )
+    .join('');
+
 /** The quoted messages, each under its sender and time; their HTML is the server's own. */
 const quotedHtml = (messages: QuotedMessage[]) =>
   messages
@@ -157,7 +173,7 @@ const quotedHtml = (messages: QuotedMessage[]) =>
     .join('');
 
 function mailBody(said: Said): string {
-  const { paragraphs, facts, messages, action, notes, footnote } = said;
+  const { paragraphs, facts, messages, topics, action, notes, footnote } = said;
   const button = action
     ? `<p style="margin:8px 0 24px"><a class="mail-button" href="${escapeHtml(action.url)}" style="display:inline-block;background:#3b6fd4;color:#ffffff;font-size:16px;font-weight:600;line-height:1.2;padding:12px 20px;border-radius:6px;text-decoration:none">${action.label.html}</a></p>` +
       muted(
@@ -182,6 +198,7 @@ function mailBody(said: Said): string {
     paragraphs.map((x) => p(x.html)).join('') +
     factLines +
     quotedHtml(messages) +
+    topicsHtml(topics) +
     button +
     notes.map((x) => muted(x.html, 'font-size:14px')).join('') +
     footnoteLine
