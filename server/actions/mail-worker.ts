@@ -220,7 +220,9 @@ export function startMailWorker(
 ): () => Promise<void> {
   const smtpUrl = ctx.config.smtpUrl;
   if (!smtpUrl && !opts.sender) {
-    ctx.log.info('PARLEY_SMTP_URL is not set: mail is queued, not sent (GET /api/v1/parley/mail)');
+    ctx.log.info(
+      'PARLEY_SMTP_URL is not set: mail is queued, not sent; administrators read it in the app (Organization › Outgoing mail)',
+    );
     return async () => {};
   }
   let sender: Promise<MailSender> | null = null;
