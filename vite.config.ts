@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { CLIENT_ROUTES } from './server/http/client-routes';
 
 const proxyTarget = process.env.PARLEY_PROXY_TARGET ?? 'http://127.0.0.1:9991';
 
@@ -99,8 +101,76 @@ const preactForReact = process.env.VITEST
       { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
     ];
 
+/** The app's own addresses (server/http/client-routes.ts) as patterns, for the service worker. */
+const CLIENT_ROUTE_PATTERNS = CLIENT_ROUTES.map(
+  (route) =>
+    new RegExp(
+      '^' +
+        (route.endsWith('/*') ? `${route.slice(0, -2)}(?:/.*)?` : `${route}/?`).replace(
+          /\//g,
+          '\\/',
+        ) +
+        '$',
+    ),
+);
+
+/**
+ * The installable app: a web app manifest, and a service worker (Workbox, through
+ * vite-plugin-pwa) that keeps the app's shell and every script and style it has loaded, so that
+ * the app starts without the network. Only the app's own addresses get the kept shell; the pages
+ * the server renders (invitations, password resets) and the API always go to the server.
+ */
+function installableApp() {
+  return VitePWA({
+    injectRegister: false,
+    registerType: 'autoUpdate',
+    manifest: {
+      name: 'Parley',
+      short_name: 'Parley',
+      description: 'Team chat organised by channels and topics',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#f3f4f7',
+      theme_color: '#3b6fd4',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        {
+          src: '/icons/maskable-192.png',
+          sizes: '192x192',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
+        {
+          src: '/icons/maskable-512.png',
+          sizes: '512x512',
+          type: 'image/png',
+          purpose: 'maskable',
+        },
+        { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+      ],
+    },
+    workbox: {
+      // Only the shell up front; scripts and styles are kept as they are first loaded.
+      globPatterns: ['index.html'],
+      navigateFallback: '/index.html',
+      navigateFallbackAllowlist: CLIENT_ROUTE_PATTERNS,
+      cleanupOutdatedCaches: true,
+      runtimeCaching: [
+        {
+          // Hashed names never change: kept until a newer build's replace them.
+          urlPattern: ({ url }) => url.pathname.startsWith('/assets/'),
+          handler: 'CacheFirst',
+          options: { cacheName: 'parley-assets', expiration: { maxEntries: 400 } },
+        },
+      ],
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), katexFontDisplay()],
+  plugins: [react(), precompress(), katexFontDisplay(), process.env.VITEST ? [] : installableApp()],
   resolve: { alias: preactForReact },
   server: {
     port: 5173,

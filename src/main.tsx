@@ -34,6 +34,15 @@ import 'katex/dist/katex.min.css';
 // The system's theme until an account's own setting is known.
 applyColorScheme();
 
+// The service worker of the built app (vite.config.ts installableApp): the app starts without
+// the network, and can be installed. Registered once the page has loaded, not to compete with it.
+if (import.meta.env.PROD && 'serviceWorker' in navigator)
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => {
+      // no service worker (a private window, an insecure origin): the app works online as ever
+    });
+  });
+
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: 1, refetchOnWindowFocus: false },

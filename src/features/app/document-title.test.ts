@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COUNT_DISPLAY, documentTitle, placeTitle, titleCount } from './document-title';
-import { badgeText } from './favicon-badge';
+import { badgeText, setAppBadge } from './favicon-badge';
 
 const names = (id: number) => ({ 1: 'general' })[id];
 const dmName = (ids: number[]) => ids.map((id) => `User ${id}`).join(', ');
@@ -40,5 +40,30 @@ describe('the document title', () => {
   it('caps the favicon badge', () => {
     expect(badgeText(7)).toBe('7');
     expect(badgeText(150)).toBe('99+');
+  });
+});
+
+describe("the installed app's badge", () => {
+  const badging = navigator;
+  afterEach(() => {
+    Reflect.deleteProperty(badging, 'setAppBadge');
+    Reflect.deleteProperty(badging, 'clearAppBadge');
+  });
+
+  it('shows the count through the Badging API, and clears it at zero', () => {
+    const set = vi.fn(() => Promise.resolve());
+    const clear = vi.fn(() => Promise.resolve());
+    Object.assign(badging, { setAppBadge: set, clearAppBadge: clear });
+    setAppBadge(12);
+    expect(set).toHaveBeenCalledWith(12);
+    setAppBadge(0);
+    expect(clear).toHaveBeenCalledTimes(1);
+  });
+
+  it('does nothing where the browser has no badges, or refuses them', async () => {
+    expect(() => setAppBadge(3)).not.toThrow();
+    Object.assign(badging, { setAppBadge: () => Promise.reject(new Error('not installed')) });
+    setAppBadge(3);
+    await Promise.resolve(); // the refusal is caught, not left unhandled
   });
 });

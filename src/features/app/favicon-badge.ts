@@ -33,8 +33,22 @@ export function badgeText(count: number): string {
   return count > 99 ? '99+' : String(count);
 }
 
+/**
+ * The installed app's badge (the Badging API, where the browser has it): the same count as the
+ * tab's icon. A browser without it, or a page not installed, ignores the call.
+ */
+export function setAppBadge(count: number): void {
+  // Not in every browser, whatever the DOM's types say.
+  const badging = navigator as Partial<Pick<Navigator, 'setAppBadge' | 'clearAppBadge'>>;
+  const done = count > 0 ? badging.setAppBadge?.(count) : badging.clearAppBadge?.();
+  void done?.catch(() => {
+    // not allowed here (a page that is not installed): the favicon shows the count
+  });
+}
+
 export function setFaviconCount(count: number): void {
   latest = count;
+  setAppBadge(count);
   if (count <= 0) {
     const link = iconLink();
     link.type = 'image/svg+xml';
