@@ -242,7 +242,9 @@ export function EmojiPicker({
           }}
         />
       </div>
-      {!query.trim() && <CategoryLinks sections={sections} body={body} />}
+      {/* Only once every category is there: a jump made before the standard emoji arrive would
+          be undone when they push the later sections down. */}
+      {loaded && !query.trim() && <CategoryLinks sections={sections} body={body} />}
       <div className="emoji-picker-body" ref={body} onKeyDown={onGridKey}>
         {!loaded && <p className="emoji-picker-note">{t('emoji.loading')}</p>}
         {loaded && flat.length === 0 && <p className="emoji-picker-note">{t('emoji.noMatch')}</p>}
