@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import net from 'node:net';
+import { freePort } from './server';
 
 /** A mail as the catcher received it, parsed. */
 export interface CaughtMail {
@@ -74,15 +74,4 @@ export function linkIn(mail: CaughtMail, pattern: RegExp): string {
   if (!link) throw new Error(`no link matching ${pattern} in "${mail.subject}"`);
   const url = new URL(link);
   return url.pathname + url.search + url.hash;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -84,7 +84,7 @@ export class ServerProcess {
 }
 
 /** A port nothing listens on now, chosen by the system. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
