@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
+import { compiledQuery } from '../db/compiled.js';
 import { cachedRow } from '../db/row-cache.js';
 import type { Realm, Stream, User } from '../db/schema.js';
 import { VISIBILITY } from '../domain/conversations.js';
@@ -27,55 +28,59 @@ export type EmailTrigger =
   'private_message' | 'mentioned' | 'wildcard_mentioned' | 'stream_email_notify' | 'followed_topic';
 
 /** Subscriptions of a channel that set `email_notifications` themselves, either way. */
-async function streamEmailChoices(trx: Database, streamId: number) {
-  return (await cachedRow(trx, `email-notify:${streamId}`, async () => {
-    const rows = await trx
-      .selectFrom('subscriptions')
-      .select(['user_id', 'email_notifications'])
-      .where('stream_id', '=', streamId)
-      .where('active', '=', 1)
-      .where('email_notifications', 'is not', null)
-      .execute();
-    return {
-      on: rows.filter((r) => r.email_notifications === 1).map((r) => r.user_id),
-      off: rows.filter((r) => r.email_notifications === 0).map((r) => r.user_id),
-    };
-  }))!;
-}
+const streamEmailChoices = compiledQuery((db, streamId: number) =>
+  db
+    .selectFrom('subscriptions')
+    .select(['user_id', 'email_notifications'])
+    .where('stream_id', '=', streamId)
+    .where('active', '=', 1)
+    .where('email_notifications', 'is not', null),
+);
 
 /** People of the organization who want mail for every channel unless a channel says otherwise. */
-async function streamEmailByDefault(trx: Database, realmId: number) {
-  return (await cachedRow(trx, `stream-email-default:${realmId}`, async () => ({
-    ids: (
-      await trx
-        .selectFrom('users')
-        .select('id')
-        .where('realm_id', '=', realmId)
-        .where('is_active', '=', 1)
-        .where('settings', 'like', '%"enable_stream_email_notifications":true%')
-        .execute()
-    ).map((r) => r.id),
-  })))!.ids;
-}
+const streamEmailByDefault = compiledQuery((db, realmId: number, pattern: string) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where('realm_id', '=', realmId)
+    .where('is_active', '=', 1)
+    .where('settings', 'like', pattern),
+);
 
-/** Who gets mail for every message of the channel (its own setting, else their default). */
+/**
+ * Who gets mail for every message of the channel (its own setting, else their default): one
+ * kept row per channel (row-cache.ts), dropped by any change to people or subscriptions, so a
+ * message sent costs no statement for it.
+ */
 async function streamMailRecipients(trx: Database, realmId: number, streamId: number) {
-  const [choices, byDefault] = await Promise.all([
-    streamEmailChoices(trx, streamId),
-    streamEmailByDefault(trx, realmId),
-  ]);
-  const off = new Set(choices.off);
-  return new Set([...choices.on, ...byDefault.filter((id) => !off.has(id))]);
+  const ids = await cachedRow(trx, `stream-mail:${streamId}`, async () => {
+    const [choices, byDefault] = await Promise.all([
+      streamEmailChoices.all(trx, streamId),
+      streamEmailByDefault.all(trx, realmId, '%"enable_stream_email_notifications":true%'),
+    ]);
+    const off = new Set(choices.filter((r) => r.email_notifications === 0).map((r) => r.user_id));
+    return [
+      ...new Set([
+        ...choices.filter((r) => r.email_notifications === 1).map((r) => r.user_id),
+        ...byDefault.map((r) => r.id).filter((id) => !off.has(id)),
+      ]),
+    ];
+  });
+  return new Set(ids!);
 }
 
-async function followers(trx: Database, streamId: number, topic: string) {
-  const rows = await trx
+/** Who follows the topic: one indexed statement (user_topics_topic), built once. */
+const topicFollowers = compiledQuery((db, streamId: number, topicKey: string, policy: number) =>
+  db
     .selectFrom('user_topics')
     .select('user_id')
     .where('stream_id', '=', streamId)
-    .where('topic_key', '=', topic.toLowerCase())
-    .where('visibility_policy', '=', VISIBILITY.FOLLOWED)
-    .execute();
+    .where('topic_key', '=', topicKey)
+    .where('visibility_policy', '=', policy),
+);
+
+async function followers(trx: Database, streamId: number, topic: string) {
+  const rows = await topicFollowers.all(trx, streamId, topic.toLowerCase(), VISIBILITY.FOLLOWED);
   return new Set(rows.map((r) => r.user_id));
 }
 
