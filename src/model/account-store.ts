@@ -12,7 +12,7 @@ import {
   reduceAccountEvents,
   type AccountState,
 } from './account-state';
-import { expireTyping } from './typing';
+import { emptyTyping, expireTyping } from './typing';
 
 export interface AccountActions {
   eventsReceived(events: readonly ParsedEvent[]): void;
@@ -27,8 +27,16 @@ export function createAccountStore(
   register: RegisterResponse,
   clock: () => number = Date.now,
 ): AccountStore {
+  return accountStoreFrom(accountStateFromSnapshot(register), clock);
+}
+
+/** A store that starts from a state kept earlier (offline-cache.ts) rather than a snapshot. */
+export function accountStoreFrom(
+  initial: AccountState,
+  clock: () => number = Date.now,
+): AccountStore {
   return createStore<AccountState & AccountActions>()((set, get) => ({
-    ...accountStateFromSnapshot(register),
+    ...initial,
     eventsReceived(events) {
       const state = get();
       const next = reduceAccountEvents(state, events, clock());
@@ -48,4 +56,16 @@ export function createAccountStore(
       if (typing !== get().typing) set({ typing });
     },
   }));
+}
+
+/**
+ * The state alone, as kept between visits: no actions, no queue (it is the server's, and gone by
+ * the next visit), nobody typing.
+ */
+export function keptState(state: AccountState & AccountActions): AccountState {
+  const { eventsReceived, flagsChangedLocally, clockTicked, ...data } = state;
+  void eventsReceived;
+  void flagsChangedLocally;
+  void clockTicked;
+  return { ...data, queueId: null, typing: emptyTyping, serverRestarted: null };
 }

@@ -15,7 +15,15 @@ describe('outbox', () => {
   it('tracks a send from start to echo', () => {
     const outbox = createOutboxStore();
     outbox.getState().sendStarted({ localId: 'a', destination, content: 'hi', timestamp: 1 });
+    expect(outbox.getState().messages[0].status).toBe('waiting');
+    outbox.getState().requestStarted('a');
     expect(outbox.getState().messages[0].status).toBe('sending');
+    outbox.getState().requestInterrupted('a');
+    expect(outbox.getState().messages[0]).toMatchObject({
+      status: 'waiting',
+      mayHaveArrived: true,
+    });
+    outbox.getState().requestStarted('a');
     outbox.getState().sendAccepted('a', 42);
     expect(outbox.getState().messages[0]).toMatchObject({ status: 'sent', messageId: 42 });
     outbox.getState().echoesArrived(['a']);
@@ -31,9 +39,23 @@ describe('outbox', () => {
     outbox.getState().queueReplaced();
     expect(outbox.getState().messages.map((m) => [m.localId, m.status])).toEqual([['a', 'failed']]);
     outbox.getState().retryStarted('a');
-    expect(outbox.getState().messages[0]).toMatchObject({ status: 'sending', error: undefined });
+    expect(outbox.getState().messages[0]).toMatchObject({ status: 'waiting', error: undefined });
     outbox.getState().sendCancelled('a');
     expect(outbox.getState().messages).toEqual([]);
+  });
+
+  it('takes back kept messages in the order they were written, once each', () => {
+    const outbox = createOutboxStore();
+    outbox.getState().sendStarted({ localId: 'm', destination, content: 'now', timestamp: 9 });
+    const kept = (localId: string, timestamp: number) => ({
+      localId,
+      destination,
+      content: localId,
+      timestamp,
+      status: 'waiting' as const,
+    });
+    outbox.getState().restored([kept('k2', 5), kept('k1', 5), kept('m', 9)]);
+    expect(outbox.getState().messages.map((m) => m.localId)).toEqual(['k1', 'k2', 'm']);
   });
 });
 

@@ -17,6 +17,11 @@ export interface SessionState {
   store: AccountStore | null;
   status: ConnectionStatus;
   stopReason: Extract<PollerState, { kind: 'stopped' }>['reason'] | null;
+  /**
+   * The store shows what this browser kept from an earlier visit (offline-keeper.ts), not yet
+   * the server's: true from then until the first snapshot arrives.
+   */
+  restored: boolean;
 }
 
 /**
@@ -26,10 +31,20 @@ export interface SessionState {
 export interface ServerDataCaches {
   /** a batch of events (or a local change shaped as one), taken in as the store takes it in */
   eventsReceived(events: readonly ParsedEvent[], ownUserId: number): void;
-  /** a new queue: events were missed, so history and topic lists must come from the server */
-  queueReplaced(): void;
+  /**
+   * a new queue: events were missed, so history and topic lists must come from the server;
+   * `keepShown` fetches them behind what is on screen (it came from the kept cache) instead of
+   * dropping them first
+   */
+  queueReplaced(keepShown?: boolean): void;
   /** a spectator has no queue: what it reads is fetched again from time to time */
   refreshMessages(): void;
+  /** what to keep of the fetched data between visits (the message pages), as a plain value */
+  keep(): unknown;
+  /** brings back what `keep` gave at an earlier visit */
+  restore(kept: unknown): void;
+  /** calls `listener` after the fetched data changed */
+  subscribe(listener: () => void): () => void;
 }
 
 export interface SessionCore {

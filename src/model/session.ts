@@ -21,7 +21,9 @@ import {
   type PollerApi,
   type PollerState,
 } from './poller';
-import { retrySend } from './send';
+import type { OfflineCache } from './offline-cache';
+import { OfflineKeeper } from './offline-keeper';
+import { outboxSenderFor, retrySend, type OutboxSender } from './send';
 import { ReadBatcher } from './flag-changes';
 import type { ServerDataCaches, SessionCore, SessionState } from './session-core';
 
@@ -37,6 +39,10 @@ export class AccountSession implements SessionCore {
   readonly composeDrafts: ComposeDraftsStore;
   private readonly poller: EventPoller;
   readonly readBatcher: ReadBatcher = new ReadBatcher(this);
+  private readonly outboxSender: OutboxSender;
+  /** keeps the account in the browser between visits, where there is a cache */
+  private readonly keeper: OfflineKeeper | null;
+  private readonly offlineCache: OfflineCache | null;
   private everConnected = false;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
@@ -54,6 +60,8 @@ export class AccountSession implements SessionCore {
       pollerApi?: PollerApi;
       storage?: Storage | null;
       spectator?: boolean;
+      /** where the account is kept between visits (offline-cache.ts); none: nothing kept */
+      offlineCache?: OfflineCache | null;
     } = {},
   ) {
     this.spectator = options.spectator ?? false;
@@ -65,6 +73,7 @@ export class AccountSession implements SessionCore {
       store: null,
       status: 'connecting',
       stopReason: null,
+      restored: false,
     }));
     this.composeDrafts = createComposeDraftsStore(
       email,
@@ -75,6 +84,11 @@ export class AccountSession implements SessionCore {
       eventsReceived: (events) => this.eventsReceived(events),
     });
     this.poller.subscribe((pollerState) => this.pollerChanged(pollerState));
+    this.outboxSender = outboxSenderFor(this);
+    this.offlineCache = this.spectator ? null : (options.offlineCache ?? null);
+    this.keeper = this.offlineCache
+      ? new OfflineKeeper(this.offlineCache, this.state, this.outbox, this.caches)
+      : null;
   }
 
   readonly retrySend = (localId: string) => retrySend(this, localId);
@@ -86,6 +100,7 @@ export class AccountSession implements SessionCore {
       return;
     }
     void this.poller.start();
+    this.keeper?.start();
     this.ticker = setInterval(
       () => this.state.getState().store?.getState().clockTicked(Date.now()),
       TYPING_TICK_MS,
@@ -121,19 +136,37 @@ export class AccountSession implements SessionCore {
     if (this.refresher) clearInterval(this.refresher);
     const queueId = this.state.getState().store?.getState().queueId;
     this.poller.stop();
+    this.keeper?.stop();
+    this.outboxSender.stop();
     this.readBatcher.dispose();
     if (this.ticker) clearInterval(this.ticker);
     if (deleteServerQueue && queueId)
       void deleteQueue(this.connection, { queue_id: queueId }).catch(() => {});
   }
 
+  /**
+   * Logging out: the server's queue is freed and everything this browser kept of the account
+   * (state, message pages, waiting messages) is erased.
+   */
+  logOut(): Promise<void> {
+    this.stop(true);
+    return this.offlineCache?.erase() ?? Promise.resolve();
+  }
+
+  /** Writes what is kept of the account now (tests; pages going away do it by themselves). */
+  keepNow(): void {
+    this.keeper?.saveNow();
+  }
+
   private snapshotReceived(register: RegisterResponse) {
-    const isReplacement = this.state.getState().store !== null;
-    this.state.setState({ store: createAccountStore(register) });
+    const previous = this.state.getState();
+    const isReplacement = previous.store !== null;
+    this.state.setState({ store: createAccountStore(register), restored: false });
     if (isReplacement) {
-      // Events were missed while the queue was gone: history must come from the server again.
+      // Events were missed while the queue was gone (or since the kept state was written):
+      // history must come from the server again, behind the kept pages if those are shown.
       this.outbox.getState().queueReplaced();
-      this.caches.queueReplaced();
+      this.caches.queueReplaced(previous.restored);
     }
   }
 

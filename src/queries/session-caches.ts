@@ -3,21 +3,45 @@
  * queues through ServerDataCaches, and this module keeps the caches in step. It lives here, not
  * in src/model, because the model sits beneath the query layer.
  */
-import type { QueryClient } from '@tanstack/react-query';
+import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 import { AccountSession } from '../model/session';
 import type { ServerDataCaches } from '../model/session-core';
 import { applyEventsToQueryCache } from './apply-event';
 import { messageKeys } from './messages';
 import { topicKeys } from './topics';
 
+/** The conversations whose messages are kept between visits: the ones read most recently. */
+const KEPT_CONVERSATIONS = 12;
+
 export function reactQueryCaches(queryClient: QueryClient): ServerDataCaches {
   return {
     eventsReceived: (events, ownUserId) => applyEventsToQueryCache(queryClient, events, ownUserId),
-    queueReplaced: () => {
-      void queryClient.resetQueries({ queryKey: messageKeys.all });
+    queueReplaced: (keepShown = false) => {
+      if (keepShown) void queryClient.invalidateQueries({ queryKey: messageKeys.all });
+      else void queryClient.resetQueries({ queryKey: messageKeys.all });
       void queryClient.invalidateQueries({ queryKey: topicKeys.all });
     },
     refreshMessages: () => void queryClient.invalidateQueries({ queryKey: messageKeys.all }),
+    keep: () => {
+      const cache = queryClient.getQueryCache();
+      const recent = new Set(
+        cache
+          .findAll({ queryKey: messageKeys.all, predicate: (q) => q.state.status === 'success' })
+          .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt)
+          .slice(0, KEPT_CONVERSATIONS),
+      );
+      return dehydrate(queryClient, {
+        shouldDehydrateQuery: (query) =>
+          recent.has(query) ||
+          (query.state.status === 'success' && query.queryKey[0] === topicKeys.all[0]),
+        shouldDehydrateMutation: () => false,
+      });
+    },
+    restore: (kept) => hydrate(queryClient, kept as DehydratedState),
+    subscribe: (listener) =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.type === 'updated' && event.action.type === 'success') listener();
+      }),
   };
 }
 

@@ -26,6 +26,7 @@ export function fakeSession(register: RegisterResponse = eg.registerResponse()) 
       store: createAccountStore(register),
       status: 'connected',
       stopReason: null,
+      restored: false,
     })),
     outbox: createOutboxStore(),
     spectator: false,

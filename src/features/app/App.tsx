@@ -20,6 +20,7 @@ import { serverSettingsQuery } from '../../queries/account';
 import { AppShell } from './AppShell';
 import type { AccountSession } from '../../model/session';
 import { createAccountSession } from '../../queries/session-caches';
+import { accountCacheKey, offlineCacheFor } from '../../model/offline-cache';
 import { SessionProvider } from './SessionProvider';
 
 export function App() {
@@ -59,7 +60,9 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
 
   useEffect(() => {
     const created = account
-      ? createAccountSession(account.email, account.apiKey, queryClient)
+      ? createAccountSession(account.email, account.apiKey, queryClient, {
+          offlineCache: offlineCacheFor(accountCacheKey(undefined, account.email)),
+        })
       : createAccountSession('', '', queryClient, { spectator: true });
     created.start();
     setSession(created);
@@ -89,9 +92,10 @@ function SessionGate({ session }: { session: AccountSession }) {
       stopReason === 'REALM_DEACTIVATED' ||
       stopReason === 'INVALID_API_KEY'
     ) {
+      void session.logOut();
       loggedOut(stopReason);
     }
-  }, [stopReason]);
+  }, [session, stopReason]);
 
   if (store) return <AppShell />;
   if (stopReason === 'no-queue' && session.spectator) {
@@ -124,7 +128,7 @@ function SessionGate({ session }: { session: AccountSession }) {
         type="button"
         className="button button-quiet"
         onClick={() => {
-          session.stop(true);
+          void session.logOut();
           loggedOut();
         }}
       >

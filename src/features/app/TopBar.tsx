@@ -22,7 +22,7 @@ export function TopBar({ leftOpen, rightOpen, onToggleLeft, onToggleRight }: Top
   const { t } = useTranslation();
 
   const logOut = () => {
-    session.stop(true);
+    void session.logOut();
     loggedOut();
   };
 

@@ -326,6 +326,8 @@ function EchoStatus({
   onCancel(id: string): void;
 }) {
   const { t } = useTranslation('messages');
+  if (echo.status === 'waiting')
+    return <span className="echo-status echo-waiting">{t('echo.waiting')}</span>;
   if (echo.status !== 'failed') return <span className="echo-status">{t('echo.sending')}</span>;
   return (
     <div className="echo-failed" role="alert">

@@ -14,7 +14,16 @@ import { buildRows } from './build-rows';
 export function useFeedRows(narrow: Narrow, target?: MessageTarget) {
   const session = useSession();
   const query = useInfiniteQuery(messageListQuery(session.connection, narrow, target));
-  const outbox = useStore(session.outbox, (s) => s.messages);
+  const queued = useStore(session.outbox, (s) => s.messages);
+  const connected = useStore(session.state, (s) => s.status === 'connected');
+  // Connected, a message waiting its turn is as good as on its way.
+  const outbox = useMemo(
+    () =>
+      connected
+        ? queued.map((m) => (m.status === 'waiting' ? { ...m, status: 'sending' as const } : m))
+        : queued,
+    [queued, connected],
+  );
   const ownUserId = useOwnUserId();
   const users = useUsersById();
   const streams = useStreamsById();

@@ -141,7 +141,7 @@ function ConfirmDeactivation({ onClose }: { onClose(): void }) {
   const confirm = () =>
     deactivate.mutate(undefined, {
       onSuccess: () => {
-        session?.stop(true);
+        void session?.logOut();
         loggedOut();
       },
     });

@@ -1,0 +1,135 @@
+/**
+ * What an account keeps in this browser between visits, so that a reload shows the account at
+ * once and works without the server: its live state as the event queue last left it, the message
+ * pages of the conversations it read recently, and the messages it wrote that the server has not
+ * accepted yet (the outbox). Kept in IndexedDB through idb-keyval, by structured clone (the
+ * state's records and arrays go in as they are, with no JSON step), one record per kind and
+ * account, and one per waiting message, so that two tabs never overwrite each other's messages.
+ *
+ * A browser without IndexedDB (or one that refuses it: a private window, a full disk) gets no
+ * cache: every call then resolves without effect, and the app works online as before.
+ */
+import { createStore, del, delMany, get, keys, set, type UseStore } from 'idb-keyval';
+import type { AccountState } from './account-state';
+import type { OutboxMessage } from './outbox';
+
+/**
+ * Raised whenever the shape of what is kept changes: a record of another version is dropped on
+ * reading, not misread.
+ */
+const CACHE_VERSION = 1;
+
+interface Versioned<T> {
+  version: number;
+  savedAt: number;
+  value: T;
+}
+
+/** A waiting message as kept: the tab that sends it, so that others leave it alone. */
+export interface StoredOutboxMessage extends OutboxMessage {
+  tab: string;
+}
+
+export interface OfflineCache {
+  loadState(): Promise<AccountState | null>;
+  saveState(state: AccountState): Promise<void>;
+  loadQueries(): Promise<unknown>;
+  saveQueries(dehydrated: unknown): Promise<void>;
+  loadOutbox(): Promise<StoredOutboxMessage[]>;
+  putOutbox(message: StoredOutboxMessage): Promise<void>;
+  deleteOutbox(localIds: readonly string[]): Promise<void>;
+  /** Everything of the account, for logging out; later saves do nothing. */
+  erase(): Promise<void>;
+}
+
+let database: UseStore | null | undefined;
+
+function store(): UseStore | null {
+  if (database === undefined) {
+    try {
+      database = typeof indexedDB === 'undefined' ? null : createStore('parley', 'accounts');
+    } catch {
+      database = null;
+    }
+  }
+  return database;
+}
+
+/** Failures of the cache never reach the app: it only loses the head start. */
+async function quietly<T>(fallback: T, run: (db: UseStore) => Promise<T>): Promise<T> {
+  const db = store();
+  if (!db) return fallback;
+  try {
+    return await run(db);
+  } catch (error) {
+    console.warn('The offline cache failed:', error);
+    return fallback;
+  }
+}
+
+/** The account's cache; `account` names the server and the person (accountCacheKey). */
+export function offlineCacheFor(account: string): OfflineCache {
+  const stateKey = `${account}\u0000state`;
+  const queriesKey = `${account}\u0000queries`;
+  const outboxPrefix = `${account}\u0000outbox\u0000`;
+  let erased = false;
+
+  const save = <T>(key: string, value: T) =>
+    quietly(undefined, async (db) => {
+      if (erased) return;
+      const record: Versioned<T> = { version: CACHE_VERSION, savedAt: Date.now(), value };
+      await set(key, record, db);
+    });
+  const load = <T>(key: string) =>
+    quietly<T | null>(null, async (db) => {
+      const record = await get<Versioned<T>>(key, db);
+      return record && record.version === CACHE_VERSION ? record.value : null;
+    });
+  const ownKeys = (db: UseStore) =>
+    keys<string>(db).then((all) =>
+      all.filter((key) => typeof key === 'string' && key.startsWith(`${account}\u0000`)),
+    );
+
+  return {
+    loadState: () => load<AccountState>(stateKey),
+    saveState: (state) => save(stateKey, state),
+    loadQueries: () => load<unknown>(queriesKey),
+    saveQueries: (dehydrated) => save(queriesKey, dehydrated),
+    loadOutbox: () =>
+      quietly<StoredOutboxMessage[]>([], async (db) => {
+        const found = await Promise.all(
+          (await ownKeys(db))
+            .filter((key) => key.startsWith(outboxPrefix))
+            .map((key) => get<Versioned<StoredOutboxMessage>>(key, db)),
+        );
+        return found
+          .flatMap((record) => (record?.version === CACHE_VERSION ? [record.value] : []))
+          .sort((a, b) => a.timestamp - b.timestamp || a.localId.localeCompare(b.localId));
+      }),
+    putOutbox: (message) => save(outboxPrefix + message.localId, message),
+    deleteOutbox: (localIds) =>
+      quietly(undefined, async (db) => {
+        if (localIds.length > 0)
+          await delMany(
+            localIds.map((id) => outboxPrefix + id),
+            db,
+          );
+      }),
+    erase: () => {
+      erased = true;
+      return quietly(undefined, async (db) => {
+        await delMany(await ownKeys(db), db);
+      });
+    },
+  };
+}
+
+/** The cache's name for an account: the server it talks to and the person. */
+export function accountCacheKey(baseUrl: string | undefined, email: string): string {
+  return `${baseUrl ?? globalThis.location?.origin ?? ''}\u0000${email.toLowerCase()}`;
+}
+
+/** Drops one record (tests, and a record found unreadable). */
+export async function dropRecord(key: string): Promise<void> {
+  await quietly(undefined, (db) => del(key, db));
+}
