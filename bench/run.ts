@@ -33,6 +33,7 @@ import { bareInsert, barePublish, bareRoute, sameWritesInsert } from './floors.j
 import { clockMs, openFileLimit, pollerFor, type Poller } from './pollers.js';
 import { sendFromChild } from './senders.js';
 import { lighthouseFigures } from './lighthouse.js';
+import { median, startFigures } from './warm-start.js';
 import { stats, timeEach, type Stats } from './stats.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -661,6 +662,16 @@ async function pageFigures() {
     detail: { render_blocking_ms: lh.renderBlockingMs, font_display_failures: lh.fontDisplayFailures } }); // prettier-ignore
 }
 
+/** From a reload to the first message row, with the account kept in the browser and without. */
+async function openingFigures() {
+  const start = await startFigures(root);
+  record({ db: '-', name: 'reload_to_first_row_warm_ms', unit: 'ms', floor: null,
+    goal: { max: 300 }, value: Math.round(median(start.warm)),
+    detail: { loads: start.warm.map(Math.round) } }); // prettier-ignore
+  record({ db: '-', name: 'open_to_first_row_cold_ms', unit: 'ms', floor: null, goal: null,
+    value: Math.round(median(start.cold)), detail: { loads: start.cold.map(Math.round) } }); // prettier-ignore
+}
+
 async function firstPageBytes(): Promise<{ bytes: number; files: number; encoding: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-page-'));
   const server = await startServer({ ...configFromEnv({}), port: 0, dataDir, demo: false });
@@ -796,7 +807,10 @@ async function main() {
     record({ db: '-', name: 'start_to_ready_p50', value: start.p50_ms, unit: 'ms', floor: null,
       goal: { max: 800 } }); // prettier-ignore
   }
-  if (fs.existsSync(path.join(root, 'dist', 'index.html'))) await pageFigures();
+  if (fs.existsSync(path.join(root, 'dist', 'index.html'))) {
+    await pageFigures();
+    await openingFigures();
+  }
   const client = clientFigures(scale.users, scale.channels);
   if (!client) throw new Error('the client figures could not be taken');
   record({ db: '-', name: 'client_apply_100k_events_ms', value: client.applyMs, unit: 'ms',
