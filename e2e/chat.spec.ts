@@ -683,6 +683,10 @@ test('desktop notifications for a direct message while the app is in the backgro
   await page.getByLabel('Password').fill('parley-demo');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('link', { name: /^Inbox/ })).toBeVisible();
+  // A second tab of the account, also in the background: one notification between them.
+  const secondTab = await context.newPage();
+  await secondTab.goto('/');
+  await expect(secondTab.getByRole('link', { name: /^Inbox/ })).toBeVisible();
 
   const hamlet = await apiClient(server.url, 'hamlet@example.com');
   const desdemona = await apiClient(server.url, 'desdemona@example.com');
@@ -702,5 +706,70 @@ test('desktop notifications for a direct message while the app is in the backgro
       () => (window as unknown as { shownNotifications: unknown[] }).shownNotifications,
     );
   await expect.poll(shown).toEqual([{ title: 'King Hamlet', body: 'A word, my lady' }]);
+  // The second tab took the message in (it counts it) but left the notifying to the first.
+  await expect.poll(() => unreadCount(secondTab, 'King Hamlet')).toBe(1);
+  expect(
+    await secondTab.evaluate(
+      () => (window as unknown as { shownNotifications: unknown[] }).shownNotifications,
+    ),
+  ).toEqual([]);
+  await context.close();
+});
+
+test('three tabs of one account share one event queue, and stay live when the leading one closes', async ({
+  browser,
+}) => {
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const general = (await iago.get('/get_stream_id?stream=general')).stream_id;
+  const topicUrl = `/narrow/channel/${general}-general/topic/three.20tabs`;
+  await iago.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'three tabs',
+    content: 'Before the tabs opened.',
+  });
+  const first = await logIn(browser, server.url, 'polonius@example.com', { path: topicUrl });
+  const context = first.context();
+  const registers: string[] = [];
+  context.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/register')
+      registers.push(request.url());
+  });
+  const tabs = [first];
+  for (let i = 0; i < 2; i++) {
+    const tab = await context.newPage();
+    await tab.goto(topicUrl);
+    await expect(tab.getByText('Before the tabs opened.')).toBeVisible();
+    tabs.push(tab);
+  }
+  // The first tab registered its queue; the two others use it.
+  expect(registers).toEqual([]);
+
+  await iago.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'three tabs',
+    content: 'Seen in all three tabs.',
+  });
+  for (const tab of tabs) await expect(tab.getByText('Seen in all three tabs.')).toBeVisible();
+
+  // The leading tab closes: another takes the same queue over, without a new register.
+  await first.close();
+  await iago.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'three tabs',
+    content: 'After the first tab closed.',
+  });
+  for (const tab of tabs.slice(1))
+    await expect(tab.getByText('After the first tab closed.')).toBeVisible();
+  expect(registers).toEqual([]);
+  // Sending from a tab that does not own the queue: its own message replaces its echo, once.
+  const box = tabs[2]!.getByLabel('Message', { exact: true });
+  await box.fill('Sent from the third tab.');
+  await box.press('Enter');
+  for (const tab of tabs.slice(1))
+    await expect(tab.getByText('Sent from the third tab.')).toHaveCount(1);
+  await expect(tabs[2]!.getByText('Sending…')).toHaveCount(0);
   await context.close();
 });

@@ -24,6 +24,8 @@ export interface ConnectionOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** the request outlives the page (fetch's keepalive): for what a closing page still says */
+  keepalive?: boolean;
 }
 
 /** How much of an upload's request body has gone, in bytes. */
@@ -180,6 +182,7 @@ export class ApiConnection {
         headers,
         body,
         signal: options.signal,
+        ...(options.keepalive ? { keepalive: true } : {}),
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;

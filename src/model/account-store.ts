@@ -58,6 +58,11 @@ export function accountStoreFrom(
   }));
 }
 
+/** The state alone, for another tab on the same queue (queue-sharing.ts): nobody typing. */
+export function sharedState(state: AccountState & AccountActions): AccountState {
+  return { ...keptState(state), queueId: state.queueId, serverRestarted: state.serverRestarted };
+}
+
 /**
  * The state alone, as kept between visits: no actions, no queue (it is the server's, and gone by
  * the next visit), nobody typing.

@@ -15,9 +15,9 @@ import { accountStoreFrom, keptState } from './account-store';
 import type { OfflineCache, StoredOutboxMessage } from './offline-cache';
 import type { OutboxMessage, OutboxStore } from './outbox';
 import type { ServerDataCaches, SessionState } from './session-core';
+import { THIS_TAB as TAB } from './this-tab';
 
 const SAVE_DELAY_MS = 3000;
-const TAB = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 const TAB_LOCK_PREFIX = 'parley-tab:';
 
 /** This page's lock, held for its lifetime, so that other tabs can tell it is alive. */

@@ -104,9 +104,12 @@ export class EventPoller {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs until stopped; resolves when the poller stops. */
-  async start(): Promise<void> {
-    let queue: { id: string; lastEventId: number } | null = null;
+  /**
+   * Runs until stopped; resolves when the poller stops. With `resume`, polls that queue (another
+   * tab's, taken over) from that event on, and registers only if the server has dropped it.
+   */
+  async start(resume: { id: string; lastEventId: number } | null = null): Promise<void> {
+    let queue: { id: string; lastEventId: number } | null = resume && { ...resume };
     while (!this.isStopped()) {
       try {
         if (queue === null) queue = await this.register();

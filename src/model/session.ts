@@ -11,7 +11,13 @@ import { deleteQueue, registerQueue } from '../api/routes/real-time-events';
 import { authFailureCode } from '../api/errors';
 import { spectatorSnapshot } from './spectator';
 import type { ParsedEvent } from '../api/parse-event';
-import { createAccountStore } from './account-store';
+import {
+  accountStoreFrom,
+  createAccountStore,
+  sharedState,
+  type AccountStore,
+} from './account-store';
+import { QueueSharing, type SharingHost } from './queue-sharing';
 import { createComposeDraftsStore, type ComposeDraftsStore } from './compose-drafts';
 import { createOutboxStore, type OutboxStore } from './outbox';
 import {
@@ -62,6 +68,11 @@ export class AccountSession implements SessionCore {
       spectator?: boolean;
       /** where the account is kept between visits (offline-cache.ts); none: nothing kept */
       offlineCache?: OfflineCache | null;
+      /**
+       * the account's name for sharing one event queue among its tabs (queue-sharing.ts);
+       * none: this page polls a queue of its own
+       */
+      sharingKey?: string | null;
     } = {},
   ) {
     this.spectator = options.spectator ?? false;
@@ -80,8 +91,15 @@ export class AccountSession implements SessionCore {
       options.storage === undefined ? safeLocalStorage() : options.storage,
     );
     this.poller = new EventPoller(options.pollerApi ?? pollerApiFor(this.connection), {
-      snapshotReceived: (register) => this.snapshotReceived(register),
-      eventsReceived: (events) => this.eventsReceived(events),
+      snapshotReceived: (register) => {
+        this.snapshotReceived(register);
+        this.sharing?.shareSnapshot();
+      },
+      eventsReceived: (events) => {
+        this.eventsReceived(events);
+        const queueId = this.state.getState().store?.getState().queueId;
+        if (queueId) this.sharing?.shareEvents(queueId, events);
+      },
     });
     this.poller.subscribe((pollerState) => this.pollerChanged(pollerState));
     this.outboxSender = outboxSenderFor(this);
@@ -89,6 +107,62 @@ export class AccountSession implements SessionCore {
     this.keeper = this.offlineCache
       ? new OfflineKeeper(this.offlineCache, this.state, this.outbox, this.caches)
       : null;
+    this.sharing =
+      !this.spectator && options.sharingKey && QueueSharing.supported()
+        ? new QueueSharing(options.sharingKey, this.sharingHost())
+        : null;
+  }
+
+  /** shares one event queue with the account's other tabs, where the browser can */
+  private readonly sharing: QueueSharing | null;
+  /** the id of the last event this page took in, from its queue or the leading tab's */
+  private lastEventId = -1;
+
+  /**
+   * Whether this page is the one to notify the person of a new message: of all the account's
+   * tabs, only the one that owns the queue, and only when none of them is in front.
+   */
+  shouldNotifyHere(): boolean {
+    if (!this.sharing) return !(document.visibilityState === 'visible' && document.hasFocus());
+    return this.sharing.isLeader && !this.sharing.anyInFront();
+  }
+
+  private sharingHost(): SharingHost {
+    return {
+      becameLeader: () => {
+        const { store, restored } = this.state.getState();
+        const queueId = restored ? null : store?.getState().queueId;
+        // Another tab's queue, taken over from the last event this page took in.
+        void this.poller.start(
+          queueId && this.lastEventId >= 0 ? { id: queueId, lastEventId: this.lastEventId } : null,
+        );
+      },
+      snapshot: () => {
+        const store = this.state.getState().store?.getState();
+        if (!store?.queueId || this.state.getState().restored) return null;
+        return { queueId: store.queueId, lastEventId: this.lastEventId, state: sharedState(store) };
+      },
+      snapshotShared: (snapshot) => {
+        const { store, restored } = this.state.getState();
+        const current = restored ? null : store?.getState().queueId;
+        if (current === snapshot.queueId && this.lastEventId >= snapshot.lastEventId) return;
+        this.lastEventId = snapshot.lastEventId;
+        this.storeReplaced(accountStoreFrom(snapshot.state), current === snapshot.queueId);
+      },
+      eventsShared: (queueId, events) => {
+        const store = this.state.getState().store?.getState();
+        if (!store || this.state.getState().restored) return;
+        if (store.queueId !== queueId) {
+          this.sharing?.resync();
+          return;
+        }
+        const fresh = events.filter((e) => e.id > this.lastEventId);
+        if (fresh.length > 0) this.eventsReceived(fresh);
+      },
+      statusShared: (status, stopReason) => {
+        if (this.poller.state.kind !== 'polling') this.state.setState({ status, stopReason });
+      },
+    };
   }
 
   readonly retrySend = (localId: string) => retrySend(this, localId);
@@ -99,8 +173,12 @@ export class AccountSession implements SessionCore {
       void this.startSpectating();
       return;
     }
-    void this.poller.start();
+    if (this.sharing) this.sharing.start();
+    else void this.poller.start();
     this.keeper?.start();
+    if (typeof window !== 'undefined') {
+      window.addEventListener('pagehide', this.pageClosing);
+    }
     this.ticker = setInterval(
       () => this.state.getState().store?.getState().clockTicked(Date.now()),
       TYPING_TICK_MS,
@@ -136,6 +214,8 @@ export class AccountSession implements SessionCore {
     if (this.refresher) clearInterval(this.refresher);
     const queueId = this.state.getState().store?.getState().queueId;
     this.poller.stop();
+    this.sharing?.stop();
+    if (typeof window !== 'undefined') window.removeEventListener('pagehide', this.pageClosing);
     this.keeper?.stop();
     this.outboxSender.stop();
     this.readBatcher.dispose();
@@ -158,11 +238,29 @@ export class AccountSession implements SessionCore {
     this.keeper?.saveNow();
   }
 
+  /**
+   * The last tab of the account to close frees its queue on the server; with others open, the
+   * queue is theirs (one of them takes it over).
+   */
+  private readonly pageClosing = (event: PageTransitionEvent) => {
+    if (event.persisted) return; // kept in the back-forward cache: it may come back
+    const queueId = this.state.getState().store?.getState().queueId;
+    if (!queueId || this.state.getState().restored) return;
+    if (this.sharing && (!this.sharing.isLeader || this.sharing.hasOthers)) return;
+    void deleteQueue(this.connection, { queue_id: queueId }, { keepalive: true }).catch(() => {});
+  };
+
   private snapshotReceived(register: RegisterResponse) {
+    this.lastEventId = register.last_event_id;
+    this.storeReplaced(createAccountStore(register), false);
+  }
+
+  /** A new store for a new queue (or the same queue, caught up: `sameQueue`). */
+  private storeReplaced(store: AccountStore, sameQueue: boolean) {
     const previous = this.state.getState();
     const isReplacement = previous.store !== null;
-    this.state.setState({ store: createAccountStore(register), restored: false });
-    if (isReplacement) {
+    this.state.setState({ store, restored: false });
+    if (isReplacement && !sameQueue) {
       // Events were missed while the queue was gone (or since the kept state was written):
       // history must come from the server again, behind the kept pages if those are shown.
       this.outbox.getState().queueReplaced();
@@ -173,6 +271,7 @@ export class AccountSession implements SessionCore {
   private eventsReceived(events: ParsedEvent[]) {
     const store = this.state.getState().store;
     if (!store) return;
+    for (const event of events) if (event.id > this.lastEventId) this.lastEventId = event.id;
     store.getState().eventsReceived(events);
     this.caches.eventsReceived(events, store.getState().ownUserId);
     const echoed = events.flatMap((e) =>
@@ -192,10 +291,11 @@ export class AccountSession implements SessionCore {
 
   private pollerChanged(pollerState: PollerState) {
     if (pollerState.kind === 'polling') this.everConnected = true;
-    this.state.setState({
-      status: connectionStatus(pollerState, this.everConnected),
-      stopReason: pollerState.kind === 'stopped' ? pollerState.reason : null,
-    });
+    const status = connectionStatus(pollerState, this.everConnected);
+    const stopReason = pollerState.kind === 'stopped' ? pollerState.reason : null;
+    this.state.setState({ status, stopReason });
+    // A page that leaves says nothing of the connection to the tabs that stay.
+    if (stopReason !== 'requested') this.sharing?.shareStatus(status, stopReason);
   }
 }
 

@@ -36,6 +36,10 @@ export function getEvents(
 }
 
 /** DELETE /events: https://zulip.com/api/delete-queue */
-export function deleteQueue(connection: ApiConnection, options: { queue_id: string }) {
-  return connection.request<object>('DELETE', '/events', options);
+export function deleteQueue(
+  connection: ApiConnection,
+  options: { queue_id: string },
+  request: { keepalive?: boolean } = {},
+) {
+  return connection.request<object>('DELETE', '/events', options, request);
 }

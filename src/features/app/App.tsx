@@ -62,6 +62,7 @@ function SessionRoot({ account }: { account: StoredAccount | null }) {
     const created = account
       ? createAccountSession(account.email, account.apiKey, queryClient, {
           offlineCache: offlineCacheFor(accountCacheKey(undefined, account.email)),
+          sharingKey: accountCacheKey(undefined, account.email),
         })
       : createAccountSession('', '', queryClient, { spectator: true });
     created.start();

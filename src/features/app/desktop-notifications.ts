@@ -53,15 +53,14 @@ export function notificationTitle(message: Message): string {
     : message.sender_full_name;
 }
 
-const appInFront = () => document.visibilityState === 'visible' && document.hasFocus();
-
 export function useDesktopNotifications() {
   const session = useSession();
   const navigate = useNavigate();
   useEffect(() => {
     if (session.spectator || typeof Notification === 'undefined') return;
     return session.onEvents((events: ParsedEvent[]) => {
-      if (Notification.permission !== 'granted' || appInFront()) return;
+      // Of the account's tabs, one notifies, and only when none is in front.
+      if (Notification.permission !== 'granted' || !session.shouldNotifyHere()) return;
       const state = session.state.getState().store?.getState();
       if (!state) return;
       for (const event of events) {
