@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   BACKUPS_DIR,
   LOCK_FILE,
+  LOCK_PID_FILE,
   QUEUES_FILE,
   SQLITE_FILE,
   SQLITE_SIDE_FILES,
@@ -20,6 +21,7 @@ const SKIPPED_AT_TOP = new Set([
   SQLITE_FILE,
   ...SQLITE_SIDE_FILES,
   LOCK_FILE,
+  LOCK_PID_FILE,
   QUEUES_FILE,
   BACKUPS_DIR,
 ]);
@@ -93,7 +95,9 @@ function linkOrCopy(from: string, to: string): boolean {
 export function setAside(dir: string, keep: string[]): string | null {
   const entries = fs
     .readdirSync(dir)
-    .filter((name) => name !== LOCK_FILE && !name.startsWith('before-restore-'))
+    .filter(
+      (name) => name !== LOCK_FILE && name !== LOCK_PID_FILE && !name.startsWith('before-restore-'),
+    )
     .filter((name) => !keep.includes(name));
   if (!entries.length) return null;
   const aside = path.join(dir, `before-restore-${fileTimestamp()}`);

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import {
   DataDirLockedError,
   LOCK_FILE,
+  LOCK_PID_FILE,
   SQLITE_FILE,
   fileTimestamp,
   lockDataDir,
@@ -57,7 +58,9 @@ export async function restore(
   try {
     if (config.databaseUrl) postgres = await checkPostgresTarget(config.databaseUrl, manifest);
     else unlock = lockForRestore(config.dataDir);
-    const occupied = fs.readdirSync(config.dataDir).filter((name) => name !== LOCK_FILE);
+    const occupied = fs
+      .readdirSync(config.dataDir)
+      .filter((name) => name !== LOCK_FILE && name !== LOCK_PID_FILE);
     if (!opts.force && (occupied.length || postgres?.occupied))
       throw new Error(
         `${describeTarget(config, postgres)} is not empty` +

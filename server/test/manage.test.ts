@@ -138,11 +138,47 @@ describe('management commands', () => {
     await again.close();
   });
 
-  it('takes over a lock left by a process that died', async () => {
+  it('takes over a lock file of an earlier version left by a process that died', async () => {
     const cfg = tempConfig();
     fs.writeFileSync(path.join(cfg.dataDir, 'parley.lock'), '999999999');
     const db = await openDatabase({ dataDir: cfg.dataDir });
     await db.close();
+  });
+
+  it('is free the moment its owner is killed with kill -9, and never judged by a pid', async () => {
+    const cfg = tempConfig();
+    // A process that takes the directory's lock, says so and waits to be killed.
+    const dataDir = path.join(ROOT, 'server/db/data-dir.ts');
+    const owner = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import(${JSON.stringify(dataDir)}).then((m) => { m.lockDataDir(${JSON.stringify(cfg.dataDir)}); console.log('locked'); setInterval(() => {}, 1000); });`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      owner.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('locked')) resolve();
+      });
+      owner.once('exit', (code) => reject(new Error(`the lock's owner exited (${code})`)));
+    });
+    await expect(openDatabase({ dataDir: cfg.dataDir })).rejects.toThrow(
+      new RegExp(`Another Parley server \\(pid ${owner.pid}\\) is already using`),
+    );
+    const exited = new Promise((resolve) => owner.once('exit', resolve));
+    owner.kill('SIGKILL');
+    await exited;
+    // At once: no waiting for the dead pid to look dead.
+    const db = await openDatabase({ dataDir: cfg.dataDir });
+    await db.close();
+
+    // A pid in the pid file that is alive (this very process's parent) does not hold the lock.
+    fs.writeFileSync(path.join(cfg.dataDir, 'parley.lock.pid'), String(process.ppid));
+    const again = await openDatabase({ dataDir: cfg.dataDir });
+    await again.close();
   });
 
   it('prints help for manage and every command, and its version, without a stack trace', async () => {
