@@ -728,7 +728,7 @@ function clientFigures(users: number, channels: number) {
   );
   const line = run.stdout.trim().split('\n').pop();
   return run.status === 0 && line
-    ? (JSON.parse(line) as { applyMs: number; typeaheadMs: number })
+    ? (JSON.parse(line) as { applyMs: number; typeaheadMs: number; keepMs: number })
     : null;
 }
 
@@ -817,6 +817,8 @@ async function main() {
     floor: null, goal: { max: 1000 } }); // prettier-ignore
   record({ db: '-', name: 'client_typeahead_keystroke_ms', value: client.typeaheadMs, unit: 'ms',
     floor: null, goal: { max: 16 }, detail: { users: scale.users } }); // prettier-ignore
+  record({ db: '-', name: 'client_keep_state_ms', value: client.keepMs, unit: 'ms',
+    floor: null, goal: { max: 50 }, detail: { users: scale.users } }); // prettier-ignore
 
   const floors = { route, insert, sameWrites };
   await databaseFigures('sqlite', scale, rounds, floors);

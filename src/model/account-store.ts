@@ -67,7 +67,7 @@ export function sharedState(state: AccountState & AccountActions): AccountState 
  * The state alone, as kept between visits: no actions, no queue (it is the server's, and gone by
  * the next visit), nobody typing.
  */
-export function keptState(state: AccountState & AccountActions): AccountState {
+export function keptState(state: AccountState & Partial<AccountActions>): AccountState {
   const { eventsReceived, flagsChangedLocally, clockTicked, ...data } = state;
   void eventsReceived;
   void flagsChangedLocally;

@@ -9,7 +9,7 @@
  * A browser without IndexedDB (or one that refuses it: a private window, a full disk) gets no
  * cache: every call then resolves without effect, and the app works online as before.
  */
-import { createStore, del, delMany, get, keys, set, type UseStore } from 'idb-keyval';
+import { createStore, delMany, get, getMany, keys, set, setMany, type UseStore } from 'idb-keyval';
 import type { AccountState } from './account-state';
 import type { OutboxMessage } from './outbox';
 
@@ -69,7 +69,11 @@ async function quietly<T>(fallback: T, run: (db: UseStore) => Promise<T>): Promi
 
 /** The account's cache; `account` names the server and the person (accountCacheKey). */
 export function offlineCacheFor(account: string): OfflineCache {
-  const stateKey = `${account}\u0000state`;
+  // The state is kept one record per part (users, subscriptions, unreads...), and a save writes
+  // only the parts that changed since the last (the reducers make a new object for a changed
+  // part and keep the others): a presence change does not copy ten thousand people again.
+  const statePrefix = `${account}\u0000state\u0000`;
+  let savedParts: Record<string, unknown> = {};
   const queriesKey = `${account}\u0000queries`;
   const outboxPrefix = `${account}\u0000outbox\u0000`;
   let erased = false;
@@ -91,8 +95,33 @@ export function offlineCacheFor(account: string): OfflineCache {
     );
 
   return {
-    loadState: () => load<AccountState>(stateKey),
-    saveState: (state) => save(stateKey, state),
+    loadState: () =>
+      quietly<AccountState | null>(null, async (db) => {
+        const partKeys = (await ownKeys(db)).filter((key) => key.startsWith(statePrefix));
+        if (partKeys.length === 0) return null;
+        const records = await getMany<Versioned<unknown> | undefined>(partKeys, db);
+        if (records.some((r) => r?.version !== CACHE_VERSION)) return null;
+        const parts = Object.fromEntries(
+          partKeys.map((key, i) => [key.slice(statePrefix.length), records[i]!.value]),
+        );
+        savedParts = parts;
+        return parts as unknown as AccountState;
+      }),
+    saveState: (state) =>
+      quietly(undefined, async (db) => {
+        if (erased) return;
+        const changed = Object.entries(state).filter(([part, value]) => savedParts[part] !== value);
+        if (changed.length === 0) return;
+        const savedAt = Date.now();
+        await setMany(
+          changed.map(([part, value]) => [
+            statePrefix + part,
+            { version: CACHE_VERSION, savedAt, value } satisfies Versioned<unknown>,
+          ]),
+          db,
+        );
+        savedParts = { ...state };
+      }),
     loadQueries: () => load<unknown>(queriesKey),
     saveQueries: (dehydrated) => save(queriesKey, dehydrated),
     loadOutbox: () =>
@@ -117,6 +146,7 @@ export function offlineCacheFor(account: string): OfflineCache {
       }),
     erase: () => {
       erased = true;
+      savedParts = {};
       return quietly(undefined, async (db) => {
         await delMany(await ownKeys(db), db);
       });
@@ -127,9 +157,4 @@ export function offlineCacheFor(account: string): OfflineCache {
 /** The cache's name for an account: the server it talks to and the person. */
 export function accountCacheKey(baseUrl: string | undefined, email: string): string {
   return `${baseUrl ?? globalThis.location?.origin ?? ''}\u0000${email.toLowerCase()}`;
-}
-
-/** Drops one record (tests, and a record found unreadable). */
-export async function dropRecord(key: string): Promise<void> {
-  await quietly(undefined, (db) => del(key, db));
 }

@@ -7,6 +7,8 @@ import { firstPageParam, messageKeys, type MessageListData } from '../queries/me
 import { createAccountSession } from '../queries/session-caches';
 import { eg } from '../test/eg';
 import { fakeSession } from '../test/fake-session';
+import { createStore, get } from 'idb-keyval';
+import { accountStateFromSnapshot } from './account-state';
 import { offlineCacheFor } from './offline-cache';
 import type { PollerApi } from './poller';
 import { outboxSenderFor, sendFromCompose } from './send';
@@ -134,6 +136,25 @@ const page = (ids: number[]): MessageListData => ({
     },
   ],
   pageParams: [firstPageParam],
+});
+
+describe('offlineCacheFor', () => {
+  it('writes only the parts of the state that changed since the last save', async () => {
+    const account = `test-${Math.random()}`;
+    const cache = offlineCacheFor(account);
+    const state = accountStateFromSnapshot(eg.registerResponse());
+    await cache.saveState(state);
+    const db = createStore('parley', 'accounts');
+    const savedAt = async (part: string) =>
+      (await get<{ savedAt: number }>(`${account}\u0000state\u0000${part}`, db))!.savedAt;
+    const before = { users: await savedAt('users'), presence: await savedAt('presence') };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await cache.saveState({ ...state, presence: { ...state.presence } });
+    expect(await savedAt('users')).toBe(before.users);
+    expect(await savedAt('presence')).toBeGreaterThan(before.presence);
+    // A new page reads the whole state back.
+    expect(await offlineCacheFor(account).loadState()).toEqual(state);
+  });
 });
 
 describe('the kept account (OfflineKeeper)', () => {
