@@ -384,7 +384,7 @@ test('attaching files: a link in the message, an image preview the other side ca
   await expect(tab.locator('body')).toContainText('meeting notes');
 });
 
-test('a visitor reads the web-public channel without an account, read-only', async ({
+test('a visitor reads the web-public channel without an account, read-only, live', async ({
   browser,
 }) => {
   const context = await browser.newContext({
@@ -392,6 +392,10 @@ test('a visitor reads the web-public channel without an account, read-only', asy
     viewport: { width: 1280, height: 800 },
   });
   const page = await context.newPage();
+  // The visitors' stream of web-public events (a Parley extension), once the page opens it.
+  const streamOpened = page.waitForResponse((r) =>
+    r.url().endsWith('/api/v1/parley/web_public_events'),
+  );
   await page.goto('/');
   await page.getByRole('button', { name: 'Browse the public channels without an account' }).click();
 
@@ -409,24 +413,107 @@ test('a visitor reads the web-public channel without an account, read-only', asy
   await expect(page.getByRole('button', { name: /Star message|Add reaction/ })).toHaveCount(0);
   await page.screenshot({ path: 'test-results/spectator.png' });
 
-  // A new message in the channel appears without a reload (visitors' views refresh themselves).
-  const welcome = (
-    await (await apiClient(server.url, 'iago@example.com')).get('/get_stream_id?stream=welcome')
-  ).stream_id;
-  await (
-    await apiClient(server.url, 'iago@example.com')
-  ).post('/messages', {
+  // New messages, edits and deletions show live, within two seconds and without a reload;
+  // nothing of a channel that is not web-public ever does. The reader waits at the newest
+  // message (hovering the first one above scrolled up).
+  await page.keyboard.press('End');
+  const opened = await streamOpened;
+  expect(opened.headers()['content-type']).toContain('text/event-stream');
+  // A second listener in the page, as any browser's EventSource would read the stream, to see
+  // what goes over the wire to visitors.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const seen: unknown[] = [];
+        (window as unknown as { visitorEvents: unknown[] }).visitorEvents = seen;
+        const source = new EventSource('/api/v1/parley/web_public_events');
+        source.onmessage = (e) => {
+          seen.push(...(JSON.parse(e.data as string) as unknown[]));
+          resolve();
+        };
+      }),
+  );
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const welcome = (await iago.get('/get_stream_id?stream=welcome')).stream_id;
+  const general = (await iago.get('/get_stream_id?stream=general')).stream_id;
+  await iago.post('/messages', {
+    type: 'stream',
+    to: String(general),
+    topic: 'visitors',
+    content: 'For members only, never for visitors.',
+  });
+  const sentAt = Date.now();
+  const sent = await iago.post('/messages', {
     type: 'stream',
     to: String(welcome),
     topic: 'visitors',
     content: 'Hello, visitors!',
   });
-  await page.reload();
-  await expect(page.getByText('Hello, visitors!')).toBeVisible();
+  const live = page.locator(`[data-message-id="${sent.id}"]`);
+  await expect(live).toContainText('Hello, visitors!', { timeout: 2000 });
+  console.log(`visitor: a new message showed ${Date.now() - sentAt} ms after it was sent`);
+  await page.screenshot({ path: 'test-results/spectator-live.png' });
+
+  const editedAt = Date.now();
+  await iago.patch(`/messages/${sent.id}`, { content: 'Hello again, visitors!' });
+  await expect(live).toContainText('Hello again, visitors!', { timeout: 2000 });
+  console.log(`visitor: the edit showed ${Date.now() - editedAt} ms after it was made`);
+
+  const deletedAt = Date.now();
+  await iago.delete(`/messages/${sent.id}`);
+  await expect(live).toHaveCount(0, { timeout: 2000 });
+  console.log(`visitor: the deletion showed ${Date.now() - deletedAt} ms after it was made`);
+  await expect(page.getByText('For members only, never for visitors.')).toHaveCount(0);
+  await expect(sidebar.getByRole('link', { name: /^general/ })).toHaveCount(0);
+  const wire = JSON.stringify(
+    await page.evaluate(() => (window as unknown as { visitorEvents: unknown[] }).visitorEvents),
+  );
+  expect(wire).toContain('Hello, visitors!');
+  expect(wire).toContain('"type":"delete_message"');
+  expect(wire).not.toContain('For members only');
+  expect(wire).not.toContain(`"stream_id":${general}`);
 
   await page.getByRole('note').getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByLabel('Email')).toBeVisible();
   await context.close();
+});
+
+test('a visitor keeps up by polling where the server offers no stream to visitors', async ({
+  browser,
+}) => {
+  // A server of its own with the extension switched off, as any other Zulip server would be.
+  const plain = new ServerProcess(undefined, { PARLEY_WEB_PUBLIC_EVENTS: 'off' });
+  await plain.start();
+  try {
+    const context = await browser.newContext({ baseURL: plain.url });
+    const page = await context.newPage();
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/parley/web_public_events')) streams.push(r.url());
+    });
+    await page.goto('/');
+    await page
+      .getByRole('button', { name: 'Browse the public channels without an account' })
+      .click();
+    await expect(page.locator('article.message').first()).toBeVisible();
+
+    const iago = await apiClient(plain.url, 'iago@example.com');
+    const welcome = (await iago.get('/get_stream_id?stream=welcome')).stream_id;
+    const sentAt = Date.now();
+    await iago.post('/messages', {
+      type: 'stream',
+      to: String(welcome),
+      topic: 'visitors',
+      content: 'Polled, not streamed.',
+    });
+    // The open conversation is fetched again every 10 s while the page is visible.
+    await expect(page.getByText('Polled, not streamed.')).toBeVisible({ timeout: 15_000 });
+    console.log(`visitor (polling): the new message showed after ${Date.now() - sentAt} ms`);
+    expect(streams).toEqual([]);
+    await context.close();
+  } finally {
+    await plain.stop();
+  }
 });
 
 test('a visitor follows links: a web-public message opens for reading, anything else after a login', async ({

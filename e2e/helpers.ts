@@ -132,6 +132,23 @@ export async function apiClient(baseURL: string, email: string) {
       });
       return r.json() as Promise<Record<string, any>>;
     },
+    async patch(path: string, params: Record<string, string>) {
+      const r = await fetch(`${baseURL}/api/v1${path}`, {
+        method: 'PATCH',
+        headers: { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params),
+        signal: requestBound(`PATCH ${path}`),
+      });
+      return r.json() as Promise<Record<string, any>>;
+    },
+    async delete(path: string) {
+      const r = await fetch(`${baseURL}/api/v1${path}`, {
+        method: 'DELETE',
+        headers: { Authorization: auth },
+        signal: requestBound(`DELETE ${path}`),
+      });
+      return r.json() as Promise<Record<string, any>>;
+    },
   };
 }
 

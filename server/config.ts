@@ -54,6 +54,16 @@ export interface Config {
   mailPollMs: number;
   /** the wait after a first failed try, doubled after each next one (capped at an hour); tests shorten it */
   mailRetryMs: number;
+  /**
+   * PARLEY_WEB_PUBLIC_EVENTS: the `web_public_events` extension, a live stream of web-public
+   * channels' events for visitors (GET /parley/web_public_events); off, it is not announced and
+   * the route refuses
+   */
+  webPublicEvents: boolean;
+  /** PARLEY_WEB_PUBLIC_EVENTS_MAX: visitors' streams open at once in this process, at most */
+  webPublicEventsMax: number;
+  /** how often a visitor's stream carries a heartbeat, so that proxies keep it open; tests shorten it */
+  webPublicHeartbeatMs: number;
 }
 
 /** A configuration the server must not start with; its message is the one line to print. */
@@ -193,6 +203,14 @@ const ENVIRONMENT = z.object({
   PARLEY_MISSED_MESSAGE_DELAY: optional(
     z.pipe(z.string(), wholeNumber('a whole number of seconds, at least 1', 1)),
   ),
+  PARLEY_WEB_PUBLIC_EVENTS: z.pipe(
+    text('1'),
+    flag('(stream web-public channels to visitors live)'),
+  ),
+  PARLEY_WEB_PUBLIC_EVENTS_MAX: z.pipe(
+    text('10000'),
+    wholeNumber('a whole number of connections, at least 1', 1),
+  ),
   PARLEY_NOREPLY_EMAIL: optional(
     z
       .string()
@@ -255,6 +273,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     mailPollMs: 5000,
     mailRetryMs: 30_000,
     missedMessageDelaySeconds: e.PARLEY_MISSED_MESSAGE_DELAY,
+    webPublicEvents: e.PARLEY_WEB_PUBLIC_EVENTS,
+    webPublicEventsMax: e.PARLEY_WEB_PUBLIC_EVENTS_MAX,
+    webPublicHeartbeatMs: 25_000,
   };
 }
 

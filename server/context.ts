@@ -7,6 +7,7 @@ import type { LoginAttempts } from './domain/login-attempts.js';
 import { Mutex } from './events/lock.js';
 import type { QueueManager } from './events/manager.js';
 import type { Delivery } from './events/types.js';
+import type { VisitorStreams } from './events/visitor-streams.js';
 import type { ServerMetrics } from './metrics.js';
 import type { Readiness } from './readiness.js';
 
@@ -27,6 +28,8 @@ export interface AppContext {
   dialect: Dialect;
   config: Config;
   queues: QueueManager;
+  /** the visitors following web-public channels live; none when switched off, or in commands */
+  visitors?: VisitorStreams;
   lock: Mutex;
   log: Logger;
   /** failed password attempts per account, shared by every process when there are several */

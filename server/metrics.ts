@@ -119,6 +119,18 @@ export class ServerMetrics {
     });
   }
 
+  /** Visitors' streams of web-public events open in this process (PARLEY_WEB_PUBLIC_EVENTS_MAX). */
+  watchVisitors(visitors: { readonly size: number }) {
+    new client.Gauge({
+      name: 'parley_visitor_streams',
+      help: "Visitors' streams of web-public events open in this process",
+      registers: [this.registry],
+      collect() {
+        this.set(visitors.size);
+      },
+    });
+  }
+
   /**
    * The request histogram's series, by method, route and status class: found again by one string
    * rather than by hashing their labels at every request (thousands of parked long-polls are

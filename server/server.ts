@@ -11,6 +11,8 @@ import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
 import { RedisBus } from './events/redis-bus.js';
+import { VisitorStreams } from './events/visitor-streams.js';
+import { WebPublicEvents } from './lib/web-public-events.js';
 import { queuesSurviveRestarts, saveQueues, takeSavedQueues } from './events/persist.js';
 import { FEATURE_LEVEL, SERVICE_VERSION } from './domain/version.js';
 import { startScheduler } from './actions/scheduler.js';
@@ -64,11 +66,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         config.loginWindowSeconds,
       )
     : new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds);
+  const visitors = openVisitorStreams(config, bus, handle);
   const ctx: AppContext = {
     db: handle.db,
     dialect: handle.dialect,
     config,
     queues,
+    visitors,
     lock: new Mutex(),
     log,
     loginAttempts,
@@ -77,6 +81,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     readiness,
   };
   metrics.watchQueues(queues);
+  if (visitors) metrics.watchVisitors(visitors);
   const app = Fastify(serverOptions(config, opts.logger));
   await app.register(parleyApp, { ctx, logger: opts.logger });
   app.addHook('onClose', startScheduler(ctx));
@@ -87,6 +92,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
+    visitors?.close();
     queues.close();
     await bus.close();
     await loginAttempts.close();
@@ -116,6 +122,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
   if (opts.demoPassword !== undefined) await seed(server, opts.demoPassword);
   return server;
+}
+
+/** Visitors' live streams of web-public channels, unless the configuration turns them off. */
+function openVisitorStreams(config: Config, bus: Bus, handle: DatabaseHandle) {
+  if (!config.webPublicEvents) return undefined;
+  return new VisitorStreams(bus, new WebPublicEvents(handle.db), {
+    maxConnections: config.webPublicEventsMax,
+    heartbeatMs: config.webPublicHeartbeatMs,
+  });
 }
 
 /**
@@ -148,6 +163,8 @@ function openQueues(config: Config, bus: Bus, log: Logger, serverGeneration: num
  */
 async function closeServer(app: FastifyInstance, ctx: AppContext, release: () => Promise<void>) {
   const { config, queues } = ctx;
+  // Visitors' streams never end by themselves: they go first, and reconnect elsewhere.
+  ctx.visitors?.close();
   if (!queuesSurviveRestarts(config)) {
     queues.close();
     await app.close();

@@ -274,18 +274,32 @@ export class EventQueue {
   }
 }
 
+/**
+ * A message record as a client that asked for `applyMarkdown` and `clientGravatar` reads it: its
+ * content in one format, and an avatar URL unless the client computes gravatars itself.
+ */
+export function messageForClient(
+  record: Record<string, unknown>,
+  applyMarkdown: boolean,
+  clientGravatar: boolean,
+): Record<string, unknown> {
+  const message = inContentFormat(record, applyMarkdown);
+  if (clientGravatar === false && message.avatar_url === null)
+    message.avatar_url = message.avatar_url_fallback ?? null;
+  delete message.avatar_url_fallback;
+  return message;
+}
+
 /** Event shapes that depend on the queue's register options and client capabilities. */
 function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): ApiEvent[] {
   const caps = queue.opts.capabilities;
   switch (event.type) {
     case 'message': {
-      const message = inContentFormat(
+      const message = messageForClient(
         event.message as Record<string, unknown>,
         queue.opts.applyMarkdown,
+        queue.opts.clientGravatar,
       );
-      if (queue.opts.clientGravatar === false && message.avatar_url === null)
-        message.avatar_url = message.avatar_url_fallback ?? null;
-      delete message.avatar_url_fallback;
       const out: ApiEvent = { type: 'message', message, flags: event.flags ?? [] };
       if (delivery.echo && delivery.echo.queueId === queue.id) out.local_id = delivery.echo.localId;
       return [out];

@@ -56,10 +56,11 @@ export function frameworkErrorHandler(
 export function apiErrorHandler(ctx: AppContext, logged: boolean) {
   return (err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof DomainError) {
-      // Limits enforced inside actions (password attempts) get the header clients pace themselves by.
+      // Limits enforced inside actions (password attempts, visitors' streams) get the header
+      // clients pace themselves by.
       const retryAfter = err.extra['retry-after'];
       if (
-        err.code === 'RATE_LIMIT_HIT' &&
+        (err.code === 'RATE_LIMIT_HIT' || err.httpStatus === 503) &&
         typeof retryAfter === 'number' &&
         !reply.hasHeader('Retry-After')
       )

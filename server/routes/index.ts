@@ -17,6 +17,7 @@ import { operationsRoutes } from './operations.js';
 import { assetRoutes } from './assets.js';
 import { accountPages } from './account-pages.js';
 import { mailRoutes } from './mail.js';
+import { webPublicEventRoutes } from './web-public-events.js';
 
 /**
  * The API's routes, filed as the sections of the API documentation (https://zulip.com/api/),
@@ -34,6 +35,7 @@ import { mailRoutes } from './mail.js';
  * | Real-time events       | real-time-events.ts                  |
  * | Specialty endpoints    | specialty-endpoints.ts               |
  * | (Parley: mail)         | mail.ts                              |
+ * | (Parley: visitors)     | web-public-events.ts                 |
  */
 const API_ROUTES = [
   messageRoutes,
@@ -50,6 +52,7 @@ const API_ROUTES = [
   realTimeEventRoutes,
   specialtyRoutes,
   mailRoutes,
+  webPublicEventRoutes,
 ];
 
 /**

@@ -21,6 +21,8 @@ import {
 } from '../actions/profile-fields.js';
 import { realmPresence } from '../actions/presence.js';
 import { versionFields } from '../register/register.js';
+import { WEB_PUBLIC_EVENTS } from '../lib/web-public-events.js';
+import type { Config } from '../config.js';
 
 /*
  * The API documentation's "Server & organizations" section: the server's settings, the
@@ -30,9 +32,13 @@ import { versionFields } from '../register/register.js';
 
 /**
  * The extensions this server offers (see docs/architecture.md): `mail_log`, the organization's
- * outgoing mail for its administrators (GET /parley/mail).
+ * outgoing mail for its administrators (GET /parley/mail), and, unless the configuration turns
+ * it off, `web_public_events`, the web-public channels' events live for visitors
+ * (GET /parley/web_public_events).
  */
-export const PARLEY_EXTENSIONS = ['mail_log'];
+export function parleyExtensions(config: Config): string[] {
+  return ['mail_log', ...(config.webPublicEvents ? [WEB_PUBLIC_EVENTS] : [])];
+}
 
 /** What a client learns before logging in: how to log in, and which organization this is. */
 function serverSettings(app: FastifyInstance, { ctx }: RoutesOptions) {
@@ -71,7 +77,7 @@ function serverSettings(app: FastifyInstance, { ctx }: RoutesOptions) {
         realm_web_public_access_enabled: settings.enable_spectator_access,
         // Parley's additions to the API, by name, for clients that know them (ours); a field
         // other clients ignore, named so that it cannot be taken for one of the reference's.
-        parley_extensions: PARLEY_EXTENSIONS,
+        parley_extensions: parleyExtensions(ctx.config),
       };
     },
   );

@@ -30,6 +30,9 @@ describe('the configuration', () => {
       noreplyEmail: undefined,
       mailPollMs: 5000,
       mailRetryMs: 30_000,
+      webPublicEvents: true,
+      webPublicEventsMax: 10_000,
+      webPublicHeartbeatMs: 25_000,
     });
   });
 
@@ -57,6 +60,8 @@ describe('the configuration', () => {
       PARLEY_QUIET: '',
       PARLEY_SMTP_URL: 'smtps://mailer:secret@mail.example.com:465/',
       PARLEY_NOREPLY_EMAIL: ' chat@example.com ',
+      PARLEY_WEB_PUBLIC_EVENTS: 'off',
+      PARLEY_WEB_PUBLIC_EVENTS_MAX: '500',
     });
     expect(config).toEqual({
       port: 8080,
@@ -83,6 +88,9 @@ describe('the configuration', () => {
       noreplyEmail: 'chat@example.com',
       mailPollMs: 5000,
       mailRetryMs: 30_000,
+      webPublicEvents: false,
+      webPublicEventsMax: 500,
+      webPublicHeartbeatMs: 25_000,
     });
     expect(configFromEnv({ HOST: '::1', PORT: '' }).externalUrl).toBe('http://[::1]:9991');
     expect(configFromEnv({ PARLEY_QUIET: '1' }).logLevel).toBe('warn');
@@ -114,6 +122,8 @@ describe('the configuration', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, 'PARLEY_SMTP_URL must be an smtp://'],
     [{ PARLEY_NOREPLY_EMAIL: 'noreply' }, 'PARLEY_NOREPLY_EMAIL must be an email address'],
+    [{ PARLEY_WEB_PUBLIC_EVENTS: 'sometimes' }, 'PARLEY_WEB_PUBLIC_EVENTS must be 1'],
+    [{ PARLEY_WEB_PUBLIC_EVENTS_MAX: '0' }, 'PARLEY_WEB_PUBLIC_EVENTS_MAX must be a whole number'],
   ];
   it.each(refusals)('refuses %o', (env, message) => {
     expect(() => configFromEnv(env)).toThrow(ConfigError);

@@ -896,6 +896,56 @@ describe.skipIf(!!nginxAbsent)('deploy: the nginx site in front of a server, ove
     expect(event.message.id).toBe(json(sent).id);
   });
 
+  it("a visitor's stream of web-public events comes through it, each event as it happens", async () => {
+    const hamlet = await login('hamlet@example.com');
+    const events: any[] = [];
+    let text = '';
+    let answered: http.IncomingMessage | undefined;
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port: httpsPort,
+        path: '/api/v1/parley/web_public_events',
+        headers: { host: 'localhost', accept: 'text/event-stream' },
+        agent: false,
+        ca,
+        servername: 'localhost',
+      },
+      (res) => {
+        answered = res;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          let end: number;
+          while ((end = text.indexOf('\n\n')) !== -1) {
+            events.push(...JSON.parse(text.slice(0, end).replace(/^data: /, '')));
+            text = text.slice(end + 2);
+          }
+        });
+      },
+    );
+    req.on('error', () => {});
+    req.end();
+    try {
+      await until('the heartbeat that opens the stream', () => events.length > 0);
+      expect(answered!.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(answered!.headers['content-encoding']).toBeUndefined();
+      const content = `Through nginx to visitors ${crypto.randomUUID()}`;
+      const sent = await api(
+        'POST',
+        '/messages',
+        { type: 'stream', to: 'welcome', topic: 'nginx', content },
+        hamlet,
+      );
+      expect(sent.status).toBe(200);
+      await until('the message to reach the visitor', () =>
+        events.some((e) => e.type === 'message' && e.message.id === json(sent).id),
+      );
+    } finally {
+      req.destroy();
+    }
+  });
+
   it('a file of a few MB and one of the largest size upload through it; a larger body gets the JSON error', async () => {
     const hamlet = await login('hamlet@example.com');
     const upload = async (name: string, data: Buffer) => {

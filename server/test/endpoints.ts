@@ -523,6 +523,7 @@ export const STEPS: Step[] = [
   },
   { method: 'GET', path: '/bots', as: 'iago', component: 'JsonSuccessBase' },
   { method: 'GET', path: '/parley/mail', as: 'iago', component: 'JsonSuccessBase' },
+  { method: 'GET', path: '/parley/web_public_events', as: 'anon', component: 'JsonSuccessBase' },
   {
     method: 'PUT',
     path: '/bot_storage',

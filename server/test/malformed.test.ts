@@ -318,7 +318,13 @@ describe.each(DATABASES)('no request makes the server fail, on %s', (db) => {
   });
 
   it('refuses missing, malformed and wrong credentials', async () => {
-    const open = new Set(['GET /server_settings', 'POST /fetch_api_key']);
+    // Open to anyone, credentials unread: the server's settings, logging in, and the visitors'
+    // stream of web-public events (a Parley extension).
+    const open = new Set([
+      'GET /server_settings',
+      'POST /fetch_api_key',
+      'GET /parley/web_public_events',
+    ]);
     const requests: [string, () => Promise<ApiResult>][] = [];
     const wrongKey = new TestClient(server.url, 'hamlet@example.com', 'x'.repeat(32));
     const nobody = new TestClient(server.url, 'nobody@example.com', 'x'.repeat(32));

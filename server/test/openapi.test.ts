@@ -40,6 +40,8 @@ const NOT_UPSTREAM: Record<string, string> = {
   'DELETE /bot_storage': 'not in the OpenAPI file (the zulip_bots state handler uses it)',
   'POST /submessage': "not in the OpenAPI file (the widgets' endpoint, used by every client)",
   'GET /parley/mail': "a Parley extension: the organization's mail, for administrators",
+  'GET /parley/web_public_events':
+    'a Parley extension: web-public events for visitors (its JSON answer, without Accept: text/event-stream)',
 };
 
 /** The events every queue received, validated one by one after the sweep. */

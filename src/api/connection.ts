@@ -98,6 +98,41 @@ export class ApiConnection {
   }
 
   /**
+   * A GET answered with a stream of Server-Sent Events (a Parley extension's): its body, once the
+   * server has accepted. A refusal is thrown as `request` throws it; an answer that is not an
+   * event stream is `malformed`.
+   */
+  async openStream(
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    if (this.credentials) headers.Authorization = basicAuthHeader(this.credentials);
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
+        headers,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiRequestError({
+        kind: 'network',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+    const type = response.headers.get('Content-Type') ?? '';
+    if (response.ok && type.startsWith('text/event-stream') && response.body) return response.body;
+    if (!response.ok) await readResponse(response);
+    await response.body?.cancel().catch(() => {});
+    throw new ApiRequestError({
+      kind: 'malformed',
+      status: response.status,
+      message: 'response is not an event stream',
+    });
+  }
+
+  /**
    * A multipart POST with one file (uploads); same errors and answers as `request`. It goes by
    * XMLHttpRequest where there is one, since only that reports the body's progress.
    */

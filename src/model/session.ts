@@ -9,7 +9,19 @@ import { ApiConnection } from '../api/connection';
 import type { RegisterResponse } from '../api/model';
 import { deleteQueue, registerQueue } from '../api/routes/real-time-events';
 import { authFailureCode } from '../api/errors';
-import { spectatorSnapshot } from './spectator';
+import {
+  closesToVisitors,
+  opensChannel,
+  spectatorSnapshot,
+  visitorMayApply,
+  webPublicChannelIds,
+} from './spectator';
+import {
+  VisitorFeed,
+  visitorFeedApiFor,
+  type VisitorFeedApi,
+  type VisitorFeedOptions,
+} from './visitor-feed';
 import type { ParsedEvent } from '../api/parse-event';
 import {
   accountStoreFrom,
@@ -34,7 +46,6 @@ import { ReadBatcher } from './flag-changes';
 import type { ServerDataCaches, SessionCore, SessionState } from './session-core';
 
 const TYPING_TICK_MS = 1000;
-const SPECTATOR_REFRESH_MS = 30_000;
 /** What a spectator may ask for: no subscriber lists, no gravatar shortcut (both refused). */
 const SPECTATOR_REGISTER_OPTIONS = { apply_markdown: true, client_gravatar: false };
 
@@ -50,11 +61,15 @@ export class AccountSession implements SessionCore {
   private readonly keeper: OfflineKeeper | null;
   private readonly offlineCache: OfflineCache | null;
   private everConnected = false;
+  private stopped = false;
   private ticker: ReturnType<typeof setInterval> | null = null;
 
   /** reading web-public channels without an account: no queue, nothing written */
   readonly spectator: boolean;
-  private refresher: ReturnType<typeof setInterval> | null = null;
+  /** a visitor's live stream, or the polling that stands in for it */
+  private visitorFeed: VisitorFeed | null = null;
+  private readonly visitorFeedApi: VisitorFeedApi;
+  private readonly visitorFeedOptions: VisitorFeedOptions;
 
   constructor(
     readonly email: string,
@@ -73,6 +88,8 @@ export class AccountSession implements SessionCore {
        * none: this page polls a queue of its own
        */
       sharingKey?: string | null;
+      visitorFeedApi?: VisitorFeedApi;
+      visitorFeedOptions?: VisitorFeedOptions;
     } = {},
   ) {
     this.spectator = options.spectator ?? false;
@@ -80,6 +97,8 @@ export class AccountSession implements SessionCore {
       baseUrl: options.baseUrl,
       credentials: this.spectator ? undefined : { email, apiKey },
     });
+    this.visitorFeedApi = options.visitorFeedApi ?? visitorFeedApiFor(this.connection);
+    this.visitorFeedOptions = options.visitorFeedOptions ?? {};
     this.state = createStore<SessionState>()(() => ({
       store: null,
       status: 'connecting',
@@ -187,7 +206,7 @@ export class AccountSession implements SessionCore {
 
   /**
    * A spectator gets no event queue: one register for the organization and its web-public
-   * channels, then the open conversations are fetched again every half minute.
+   * channels, then the visitors' stream where the server offers one, or polling (VisitorFeed).
    */
   private async startSpectating() {
     for (let attempt = 0; ; attempt++) {
@@ -206,12 +225,58 @@ export class AccountSession implements SessionCore {
         await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
       }
     }
-    this.refresher = setInterval(() => this.caches.refreshMessages(), SPECTATOR_REFRESH_MS);
+    if (this.stopped) return;
+    this.visitorFeed = new VisitorFeed(
+      this.visitorFeedApi,
+      {
+        eventsReceived: (events) => this.visitorEventsReceived(events),
+        refresh: () => this.caches.refreshMessages(),
+        refused: () => this.visitorsRefused(),
+      },
+      this.visitorFeedOptions,
+    );
+    void this.visitorFeed.start();
+  }
+
+  /**
+   * Events from the visitors' stream, past the guard: only what names a channel the snapshot
+   * lists as web-public is applied. A channel newly open to visitors brings a new snapshot.
+   */
+  private visitorEventsReceived(events: ParsedEvent[]) {
+    const store = this.state.getState().store;
+    if (!store) return;
+    if (events.some(closesToVisitors)) {
+      this.visitorsRefused();
+      return;
+    }
+    const webPublic = webPublicChannelIds(store.getState().subscriptions);
+    const applied = events.filter((event) => visitorMayApply(event, webPublic));
+    if (applied.length) this.eventsReceived(applied);
+    if (events.some((event) => opensChannel(event, webPublic))) void this.spectatorSnapshotAgain();
+  }
+
+  /** A new snapshot for a visitor, as a new queue gives one to an account. */
+  private async spectatorSnapshotAgain() {
+    try {
+      const register = await registerQueue(this.connection, SPECTATOR_REGISTER_OPTIONS);
+      if (this.stopped) return;
+      this.state.setState({ store: createAccountStore(spectatorSnapshot(register)) });
+      this.caches.queueReplaced();
+    } catch {
+      // The channel shows after the next successful snapshot (a reload).
+    }
+  }
+
+  /** The organization closed its web-public channels to visitors. */
+  private visitorsRefused() {
+    this.visitorFeed?.stop();
+    this.state.setState({ store: null, stopReason: 'no-queue' });
   }
 
   /** Stops polling; with `deleteServerQueue`, also frees the queue on the server (log out). */
   stop(deleteServerQueue = false): void {
-    if (this.refresher) clearInterval(this.refresher);
+    this.stopped = true;
+    this.visitorFeed?.stop();
     const queueId = this.state.getState().store?.getState().queueId;
     this.poller.stop();
     this.sharing?.stop();

@@ -6,6 +6,8 @@
  */
 import type { RegisterResponse, RegisterUserSettings, Stream, Subscription } from '../api/model';
 import { defaultUserSettings } from '../api/model/user-settings';
+import type { ParsedEvent } from '../api/parse-event';
+import type { SubscriptionsState } from './subscriptions';
 
 /** A palette for channels without a subscriber's color. */
 const COLORS = [
@@ -80,4 +82,64 @@ export function spectatorSnapshot(register: Partial<RegisterResponse>): Register
     drafts: [],
     user_settings: { ...SETTING_DEFAULTS, ...defaults },
   } as RegisterResponse;
+}
+
+/**
+ * The channels a visitor's store lists as web-public: the ones its snapshot opened to them. Events
+ * from the visitors' stream about any other channel are ignored (visitorMayApply), whatever the
+ * server sent.
+ */
+export function webPublicChannelIds(state: SubscriptionsState): Set<number> {
+  const ids = new Set<number>();
+  for (const id of Object.keys(state.subscriptions).map(Number))
+    if (state.streams[id]?.is_web_public) ids.add(id);
+  return ids;
+}
+
+/** The channel of a reaction or a widget's submessage: the visitors' stream adds its message's. */
+const channelOf = (event: ParsedEvent): number | undefined => {
+  const streamId = (event as { stream_id?: unknown }).stream_id;
+  return typeof streamId === 'number' ? streamId : undefined;
+};
+
+/**
+ * Whether an event from the visitors' stream may change what a visitor sees: only events that
+ * name a channel of `webPublic` (where a message ends up, for a move), and channel departures.
+ * Channel arrivals are not applied but answered with a new snapshot (opensChannel).
+ */
+export function visitorMayApply(event: ParsedEvent, webPublic: ReadonlySet<number>): boolean {
+  const listed = (id: number | undefined) => id !== undefined && webPublic.has(id);
+  switch (event.type) {
+    case 'message':
+      return event.message.type === 'stream' && listed(event.message.stream_id);
+    case 'update_message':
+      return listed(event.new_stream_id ?? event.stream_id);
+    case 'delete_message':
+      return event.message_type === 'stream' && listed(event.stream_id);
+    case 'reaction':
+    case 'submessage':
+      return listed(channelOf(event));
+    case 'stream':
+      return event.op === 'delete' || (event.op === 'update' && listed(event.stream_id));
+    default:
+      return false;
+  }
+}
+
+/** A channel visitors may now read that their snapshot does not list: a new snapshot is due. */
+export function opensChannel(event: ParsedEvent, webPublic: ReadonlySet<number>): boolean {
+  return (
+    event.type === 'stream' &&
+    event.op === 'create' &&
+    event.streams.some((s) => s.is_web_public && !webPublic.has(s.stream_id))
+  );
+}
+
+/** The organization no longer lets visitors in (the stream's last event when it closes). */
+export function closesToVisitors(event: ParsedEvent): boolean {
+  if (event.type !== 'realm') return false;
+  if (event.op === 'deactivated') return true;
+  return (
+    event.op === 'update' && event.property === 'enable_spectator_access' && event.value === false
+  );
 }

@@ -1,4 +1,5 @@
 import { PNG } from './world.js';
+import { visitorStreamResult } from '../visitor-stream.js';
 import {
   ACCOUNTS,
   accountsBut,
@@ -7,6 +8,7 @@ import {
   botsRefused,
   membersOnly,
   ownerRequired,
+  refused,
   type Row,
 } from './types.js';
 
@@ -18,6 +20,11 @@ import {
  */
 const admins = ['administrator', 'owner'] as const;
 const adminsOnly = { allow: admins, rest: adminRequired };
+const notLoggedIn = refused(
+  401,
+  'UNAUTHORIZED',
+  'Not logged in: API authentication or user session required',
+);
 
 export const REALM_ROWS: Row[] = [
   {
@@ -25,6 +32,21 @@ export const REALM_ROWS: Row[] = [
     route: 'GET /parley/mail',
     who: { allow: admins, deny: { bot: botsRefused }, rest: adminRequired },
     call: (c) => c.get('/parley/mail'),
+  },
+  {
+    // A Parley extension, public by design: the web-public channels' events, live, for visitors.
+    // It reads no credentials (a deactivated account's are not even looked at) and carries only
+    // what visitors may read (web-public-events.test.ts), so everyone may open it.
+    route: 'GET /parley/web_public_events',
+    who: { allow: ['spectator', 'deactivated', ...ACCOUNTS] },
+    call: (c) => visitorStreamResult(c.baseUrl, c.headers()),
+  },
+  {
+    route: 'GET /parley/web_public_events',
+    realm: 'spectatorsOff',
+    // Closed with the organization's doors: refused to everyone as spectators are refused.
+    who: { rest: notLoggedIn, deny: { spectator: notLoggedIn, deactivated: notLoggedIn } },
+    call: (c) => visitorStreamResult(c.baseUrl, c.headers()),
   },
   {
     route: 'PATCH /realm',

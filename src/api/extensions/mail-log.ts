@@ -4,6 +4,7 @@
  * /server_settings (`parley_extensions`), and the client uses one only where it is announced.
  *
  * `mail_log`: the organization's outgoing mail, for its administrators.
+ * `web_public_events`: the web-public channels' events, live, for visitors (web-public-events.ts).
  */
 import type { ApiConnection } from '../connection';
 
