@@ -106,11 +106,21 @@ setFailureWords({
   fallback: () => i18n.t('components:errors.fallback'),
 });
 
-/** Switches the interface (and `<html lang>`) to a language, loading its strings first. */
-export async function switchLanguage(code: string | undefined | null): Promise<void> {
+let switching: Promise<void> = Promise.resolve();
+
+/**
+ * Switches the interface (and `<html lang>`) to a language, loading its strings first. Switches
+ * happen one after another, so that the last asked for wins: a language still loading (the one
+ * of the state kept from the last visit, say) never lands after the one asked for since.
+ */
+export function switchLanguage(code: string | undefined | null): Promise<void> {
   const language = supportedLanguage(code);
-  document.documentElement.lang = language;
-  if (i18n.language !== language) await i18n.changeLanguage(language);
+  const done = switching.then(async () => {
+    document.documentElement.lang = language;
+    if (i18n.language !== language) await i18n.changeLanguage(language);
+  });
+  switching = done.catch(() => {});
+  return done;
 }
 
 /** The current interface language, for Intl formatters. */

@@ -76,6 +76,15 @@ describe('languages', () => {
     expect(formatDay(day, now)).toMatch(/3 мар\. 2025/);
   });
 
+  it('lands on the language asked for last, even while an earlier one is still loading', async () => {
+    // The kept state's language is asked for first, the server's right after.
+    const first = switchLanguage('zh-Hans');
+    const last = switchLanguage('en');
+    await Promise.all([first, last]);
+    expect(i18n.language).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
   it('keeps a language without a translation wholly in English', async () => {
     render(<LoadingState />);
     await act(() => switchLanguage('it'));
