@@ -144,3 +144,35 @@ test('after one visit, the app opens without the server, shows the kept conversa
   expect(await sent()).toBe(1);
   expect(await keptCopyHolds(page, `"content":"${written}","timestamp"`)).toBe(false);
 });
+
+test('a reload shows the kept conversation at once, then what changed meanwhile, without duplicates', async ({
+  browser,
+}) => {
+  const iago = await apiClient(server.url, 'iago@example.com');
+  const general = (await iago.get('/get_stream_id?stream=general')).stream_id;
+  const send = (content: string) =>
+    iago.post('/messages', { type: 'stream', to: String(general), topic: 'meanwhile', content });
+  const edited = await send('Said before the reload.');
+  const deleted = await send('Taken back while away.');
+  await send('Stays as it was.');
+  const topicUrl = `/narrow/channel/${general}-general/topic/meanwhile`;
+  const page = await logIn(browser, server.url, 'othello@example.com', { path: topicUrl });
+  await expect(page.getByText('Stays as it was.')).toBeVisible();
+  await expect.poll(() => keptCopyHolds(page, 'Taken back while away.'), { timeout: 15_000 }).toBe(true); // prettier-ignore
+  const context = page.context();
+  await page.close();
+
+  // While no page is open: an edit, a deletion and a new message.
+  await iago.patch(`/messages/${edited.id}`, { content: 'Said, and corrected.' });
+  await iago.delete(`/messages/${deleted.id}`);
+  await send('New while away.');
+
+  const again = await context.newPage();
+  await again.goto(topicUrl);
+  await expect(again.getByText('Said, and corrected.')).toBeVisible();
+  await expect(again.getByText('New while away.')).toBeVisible();
+  await expect(again.getByText('Taken back while away.')).toHaveCount(0);
+  await expect(again.getByText('Said before the reload.')).toHaveCount(0);
+  await expect(again.getByText('Stays as it was.')).toHaveCount(1);
+  await expect(again.locator('article.message')).toHaveCount(3);
+});
