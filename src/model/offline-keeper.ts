@@ -63,12 +63,17 @@ export class OfflineKeeper {
     for (const cleanup of this.cleanups) cleanup();
   }
 
-  /** The kept state, if the server has not answered first. */
+  /**
+   * The kept state, if the server has not answered first. The kept pages either way: where the
+   * server's snapshot came first, they fill the conversations not fetched yet, and are fetched
+   * again behind them at once (events since they were kept were not applied to them).
+   */
   private async restore() {
     const [kept, pages] = await Promise.all([this.cache.loadState(), this.cache.loadQueries()]);
-    if (this.stopped || !kept || this.state.getState().store) return;
-    if (pages) this.caches.restore(pages);
-    this.state.setState({ store: accountStoreFrom(kept), restored: true });
+    if (this.stopped) return;
+    const serverFirst = this.state.getState().store !== null;
+    if (pages) this.caches.restore(pages, serverFirst);
+    if (kept && !serverFirst) this.state.setState({ store: accountStoreFrom(kept), restored: true });
   }
 
   /** Takes over the waiting messages of this account that no open tab owns. */

@@ -41,8 +41,11 @@ export interface ServerDataCaches {
   refreshMessages(): void;
   /** what to keep of the fetched data between visits (the message pages), as a plain value */
   keep(): unknown;
-  /** brings back what `keep` gave at an earlier visit */
-  restore(kept: unknown): void;
+  /**
+   * brings back what `keep` gave at an earlier visit, where nothing newer is there; with
+   * `refetch`, what it brought back is fetched again at once
+   */
+  restore(kept: unknown, refetch?: boolean): void;
   /** calls `listener` after the fetched data changed */
   subscribe(listener: () => void): () => void;
 }

@@ -37,7 +37,16 @@ export function reactQueryCaches(queryClient: QueryClient): ServerDataCaches {
         shouldDehydrateMutation: () => false,
       });
     },
-    restore: (kept) => hydrate(queryClient, kept as DehydratedState),
+    restore: (kept, refetch = false) => {
+      const state = kept as DehydratedState;
+      const missing = state.queries.filter(
+        (q) => queryClient.getQueryState(q.queryKey)?.data === undefined,
+      );
+      hydrate(queryClient, { ...state, queries: missing });
+      if (refetch)
+        for (const q of missing)
+          void queryClient.invalidateQueries({ queryKey: q.queryKey, exact: true });
+    },
     subscribe: (listener) =>
       queryClient.getQueryCache().subscribe((event) => {
         if (event.type === 'updated' && event.action.type === 'success') listener();

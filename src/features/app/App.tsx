@@ -9,6 +9,7 @@ import {
   useLoginChosen,
   useLogoutReason,
   useSpectating,
+  currentAccount,
   useStoredAccount,
   type StoredAccount,
 } from '../login/credentials';
@@ -20,8 +21,12 @@ import { serverSettingsQuery } from '../../queries/account';
 import { AppShell } from './AppShell';
 import type { AccountSession } from '../../model/session';
 import { createAccountSession } from '../../queries/session-caches';
-import { accountCacheKey, offlineCacheFor } from '../../model/offline-cache';
+import { accountCacheKey, offlineCacheFor, preloadKept } from '../../model/offline-cache';
 import { SessionProvider } from './SessionProvider';
+
+// What this browser kept of the logged-in account is read while the first render happens.
+const startingAccount = currentAccount();
+if (startingAccount) preloadKept(accountCacheKey(undefined, startingAccount.email));
 
 export function App() {
   const account = useStoredAccount();

@@ -103,6 +103,8 @@ export function deactivationAcknowledged(): void {
 }
 
 export const useStoredAccount = () => useStore(authStore, (s) => s.account);
+/** The logged-in account now, outside React (at the page's start). */
+export const currentAccount = () => authStore.getState().account;
 export const useLogoutReason = () => useStore(authStore, (s) => s.endedBecause);
 export const useSpectating = () => useStore(authStore, (s) => s.spectating);
 export const useLoginChosen = () => useStore(authStore, (s) => s.loginChosen);
