@@ -1,3 +1,4 @@
+import type { RateLimits } from './http/rate-limit.js';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -34,6 +35,8 @@ export interface AppContext {
   log: Logger;
   /** failed password attempts per account, shared by every process when there are several */
   loginAttempts: LoginAttempts;
+  /** where requests are counted against the rate limits (http/rate-limit.ts) */
+  rateLimits: RateLimits;
   /** resolves once every commit made before the call is on disk (DatabaseHandle.toDisk) */
   toDisk(): Promise<void>;
   /** the server's metrics (GET /metrics); none in the management commands */

@@ -1,3 +1,4 @@
+import { MemoryRateLimits } from './http/rate-limit.js';
 import os from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, configFromEnv, type Config } from './config.js';
@@ -350,6 +351,7 @@ async function withContext(
     log: console,
     queues: new QueueManager(new MemoryBus(), 600_000),
     loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
+    rateLimits: new MemoryRateLimits(),
     toDisk: handle.toDisk,
   };
   try {

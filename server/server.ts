@@ -10,6 +10,7 @@ import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
+import { MemoryRateLimits, RedisRateLimits, type RateLimits } from './http/rate-limit.js';
 import { RedisBus } from './events/redis-bus.js';
 import { VisitorStreams } from './events/visitor-streams.js';
 import { WebPublicEvents } from './lib/web-public-events.js';
@@ -41,6 +42,29 @@ export interface StartOptions {
 }
 
 /**
+ * What limits requests (password attempts, the per-minute rate): counted in Redis where it is
+ * configured, so that every process counts the same, and in this process otherwise.
+ */
+async function openLimits(config: Config): Promise<{
+  loginAttempts: LoginAttempts;
+  rateLimits: RateLimits;
+}> {
+  if (!config.redisUrl)
+    return {
+      loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
+      rateLimits: new MemoryRateLimits(),
+    };
+  return {
+    loginAttempts: await RedisLoginAttempts.connect(
+      config.redisUrl,
+      config.loginAttempts,
+      config.loginWindowSeconds,
+    ),
+    rateLimits: await RedisRateLimits.connect(config.redisUrl),
+  };
+}
+
+/**
  * Opens (and migrates) the database, builds the app, listens and, when asked, seeds the demo
  * organization in one transaction; resolves once the server is ready. While the seed runs, only
  * GET /health, /ready and /metrics are served, every other request gets 503 (http/operations.ts).
@@ -59,13 +83,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   });
   const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
   const queues = openQueues(config, bus, log, serverGeneration);
-  const loginAttempts: LoginAttempts = config.redisUrl
-    ? await RedisLoginAttempts.connect(
-        config.redisUrl,
-        config.loginAttempts,
-        config.loginWindowSeconds,
-      )
-    : new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds);
+  const { loginAttempts, rateLimits } = await openLimits(config);
   const visitors = openVisitorStreams(config, bus, handle);
   const ctx: AppContext = {
     db: handle.db,
@@ -76,6 +94,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     lock: new Mutex(),
     log,
     loginAttempts,
+    rateLimits,
     toDisk: handle.toDisk,
     metrics,
     readiness,
@@ -96,6 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     queues.close();
     await bus.close();
     await loginAttempts.close();
+    await rateLimits.close();
     await handle.close();
     throw err;
   }
@@ -116,6 +136,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
         queues.close();
         await bus.close();
         await loginAttempts.close();
+        await rateLimits.close();
         await handle.close();
       });
     },

@@ -174,7 +174,7 @@ async function admit<S extends ParamSpec, A extends AuthMode>(
     }
   }
   if (user && def.callers) checkCaller(user, def.callers);
-  checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
+  await checkRateLimit(ctx, reply, user ? `user:${user.id}` : `ip:${request.ip}`);
   return { realm, user };
 }
 

@@ -208,8 +208,8 @@ function passwordResetPages(app: FastifyInstance, ctx: AppContext) {
       const realm = await realmForRequest(ctx, request);
       const email = (formValues(request.body).email ?? '').trim().toLowerCase().slice(0, 254);
       try {
-        checkRateLimit(ctx, reply, `password-reset-ip:${request.ip}`, resetsPerIp(ctx));
-        checkRateLimit(
+        await checkRateLimit(ctx, reply, `password-reset-ip:${request.ip}`, resetsPerIp(ctx));
+        await checkRateLimit(
           ctx,
           reply,
           `password-reset-address:${realm.id}:${email}`,

@@ -76,7 +76,7 @@ export async function assetRoutes(app: FastifyInstance, { ctx }: RoutesOptions) 
   app.get('/avatar/:id', async (request, reply) => {
     const realm = await realmForRequest(ctx, request);
     const auth = await authenticate(ctx, request, realm);
-    checkRateLimit(ctx, reply, auth ? `user:${auth.user.id}` : `ip:${request.ip}`);
+    await checkRateLimit(ctx, reply, auth ? `user:${auth.user.id}` : `ip:${request.ip}`);
     const { id } = request.params as { id: string };
     const person = await avatarOfId(ctx, realm, auth?.user ?? null, id);
     // The answer depends on who asks: no shared cache keeps it.

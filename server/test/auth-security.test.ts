@@ -263,6 +263,48 @@ describe('login attempt stores', () => {
   });
 });
 
+describe('request rate limit stores', () => {
+  const limits = () => import('../http/rate-limit.js');
+
+  it('in memory: a fixed window per key', async () => {
+    const store = new (await limits()).MemoryRateLimits();
+    const key = `test:${Math.random()}`;
+    const counts = [];
+    for (let i = 0; i < 4; i++) counts.push((await store.hit(key, 3)).count);
+    expect(counts).toEqual([1, 2, 3, 4]);
+    expect((await store.hit(`${key}:other`, 3)).count).toBe(1);
+  });
+
+  it.skipIf(!redisUp)(
+    'in Redis: processes share the count, and an outage falls back to counting here',
+    async () => {
+      const { RedisRateLimits } = await limits();
+      const a = await RedisRateLimits.connect(redisUrl);
+      const b = await RedisRateLimits.connect(redisUrl);
+      const key = `test:${process.pid}:${Date.now()}`;
+      try {
+        // Three processes' worth of requests against a limit of four: the fifth is over it,
+        // wherever it lands.
+        const counts = [];
+        for (let i = 0; i < 5; i++) counts.push((await (i % 2 ? b : a).hit(key, 4)).count);
+        expect(counts).toEqual([1, 2, 3, 4, 5]);
+        const { resetAt } = await a.hit(key, 4);
+        expect(resetAt - Date.now()).toBeGreaterThan(50_000);
+        expect(resetAt - Date.now()).toBeLessThanOrEqual(60_000);
+
+        // Redis gone: requests are still counted (in this process), never failed.
+        (a as unknown as { redis: { disconnect(): void } }).redis.disconnect();
+        const during = [];
+        for (let i = 0; i < 3; i++) during.push((await a.hit(`${key}:outage`, 2)).count);
+        expect(during).toEqual([1, 2, 3]);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  );
+});
+
 describe('Content-Security-Policy', () => {
   it('comes with the app page, strict on scripts, frames and plugins', async () => {
     const server = await startTestServer({ db: 'sqlite', demo: false });
