@@ -60,59 +60,129 @@ async function openPostgres(
   // Loaded only for PostgreSQL: the driver costs a noticeable part of the start otherwise.
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // A pooled connection that breaks while idle (the server restarted, an administrator ended
+  // it) is dropped by the pool, which opens another when one is next needed; unheard, its error
+  // would end the process.
+  pool.on('error', (error) =>
+    console.warn(`A PostgreSQL connection of the pool was lost and is replaced: ${error.message}`),
+  );
   const rows = new RowCache(null);
   pool.on('connect', (client) => preparedStatements(client, rows));
   // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
   pg.types.setTypeParser(20, (v) => Number(v));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });
-  let listener: import('pg').Client | null = null;
+  const listener = opts.lock !== false ? new ChangeListener(pg, databaseUrl, rows) : null;
   const handle: DatabaseHandle = {
     db,
     dialect: 'postgres',
     toDisk: async () => {},
     close: async () => {
-      await listener?.end().catch(() => {});
+      await listener?.close();
       await db.destroy();
     },
   };
-  if (opts.lock !== false) listener = await changeListener(pg, databaseUrl, rows);
+  const connected = await listener?.connect();
   await migrate(handle, (step, schema) =>
     copyBeforeMigration({ dialect: 'postgres', databaseUrl, schema: schema! }, opts.dataDir, step),
   );
-  if (listener) {
-    try {
-      await listener.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
-      attachRowCache(db, rows);
-    } catch (error) {
-      console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
-    }
-  }
+  if (connected && (await listener!.listen())) attachRowCache(db, rows);
   return handle;
 }
 
 /**
  * The connection through which changes committed by other processes reach the kept rows, by the
  * triggers' notifications; without it nothing is kept. It also holds the schema shared for as
- * long as the server runs, which a restore waits for (pg-tools.ts). Null when it cannot connect.
+ * long as the server runs, which a restore waits for (pg-tools.ts). When it is lost (PostgreSQL
+ * restarted, the connection ended), nothing is kept until it is back: it reconnects by itself,
+ * after 1 s and then up to 30 s apart, and keeps rows again once it listens.
  */
-async function changeListener(
-  pg: typeof import('pg').default,
-  databaseUrl: string,
-  rows: RowCache,
-) {
-  const listener = new pg.Client({ connectionString: databaseUrl });
-  const lost = () => rows.disable();
-  listener.on('error', lost);
-  listener.on('end', lost);
-  listener.on('notification', () => rows.dropAll());
-  try {
-    await listener.connect();
-    await holdSchemaShared(listener, await parleySchema(listener));
-    return listener;
-  } catch (error) {
-    console.error('Listening to PostgreSQL failed: rows are not kept between requests', error);
-    await listener.end().catch(() => {});
-    return null;
+class ChangeListener {
+  private client: import('pg').Client | null = null;
+  private closed = false;
+  private retryMs = 1000;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly pg: typeof import('pg').default,
+    private readonly databaseUrl: string,
+    private readonly rows: RowCache,
+  ) {}
+
+  /** The first connection, before the migrations; false when it cannot be had. */
+  async connect(): Promise<boolean> {
+    try {
+      await this.open();
+      return true;
+    } catch (error) {
+      console.error('Listening to PostgreSQL failed: rows are not kept between requests', error);
+      return false;
+    }
+  }
+
+  /** Starts listening; false (nothing kept) when that fails. */
+  async listen(): Promise<boolean> {
+    try {
+      await this.client!.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
+      return true;
+    } catch (error) {
+      console.error('Rows are not kept between requests: listening to PostgreSQL failed', error);
+      this.rows.disable();
+      return false;
+    }
+  }
+
+  private async open() {
+    const client = new this.pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    client.on('notification', () => this.rows.dropAll());
+    try {
+      await client.connect();
+      await holdSchemaShared(client, await parleySchema(client));
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    this.client = client;
+  }
+
+  private lost(client: import('pg').Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    this.rows.disable();
+    if (!this.closed) {
+      console.warn('The PostgreSQL connection that announces changes was lost; reconnecting');
+      this.retryLater();
+    }
+  }
+
+  private retryLater() {
+    this.timer = setTimeout(() => void this.reconnect(), this.retryMs);
+    this.timer.unref();
+    this.retryMs = Math.min(30_000, this.retryMs * 2);
+  }
+
+  private async reconnect() {
+    if (this.closed) return;
+    try {
+      await this.open();
+      if (this.closed) return void (await this.client?.end().catch(() => {}));
+      await this.client!.query(`LISTEN ${ROWS_CHANGED_CHANNEL}`);
+      this.retryMs = 1000;
+      this.rows.enable();
+      console.warn('The PostgreSQL connection that announces changes is back');
+    } catch {
+      this.client = null;
+      this.retryLater();
+    }
+  }
+
+  async close() {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
   }
 }
 

@@ -149,6 +149,12 @@ export class RowCache {
     this.dropAll();
   }
 
+  /** Keeps rows again, starting empty (PostgreSQL: listening again after a lost connection). */
+  enable() {
+    this.dropAll();
+    this.enabled = true;
+  }
+
   private safeToKeep(generation: number) {
     if (!this.enabled || this.generation !== generation) return false;
     if (this.sqlite) return !this.sqlite.inTransaction || this.atBegin === generation;
