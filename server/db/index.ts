@@ -67,7 +67,12 @@ async function openPostgres(
     console.warn(`A PostgreSQL connection of the pool was lost and is replaced: ${error.message}`),
   );
   const rows = new RowCache(null);
-  pool.on('connect', (client) => preparedStatements(client, rows));
+  pool.on('connect', (client) => {
+    preparedStatements(client, rows);
+    // Ended while lent out: the statement in flight fails (its request gets the envelope), and
+    // the pool drops the connection when it comes back; the event itself needs no more.
+    client.on('error', () => {});
+  });
   // COUNT(*) and BIGINT come back as strings by default; our ids and counts fit in a double.
   pg.types.setTypeParser(20, (v) => Number(v));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log });

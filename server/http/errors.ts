@@ -47,6 +47,28 @@ export function frameworkErrorHandler(
   return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
 }
 
+const SQLITE_CANNOT_WRITE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|CORRUPT|NOTADB)/;
+const DISK_ERRORS = new Set(['ENOSPC', 'EROFS', 'EDQUOT', 'EIO']);
+/** PostgreSQL: connection exceptions (class 08), an administrator or a shutdown ending it. */
+const PG_CONNECTION_LOST = /^(08|57P0[1-3])/;
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|Client has encountered a connection error|terminating connection/i;
+
+/**
+ * What to tell a client whose request failed because the server's storage failed it: the disk
+ * is full or read-only, or the database connection was lost. Nothing of the request was kept
+ * (its transaction did not commit); the client may try again. Null for any other error.
+ */
+export function storageUnavailable(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (SQLITE_CANNOT_WRITE.test(code) || DISK_ERRORS.has(code))
+    return 'The server cannot write to its storage now (the disk is full or read-only); nothing was changed. Try again later.';
+  if (PG_CONNECTION_LOST.test(code) || CONNECTION_MESSAGES.test(err.message))
+    return 'The server lost its connection to the database; nothing was changed. Try again.';
+  return null;
+}
+
 /**
  * The one error handler of the app: a `DomainError` becomes the envelope with its code and extra
  * fields, Fastify's own refusals of a request (4xx) a BAD_REQUEST, and anything else a logged 500.
@@ -78,6 +100,14 @@ export function apiErrorHandler(ctx: AppContext, logged: boolean) {
             ? 'Unsupported content type'
             : 'Malformed request';
       return reply.code(status).send({ result: 'error', msg, code: 'BAD_REQUEST' });
+    }
+    const unavailable = storageUnavailable(err);
+    if (unavailable) {
+      (logged ? request.log : ctx.log).error({ err, req: request }, unavailable);
+      reply.header('Retry-After', '5');
+      return reply
+        .code(503)
+        .send({ result: 'error', msg: unavailable, code: 'STORAGE_UNAVAILABLE', 'retry-after': 5 });
     }
     (logged ? request.log : ctx.log).error({ err, req: request }, 'unexpected error');
     return reply

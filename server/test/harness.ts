@@ -44,6 +44,8 @@ async function freshPostgresUrl(): Promise<string> {
   await client.end();
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  // Its connections are told apart by name (pg_stat_activity), for the tests that end them.
+  url.searchParams.set('application_name', schema);
   return url.toString();
 }
 
