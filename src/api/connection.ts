@@ -26,6 +26,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** the request outlives the page (fetch's keepalive): for what a closing page still says */
   keepalive?: boolean;
+  /** the browser's fetch priority; a request nothing waits for (a long-poll) can be 'low' */
+  priority?: RequestPriority;
 }
 
 /** How much of an upload's request body has gone, in bytes. */
@@ -218,6 +220,7 @@ export class ApiConnection {
         body,
         signal: options.signal,
         ...(options.keepalive ? { keepalive: true } : {}),
+        ...(options.priority && { priority: options.priority }),
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -73,7 +73,8 @@ export class OfflineKeeper {
     if (this.stopped) return;
     const serverFirst = this.state.getState().store !== null;
     if (pages) this.caches.restore(pages, serverFirst);
-    if (kept && !serverFirst) this.state.setState({ store: accountStoreFrom(kept), restored: true });
+    if (kept && !serverFirst)
+      this.state.setState({ store: accountStoreFrom(kept), restored: true });
   }
 
   /** Takes over the waiting messages of this account that no open tab owns. */

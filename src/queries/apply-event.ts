@@ -17,6 +17,7 @@ import { containsMessage, judgedByServer, sameTopic, type Narrow } from '../narr
 import { messageKeys, reachesNewest, type MessageListData } from './messages';
 import { topicKeys, type TopicSummary } from './topics';
 import { inviteKeys } from './admin';
+import { eventCachingLoaded } from './event-caching';
 
 /** Applies one event to one narrow's loaded history; the same object when nothing changed. */
 export function applyEventToMessageList(
@@ -286,3 +287,5 @@ export function applyEventsToQueryCache(
     void queryClient.invalidateQueries({ queryKey: topicKeys.all });
   }
 }
+
+eventCachingLoaded(applyEventsToQueryCache);

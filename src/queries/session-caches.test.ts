@@ -10,7 +10,7 @@ import { streamNarrow } from '../narrow';
 import { eg } from '../test/eg';
 import { FakeFetch } from '../test/fake-fetch';
 import { firstPageParam, messageKeys, type MessageListData } from './messages';
-import { createAccountSession } from './session-caches';
+import { createAccountSession, reactQueryCaches } from './session-caches';
 
 /** Registers with the given snapshots in turn; events are pushed by the test. */
 function scriptedApi(...snapshots: RegisterResponse[]) {
@@ -66,11 +66,14 @@ describe('AccountSession', () => {
     const message = eg.streamMessage({ id: 900, stream_id: 5, subject: 'lunch', sender_id: 1 });
     scripted.push([{ ...eg.messageEvent(message, ['read'], echo.localId), id: 0 }]);
     await vi.waitFor(() => expect(session.outbox.getState().messages).toEqual([]));
-    expect(
-      queryClient
-        .getQueryData<MessageListData>(messageKeys.list(narrow))!
-        .pages[0].messages.map((m) => m.id),
-    ).toEqual([900]);
+    // The code that applies events to the caches may still be loading with the first event.
+    await vi.waitFor(() =>
+      expect(
+        queryClient
+          .getQueryData<MessageListData>(messageKeys.list(narrow))!
+          .pages[0].messages.map((m) => m.id),
+      ).toEqual([900]),
+    );
     session.stop();
   });
 
@@ -255,5 +258,31 @@ describe('AccountSession for a visitor', () => {
     ]);
     expect(session.state.getState()).toMatchObject({ store: null, stopReason: 'no-queue' });
     session.stop();
+  });
+});
+
+describe('reactQueryCaches', () => {
+  it('applies batches that come before the code to apply them, in order, once it has loaded', async () => {
+    const queryClient = new QueryClient();
+    const narrow = streamNarrow(5);
+    const empty: MessageListData = {
+      pages: [{ messages: [], foundOldest: true, foundNewest: true, anchor: 0 }],
+      pageParams: [firstPageParam],
+    };
+    queryClient.setQueryData(messageKeys.list(narrow), empty);
+    const caches = reactQueryCaches(queryClient);
+    const message = (id: number) =>
+      eg.messageEvent(eg.streamMessage({ id, stream_id: 5, subject: 'lunch', sender_id: 1 }));
+
+    caches.eventsReceived([{ ...message(901), id: 1 }], 1);
+    caches.eventsReceived([{ ...message(902), id: 2 }], 1);
+
+    await vi.waitFor(() =>
+      expect(
+        queryClient
+          .getQueryData<MessageListData>(messageKeys.list(narrow))!
+          .pages[0].messages.map((m) => m.id),
+      ).toEqual([901, 902]),
+    );
   });
 });

@@ -9,6 +9,7 @@ import { StoreHolderContext } from '../model/hooks';
 import { createOutboxStore } from '../model/outbox';
 import { SessionCoreContext, type SessionCore, type SessionState } from '../model/session-core';
 import { accountKeys } from '../queries/account';
+import { applyEventsToQueryCache } from '../queries/apply-event';
 import { reactQueryCaches } from '../queries/session-caches';
 import { eg } from './eg';
 import { FakeFetch } from './fake-fetch';
@@ -21,7 +22,7 @@ export function fakeSession(register: RegisterResponse = eg.registerResponse()) 
   const session: SessionCore = {
     connection: new ApiConnection({ baseUrl: 'http://parley.test/api/v1', fetch: fake.fetch }),
     queryClient,
-    caches: reactQueryCaches(queryClient),
+    caches: reactQueryCaches(queryClient, applyEventsToQueryCache),
     state: createStore<SessionState>()(() => ({
       store: createAccountStore(register),
       status: 'connected',

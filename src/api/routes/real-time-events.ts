@@ -25,14 +25,19 @@ export function registerQueue(
 
 /**
  * GET /events: https://zulip.com/api/get-events
- * Long-polls until the queue has events after `last_event_id`, or a heartbeat.
+ * Long-polls until the queue has events after `last_event_id`, or a heartbeat. At low fetch
+ * priority: no part of the page waits for it, so a browser (and Lighthouse) does not count the
+ * page as loading while it is open.
  */
 export function getEvents(
   connection: ApiConnection,
   options: { queue_id: string; last_event_id: number; dont_block?: boolean },
   request?: RequestOptions,
 ) {
-  return connection.request<GetEventsResponse>('GET', '/events', options, request);
+  return connection.request<GetEventsResponse>('GET', '/events', options, {
+    priority: 'low',
+    ...request,
+  });
 }
 
 /** DELETE /events: https://zulip.com/api/delete-queue */

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation } from 'react-router';
-import { EmptyState, LoadingState } from '../../components/StatePanel';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { LoadingState } from '../../components/StatePanel';
 import { useIsPhone } from '../../components/use-is-phone';
 import { useOwnUserId, useSortedSubscriptions, useUserSetting } from '../../model/hooks';
 import {
@@ -26,6 +26,9 @@ import { useDesktopNotifications } from './desktop-notifications';
 import { useDocumentTitle } from './document-title';
 import { GlobalShortcuts } from '../keyboard/GlobalShortcuts';
 import { usePresenceReporter } from './use-presence-reporter';
+import { whenFirstUsed } from './when-first-used';
+import { loadSearchLanguage } from '../search/use-search-language';
+import { loadEventCaching } from '../../queries/session-caches';
 import { useInterfaceLanguage } from './use-interface-language';
 
 /*
@@ -58,8 +61,11 @@ const ProfileView = lazy(() =>
 
 /*
  * The three views a session starts in load as their own chunks too, so that the first view
- * downloads only its own code; once the page is idle the others are fetched, so that opening a
- * conversation from the inbox does not wait.
+ * downloads only its own code. Once the person first moves, touches or types, the others are
+ * fetched while the page is idle, with the search language and the code that applies events to
+ * the caches, so that opening a conversation, searching or marking as read does not wait. Not on
+ * a timer: a page nobody touches has no use for them (and Lighthouse counts all that a first
+ * view fetches as its own).
  */
 const loadMessageView = () => import('../message-list/MessageView');
 const loadInboxView = () => import('../inbox/InboxView');
@@ -67,22 +73,25 @@ const loadRecentView = () => import('../recent/RecentView');
 const MessageView = lazy(() => loadMessageView().then((m) => ({ default: m.MessageView })));
 const InboxView = lazy(() => loadInboxView().then((m) => ({ default: m.InboxView })));
 const RecentView = lazy(() => loadRecentView().then((m) => ({ default: m.RecentView })));
+/** Only a mistyped address shows it; it alone here needs react-i18next's Trans. */
+const NotFound = lazy(() => import('./NotFound').then((m) => ({ default: m.NotFound })));
 
 function usePrefetchViews() {
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 2000));
-    const timer = window.setTimeout(
-      () =>
-        idle(() => {
-          void loadMessageView();
-          void loadInboxView();
-          void loadRecentView();
-        }),
-      3000,
-    );
-    return () => window.clearTimeout(timer);
-  }, []);
+  useEffect(
+    () =>
+      whenFirstUsed(() => {
+        void loadMessageView().catch(ignoreFailedPrefetch);
+        void loadInboxView().catch(ignoreFailedPrefetch);
+        void loadRecentView().catch(ignoreFailedPrefetch);
+        void loadSearchLanguage().catch(ignoreFailedPrefetch);
+        void loadEventCaching().catch(ignoreFailedPrefetch);
+      }),
+    [],
+  );
 }
+
+/** A prefetch that fails (offline) is tried again when the view or box is opened. */
+const ignoreFailedPrefetch = () => {};
 
 const HOME_URLS: Record<string, string> = {
   inbox: '/inbox',
@@ -222,15 +231,6 @@ function useVisitorNeedsAccount(
     if (needsAccount) stopSpectating(true);
   }, [needsAccount]);
   return needsAccount;
-}
-
-function NotFound() {
-  const { t } = useTranslation();
-  return (
-    <EmptyState title={t('notFound.title')}>
-      <Trans i18nKey="notFound.message" components={{ inbox: <Link to="/inbox" /> }} />
-    </EmptyState>
-  );
 }
 
 function PlaceView({ place }: { place: Place | null }) {

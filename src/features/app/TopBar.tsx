@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { LogoutIcon, MenuIcon, PeopleIcon, SettingsIcon } from '../../components/icons';
 import { useRealmIconUrl, useRealmName } from '../../model/hooks';
 import { ShortcutsButton } from '../keyboard/ShortcutsButton';

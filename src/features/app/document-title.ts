@@ -4,9 +4,9 @@
  * `desktop_icon_count_display` (all unread messages; direct messages and mentions; none), and the
  * favicon carries the same count as a badge.
  */
-import { narrowTitle } from '../search/narrow-title';
+import type * as NarrowTitleModule from '../search/narrow-title';
 import { useSearchDirectory } from '../search/use-search-directory';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   useMentionCount,
   useMutedUsers,
@@ -79,7 +79,7 @@ export function placeTitle(
   streamName: (streamId: number) => string | undefined,
   dmName: (userIds: number[]) => string,
   /** searches and filters in words ("Messages from Othello in #general") */
-  searchName: (narrow: Narrow) => string = () => i18n.t('navigation:title.searchResults'),
+  searchName: ((narrow: Narrow) => string) | null = null,
 ): string {
   if (!place) return i18n.t('navigation:title.nothingHere');
   if (place.kind === 'view') return viewTitle(place.view);
@@ -94,7 +94,7 @@ export function placeTitle(
       return i18n.t('navigation:views.mentions');
     case 'search':
     case 'filter':
-      return searchName(narrow);
+      return searchName ? searchName(narrow) : i18n.t('navigation:title.searchResults');
     case 'dm':
       return dmName(narrow.userIds);
     case 'stream':
@@ -105,6 +105,30 @@ export function placeTitle(
         topic: narrow.topic || i18n.t('navigation:title.noTopic'),
       });
   }
+}
+
+/**
+ * A search's title in words ("Messages from Othello in #general") needs the code that says it,
+ * which loads with the first search rather than with the first view; "Search results" until then.
+ */
+function useNarrowTitle(wanted: boolean): typeof NarrowTitleModule.narrowTitle | null {
+  const [titles, setTitles] = useState<typeof NarrowTitleModule | null>(null);
+  useEffect(() => {
+    if (!wanted || titles) return;
+    let live = true;
+    import('../search/narrow-title').then(
+      (loaded) => {
+        if (live) setTitles(loaded);
+      },
+      () => {
+        // offline: the title stays "Search results"
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, titles]);
+  return titles?.narrowTitle ?? null;
 }
 
 export function useDocumentTitle(place: Place | null, spectator: boolean): void {
@@ -123,13 +147,16 @@ export function useDocumentTitle(place: Place | null, spectator: boolean): void 
     [unreads.dms],
   );
   const count = spectator ? 0 : titleCount(setting, { unmuted, directMessages, mentions });
+  const searching =
+    place?.kind === 'narrow' && (place.narrow.kind === 'search' || place.narrow.kind === 'filter');
+  const narrowTitle = useNarrowTitle(searching);
   const title = documentTitle(
     count,
     placeTitle(
       place,
       (id) => streams[id]?.name,
       (ids) => dmConversationName(ids, users, muted),
-      (narrow) => narrowTitle(narrow, directory),
+      narrowTitle && ((narrow) => narrowTitle(narrow, directory)),
     ),
     realmName,
   );

@@ -4,7 +4,8 @@
  * its subscribers. Stream and subscription events keep every tab current while it is open.
  */
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
+import { Link } from '../../components/Link';
 import { EmptyState } from '../../components/StatePanel';
 import { LockIcon } from '../../components/icons';
 import { useStream, useSubscription } from '../../model/hooks';

@@ -4,7 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { errorText } from '../../api/errors';
 import type { Stream } from '../../api/model';
 import { LockIcon } from '../../components/icons';

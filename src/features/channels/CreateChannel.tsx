@@ -11,7 +11,7 @@ import {
   type SetStateAction,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { errorText } from '../../api/errors';
 import { Avatar } from '../../components/Avatar';
 import { Combobox, type Suggestion } from '../../components/Combobox';

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { escapeHtml } from '../../components/escape-html';
 import { CloseIcon } from '../../components/icons';
 import { useRealmLimits, useUserSetting, useUsersById } from '../../model/hooks';

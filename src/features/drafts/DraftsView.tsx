@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { EmptyState } from '../../components/StatePanel';
 import { currentLocale } from '../../i18n';
 import { useStreamsById, useUsersById } from '../../model/hooks';

@@ -5,6 +5,8 @@
 import { useEffect, useState } from 'react';
 import type { RealmEmoji } from '../../api/model';
 
+export { emojiGlyph } from './emoji-glyph';
+
 export type EmojiKind = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 
 export interface Emoji {
@@ -86,14 +88,6 @@ export function buildEmojiSet(unicode: EmojiCategory[], custom: Emoji[]): EmojiS
     ? [...unicode, { name: CUSTOM_CATEGORY, emoji: custom }]
     : unicode;
   return { categories, byName };
-}
-
-/** The Unicode text of a code ('1f44d' → 👍); text-style symbols get the emoji presentation selector. */
-export function emojiGlyph(code: string): string {
-  const points = code.split('-').map((hex) => parseInt(hex, 16));
-  if (points.some((cp) => !Number.isFinite(cp) || cp > 0x10ffff)) return '';
-  const text = String.fromCodePoint(...points);
-  return points.length === 1 && points[0] < 0x1f000 ? `${text}\uFE0F` : text;
 }
 
 /**

@@ -12,7 +12,8 @@ import {
   type SetStateAction,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { Link } from '../../components/Link';
 import { errorText } from '../../api/errors';
 import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useUserGroups } from '../../model/hooks';

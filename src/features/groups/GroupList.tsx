@@ -1,7 +1,7 @@
 /** The organization's user groups: the user's own or all of them, searchable. */
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { EmptyState } from '../../components/StatePanel';
 import { useOwnUserId, useUserGroups } from '../../model/hooks';
 import { listedGroups, type GroupTab } from './group-names';

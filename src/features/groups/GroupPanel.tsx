@@ -4,7 +4,7 @@
  * read-only. A group deleted meanwhile (by anyone) turns into a note that it is gone.
  */
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { EmptyState } from '../../components/StatePanel';
 import { currentLocale } from '../../i18n';
 import { useUser, useUserGroups } from '../../model/hooks';

@@ -4,7 +4,7 @@
  */
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import type { UserGroup } from '../../api/model';
 import { Combobox, type Suggestion } from '../../components/Combobox';
 import { useUserGroups } from '../../model/hooks';

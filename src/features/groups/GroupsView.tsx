@@ -3,7 +3,7 @@
  * panel. Everything reads the live store, so changes by anyone show here as their events arrive.
  */
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { EmptyState } from '../../components/StatePanel';
 import { CreateGroup } from './CreateGroup';
 import { GroupList } from './GroupList';

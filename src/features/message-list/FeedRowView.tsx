@@ -1,7 +1,7 @@
 /** One row of the message list: a date, a recipient bar or a message. */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import type { Message } from '../../api/model';
 import { ROLE } from '../../api/model/user';
 import {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import type { User } from '../../api/model';
 import { useOwnUserId, useProfileFields, useUser } from '../../model/hooks';
 import { dmNarrow, filterNarrow, narrowToUrl } from '../../narrow';

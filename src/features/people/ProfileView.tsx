@@ -1,6 +1,6 @@
 /** A person's full profile at /user/<id>: everything on the card, every custom field, groups. */
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import type { User } from '../../api/model';
 import { EmptyState } from '../../components/StatePanel';
 import { currentLocale } from '../../i18n';

@@ -1,6 +1,6 @@
 import type { UserStatus } from '../../api/model';
 import { useRealmEmojiById } from '../../model/hooks';
-import { emojiGlyph } from '../emoji/emoji-data';
+import { emojiGlyph } from '../emoji/emoji-glyph';
 
 /** A status emoji: a Unicode glyph, or a custom emoji's image. */
 export function StatusEmoji({ status }: { status: UserStatus }) {

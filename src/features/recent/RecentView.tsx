@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { Avatar } from '../../components/Avatar';
 import { QueryState } from '../../components/QueryState';
 import { EmptyState } from '../../components/StatePanel';

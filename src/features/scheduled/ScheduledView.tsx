@@ -4,7 +4,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { errorText } from '../../api/errors';
 import type { ScheduledMessage } from '../../api/model';
 import { EmptyState } from '../../components/StatePanel';

@@ -16,11 +16,11 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../components/Avatar';
 import { SuggestionList, type Suggestion } from '../../components/Combobox';
 import { CloseIcon, SearchIcon } from '../../components/icons';
-import { pillLabel, pillText } from './search-pills';
 import type { SearchDirectory } from './search-query';
 import type { SearchSuggestion } from './search-suggestions';
 import { useSearchBox, useSearchSuggestions, type SearchBoxState } from './use-search-box';
 import { useSearchDirectory } from './use-search-directory';
+import type { SearchLanguage } from './use-search-language';
 
 export function SearchBox() {
   const { t } = useTranslation('search');
@@ -50,7 +50,9 @@ export function SearchBox() {
         {t('box.label')}
       </label>
       <SearchIcon />
-      {pills.length > 0 && <SearchPills box={box} directory={directory} list={pillList} />}
+      {pills.length > 0 && box.language && (
+        <SearchPills box={box} language={box.language} directory={directory} list={pillList} />
+      )}
       <input
         ref={input}
         id="search-input"
@@ -122,10 +124,12 @@ function focusHandlers(box: SearchBoxState) {
  */
 function SearchPills(props: {
   box: SearchBoxState;
+  language: SearchLanguage;
   directory: SearchDirectory;
   list: RefObject<HTMLUListElement | null>;
 }) {
-  const { box, directory, list } = props;
+  const { box, language, directory, list } = props;
+  const { pillLabel, pillText } = language;
   const { t } = useTranslation('search');
   // A pill just added shows, however many there are before it; a view's pills show from the first.
   const count = box.pills.length;

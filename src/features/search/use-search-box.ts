@@ -1,33 +1,24 @@
 /**
  * The search box's state: its pills and the text being typed, whether its suggestions are open,
- * and what they are.
+ * and what they are. The search language that parses and suggests loads when the box is first
+ * used (use-search-language.ts); until then what is typed stays text.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { errorText } from '../../api/errors';
 import type { Message } from '../../api/model';
 import { narrowToUrl, narrowUrlAt, parsePlaceUrl, type Narrow } from '../../narrow';
 import { recentMessagesQuery } from '../../queries/messages';
 import { streamTopicsQuery } from '../../queries/topics';
 import { useSession } from '../../model/session-context';
 import { groupConversations } from '../recent/recent-filter';
-import {
-  draftQuery,
-  EMPTY_DRAFT,
-  narrowDraft,
-  pillChannel,
-  takePills,
-  type SearchDraft,
-} from './search-pills';
-import { narrowToSearchText, searchToNarrow, type SearchDirectory } from './search-query';
-import {
-  channelInText,
-  peopleIndex,
-  suggest,
-  typingTopic,
-  type RecentTopic,
-  type SearchSuggestion,
-} from './search-suggestions';
+import type { SearchDraft } from './search-pills';
+import type { SearchDirectory } from './search-query';
+import type { RecentTopic, SearchSuggestion } from './search-suggestions';
+import { loadSearchLanguage, useSearchLanguage, type SearchLanguage } from './use-search-language';
+
+const EMPTY_DRAFT: SearchDraft = { pills: [], text: '' };
 
 /** Narrows the search box shows at rest: searches and every combination of operators. */
 const isSearchNarrow = (narrow: Narrow) => narrow.kind === 'search' || narrow.kind === 'filter';
@@ -38,6 +29,59 @@ function streamIdOf(narrow: Narrow): number | undefined {
   if (narrow.kind !== 'filter') return undefined;
   const channel = narrow.terms.find((t) => t.operator === 'channel' && !t.negated);
   return channel ? Number(channel.operand) : undefined;
+}
+
+/**
+ * The narrow of the page and its terms as the box shows them. They show in the box (a search's
+ * at once), so the language is needed there at once; elsewhere once the box is focused.
+ */
+function useShownNarrow(pathname: string, focused: boolean, directory: SearchDirectory) {
+  const place = parsePlaceUrl(pathname, directory.ownUserId);
+  const narrow = place?.kind === 'narrow' ? place.narrow : null;
+  const language = useSearchLanguage(narrow !== null || focused);
+  const narrowText = narrow && language ? language.narrowToSearchText(narrow, directory) : '';
+  const shown = useMemo(
+    () => (language ? language.narrowDraft(narrowText, directory) : EMPTY_DRAFT),
+    [language, narrowText, directory],
+  );
+  return { narrow, searching: narrow !== null && isSearchNarrow(narrow), language, shown };
+}
+
+/** Runs the search the box holds: to its narrow, or says what is wrong with it. */
+function useRunSearch(
+  directory: SearchDirectory,
+  language: SearchLanguage | null,
+  box: {
+    input: RefObject<HTMLInputElement | null>;
+    setOpen: (open: boolean) => void;
+    setProblem: (problem: string | null) => void;
+  },
+) {
+  const navigate = useNavigate();
+  const runWith = (draft: SearchDraft, language: SearchLanguage) => {
+    const query = language.draftQuery(draft);
+    if (!query) return;
+    const { narrow, target, problems } = language.searchToNarrow(query, directory);
+    if (problems.length > 0) {
+      box.setProblem(problems.join(' '));
+      return;
+    }
+    box.setProblem(null);
+    box.setOpen(false);
+    const streamId = streamIdOf(narrow);
+    const streamName = streamId === undefined ? undefined : directory.streams[streamId]?.name;
+    navigate(target ? narrowUrlAt(narrow, target, streamName) : narrowToUrl(narrow, streamName));
+    box.input.current?.blur();
+  };
+  // Enter before the language has come waits for it.
+  return (draft: SearchDraft) => {
+    if (language) runWith(draft, language);
+    else
+      loadSearchLanguage().then(
+        (loaded) => runWith(draft, loaded),
+        (error: unknown) => box.setProblem(errorText(error)),
+      );
+  };
 }
 
 export function useSearchBox(directory: SearchDirectory) {
@@ -51,38 +95,21 @@ export function useSearchBox(directory: SearchDirectory) {
   const [active, setActive] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const place = parsePlaceUrl(location.pathname, directory.ownUserId);
-  const narrow = place?.kind === 'narrow' ? place.narrow : null;
-  const searching = narrow !== null && isSearchNarrow(narrow);
-  const narrowText = narrow ? narrowToSearchText(narrow, directory) : '';
-  const shown = useMemo(() => narrowDraft(narrowText, directory), [narrowText, directory]);
-  // Another view starts afresh.
+  const { searching, language, shown } = useShownNarrow(location.pathname, focused, directory);
+  // Another view starts afresh (not the language's coming, which may find text typed already).
   useEffect(() => {
     setDraft(null);
     setProblem(null);
-  }, [narrowText]);
+  }, [location.pathname]);
   // A search's terms stay in view; any other view's show once the box is opened, to refine it.
   const current = draft ?? (searching || focused ? shown : EMPTY_DRAFT);
 
-  const run = () => {
-    const query = draftQuery(current);
-    if (!query) return;
-    const { narrow, target, problems } = searchToNarrow(query, directory);
-    if (problems.length > 0) {
-      setProblem(problems.join(' '));
-      return;
-    }
-    setProblem(null);
-    setOpen(false);
-    const streamId = streamIdOf(narrow);
-    const streamName = streamId === undefined ? undefined : directory.streams[streamId]?.name;
-    navigate(target ? narrowUrlAt(narrow, target, streamName) : narrowToUrl(narrow, streamName));
-    input.current?.blur();
-  };
+  const runSearch = useRunSearch(directory, language, { input, setOpen, setProblem });
+  const run = () => runSearch(current);
 
   /** New text: complete terms in it become pills after those there are. */
   const type = (typed: string) => {
-    const taken = takePills(typed, directory);
+    const taken = language ? language.takePills(typed, directory) : { pills: [], text: typed };
     setDraft({ pills: [...current.pills, ...taken.pills], text: taken.text });
     setOpen(true);
     setActive(0);
@@ -119,6 +146,7 @@ export function useSearchBox(directory: SearchDirectory) {
     setFocused,
     open,
     setOpen,
+    language,
     active,
     setActive,
     problem,
@@ -143,15 +171,17 @@ function recentTopicsOf(messages: readonly Message[]): RecentTopic[] {
 
 /** What to offer for the typed text, while the suggestions are open. */
 export function useSearchSuggestions(
-  box: Pick<SearchBoxState, 'text' | 'pills' | 'open'>,
+  box: Pick<SearchBoxState, 'text' | 'pills' | 'open' | 'language'>,
   directory: SearchDirectory,
-) {
-  const { text, pills, open } = box;
+): SearchSuggestion[] {
+  const { text, pills, language } = box;
+  const open = box.open && language !== null;
   const session = useSession();
-  const people = useMemo(() => peopleIndex(directory.users), [directory.users]);
-  const topicStream = open
-    ? (channelInText(text, directory) ?? pillChannel(pills, directory))
-    : null;
+  const people = useMemo(() => language?.peopleIndex(directory.users), [language, directory.users]);
+  const topicStream =
+    open && language
+      ? (language.channelInText(text, directory) ?? language.pillChannel(pills, directory))
+      : null;
   const topics = useQuery({
     ...streamTopicsQuery(session.connection, topicStream ?? -1),
     enabled: topicStream !== null,
@@ -159,7 +189,7 @@ export function useSearchSuggestions(
   // Without a channel, `topic:` offers the topics of recent conversations.
   const recent = useQuery({
     ...recentMessagesQuery(session.connection),
-    enabled: open && topicStream === null && typingTopic(text),
+    enabled: open && topicStream === null && !!language?.typingTopic(text),
   });
   const topicNames = useMemo(
     () => [...(topics.data ?? [])].sort((a, b) => b.maxId - a.maxId).map((t) => t.name),
@@ -171,9 +201,15 @@ export function useSearchSuggestions(
   );
   return useMemo(
     () =>
-      open
-        ? suggest(text, { directory, people, topicsOf: () => topicNames, pills, recentTopics })
+      open && language && people
+        ? language.suggest(text, {
+            directory,
+            people,
+            topicsOf: () => topicNames,
+            pills,
+            recentTopics,
+          })
         : [],
-    [open, text, directory, people, topicNames, pills, recentTopics],
+    [open, language, text, directory, people, topicNames, pills, recentTopics],
   );
 }

@@ -5,7 +5,8 @@
  */
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Navigate } from 'react-router';
+import { Link } from '../../components/Link';
 
 export interface SettingsSection {
   /** the URL segment, `/settings/<id>` */

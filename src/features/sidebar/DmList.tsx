@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/Link';
 import { Avatar } from '../../components/Avatar';
 import { UnreadBadge, withUnreadLabel } from '../../components/UnreadBadge';
 import { useDmUnreadCount, useMutedUsers, useRecentDms, useUsersById } from '../../model/hooks';
