@@ -19,7 +19,7 @@
 import type { ParsedEvent } from '../api/parse-event';
 import type { AccountState } from './account-state';
 import type { SessionState } from './session-core';
-import { THIS_TAB } from './this-tab';
+import { queueSharingSupported, THIS_TAB } from './this-tab';
 
 export interface SharedSnapshot {
   queueId: string;
@@ -59,12 +59,7 @@ export class QueueSharing {
   private readonly cleanups: (() => void)[] = [];
 
   static supported(): boolean {
-    return (
-      typeof BroadcastChannel !== 'undefined' &&
-      typeof navigator !== 'undefined' &&
-      'locks' in navigator &&
-      navigator.locks !== undefined
-    );
+    return queueSharingSupported();
   }
 
   constructor(

@@ -29,7 +29,8 @@ import {
   sharedState,
   type AccountStore,
 } from './account-store';
-import { QueueSharing, type SharingHost } from './queue-sharing';
+import type { QueueSharing, SharingHost } from './queue-sharing';
+import { queueSharingSupported } from './this-tab';
 import { createComposeDraftsStore, type ComposeDraftsStore } from './compose-drafts';
 import { createOutboxStore, type OutboxStore } from './outbox';
 import {
@@ -126,14 +127,14 @@ export class AccountSession implements SessionCore {
     this.keeper = this.offlineCache
       ? new OfflineKeeper(this.offlineCache, this.state, this.outbox, this.caches)
       : null;
-    this.sharing =
-      !this.spectator && options.sharingKey && QueueSharing.supported()
-        ? new QueueSharing(options.sharingKey, this.sharingHost())
-        : null;
+    this.sharingKey =
+      !this.spectator && options.sharingKey && queueSharingSupported() ? options.sharingKey : null;
   }
 
   /** shares one event queue with the account's other tabs, where the browser can */
-  private readonly sharing: QueueSharing | null;
+  private sharing: QueueSharing | null = null;
+  /** the account's name among its tabs, where the browser lets them share a queue */
+  private readonly sharingKey: string | null;
   /** the id of the last event this page took in, from its queue or the leading tab's */
   private lastEventId = -1;
 
@@ -143,7 +144,23 @@ export class AccountSession implements SessionCore {
    */
   shouldNotifyHere(): boolean {
     if (!this.sharing) return !(document.visibilityState === 'visible' && document.hasFocus());
+    // (a page still loading the sharing code counts as alone)
     return this.sharing.isLeader && !this.sharing.anyInFront();
+  }
+
+  /**
+   * Joins the account's other tabs (queue-sharing.ts, a chunk of its own: loaded from the
+   * service worker's copy, it costs the start a few milliseconds, and the first view nothing).
+   */
+  private async startSharing(key: string) {
+    try {
+      const { QueueSharing } = await import('./queue-sharing');
+      if (this.stopped) return;
+      this.sharing = new QueueSharing(key, this.sharingHost());
+      this.sharing.start();
+    } catch {
+      if (!this.stopped) void this.poller.start(); // no chunk (offline, first visit): alone
+    }
   }
 
   private sharingHost(): SharingHost {
@@ -192,7 +209,7 @@ export class AccountSession implements SessionCore {
       void this.startSpectating();
       return;
     }
-    if (this.sharing) this.sharing.start();
+    if (this.sharingKey) void this.startSharing(this.sharingKey);
     else void this.poller.start();
     this.keeper?.start();
     if (typeof window !== 'undefined') {
