@@ -1,4 +1,4 @@
-import type { RateLimits } from './http/rate-limit.js';
+import type { RateLimits } from './http/rate-limit-stores.js';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';

@@ -1,4 +1,4 @@
-import { MemoryRateLimits } from './http/rate-limit.js';
+import { MemoryRateLimits } from './http/rate-limit-stores.js';
 import os from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, configFromEnv, type Config } from './config.js';

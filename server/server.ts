@@ -10,7 +10,7 @@ import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
 import { QueueManager } from './events/manager.js';
 import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
-import { MemoryRateLimits, RedisRateLimits, type RateLimits } from './http/rate-limit.js';
+import { MemoryRateLimits, RedisRateLimits, type RateLimits } from './http/rate-limit-stores.js';
 import { RedisBus } from './events/redis-bus.js';
 import { VisitorStreams } from './events/visitor-streams.js';
 import { WebPublicEvents } from './lib/web-public-events.js';

@@ -50,7 +50,10 @@ function tab(name: string, snapshot: SharedSnapshot | null = null) {
 }
 
 let key = 0;
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('QueueSharing', () => {
   it('one tab leads and hands its state and events to the others; the next takes over', async () => {
@@ -95,12 +98,14 @@ describe('QueueSharing', () => {
   it('knows when another tab is in front, so that only one notifies and only when none is', async () => {
     key++;
     vi.stubGlobal('navigator', { ...navigator, locks: fakeLocks() });
+    // Neither tab in front as they open (each tells the other so at its hello).
+    vi.spyOn(document, 'hasFocus').mockReturnValue(false);
     const a = tab('a');
     const b = tab('b');
     a.sharing.start();
     b.sharing.start();
     await vi.waitFor(() => expect(a.sharing.isLeader).toBe(true));
-    vi.spyOn(document, 'hasFocus').mockReturnValue(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(a.sharing.anyInFront()).toBe(false);
     // A tab comes to the front (in this one window, both hear it; each tells the other).
     vi.spyOn(document, 'hasFocus').mockReturnValue(true);

@@ -76,6 +76,17 @@ const RecentView = lazy(() => loadRecentView().then((m) => ({ default: m.RecentV
 /** Only a mistyped address shows it; it alone here needs react-i18next's Trans. */
 const NotFound = lazy(() => import('./NotFound').then((m) => ({ default: m.NotFound })));
 
+/*
+ * The view the page's address opens starts loading with the page, beside the session's start,
+ * rather than once the first state is there: on a reload from the kept state, that wait was the
+ * longest part of the time to the first message.
+ */
+const startingPath = typeof location === 'undefined' ? '' : location.pathname;
+if (startingPath.startsWith('/narrow/') || startingPath === '/feed')
+  void loadMessageView().catch(() => {});
+else if (startingPath === '/recent') void loadRecentView().catch(() => {});
+else if (startingPath === '/inbox') void loadInboxView().catch(() => {});
+
 function usePrefetchViews() {
   useEffect(
     () =>
