@@ -270,7 +270,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
       console.log(
         JSON.stringify({
           first_view_script_kb: Math.round(f.scriptTransferBytes / 1024),
-          first_view_unused_script_kib: Math.round(f.unusedScriptBytes / 1024),
+          first_view_unused_script_kib: Math.round(f.unusedScriptBytes / 102.4) / 10,
           unused_script_all_scripts_kib: Math.round(f.unusedScriptBytesAllScripts / 1024),
           render_blocking_ms: f.renderBlockingMs,
           font_display_failures: f.fontDisplayFailures,

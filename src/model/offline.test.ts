@@ -11,14 +11,14 @@ import { createStore, get } from 'idb-keyval';
 import { accountStateFromSnapshot } from './account-state';
 import { offlineCacheFor } from './offline-cache';
 import type { PollerApi } from './poller';
-import { outboxSenderFor, sendFromCompose } from './send';
+import { outboxSenderFor, sendFromCompose } from './outbox-sender';
 
 const destination = { type: 'stream' as const, streamId: 5, topic: 'lunch' };
 
 describe('OutboxSender', () => {
   it('sends waiting messages one at a time in order, and only while connected', async () => {
     const { fake, session } = fakeSession();
-    const sender = outboxSenderFor(session);
+    const sender = outboxSenderFor(session)!;
     session.state.setState({ status: 'reconnecting' });
     sendFromCompose(session, destination, 'first');
     sendFromCompose(session, destination, 'second');
@@ -51,7 +51,7 @@ describe('OutboxSender', () => {
 
   it('after a request without an answer, looks on the server before sending again', async () => {
     const { fake, session } = fakeSession();
-    const sender = outboxSenderFor(session);
+    const sender = outboxSenderFor(session)!;
     fake.failNetwork();
     sendFromCompose(session, destination, 'did it arrive?');
     await vi.waitFor(() =>
@@ -85,7 +85,7 @@ describe('OutboxSender', () => {
 
   it('sends again when the server does not have it; a refusal fails only that message', async () => {
     const { fake, session } = fakeSession();
-    const sender = outboxSenderFor(session);
+    const sender = outboxSenderFor(session)!;
     session.state.setState({ status: 'reconnecting' });
     sendFromCompose(session, destination, 'lost');
     sendFromCompose(session, { type: 'stream', streamId: 99, topic: 'x' }, 'refused');

@@ -7,21 +7,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { ApiConnection } from '../api/connection';
 import type { RegisterResponse } from '../api/model';
-import { deleteQueue, registerQueue } from '../api/routes/real-time-events';
-import { authFailureCode } from '../api/errors';
-import {
-  closesToVisitors,
-  opensChannel,
-  spectatorSnapshot,
-  visitorMayApply,
-  webPublicChannelIds,
-} from './spectator';
-import {
-  VisitorFeed,
-  visitorFeedApiFor,
-  type VisitorFeedApi,
-  type VisitorFeedOptions,
-} from './visitor-feed';
+import { deleteQueue } from '../api/routes/real-time-events';
+// Only visitors use these: loaded as a chunk of their own when a visitor's page starts.
+import type { Spectating } from './spectating';
+import type { VisitorFeedApi, VisitorFeedOptions } from './visitor-feed';
 import type { ParsedEvent } from '../api/parse-event';
 import {
   accountStoreFrom,
@@ -42,13 +31,12 @@ import {
 } from './poller';
 import type { OfflineCache } from './offline-cache';
 import { OfflineKeeper } from './offline-keeper';
-import { outboxSenderFor, retrySend, type OutboxSender } from './send';
+import { retrySend, sendWhenWaiting } from './send';
+import { stopOutboxSender } from './sender-registry';
 import { ReadBatcher } from './flag-changes';
 import type { ServerDataCaches, SessionCore, SessionState } from './session-core';
 
 const TYPING_TICK_MS = 1000;
-/** What a spectator may ask for: no subscriber lists, no gravatar shortcut (both refused). */
-const SPECTATOR_REGISTER_OPTIONS = { apply_markdown: true, client_gravatar: false };
 
 export class AccountSession implements SessionCore {
   readonly connection: ApiConnection;
@@ -57,7 +45,8 @@ export class AccountSession implements SessionCore {
   readonly composeDrafts: ComposeDraftsStore;
   private readonly poller: EventPoller;
   readonly readBatcher: ReadBatcher = new ReadBatcher(this);
-  private readonly outboxSender: OutboxSender;
+  /** stops watching the outbox for a waiting message (sendWhenWaiting) */
+  private readonly stopSendWatch: () => void;
   /** keeps the account in the browser between visits, where there is a cache */
   private readonly keeper: OfflineKeeper | null;
   private readonly offlineCache: OfflineCache | null;
@@ -68,8 +57,8 @@ export class AccountSession implements SessionCore {
   /** reading web-public channels without an account: no queue, nothing written */
   readonly spectator: boolean;
   /** a visitor's live stream, or the polling that stands in for it */
-  private visitorFeed: VisitorFeed | null = null;
-  private readonly visitorFeedApi: VisitorFeedApi;
+  private spectating: Spectating | null = null;
+  private readonly visitorFeedApi: VisitorFeedApi | undefined;
   private readonly visitorFeedOptions: VisitorFeedOptions;
 
   constructor(
@@ -98,7 +87,7 @@ export class AccountSession implements SessionCore {
       baseUrl: options.baseUrl,
       credentials: this.spectator ? undefined : { email, apiKey },
     });
-    this.visitorFeedApi = options.visitorFeedApi ?? visitorFeedApiFor(this.connection);
+    this.visitorFeedApi = options.visitorFeedApi;
     this.visitorFeedOptions = options.visitorFeedOptions ?? {};
     this.state = createStore<SessionState>()(() => ({
       store: null,
@@ -122,7 +111,7 @@ export class AccountSession implements SessionCore {
       },
     });
     this.poller.subscribe((pollerState) => this.pollerChanged(pollerState));
-    this.outboxSender = outboxSenderFor(this);
+    this.stopSendWatch = sendWhenWaiting(this);
     this.offlineCache = this.spectator ? null : (options.offlineCache ?? null);
     this.keeper = this.offlineCache
       ? new OfflineKeeper(this.offlineCache, this.state, this.outbox, this.caches)
@@ -221,85 +210,32 @@ export class AccountSession implements SessionCore {
     );
   }
 
-  /**
-   * A spectator gets no event queue: one register for the organization and its web-public
-   * channels, then the visitors' stream where the server offers one, or polling (VisitorFeed).
-   */
+  /** A visitor's page: no event queue, the visitors' feed instead (spectating.ts). */
   private async startSpectating() {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const register = await registerQueue(this.connection, SPECTATOR_REGISTER_OPTIONS);
-        this.state.setState({
-          store: createAccountStore(spectatorSnapshot(register)),
-          status: 'connected',
-        });
-        break;
-      } catch (error) {
-        if (authFailureCode(error) || attempt >= 5) {
-          this.state.setState({ stopReason: 'no-queue' });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** attempt));
-      }
-    }
+    const { Spectating } = await import('./spectating');
     if (this.stopped) return;
-    this.visitorFeed = new VisitorFeed(
-      this.visitorFeedApi,
-      {
-        eventsReceived: (events) => this.visitorEventsReceived(events),
-        refresh: () => this.caches.refreshMessages(),
-        refused: () => this.visitorsRefused(),
-      },
-      this.visitorFeedOptions,
-    );
-    void this.visitorFeed.start();
-  }
-
-  /**
-   * Events from the visitors' stream, past the guard: only what names a channel the snapshot
-   * lists as web-public is applied. A channel newly open to visitors brings a new snapshot.
-   */
-  private visitorEventsReceived(events: ParsedEvent[]) {
-    const store = this.state.getState().store;
-    if (!store) return;
-    if (events.some(closesToVisitors)) {
-      this.visitorsRefused();
-      return;
-    }
-    const webPublic = webPublicChannelIds(store.getState().subscriptions);
-    const applied = events.filter((event) => visitorMayApply(event, webPublic));
-    if (applied.length) this.eventsReceived(applied);
-    if (events.some((event) => opensChannel(event, webPublic))) void this.spectatorSnapshotAgain();
-  }
-
-  /** A new snapshot for a visitor, as a new queue gives one to an account. */
-  private async spectatorSnapshotAgain() {
-    try {
-      const register = await registerQueue(this.connection, SPECTATOR_REGISTER_OPTIONS);
-      if (this.stopped) return;
-      this.state.setState({ store: createAccountStore(spectatorSnapshot(register)) });
-      this.caches.queueReplaced();
-    } catch {
-      // The channel shows after the next successful snapshot (a reload).
-    }
-  }
-
-  /** The organization closed its web-public channels to visitors. */
-  private visitorsRefused() {
-    this.visitorFeed?.stop();
-    this.state.setState({ store: null, stopReason: 'no-queue' });
+    this.spectating = new Spectating({
+      connection: this.connection,
+      state: this.state,
+      caches: this.caches,
+      eventsReceived: (events) => this.eventsReceived(events),
+      feedApi: this.visitorFeedApi,
+      feedOptions: this.visitorFeedOptions,
+    });
+    await this.spectating.start();
   }
 
   /** Stops polling; with `deleteServerQueue`, also frees the queue on the server (log out). */
   stop(deleteServerQueue = false): void {
     this.stopped = true;
-    this.visitorFeed?.stop();
+    this.spectating?.stop();
     const queueId = this.state.getState().store?.getState().queueId;
     this.poller.stop();
     this.sharing?.stop();
     if (typeof window !== 'undefined') window.removeEventListener('pagehide', this.pageClosing);
     this.keeper?.stop();
-    this.outboxSender.stop();
+    this.stopSendWatch();
+    stopOutboxSender(this);
     this.readBatcher.dispose();
     if (this.ticker) clearInterval(this.ticker);
     if (deleteServerQueue && queueId)

@@ -5,7 +5,7 @@ import type { RegisterResponse } from '../api/model';
 import type { WebPublicEventHandlers } from '../api/extensions/web-public-events';
 import type { PollerApi } from '../model/poller';
 import type { VisitorFeedApi } from '../model/visitor-feed';
-import { sendFromCompose } from '../model/send';
+import { sendFromCompose } from '../model/outbox-sender';
 import { streamNarrow } from '../narrow';
 import { eg } from '../test/eg';
 import { FakeFetch } from '../test/fake-fetch';

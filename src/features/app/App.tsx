@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { ErrorState, LoadingState } from '../../components/StatePanel';
@@ -14,7 +14,7 @@ import {
   type StoredAccount,
 } from '../login/credentials';
 import { DeactivatedScreen } from '../login/DeactivatedScreen';
-import { LoginScreen, anonymous } from '../login/LoginScreen';
+import { anonymous } from '../login/anonymous';
 import { isDeepLink } from '../login/visitor-link';
 import { useLocation } from 'react-router';
 import { serverSettingsQuery } from '../../queries/account';
@@ -27,6 +27,20 @@ import { SessionProvider } from './SessionProvider';
 // What this browser kept of the logged-in account is read while the first render happens.
 const startingAccount = currentAccount();
 if (startingAccount) preloadKept(accountCacheKey(undefined, startingAccount.email));
+
+// The login form is a chunk of its own, since most page loads are of a logged-in person: without
+// an account it starts loading with the page, beside the app's own code.
+const loadLogin = () => import('../login/LoginScreen');
+if (!startingAccount) void loadLogin();
+const LazyLoginScreen = lazy(() => loadLogin().then((m) => ({ default: m.LoginScreen })));
+
+function LoginScreen({ linkNeedsAccount = false }: { linkNeedsAccount?: boolean }) {
+  return (
+    <Suspense fallback={null}>
+      <LazyLoginScreen linkNeedsAccount={linkNeedsAccount} />
+    </Suspense>
+  );
+}
 
 export function App() {
   const account = useStoredAccount();

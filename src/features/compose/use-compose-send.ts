@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../i18n';
 import { useOwnUserId, useRealmSetting, useScheduledMessages } from '../../model/hooks';
-import { sendFromCompose } from '../../model/send';
+import { sendFromCompose } from '../../model/outbox-sender';
 import { useScheduleMessage } from '../../queries/scheduled';
 import { useSession } from '../../model/session-context';
 import { scheduledFor } from '../scheduled/schedule-times';

@@ -1,14 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiConnection } from '../../api/connection';
 import { ApiRequestError } from '../../api/errors';
 import { i18n } from '../../i18n';
 import { serverSettingsQuery, useLogIn } from '../../queries/account';
+import { anonymous } from './anonymous';
 import { loggedIn, startSpectating, useLinkNeedsAccount } from './credentials';
-
-/** Requests made without an account: the server's settings and the login itself. */
-export const anonymous = new ApiConnection();
 
 /** What to tell someone whose login failed; the server's own words when it gave any. */
 function loginErrorMessage(error: unknown): string {

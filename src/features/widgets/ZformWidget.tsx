@@ -6,7 +6,7 @@
 import { useId } from 'react';
 import type { Message, User } from '../../api/model';
 import type { OutboxDestination } from '../../model/outbox';
-import { sendFromCompose } from '../../model/send';
+import { sendFromCompose } from '../../model/outbox-sender';
 import { useSessionCore } from '../../model/session-core';
 import { dmMessageParticipants } from '../../narrow';
 import type { Zform, ZformChoice } from './message-widget';
