@@ -8,7 +8,9 @@ import { i18n, switchLanguage } from '.';
 import { ErrorState, LoadingState } from '../components/StatePanel';
 import { withUnreadLabel } from '../components/UnreadBadge';
 import { DateSeparator } from '../features/message-list/MessageItem';
-import { formatDay } from '../features/message-list/format';
+import { formatDay, formatFullDateTime } from '../features/message-list/format';
+import { MessageTime } from '../features/message-list/MessageTime';
+import { MemoryRouter } from 'react-router';
 import { narrowTitle } from '../features/search/narrow-title';
 import type { SearchDirectory } from '../features/search/search-query';
 import { describeMoveFailure } from '../features/topics/move-error';
@@ -47,6 +49,26 @@ describe('German', () => {
     expect(screen.getByRole('separator', { name: 'Heute' })).toBeTruthy();
     expect(formatDay(new Date(2026, 10, 24, 9).getTime() / 1000, now)).toBe('Gestern');
     expect(formatDay(new Date(2025, 2, 3, 9).getTime() / 1000, now)).toBe('Mo., 3. März 2025');
+  });
+
+  it('switches the parts of a message row already on screen (shared words, useFixedT)', async () => {
+    const timestamp = new Date(2026, 10, 25, 14, 5).getTime() / 1000;
+    render(
+      <MemoryRouter>
+        <DateSeparator timestamp={timestamp} />
+        <MessageTime timestamp={timestamp} time="14:05" permalink="/near/1" />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Permalink to message, 14:05' })).toBeTruthy();
+    await act(() => switchLanguage('de'));
+    expect(screen.getByRole('link', { name: 'Permalink zur Nachricht, 14:05' })).toBeTruthy();
+    expect(screen.getByRole('separator').getAttribute('aria-label')).toMatch(
+      /^(Heute|Gestern|\w+\.,)/,
+    );
+    expect(formatFullDateTime(timestamp)).toBe('Mittwoch, 25. November 2026 um 14:05');
+    await act(() => switchLanguage('en'));
+    expect(screen.getByRole('link', { name: 'Permalink to message, 14:05' })).toBeTruthy();
+    expect(formatFullDateTime(timestamp)).toMatch(/^Wednesday, November 25, 2026/);
   });
 
   it('puts counts into the right plural form with German digit grouping', async () => {

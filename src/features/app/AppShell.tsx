@@ -27,6 +27,7 @@ import { useDocumentTitle } from './document-title';
 import { GlobalShortcuts } from '../keyboard/GlobalShortcuts';
 import { usePresenceReporter } from './use-presence-reporter';
 import { whenFirstUsed } from './when-first-used';
+import { loadable } from '../../components/loadable';
 import { loadSearchLanguage } from '../search/use-search-language';
 import { loadEventCaching } from '../../queries/session-caches';
 import { useInterfaceLanguage } from './use-interface-language';
@@ -67,12 +68,14 @@ const ProfileView = lazy(() =>
  * a timer: a page nobody touches has no use for them (and Lighthouse counts all that a first
  * view fetches as its own).
  */
-const loadMessageView = () => import('../message-list/MessageView');
-const loadInboxView = () => import('../inbox/InboxView');
-const loadRecentView = () => import('../recent/RecentView');
-const MessageView = lazy(() => loadMessageView().then((m) => ({ default: m.MessageView })));
-const InboxView = lazy(() => loadInboxView().then((m) => ({ default: m.InboxView })));
-const RecentView = lazy(() => loadRecentView().then((m) => ({ default: m.RecentView })));
+const messageView = loadable(() =>
+  import('../message-list/MessageView').then((m) => m.MessageView),
+);
+const inboxView = loadable(() => import('../inbox/InboxView').then((m) => m.InboxView));
+const recentView = loadable(() => import('../recent/RecentView').then((m) => m.RecentView));
+const { Component: MessageView, preload: loadMessageView } = messageView;
+const { Component: InboxView, preload: loadInboxView } = inboxView;
+const { Component: RecentView, preload: loadRecentView } = recentView;
 /** Only a mistyped address shows it; it alone here needs react-i18next's Trans. */
 const NotFound = lazy(() => import('./NotFound').then((m) => ({ default: m.NotFound })));
 

@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
 import type { Message } from '../../api/model';
 import { editIndicator } from './edit-indicator';
 import { formatFullDateTime } from './format';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 /** "(edited)" or "(moved)" after a message that was, with the time it last happened. */
 export function EditMark({ message }: { message: Message }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const indicator = editIndicator(message);
   if (!indicator) return null;
   const time = formatFullDateTime(indicator.timestamp);

@@ -1,6 +1,5 @@
 /** One row of the message list: a date, a recipient bar or a message. */
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from '../../components/Link';
 import type { Message } from '../../api/model';
 import { ROLE } from '../../api/model/user';
@@ -26,6 +25,7 @@ import { DateSeparator, MessageItem } from './MessageItem';
 import { canDelete, canEditContent } from './permissions';
 import { TopicText } from '../search/TopicText';
 import { TopicActionsMenu } from '../topics/TopicActionsMenu';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 export interface MessageRowActions {
   onToggleStar(message: Message): void;
@@ -48,7 +48,7 @@ export function FeedRowView({ row, ...actions }: { row: FeedRow } & MessageRowAc
 
 /** The bar above a run of messages: the channel and topic, or who a DM is with. */
 function RecipientRow({ message }: { message: Message }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const ownUserId = useOwnUserId();
   const subscriptions = useSubscriptionsById();
   const users = useUsersById();

@@ -1,5 +1,4 @@
 import { memo, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../components/ModalDialog';
 import { useUploadImages } from './uploads';
 import type { Message, User } from '../../api/model';
@@ -21,6 +20,7 @@ import { ReactionPicker, Reactions } from './Reactions';
 import { MessageHeader, useMessageHtml } from './MessageHeader';
 import { MoveMessageButton } from '../topics/MoveMessageButton';
 import { useMessageWidget, WidgetView } from '../widgets/WidgetView';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 interface MessageItemProps {
   message: Message;
@@ -47,7 +47,7 @@ interface MessageItemProps {
 
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, ownUserId, twentyFourHour, echo } = props;
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const [revealed, setRevealed] = useState(false);
   const hidden = props.mutedSender && !revealed;
   const { html, actionHtml } = useMessageHtml(props, hidden);
@@ -207,7 +207,7 @@ function MessageBody({
   onReveal(): void;
   onEdit(messageId: number | null): void;
 }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const widget = useMessageWidget(message, ownUserId);
   if (hidden)
     return (
@@ -241,7 +241,7 @@ function MessageBody({
  * the bottom opened under the compose box); a refusal from the server stays in the dialog.
  */
 function DeleteConfirmation({ deletion }: { deletion: DeleteConfirmationState }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const [pending, setPending] = useState(false);
   return (
     <ModalDialog
@@ -268,7 +268,7 @@ function DeleteConfirmation({ deletion }: { deletion: DeleteConfirmationState })
 /** The buttons that show on hover: star, react, edit, move, delete and the rest in a menu. */
 function MessageActions(props: MessageItemProps & { onAskDelete(): void }) {
   const { message, ownUserId } = props;
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const starred = message.flags.includes('starred');
   return (
     <div className="message-actions">
@@ -325,7 +325,7 @@ function EchoStatus({
   onRetry(id: string): void;
   onCancel(id: string): void;
 }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   if (echo.status === 'waiting')
     return <span className="echo-status echo-waiting">{t('echo.waiting')}</span>;
   if (echo.status !== 'failed') return <span className="echo-status">{t('echo.sending')}</span>;
@@ -351,7 +351,7 @@ function EchoStatus({
 }
 
 export function DateSeparator({ timestamp }: { timestamp: number }) {
-  useTranslation('messages'); // "Today" and the date follow the interface language
+  useFixedT('messages'); // "Today" and the date follow the interface language
   return (
     <div className="date-separator" role="separator" aria-label={formatDay(timestamp)}>
       <span>{formatDay(timestamp)}</span>

@@ -14,7 +14,7 @@ import { ImageViewer } from '../lightbox/ImageViewer';
 import { useMessageTaps } from './message-taps';
 import { useStuckRecipient } from './stuck-recipient';
 import { useFeedRows } from './use-feed-items';
-import { useFeedScroll } from './use-feed-scroll';
+import { openingRow, useFeedScroll } from './use-feed-scroll';
 import {
   useInternalLinkClicks,
   useLoadMore,
@@ -37,14 +37,35 @@ export function MessageList({
   /** a permalink's message, which the list opens at */
   target?: MessageTarget;
 }) {
-  const { t } = useTranslation('messages');
   const { query, rows } = useFeedRows(narrow, target);
   useFollowMovedTarget(narrow, target, query.data);
+  if (query.status !== 'success' || rows.length === 0)
+    return <FeedPlaceholder query={query} narrow={narrow} emptyText={emptyText} />;
+  return <LoadedFeed narrow={narrow} target={target} query={query} rows={rows} />;
+}
+
+/**
+ * The feed once it has rows: made only then, so that the virtualizer starts where the list
+ * opens (estimated from the rows) and draws only those rows the first time, rather than the
+ * first rows of the conversation and then, once scrolled, the ones at its end.
+ */
+function LoadedFeed({
+  narrow,
+  target,
+  query,
+  rows,
+}: {
+  narrow: Narrow;
+  target: MessageTarget | undefined;
+  query: ReturnType<typeof useFeedRows>['query'];
+  rows: FeedRow[];
+}) {
+  const { t } = useTranslation('messages');
   const markedId = useTargetMark(target);
   const scroller = useRef<HTMLDivElement>(null);
   const [editingId, setEditingId] = useState<number | null>(null);
 
-  const virtualizer = useFeedVirtualizer(rows, scroller);
+  const virtualizer = useFeedVirtualizer(rows, scroller, target?.messageId);
 
   const { loadOlder, loadNewer } = useLoadMore(query);
   const markVisibleRead = useMarkVisibleRead(narrow, rows, virtualizer, scroller);
@@ -75,9 +96,6 @@ export function MessageList({
 
   useMarkReadOnWindowFocus(markVisibleRead);
   const openInternalLink = useInternalLinkClicks(selectByClick);
-
-  if (query.status !== 'success' || rows.length === 0)
-    return <FeedPlaceholder query={query} narrow={narrow} emptyText={emptyText} />;
 
   return (
     <div
@@ -117,9 +135,19 @@ export function MessageList({
   );
 }
 
-/** Only the rows near the screen are drawn; the others are estimated until measured. */
-function useFeedVirtualizer(rows: FeedRow[], scroller: RefObject<HTMLDivElement | null>) {
+/**
+ * Only the rows near the screen are drawn; the others are estimated until measured. The first
+ * drawing is of the window's height at the opening position, from the estimates; the opening
+ * scroll (use-feed-scroll.ts) then lands it exactly.
+ */
+function useFeedVirtualizer(
+  rows: FeedRow[],
+  scroller: RefObject<HTMLDivElement | null>,
+  targetId: number | undefined,
+) {
   return useVirtualizer({
+    initialRect: { width: 0, height: window.innerHeight },
+    initialOffset: () => openingOffset(rows, targetId, window.innerHeight),
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: (index) => estimateRow(rows[index]),
@@ -238,6 +266,21 @@ function selectedSlotProps(row: FeedRow | undefined, selectedId: number | null) 
 function actionsSlotProps(row: FeedRow | undefined, actionsId: number | null) {
   const open = row?.kind === 'message' && !row.echo && row.message.id === actionsId;
   return open ? { 'data-actions-open': true } : {};
+}
+
+/** Where the opening position (openingRow) is, by the estimates, for a screen `height` high. */
+function openingOffset(rows: FeedRow[], targetId: number | undefined, height: number): number {
+  const { index, align } = openingRow(rows, targetId);
+  let start = 0;
+  for (let i = 0; i < index; i++) start += estimateRow(rows[i]);
+  const size = estimateRow(rows[index]);
+  const offset =
+    align === 'start'
+      ? start - STUCK_BAR_ROOM
+      : align === 'center'
+        ? start + size / 2 - height / 2
+        : start + size - height;
+  return Math.max(0, offset);
 }
 
 function estimateRow(row: FeedRow | undefined): number {

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from '../../components/Link';
 import { formatFullDateTime } from './format';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 /**
  * A message's time, linking to the message itself (its permalink, as in the reference app); a
@@ -18,7 +18,7 @@ export function MessageTime({
   permalink: string | null;
   className?: string;
 }) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const element = (
     <time
       className={permalink ? undefined : className}

@@ -4,7 +4,6 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
 import { i18n } from '../../i18n';
 import type { Message, Reaction, RealmEmoji, User } from '../../api/model';
 import type { ReactionRef } from '../../queries/message-actions';
@@ -12,6 +11,7 @@ import { SmileIcon } from '../../components/icons';
 import { useRealmEmojiById } from '../../model/hooks';
 import { emojiGlyph, type Emoji } from '../emoji/emoji-data';
 import { EmojiPicker } from '../emoji/EmojiPicker';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 export interface ReactionGroup {
   key: string;
@@ -109,7 +109,7 @@ export function Reactions({
   readOnly = false,
   onToggle,
 }: ReactionsProps) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const groups = groupReactions(message.reactions ?? [], ownUserId);
   const realmEmoji = useRealmEmojiById();
   const tooltipPrefix = useId();
@@ -163,7 +163,7 @@ export function ReactionPicker({
   onToggle,
   ownUserId,
 }: Pick<ReactionsProps, 'message' | 'onToggle' | 'ownUserId'>) {
-  const { t } = useTranslation('messages');
+  const t = useFixedT('messages');
   const [place, setPlace] = useState<CSSProperties | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const mine = groupReactions(message.reactions ?? [], ownUserId).filter((g) => g.mine);

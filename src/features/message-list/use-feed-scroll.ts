@@ -101,30 +101,35 @@ export function useFeedScroll({
   return { onScroll };
 }
 
+/**
+ * Where a list opens: at a permalink's message (in the middle), else at the first unread message
+ * with the recipient bar (and date) above it for context, else at the newest message.
+ */
+export function openingRow(
+  rows: FeedRow[],
+  targetId: number | undefined,
+): { index: number; align: 'start' | 'center' | 'end' } {
+  const target =
+    targetId === undefined
+      ? -1
+      : rows.findIndex((row) => row.kind === 'message' && row.message.id === targetId);
+  if (target !== -1) return { index: target, align: 'center' };
+  const firstUnread = rows.findIndex(
+    (row) => row.kind === 'message' && !row.message.flags.includes('read'),
+  );
+  if (firstUnread === -1) return { index: rows.length - 1, align: 'end' };
+  let index = firstUnread;
+  while (index > 0 && rows[index - 1].kind !== 'message') index -= 1;
+  return { index, align: 'start' };
+}
+
 function scrollToOpeningPosition(
   rows: FeedRow[],
   virtualizer: Virtualizer<HTMLDivElement, Element>,
   targetId: number | undefined,
 ) {
-  const target =
-    targetId === undefined
-      ? -1
-      : rows.findIndex((row) => row.kind === 'message' && row.message.id === targetId);
-  if (target !== -1) {
-    virtualizer.scrollToIndex(target, { align: 'center' });
-    return;
-  }
-  const firstUnread = rows.findIndex(
-    (row) => row.kind === 'message' && !row.message.flags.includes('read'),
-  );
-  if (firstUnread === -1) {
-    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-    return;
-  }
-  // Show the recipient bar (and date) above the first unread message, for context.
-  let index = firstUnread;
-  while (index > 0 && rows[index - 1].kind !== 'message') index -= 1;
-  virtualizer.scrollToIndex(index, { align: 'start' });
+  const { index, align } = openingRow(rows, targetId);
+  virtualizer.scrollToIndex(index, { align });
 }
 
 function keepAnchorInPlace(

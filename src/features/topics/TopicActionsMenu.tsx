@@ -3,7 +3,6 @@
  * bars, in a topic's header and on the sidebar's topic rows, with only what the person may do.
  */
 import { useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorText } from '../../api/errors';
 import { useMenuPopup } from '../../components/use-menu-popup';
 import { sameTopic } from '../../narrow';
@@ -12,6 +11,7 @@ import { useTopicDialog } from './dialog-store';
 import { MoreIcon } from './icons';
 import { isResolved, resolvedName, unresolvedName } from './resolved';
 import { useTopicPermissions } from './use-topic-permissions';
+import { useFixedT } from '../../i18n/use-fixed-t';
 
 /** The topic without a name, which the reference server refuses to mark as resolved. */
 const UNTITLED = ['', '(no topic)'];
@@ -25,7 +25,7 @@ interface TopicActionsMenuProps {
 }
 
 export function TopicActionsMenu({ streamId, topic, messageId, className }: TopicActionsMenuProps) {
-  const { t } = useTranslation('search');
+  const t = useFixedT('search');
   const { allowed } = useTopicPermissions();
   const popup = useMenuPopup();
   const { open, setOpen, root, close } = popup;
@@ -122,7 +122,7 @@ function TopicMenuItems({
   onToggleResolved(): void;
   onOpenDialog(kind: 'rename' | 'topic'): void;
 }) {
-  const { t } = useTranslation('search');
+  const t = useFixedT('search');
   return (
     <>
       {allowed.resolve && !UNTITLED.includes(topic) && (
@@ -166,7 +166,7 @@ function TopicMenuItems({
 }
 
 function ErrorNotice({ error, onDismiss }: { error: string; onDismiss(): void }) {
-  const { t } = useTranslation('search');
+  const t = useFixedT('search');
   return (
     <span className="topic-actions-error" role="alert">
       {error}
