@@ -35,6 +35,7 @@ import { sendFromChild } from './senders.js';
 import { lighthouseFigures } from './lighthouse.js';
 import { median, startFigures } from './warm-start.js';
 import { stats, timeEach, type Stats } from './stats.js';
+import { localQueues } from '../server/events/manager.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -530,7 +531,7 @@ async function untilParked(
 ) {
   const begin = performance.now();
   await new Promise((resolve) => setTimeout(resolve, minMs));
-  while (!queues.every((q) => server.ctx.queues.byId(q.queue)?.isWaiting)) {
+  while (!queues.every((q) => localQueues(server.ctx).byId(q.queue)?.isWaiting)) {
     if (performance.now() - begin > 60_000) throw new Error('the long-polls did not all park');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

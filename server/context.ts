@@ -6,7 +6,7 @@ import type { Dialect } from './db/migrations.js';
 import { DomainError } from './domain/errors.js';
 import type { LoginAttempts } from './domain/login-attempts.js';
 import { Mutex } from './events/lock.js';
-import type { QueueManager } from './events/manager.js';
+import type { EventQueues } from './events/event-queues.js';
 import type { Delivery } from './events/types.js';
 import type { VisitorStreams } from './events/visitor-streams.js';
 import type { ServerMetrics } from './metrics.js';
@@ -28,7 +28,7 @@ export interface AppContext {
   db: Database;
   dialect: Dialect;
   config: Config;
-  queues: QueueManager;
+  queues: EventQueues;
   /** the visitors following web-public channels live; none when switched off, or in commands */
   visitors?: VisitorStreams;
   lock: Mutex;

@@ -8,7 +8,7 @@ import { fallbackLogger, type Logger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
 import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
-import { QueueManager } from './events/manager.js';
+import { localQueues, QueueManager } from './events/manager.js';
 import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
 import { MemoryRateLimits, RedisRateLimits, type RateLimits } from './http/rate-limit-stores.js';
 import { RedisBus } from './events/redis-bus.js';
@@ -198,7 +198,7 @@ async function closeServer(app: FastifyInstance, ctx: AppContext, release: () =>
   // of a write that was stored.
   await ctx.lock.run(async () => {
     await writesPublished(ctx);
-    saveQueues(config.dataDir, queues.processTag, queues.saved(), ctx.log);
+    saveQueues(config.dataDir, queues.processTag, localQueues(ctx).saved(), ctx.log);
     await release();
   });
 }

@@ -1,7 +1,17 @@
 import crypto from 'node:crypto';
 import { constantTimeEqual } from '../domain/password.js';
 import { EventQueue, type AdaptedEvents, type QueueOptions, type QueueState } from './queue.js';
-import type { ApiEvent, Bus, ControlDelivery, Delivery, EventDelivery } from './types.js';
+import type {
+  ApiEvent,
+  Bus,
+  ClientGone,
+  ControlDelivery,
+  Delivery,
+  EventDelivery,
+} from './types.js';
+import type { EventQueues, QueueRefusal } from './event-queues.js';
+import { eventsJson } from './queue.js';
+import type { RawJson } from '../domain/raw-json.js';
 
 /** A queue as a graceful restart carries it over (events/persist.ts). */
 export interface SavedQueue {
@@ -13,7 +23,7 @@ export interface SavedQueue {
  * The queues this process owns, and their delivery. Actions publish on the bus; every process
  * delivers each publication to the queues it owns.
  */
-export class QueueManager {
+export class QueueManager implements EventQueues {
   private queues = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
   private publicStreamQueues = new Set<EventQueue>();
@@ -40,8 +50,37 @@ export class QueueManager {
     this.gcTimer.unref();
   }
 
-  create(opts: QueueOptions): EventQueue {
+  async create(opts: QueueOptions): Promise<{ id: string; lastEventId: number }> {
+    return this.createQueue(opts);
+  }
+
+  createQueue(opts: QueueOptions): EventQueue {
     return this.add(new EventQueue(this.processTag, opts));
+  }
+
+  async fetch(
+    queueId: string,
+    userId: number,
+    lastEventId: number | undefined,
+    waitMs: number,
+    gone: ClientGone,
+  ): Promise<RawJson | QueueRefusal> {
+    const queue = this.queues.get(queueId);
+    if (!queue) return 'missing';
+    if (queue.opts.userId !== userId) return 'not-yours';
+    queue.lastAccess = Date.now();
+    if (lastEventId !== undefined) queue.acknowledge(lastEventId);
+    let events = queue.pending();
+    if (!events.length && waitMs > 0) events = await queue.wait(waitMs, gone);
+    return eventsJson(events);
+  }
+
+  async remove(queueId: string, userId: number): Promise<QueueRefusal | null> {
+    const queue = this.queues.get(queueId);
+    if (!queue) return 'missing';
+    if (queue.opts.userId !== userId) return 'not-yours';
+    this.delete(queue);
+    return null;
   }
 
   private add(queue: EventQueue): EventQueue {
@@ -212,4 +251,11 @@ export class QueueManager {
     clearInterval(this.gcTimer);
     for (const q of [...this.queues.values()]) this.delete(q);
   }
+}
+
+/** The queues of this process's memory, for tests that look inside them. */
+export function localQueues(ctx: { queues: EventQueues }): QueueManager {
+  const queues = ctx.queues as Partial<QueueManager>;
+  if (typeof queues.queuesOf !== 'function') throw new Error('the queues are not in memory');
+  return ctx.queues as QueueManager;
 }

@@ -80,11 +80,11 @@ afterEach(() => {
 describe('saving and restoring event queues', () => {
   it('brings queues back with their ids, options, unacknowledged events and event ids', async () => {
     const before = manager();
-    const all = before.create(options(1));
-    const some = before.create(
+    const all = before.createQueue(options(1));
+    const some = before.createQueue(
       options(2, { eventTypes: new Set(['stream', 'restart']), allPublicStreams: true }),
     );
-    const noRestart = before.create(options(3, { eventTypes: new Set(['stream']) }));
+    const noRestart = before.createQueue(options(3, { eventTypes: new Set(['stream']) }));
     await publish(before, [1, 2, 3], 'one');
     await publish(before, [1, 2, 3], 'two');
     all.acknowledge(0);
@@ -117,13 +117,13 @@ describe('saving and restoring event queues', () => {
     // Events go on from the next id, and new queues carry the same tag.
     await publish(after, [1], 'three');
     expect(back.pending().at(-1)).toMatchObject({ id: 3, value: 'three' });
-    expect(after.create(options(4)).id.startsWith(`${before.processTag}:`)).toBe(true);
+    expect(after.createQueue(options(4)).id.startsWith(`${before.processTag}:`)).toBe(true);
     expect(log.warn).not.toHaveBeenCalled();
   });
 
   it('restored queues that follow every public channel still get those messages', async () => {
     const before = manager();
-    const follower = before.create(options(5, { allPublicStreams: true }));
+    const follower = before.createQueue(options(5, { allPublicStreams: true }));
     const { to: after } = restart(before);
     await after.bus.publish([{ realmId: 1, userIds: [1], event: renamed('x'), publicStreamId: 7 }]);
     expect(
@@ -136,7 +136,7 @@ describe('saving and restoring event queues', () => {
 
   it('writes no credentials, and leaves out queues with a narrow', async () => {
     const before = manager();
-    const queue = before.create(options(1));
+    const queue = before.createQueue(options(1));
     before.rememberCredentials(
       queue.id,
       {
@@ -147,7 +147,7 @@ describe('saving and restoring event queues', () => {
       },
       before.revocationCount,
     );
-    const narrowed = before.create(options(2, { narrow: [() => true] }));
+    const narrowed = before.createQueue(options(2, { narrow: [() => true] }));
     saveQueues(dataDir, before.processTag, before.saved(), logger());
     const file = path.join(dataDir, QUEUES_FILE);
     const text = fs.readFileSync(file, 'utf8');
@@ -171,9 +171,9 @@ describe('saving and restoring event queues', () => {
 
   it('leaves out queues idle for longer than the idle timeout, and collects restored ones', () => {
     const before = manager();
-    const stale = before.create(options(1));
+    const stale = before.createQueue(options(1));
     stale.lastAccess = Date.now() - IDLE_MS - 1000;
-    const fresh = before.create(options(2));
+    const fresh = before.createQueue(options(2));
     const { to: after, restored } = restart(before);
     expect(restored).toBe(1);
     expect(after.byId(stale.id)).toBeUndefined();
@@ -184,7 +184,7 @@ describe('saving and restoring event queues', () => {
 
   it('restores a queue once: the file is deleted when it is read', () => {
     const before = manager();
-    before.create(options(1));
+    before.createQueue(options(1));
     saveQueues(dataDir, before.processTag, before.saved(), logger());
     expect(takeSavedQueues(dataDir, logger())?.queues).toHaveLength(1);
     expect(takeSavedQueues(dataDir, logger())).toBeNull();
@@ -193,7 +193,7 @@ describe('saving and restoring event queues', () => {
 
   it('takes a capability the file does not name as off', async () => {
     const before = manager();
-    const queue = before.create(options(1));
+    const queue = before.createQueue(options(1));
     saveQueues(dataDir, before.processTag, before.saved(), logger());
     const file = path.join(dataDir, QUEUES_FILE);
     const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -206,7 +206,7 @@ describe('saving and restoring event queues', () => {
 
   it('a failed save is logged, not thrown', () => {
     const before = manager();
-    before.create(options(1));
+    before.createQueue(options(1));
     const missing = path.join(dataDir, 'not-there');
     expect(() => saveQueues(missing, before.processTag, before.saved(), logger())).not.toThrow();
     expect(log.warn).toHaveBeenCalledOnce();
@@ -217,8 +217,8 @@ describe('a saved file that cannot be used', () => {
   const file = () => path.join(dataDir, QUEUES_FILE);
   const valid = () => {
     const before = manager();
-    before.create(options(1));
-    before.create(options(2));
+    before.createQueue(options(1));
+    before.createQueue(options(2));
     saveQueues(dataDir, before.processTag, before.saved(), logger());
     return JSON.parse(fs.readFileSync(file(), 'utf8'));
   };
@@ -294,13 +294,13 @@ describe('when queues are kept', () => {
 describe('stopping without losing the queues', () => {
   it('answers parked and later long-polls at once, and still takes events', async () => {
     const m = manager();
-    const queue = m.create(options(1));
+    const queue = m.createQueue(options(1));
     const parked = queue.wait(60_000, notGone);
     expect(queue.isWaiting).toBe(true);
     m.stopWaiting();
     await expect(parked).resolves.toEqual([]);
     await expect(queue.wait(60_000, notGone)).resolves.toEqual([]);
-    const late = m.create(options(2));
+    const late = m.createQueue(options(2));
     await expect(late.wait(60_000, notGone)).resolves.toEqual([]);
     await publish(m, [1, 2], 'after');
     expect(queue.pending().map((e) => e.value)).toEqual(['after']);

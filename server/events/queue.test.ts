@@ -66,8 +66,8 @@ describe('delivering one event to many queues', () => {
 
   it("gives each queue its own user's flags, and the sender's queue its local_id", async () => {
     const bus = setup();
-    const sender = manager.create(options(1));
-    const others = [2, 3, 4].map((id) => manager.create(options(id)));
+    const sender = manager.createQueue(options(1));
+    const others = [2, 3, 4].map((id) => manager.createQueue(options(id)));
     await bus.publish([delivery({ echo: { queueId: sender.id, localId: '9.01' } })]);
     const got = [sender, ...others].map((q) => q.pending()[0]);
     expect(got.map((e) => e.flags)).toEqual([['read'], [], ['mentioned'], []]);
@@ -83,10 +83,10 @@ describe('delivering one event to many queues', () => {
 
   it('shares one adapted event between queues whose options and flags agree', async () => {
     const bus = setup();
-    const a = manager.create(options(2));
-    const b = manager.create(options(4));
-    const raw = manager.create(options(4, { applyMarkdown: false, clientGravatar: false }));
-    const mentioned = manager.create(options(3));
+    const a = manager.createQueue(options(2));
+    const b = manager.createQueue(options(4));
+    const raw = manager.createQueue(options(4, { applyMarkdown: false, clientGravatar: false }));
+    const mentioned = manager.createQueue(options(3));
     await bus.publish([delivery()]);
     const [ea, eb, er, em] = [a, b, raw, mentioned].map((q) => q.pending()[0]);
     // Same options, same flags: one message object, whatever the number of queues.
@@ -103,9 +103,9 @@ describe('delivering one event to many queues', () => {
 
   it('numbers shared events per queue', async () => {
     const bus = setup();
-    const early = manager.create(options(2));
+    const early = manager.createQueue(options(2));
     early.push({ type: 'heartbeat' });
-    const late = manager.create(options(4));
+    const late = manager.createQueue(options(4));
     await bus.publish([delivery()]);
     expect(JSON.parse(eventsJson(early.pending()).json).map((e: { id: number }) => e.id)).toEqual([
       0, 1,
@@ -115,11 +115,11 @@ describe('delivering one event to many queues', () => {
 
   it('filters by each queue its narrow, and gives all-public-channel queues a read copy', async () => {
     const bus = setup();
-    const elsewhere = manager.create(
+    const elsewhere = manager.createQueue(
       options(2, { narrow: [(m) => m.streamId === 99] as QueueOptions['narrow'] }),
     );
-    const follower = manager.create(options(50, { allPublicStreams: true }));
-    const other = manager.create(options(51, { allPublicStreams: true }));
+    const follower = manager.createQueue(options(50, { allPublicStreams: true }));
+    const other = manager.createQueue(options(51, { allPublicStreams: true }));
     await bus.publish([delivery({ publicStreamId: 7 })]);
     expect(elsewhere.pending()).toEqual([]);
     expect(follower.pending()[0].flags).toEqual(['read']);
@@ -142,7 +142,7 @@ describe('credentials a queue vouches for', () => {
 
   it('vouches only for the very headers it verified, on its own queue', () => {
     manager = new QueueManager(new MemoryBus(), 600_000);
-    const q = manager.create(options(1));
+    const q = manager.createQueue(options(1));
     expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'chat.example.com')).toBeNull();
     manager.rememberCredentials(q.id, creds(1), manager.revocationCount);
     expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'chat.example.com')?.user.id).toBe(
@@ -152,7 +152,7 @@ describe('credentials a queue vouches for', () => {
     expect(manager.authenticateByQueue(q.id, 'Basic key-of-1', 'other.example.com')).toBeNull();
     expect(manager.authenticateByQueue('nope', 'Basic key-of-1', 'chat.example.com')).toBeNull();
     // Someone else's good credentials are never remembered on this queue.
-    const other = manager.create(options(2));
+    const other = manager.createQueue(options(2));
     manager.rememberCredentials(other.id, creds(1), manager.revocationCount);
     expect(other.credentials).toBeNull();
   });
@@ -160,8 +160,8 @@ describe('credentials a queue vouches for', () => {
   it('forgets them on a control from the bus, and never keeps ones read before it', async () => {
     const bus = new MemoryBus();
     manager = new QueueManager(bus, 600_000);
-    const q = manager.create(options(1));
-    const elsewhere = manager.create(options(1, { realmId: 2 }));
+    const q = manager.createQueue(options(1));
+    const elsewhere = manager.createQueue(options(1, { realmId: 2 }));
     manager.rememberCredentials(q.id, creds(1), manager.revocationCount);
     const before = manager.revocationCount;
     await bus.publish([queueControl(1, [1], 'reauthenticate')]);
@@ -181,8 +181,8 @@ describe('credentials a queue vouches for', () => {
   it('drops only the all_public_streams queues of someone who became a guest', async () => {
     const bus = new MemoryBus();
     manager = new QueueManager(bus, 600_000);
-    const plain = manager.create(options(1));
-    const following = manager.create(options(1, { allPublicStreams: true }));
+    const plain = manager.createQueue(options(1));
+    const following = manager.createQueue(options(1, { allPublicStreams: true }));
     await bus.publish([queueControl(1, [1], 'drop-all-public-streams')]);
     expect(manager.byId(plain.id)).toBe(plain);
     expect(manager.byId(following.id)).toBeUndefined();

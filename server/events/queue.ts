@@ -22,6 +22,8 @@ export interface QueueOptions {
   eventTypes: Set<string> | null;
   /** message events pass it or are dropped, as in the real server; other events are not narrowed */
   narrow: QueueNarrow;
+  /** the narrow as the client gave it, from which another process compiles `narrow` again */
+  rawNarrow?: unknown;
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
@@ -159,10 +161,7 @@ export class EventQueue {
   }
 
   wantsType(type: string): boolean {
-    if (this.opts.eventTypes === null) return true;
-    // A client that names both gets the legacy list only from servers without `user_topic`.
-    if (type === 'muted_topics' && this.opts.eventTypes.has('user_topic')) return false;
-    return this.opts.eventTypes.has(type);
+    return wantsType(this.opts, type);
   }
 
   /** `shared`: the event object is also in other queues and is never changed (eventsJson). */
@@ -241,37 +240,64 @@ export class EventQueue {
    * given the same `adapted` map for a delivery share the events they would build alike.
    */
   accept(delivery: Delivery, userId: number, adapted: AdaptedEvents = new Map()) {
-    const { event } = delivery;
-    if (!this.wantsType(event.type)) return;
-    const personal = delivery.perUser?.[userId];
-    const merged: ApiEvent = personal ? { ...event, ...personal } : event;
-    if (event.type === 'message' && !this.narrowPasses(merged)) return;
-    const key = this.adaptKey(delivery, personal);
-    let events = adapted.get(key);
-    if (!events) adapted.set(key, (events = adaptEvent(merged, this, delivery)));
-    for (const e of events) this.push(e, true);
+    for (const e of queueEvents(this, delivery, userId, adapted)) this.push(e, true);
   }
+}
 
-  /** Message events pass the queue's narrow or are dropped, as in the real server. */
-  private narrowPasses(event: ApiEvent): boolean {
-    const { narrow } = this.opts;
-    if (!narrow.length) return true;
-    const flags = (event.flags as string[] | undefined) ?? [];
-    return queueNarrowMatches(
-      narrow,
-      messageFacts(event.message as Record<string, unknown>, flags),
-    );
-  }
+/** A queue as the shaping of its events sees it: its id (for the echo) and its options. */
+export interface QueueView {
+  id: string;
+  opts: QueueOptions;
+}
 
-  /** Everything adaptEvent's answer depends on besides the delivery itself. */
-  private adaptKey(delivery: Delivery, personal: Record<string, unknown> | undefined): string {
-    const { applyMarkdown, clientGravatar, capabilities } = this.opts;
-    const options = [applyMarkdown, clientGravatar, ...Object.values(capabilities)]
-      .map(Number)
-      .join('');
-    const echo = delivery.echo?.queueId === this.id ? 'echo' : '';
-    return `${options}|${echo}|${personal ? JSON.stringify(personal) : ''}`;
-  }
+export function wantsType(opts: QueueOptions, type: string): boolean {
+  if (opts.eventTypes === null) return true;
+  // A client that names both gets the legacy list only from servers without `user_topic`.
+  if (type === 'muted_topics' && opts.eventTypes.has('user_topic')) return false;
+  return opts.eventTypes.has(type);
+}
+
+/**
+ * The events a queue stores for one published event, following the client's options, whether
+ * the queue lives in this process (EventQueue) or in Redis (redis-queues.ts). Queues given the
+ * same `adapted` map for a delivery share the events they would build alike.
+ */
+export function queueEvents(
+  queue: QueueView,
+  delivery: Delivery,
+  userId: number,
+  adapted: AdaptedEvents,
+): ApiEvent[] {
+  const { event } = delivery;
+  if (!wantsType(queue.opts, event.type)) return [];
+  const personal = delivery.perUser?.[userId];
+  const merged: ApiEvent = personal ? { ...event, ...personal } : event;
+  if (event.type === 'message' && !narrowPasses(queue.opts.narrow, merged)) return [];
+  const key = adaptKey(queue, delivery, personal);
+  let events = adapted.get(key);
+  if (!events) adapted.set(key, (events = adaptEvent(merged, queue, delivery)));
+  return events;
+}
+
+/** Message events pass the queue's narrow or are dropped, as in the real server. */
+function narrowPasses(narrow: QueueNarrow, event: ApiEvent): boolean {
+  if (!narrow.length) return true;
+  const flags = (event.flags as string[] | undefined) ?? [];
+  return queueNarrowMatches(narrow, messageFacts(event.message as Record<string, unknown>, flags));
+}
+
+/** Everything adaptEvent's answer depends on besides the delivery itself. */
+function adaptKey(
+  queue: QueueView,
+  delivery: Delivery,
+  personal: Record<string, unknown> | undefined,
+): string {
+  const { applyMarkdown, clientGravatar, capabilities } = queue.opts;
+  const options = [applyMarkdown, clientGravatar, ...Object.values(capabilities)]
+    .map(Number)
+    .join('');
+  const echo = delivery.echo?.queueId === queue.id ? 'echo' : '';
+  return `${options}|${echo}|${personal ? JSON.stringify(personal) : ''}`;
 }
 
 /**
@@ -291,7 +317,7 @@ export function messageForClient(
 }
 
 /** Event shapes that depend on the queue's register options and client capabilities. */
-function adaptEvent(event: ApiEvent, queue: EventQueue, delivery: Delivery): ApiEvent[] {
+function adaptEvent(event: ApiEvent, queue: QueueView, delivery: Delivery): ApiEvent[] {
   const caps = queue.opts.capabilities;
   switch (event.type) {
     case 'message': {

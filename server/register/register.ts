@@ -9,7 +9,8 @@ import { checkKnownOperators, narrowLookup, parseNarrow, queueNarrow } from '../
 import type { QueueNarrow } from '../domain/message-facts.js';
 import { mayAccessPublicStreams } from '../lib/access.js';
 import { FEATURE_LEVEL, SERVICE_VERSION, initialState } from './initial-state.js';
-import { eventsJson, type ClientCapabilities } from '../events/queue.js';
+import type { ClientCapabilities } from '../events/queue.js';
+import type { QueueRefusal } from '../events/event-queues.js';
 import type { ClientGone } from '../events/types.js';
 
 export interface RegisterParams {
@@ -81,11 +82,12 @@ export async function registerQueue(
   return ctx.lock.run(async () => {
     // Writes committed before the lock was ours publish their events first (after their sync).
     await writesPublished(ctx);
-    const queue = ctx.queues.create({
+    const queue = await ctx.queues.create({
       userId: user.id,
       realmId: realm.id,
       eventTypes,
       narrow,
+      rawNarrow: params.narrow ?? [],
       applyMarkdown: params.apply_markdown,
       clientGravatar,
       allPublicStreams: params.all_public_streams,
@@ -101,7 +103,7 @@ export async function registerQueue(
       });
       return { queue_id: queue.id, last_event_id: queue.lastEventId, ...versionFields(), ...state };
     } catch (err) {
-      ctx.queues.delete(queue);
+      await ctx.queues.remove(queue.id, user.id).catch(() => null);
       throw err;
     }
   });
@@ -142,15 +144,13 @@ async function spectatorRegister(ctx: AppContext, realm: Realm, params: Register
   };
 }
 
-/** A queue of the user's own; another user's queue is refused as upstream refuses it. */
-function ownQueue(ctx: AppContext, user: User, queueId: string, notYours: string) {
-  const queue = ctx.queues.byId(queueId);
-  if (!queue)
+/** A queue that is not the user's own is refused as upstream refuses it. */
+function refused(queueId: string, refusal: QueueRefusal, notYours: string): never {
+  if (refusal === 'missing')
     throw new DomainError(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, {
       queue_id: queueId,
     });
-  if (queue.opts.userId !== user.id) throw badRequest(notYours);
-  return queue;
+  throw badRequest(notYours);
 }
 
 /** GET /events */
@@ -160,24 +160,22 @@ export async function getEvents(
   params: { queue_id: string; last_event_id?: number; dont_block: boolean },
   gone: ClientGone,
 ) {
-  const queue = ownQueue(
-    ctx,
-    user,
+  const waitMs = params.dont_block ? 0 : ctx.config.longPollSeconds * 1000;
+  const events = await ctx.queues.fetch(
     params.queue_id,
-    'You are not authorized to get events from this queue',
+    user.id,
+    params.last_event_id,
+    waitMs,
+    gone,
   );
-  queue.lastAccess = Date.now();
-  if (params.last_event_id !== undefined) queue.acknowledge(params.last_event_id);
-  let events = queue.pending();
-  if (!events.length && !params.dont_block) {
-    events = await queue.wait(ctx.config.longPollSeconds * 1000, gone);
-  }
-  return { events: eventsJson(events), queue_id: queue.id };
+  if (typeof events === 'string')
+    refused(params.queue_id, events, 'You are not authorized to get events from this queue');
+  return { events, queue_id: params.queue_id };
 }
 
 /** DELETE /events */
-export function deleteQueue(ctx: AppContext, user: User, queueId: string) {
-  const queue = ownQueue(ctx, user, queueId, 'You are not authorized to access this queue');
-  ctx.queues.delete(queue);
+export async function deleteQueue(ctx: AppContext, user: User, queueId: string) {
+  const refusal = await ctx.queues.remove(queueId, user.id);
+  if (refusal) refused(queueId, refusal, 'You are not authorized to access this queue');
   return {};
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { TestClient } from './client.js';
+import { localQueues } from '../events/manager.js';
 
 /**
  * The official JavaScript bindings (zulip-js) against a real server: they send multipart POST
@@ -157,7 +158,7 @@ describe('zulip-js, the official JavaScript bindings', () => {
     const queue = await othello.queues.register({ event_types: ['message'] });
     expect(queue).toMatchObject({ result: 'success', last_event_id: -1 });
     const poll = othello.events.retrieve({ queue_id: queue.queue_id, last_event_id: -1 });
-    while (!server.ctx.queues.get(queue.queue_id, othelloId)?.isWaiting)
+    while (!localQueues(server.ctx).get(queue.queue_id, othelloId)?.isWaiting)
       await new Promise((r) => setTimeout(r, 5));
     const sent = await hamlet.messages.send({
       to: 'general',

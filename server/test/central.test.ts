@@ -25,6 +25,7 @@ import { databases, useServer } from './fixtures.js';
 import { queuedMails } from './mailbox.js';
 import { centralRuns, useCentralRun } from './mutation-plan.js';
 import { wireEventKinds } from './wire-event-kinds.js';
+import { localQueues } from '../events/manager.js';
 
 // One block per database; the mutation run repeats the block once per mutant instead, each with
 // only the cases that call the broken action (mutation-plan.ts).
@@ -985,7 +986,7 @@ for (const run of centralRuns(databases('both')))
       try {
         // Every request, the poll included, now answers REALM_DEACTIVATED: the queue is read
         // where the server keeps it.
-        events = w.server.ctx.queues.get(snapshot.queue_id, w.id.hamlet)!.pending();
+        events = localQueues(w.server.ctx).get(snapshot.queue_id, w.id.hamlet)!.pending();
       } finally {
         await reactivateRealm(w.server.ctx, realm);
       }

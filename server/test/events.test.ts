@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
+import { localQueues } from '../events/manager.js';
 
 /** The event system: long-polling, acknowledgement, heartbeats, filters and the register race. */
 
@@ -48,7 +49,7 @@ describe.each(databases('both'))('event queues on %s', (db) => {
   });
   /** Resolves once the server holds a long-poll open on the queue. */
   const pending = async (queueId: string, userId: number) => {
-    while (!w.server.ctx.queues.get(queueId, userId)?.isWaiting)
+    while (!localQueues(w.server.ctx).get(queueId, userId)?.isWaiting)
       await new Promise((r) => setTimeout(r, 5));
   };
 
@@ -290,9 +291,9 @@ describe.each(databases('both'))('event queues on %s', (db) => {
     const waiting = othello.get('/events', { queue_id: polled, last_event_id: -1 });
     await pending(polled, w.id.othello);
     const idleMs = w.server.ctx.config.queueIdleSeconds * 1000;
-    w.server.ctx.queues.collectGarbage(Date.now() + idleMs - 5000);
-    expect(w.server.ctx.queues.get(idle, w.id.othello)).toBeDefined();
-    w.server.ctx.queues.collectGarbage(Date.now() + idleMs + 1000);
+    localQueues(w.server.ctx).collectGarbage(Date.now() + idleMs - 5000);
+    expect(localQueues(w.server.ctx).get(idle, w.id.othello)).toBeDefined();
+    localQueues(w.server.ctx).collectGarbage(Date.now() + idleMs + 1000);
     const gone = await othello.get('/events', {
       queue_id: idle,
       last_event_id: -1,

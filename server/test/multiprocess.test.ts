@@ -9,6 +9,7 @@ import { seedDemo } from '../demo/seed.js';
 import { startServer, type RunningServer } from '../server.js';
 import { TestClient } from './client.js';
 import { DEMO_PASSWORD } from './harness.js';
+import { localQueues } from '../events/manager.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -126,9 +127,9 @@ describe.skipIf(!available)('several server processes', () => {
     expect((await admin.delete(`/users/${created.body.user_id}`)).status).toBe(200);
     const gone = async () => {
       const until = Date.now() + 30_000;
-      while (Date.now() < until && b.ctx.queues.byId(q))
+      while (Date.now() < until && localQueues(b.ctx).byId(q))
         await new Promise((r) => setTimeout(r, 100));
-      return b.ctx.queues.byId(q);
+      return localQueues(b.ctx).byId(q);
     };
     expect(await gone()).toBeUndefined();
     expect((await poll(renewed)).body.code).toBe('USER_DEACTIVATED');

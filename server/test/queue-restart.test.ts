@@ -8,6 +8,7 @@ import { startServer } from '../server.js';
 import { TestClient } from './client.js';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { OpenApiSpec, skipTestWithoutSpec, specAvailable } from './openapi.js';
+import { localQueues } from '../events/manager.js';
 
 /**
  * A deploy (a graceful stop, then a start) keeps the event queues: each client's next poll gets
@@ -74,7 +75,8 @@ describe('event queues across a restart', () => {
     expect(summary(await poll(hamlet, queue, -1))).toEqual([[0, first]]);
     const second = await send(othello, 'still before the deploy');
     const waiting = poll(hamlet, parked, -1, false).catch(() => 'closed');
-    while (!server.ctx.queues.byId(parked)?.isWaiting) await new Promise((r) => setTimeout(r, 5));
+    while (!localQueues(server.ctx).byId(parked)?.isWaiting)
+      await new Promise((r) => setTimeout(r, 5));
 
     const stopped = Date.now();
     await restart(true);
@@ -110,7 +112,8 @@ describe('event queues across a restart', () => {
 
     // Acknowledged as before; the next message wakes a long-poll on the same queue.
     const next = poll(hamlet, queue, 2, false);
-    while (!server.ctx.queues.byId(queue)?.isWaiting) await new Promise((r) => setTimeout(r, 5));
+    while (!localQueues(server.ctx).byId(queue)?.isWaiting)
+      await new Promise((r) => setTimeout(r, 5));
     const third = await send(othello, 'after the deploy');
     expect(summary(await next)).toEqual([[3, third]]);
 

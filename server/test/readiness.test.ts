@@ -10,6 +10,7 @@ import { TestClient } from './client.js';
 import { startServer } from '../server.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { ServerProcess, freePort, probe, removeDataDir, tempDataDir } from './process.js';
+import { localQueues } from '../events/manager.js';
 
 /** What a complete demo holds: its people, channels and every message of its script. */
 const COMPLETE_DEMO = {
@@ -166,7 +167,7 @@ describe.each(DATABASES)('writes joined into one transaction on %s', (db) => {
         content,
         client: 'test',
       });
-    const delivered = () => ctx.queues.byId(queue.queue_id)!.lastEventId;
+    const delivered = () => localQueues(ctx).byId(queue.queue_id)!.lastEventId;
     const before = delivered();
     await inOneTransaction(ctx, async (joined) => {
       await send(joined, 'general', 'first');

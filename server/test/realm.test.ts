@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient } from './client.js';
 import { deactivateRealm, reactivateRealm } from '../actions/realm-admin.js';
+import { localQueues } from '../events/manager.js';
 
 const login = (server: TestServer, name: string) =>
   TestClient.login(server.url, `${name}@example.com`, DEMO_PASSWORD);
@@ -460,7 +461,7 @@ describe.each(DATABASES)('organization deactivation on %s', (db) => {
     const q = await hamlet.post('/register', { event_types: ['realm'] });
     const realm = await server.ctx.db.selectFrom('realms').selectAll().executeTakeFirstOrThrow();
     await deactivateRealm(server.ctx, realm);
-    const queue = server.ctx.queues.get(
+    const queue = localQueues(server.ctx).get(
       q.body.queue_id,
       q.body.user_id ??
         (

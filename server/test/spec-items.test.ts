@@ -5,6 +5,7 @@ import { MAX_UNREAD_MESSAGES } from '../register/unread-messages.js';
 import { DATABASES, DEMO_PASSWORD, startTestServer, type TestServer } from './harness.js';
 import { drain, TestClient, type ApiResult } from './client.js';
 import { DEMO_PEOPLE, type DemoName } from './fixtures.js';
+import { localQueues } from '../events/manager.js';
 
 /**
  * Items of api-spec.md that no other test file proves on its own: one test per item or per small
@@ -1719,9 +1720,9 @@ describe.each(DATABASES)('api-spec.md endpoint rules on %s', (db) => {
     expect(defaults.longPollSeconds).toBeGreaterThan(0);
     expect(defaults.longPollSeconds).toBeLessThanOrEqual(60);
     // The running server uses them: a queue idle for 600 s is gone, one idle for 599 s is not.
-    const queues = w.server.ctx.queues;
+    const queues = localQueues(w.server.ctx);
     const make = () =>
-      queues.create({
+      queues.createQueue({
         userId: w.id.hamlet,
         realmId: 1,
         eventTypes: null,

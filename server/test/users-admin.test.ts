@@ -5,6 +5,7 @@ import { type TestServer } from './harness.js';
 import { TestClient } from './client.js';
 import { drain, expectError, expectEventsMatchSpec, expectResponseMatchesSpec } from './people.js';
 import { databases, useServer } from './fixtures.js';
+import { localQueues } from '../events/manager.js';
 
 /** A new member (and optionally a bot they own), made through the actions. */
 async function newMember(server: TestServer, name: string, withBot = false) {
@@ -42,7 +43,7 @@ describe.each(databases('both'))('deactivating and reactivating users on %s', (d
     const { as: c, id } = t;
     const q = await t.queues(['realm_user', 'realm_bot', 'user_group', 'subscription']);
     const own = (await c.othello.post('/register', {})).body.queue_id;
-    expect(t.server.ctx.queues.queuesOf(id.othello).length).toBeGreaterThan(0);
+    expect(localQueues(t.server.ctx).queuesOf(id.othello).length).toBeGreaterThan(0);
     const r = await c.iago.delete(`/users/${id.othello}`);
     expect(r.body).toEqual({ result: 'success', msg: '' });
     expectResponseMatchesSpec('DELETE', '/users/{user_id}', r);
@@ -70,7 +71,7 @@ describe.each(databases('both'))('deactivating and reactivating users on %s', (d
     expectEventsMatchSpec(events);
 
     expectError(await c.othello.get('/users/me'), 'USER_DEACTIVATED');
-    expect(t.server.ctx.queues.queuesOf(id.othello)).toEqual([]);
+    expect(localQueues(t.server.ctx).queuesOf(id.othello)).toEqual([]);
     expectError(
       await c.othello.get('/events', { queue_id: own, last_event_id: -1, dont_block: true }),
       'USER_DEACTIVATED',
@@ -137,7 +138,7 @@ describe.each(databases('both'))('deactivating and reactivating users on %s', (d
       }),
     );
     expectEventsMatchSpec(admin);
-    expect(t.server.ctx.queues.queuesOf(user.id)).toEqual([]);
+    expect(localQueues(t.server.ctx).queuesOf(user.id)).toEqual([]);
     void ownerQueue;
 
     // Reactivating the owner leaves the bot deactivated; the bot comes back on its own.
