@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** names Parley's keys and channels in Redis, so that several deployments can share one */
+  redisPrefix: string;
   demo: boolean;
   demoPassword: string;
   /** where the built web client lives; served at / when present */
@@ -140,6 +142,12 @@ const ENVIRONMENT = z.object({
     url(['postgres:', 'postgresql:'], 'a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL'),
   ),
   REDIS_URL: optional(url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL')),
+  PARLEY_REDIS_PREFIX: z.pipe(
+    text('parley:'),
+    z
+      .string()
+      .check(z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - (at most 64)')),
+  ),
   PARLEY_DEMO: z.pipe(text('1'), flag('(seed the demo organization into an empty database)')),
   PARLEY_DEMO_PASSWORD: z.pipe(text('parley-demo'), z.string()),
   PARLEY_CLIENT_DIR: z.pipe(text('./dist'), resolvedPath),
@@ -253,6 +261,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.PARLEY_DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.PARLEY_REDIS_PREFIX,
     demo: e.PARLEY_DEMO,
     demoPassword: e.PARLEY_DEMO_PASSWORD,
     clientDir: e.PARLEY_CLIENT_DIR,

@@ -9,6 +9,9 @@ import { ServerMetrics } from './metrics.js';
 import { Readiness } from './readiness.js';
 import { Mutex } from './events/lock.js';
 import { localQueues, QueueManager } from './events/manager.js';
+import type { EventQueues } from './events/event-queues.js';
+import { RedisQueues } from './events/redis-queues.js';
+import { compileQueueNarrow } from './register/register.js';
 import { MemoryBus, type ApiEvent, type Bus } from './events/types.js';
 import { MemoryRateLimits, RedisRateLimits, type RateLimits } from './http/rate-limit-stores.js';
 import { RedisBus } from './events/redis-bus.js';
@@ -81,8 +84,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     dataDir: config.dataDir,
     onQuery: metrics.observeQuery,
   });
-  const bus: Bus = config.redisUrl ? await RedisBus.connect(config.redisUrl) : new MemoryBus();
-  const queues = openQueues(config, bus, log, serverGeneration);
+  const bus: Bus = config.redisUrl
+    ? await RedisBus.connect(config.redisUrl, config.redisPrefix)
+    : new MemoryBus();
+  // A queue registered through another process may have a narrow, compiled here from the
+  // database once the context exists.
+  let narrowContext: AppContext | null = null;
+  const queues = await openEventQueues(config, bus, log, serverGeneration, () => narrowContext!);
   const { loginAttempts, rateLimits } = await openLimits(config);
   const visitors = openVisitorStreams(config, bus, handle);
   const ctx: AppContext = {
@@ -99,6 +107,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     metrics,
     readiness,
   };
+  narrowContext = ctx;
   metrics.watchQueues(queues);
   if (visitors) metrics.watchVisitors(visitors);
   const app = Fastify(serverOptions(config, opts.logger));
@@ -151,6 +160,26 @@ function openVisitorStreams(config: Config, bus: Bus, handle: DatabaseHandle) {
   return new VisitorStreams(bus, new WebPublicEvents(handle.db), {
     maxConnections: config.webPublicEventsMax,
     heartbeatMs: config.webPublicHeartbeatMs,
+  });
+}
+
+/**
+ * The event queues: in Redis where it is configured, so that every process serves every queue;
+ * else in this process's memory (openQueues).
+ */
+async function openEventQueues(
+  config: Config,
+  bus: Bus,
+  log: Logger,
+  serverGeneration: number,
+  context: () => AppContext,
+): Promise<EventQueues> {
+  if (!config.redisUrl) return openQueues(config, bus, log, serverGeneration);
+  return RedisQueues.connect(config.redisUrl, bus, {
+    idleMs: config.queueIdleSeconds * 1000,
+    keyPrefix: config.redisPrefix,
+    log,
+    compileNarrow: (realmId, userId, raw) => compileQueueNarrow(context(), realmId, userId, raw),
   });
 }
 

@@ -2,8 +2,6 @@ import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Bus, Delivery } from './types.js';
 
-const CHANNEL = 'parley:events';
-
 /**
  * Several server processes: every publication goes through Redis pub/sub and each process
  * delivers it to the queues it owns (its own publications included, so the order is one).
@@ -15,6 +13,7 @@ export class RedisBus implements Bus {
   private constructor(
     private readonly pub: Redis,
     private readonly sub: Redis,
+    private readonly channel: string,
   ) {
     sub.on('message', (_channel: string, payload: string) => {
       let deliveries: Delivery[];
@@ -27,19 +26,21 @@ export class RedisBus implements Bus {
     });
   }
 
-  static async connect(url: string): Promise<RedisBus> {
+  /** `prefix` names the channel (PARLEY_REDIS_PREFIX), so that deployments can share one Redis. */
+  static async connect(url: string, prefix = 'parley:'): Promise<RedisBus> {
     // Loaded only when Redis is configured: a single process never pays for the client at start.
     const { Redis } = await import('ioredis');
     const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const sub = new Redis(url, { lazyConnect: true });
     await pub.connect();
     await sub.connect();
-    await sub.subscribe(CHANNEL);
-    return new RedisBus(pub, sub);
+    const channel = `${prefix}events`;
+    await sub.subscribe(channel);
+    return new RedisBus(pub, sub, channel);
   }
 
   async publish(deliveries: Delivery[]) {
-    await this.pub.publish(CHANNEL, JSON.stringify({ from: this.id, deliveries }));
+    await this.pub.publish(this.channel, JSON.stringify({ from: this.id, deliveries }));
   }
 
   subscribe(handler: (d: Delivery[]) => void) {

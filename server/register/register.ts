@@ -60,6 +60,31 @@ async function registerNarrow(
   return terms.length ? queueNarrow(terms, await narrowLookup(ctx.db, realm, user, terms)) : [];
 }
 
+/**
+ * A queue's narrow compiled again from what the client gave, by a process other than the one it
+ * registered with (queues shared through Redis). A queue of someone gone since passes nothing.
+ */
+export async function compileQueueNarrow(
+  ctx: AppContext,
+  realmId: number,
+  userId: number,
+  raw: unknown,
+): Promise<QueueNarrow> {
+  const realm = await ctx.db
+    .selectFrom('realms')
+    .selectAll()
+    .where('id', '=', realmId)
+    .executeTakeFirst();
+  const user = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('realm_id', '=', realmId)
+    .executeTakeFirst();
+  if (!realm || !user) return [() => false];
+  return registerNarrow(ctx, realm, user, raw);
+}
+
 /** POST /register */
 export async function registerQueue(
   ctx: AppContext,
