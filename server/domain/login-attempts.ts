@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { rateLimited, type DomainError } from './errors.js';
+import { loadRedis } from '../db/ioredis.js';
 
 /** A password check in progress: it counts as a failure unless it is taken back on success. */
 export interface PasswordAttempt {
@@ -114,7 +115,7 @@ export class RedisLoginAttempts implements LoginAttempts {
     limit: number,
     windowSeconds: number,
   ): Promise<RedisLoginAttempts> {
-    const { Redis } = await import('ioredis'); // only when Redis is configured
+    const Redis = await loadRedis(); // only when Redis is configured
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await redis.connect();
     return new RedisLoginAttempts(redis, limit, windowSeconds);

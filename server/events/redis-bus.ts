@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Bus, Delivery } from './types.js';
+import { loadRedis } from '../db/ioredis.js';
 
 /**
  * Several server processes: every publication goes through Redis pub/sub and each process
@@ -29,7 +30,7 @@ export class RedisBus implements Bus {
   /** `prefix` names the channel (PARLEY_REDIS_PREFIX), so that deployments can share one Redis. */
   static async connect(url: string, prefix = 'parley:'): Promise<RedisBus> {
     // Loaded only when Redis is configured: a single process never pays for the client at start.
-    const { Redis } = await import('ioredis');
+    const Redis = await loadRedis();
     const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const sub = new Redis(url, { lazyConnect: true });
     await pub.connect();

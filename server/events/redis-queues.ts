@@ -20,6 +20,7 @@ import type {
   Delivery,
   EventDelivery,
 } from './types.js';
+import { loadRedis } from '../db/ioredis.js';
 
 /**
  * Event queues kept in Redis, so that several server processes share them: any process answers
@@ -119,7 +120,7 @@ export class RedisQueues implements EventQueues {
   }
 
   static async connect(url: string, inner: Bus, options: RedisQueuesOptions): Promise<RedisQueues> {
-    const { Redis } = await import('ioredis');
+    const Redis = await loadRedis();
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
     const subscriber = new Redis(url, { lazyConnect: true });
     for (const [name, script] of Object.entries(REDIS_SCRIPTS))

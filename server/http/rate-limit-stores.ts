@@ -1,5 +1,6 @@
 /** Where requests are counted against the rate limits (rate-limit.ts applies them). */
 import type { Redis } from 'ioredis';
+import { loadRedis, withNamedExports } from '../db/ioredis.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -60,8 +61,8 @@ export class RedisRateLimits implements RateLimits {
   ) {}
 
   static async connect(url: string): Promise<RedisRateLimits> {
-    const { Redis } = await import('ioredis'); // only when Redis is configured
-    const flexible = await import('rate-limiter-flexible');
+    const Redis = await loadRedis(); // only when Redis is configured
+    const flexible = withNamedExports(await import('rate-limiter-flexible'));
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     redis.on('error', () => {}); // the insurance limiter answers meanwhile; ioredis reconnects
     await redis.connect();
