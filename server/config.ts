@@ -6,6 +6,9 @@ import { isAddressOrRange, splitList } from './addresses.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const FILE_STORES = ['disk', 'database'] as const;
+export type FileStoreKind = (typeof FILE_STORES)[number];
+
 export interface Config {
   port: number;
   host: string;
@@ -14,6 +17,11 @@ export interface Config {
   redisUrl?: string;
   /** names Parley's keys and channels in Redis, so that several deployments can share one */
   redisPrefix: string;
+  /**
+   * PARLEY_FILE_STORE: where uploads, avatars and custom emoji are kept; unset, `fileStoreKind`
+   * decides from the database
+   */
+  fileStore?: FileStoreKind;
   demo: boolean;
   demoPassword: string;
   /** where the built web client lives; served at / when present */
@@ -148,6 +156,12 @@ const ENVIRONMENT = z.object({
       .string()
       .check(z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits and _ . : - (at most 64)')),
   ),
+  PARLEY_FILE_STORE: optional(
+    z.pipe(
+      z.string().check(z.trim(), z.toLowerCase()),
+      z.enum(FILE_STORES, { error: `must be one of ${FILE_STORES.join(', ')}` }),
+    ),
+  ),
   PARLEY_DEMO: z.pipe(text('1'), flag('(seed the demo organization into an empty database)')),
   PARLEY_DEMO_PASSWORD: z.pipe(text('parley-demo'), z.string()),
   PARLEY_CLIENT_DIR: z.pipe(text('./dist'), resolvedPath),
@@ -262,6 +276,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.PARLEY_REDIS_PREFIX,
+    fileStore: e.PARLEY_FILE_STORE,
     demo: e.PARLEY_DEMO,
     demoPassword: e.PARLEY_DEMO_PASSWORD,
     clientDir: e.PARLEY_CLIENT_DIR,
@@ -286,6 +301,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     webPublicEventsMax: e.PARLEY_WEB_PUBLIC_EVENTS_MAX,
     webPublicHeartbeatMs: 25_000,
   };
+}
+
+/**
+ * Where files are kept: as PARLEY_FILE_STORE says, else in the database on PostgreSQL (where
+ * several processes, each with a data directory of its own, must all serve every file) and in
+ * the data directory on SQLite (one process, and its directory is already the whole state).
+ */
+export function fileStoreKind(config: Pick<Config, 'fileStore' | 'databaseUrl'>): FileStoreKind {
+  return config.fileStore ?? (config.databaseUrl ? 'database' : 'disk');
 }
 
 /** The http:// address of a host and port, an IPv6 address in brackets. */

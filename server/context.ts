@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { Dialect } from './db/migrations.js';
 import { DomainError } from './domain/errors.js';
+import type { FileStore } from './domain/file-store.js';
+import type { ServerKeys } from './domain/server-keys.js';
 import type { LoginAttempts } from './domain/login-attempts.js';
 import { Mutex } from './events/lock.js';
 import type { EventQueues } from './events/event-queues.js';
@@ -28,6 +30,10 @@ export interface AppContext {
   db: Database;
   dialect: Dialect;
   config: Config;
+  /** where uploads, avatars and custom emoji are kept (PARLEY_FILE_STORE) */
+  files: FileStore;
+  /** the installation's secrets, the same in every process that serves it */
+  keys: ServerKeys;
   queues: EventQueues;
   /** the visitors following web-public channels live; none when switched off, or in commands */
   visitors?: VisitorStreams;

@@ -1,9 +1,11 @@
 import { MemoryRateLimits } from './http/rate-limit-stores.js';
 import os from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, configFromEnv, type Config } from './config.js';
+import { ConfigError, configFromEnv, fileStoreKind, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/index.js';
+import { openFileStore } from './db/file-store.js';
+import { openServerKeys } from './db/server-keys.js';
 import { DomainError } from './domain/errors.js';
 import { MemoryLoginAttempts } from './domain/login-attempts.js';
 import { ROLE } from './domain/roles.js';
@@ -343,21 +345,24 @@ async function withContext(
     dataDir: config.dataDir,
     lock: false,
   });
-  const ctx: AppContext = {
-    db: handle.db,
-    dialect: handle.dialect,
-    config,
-    lock: new Mutex(),
-    log: console,
-    queues: new QueueManager(new MemoryBus(), 600_000),
-    loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
-    rateLimits: new MemoryRateLimits(),
-    toDisk: handle.toDisk,
-  };
+  const queues = new QueueManager(new MemoryBus(), 600_000);
   try {
+    const ctx: AppContext = {
+      db: handle.db,
+      dialect: handle.dialect,
+      config,
+      files: openFileStore(fileStoreKind(config), config.dataDir, handle),
+      keys: await openServerKeys(handle, config.dataDir),
+      lock: new Mutex(),
+      log: console,
+      queues,
+      loginAttempts: new MemoryLoginAttempts(config.loginAttempts, config.loginWindowSeconds),
+      rateLimits: new MemoryRateLimits(),
+      toDisk: handle.toDisk,
+    };
     await run(ctx, handle);
   } finally {
-    ctx.queues.close();
+    queues.close();
     await handle.close();
   }
 }

@@ -1,8 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { parleyApp, serverOptions } from './app.js';
-import { httpUrl, type Config } from './config.js';
+import { fileStoreKind, httpUrl, type Config } from './config.js';
 import { writesPublished, type AppContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { DatabaseFileStore, moveIntoDatabase, openFileStore } from './db/file-store.js';
+import { openServerKeys } from './db/server-keys.js';
 import { seedDemo } from './demo/seed.js';
 import { fallbackLogger, type Logger } from './logging.js';
 import { ServerMetrics } from './metrics.js';
@@ -84,6 +86,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     dataDir: config.dataDir,
     onQuery: metrics.observeQuery,
   });
+  const { files, keys } = await openStorage(config, handle, log);
   const bus: Bus = config.redisUrl
     ? await RedisBus.connect(config.redisUrl, config.redisPrefix)
     : new MemoryBus();
@@ -97,6 +100,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     db: handle.db,
     dialect: handle.dialect,
     config,
+    files,
+    keys,
     queues,
     visitors,
     lock: new Mutex(),
@@ -152,6 +157,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
   if (opts.demoPassword !== undefined) await seed(server, opts.demoPassword);
   return server;
+}
+
+/**
+ * Where files and the installation's keys are kept. Files that the data directory kept before
+ * the database store was chosen move into the database first, so that every process serves them.
+ */
+async function openStorage(config: Config, handle: DatabaseHandle, log: Logger) {
+  const files = openFileStore(fileStoreKind(config), config.dataDir, handle);
+  if (files instanceof DatabaseFileStore) {
+    const moved = await moveIntoDatabase(files, config.dataDir);
+    if (moved)
+      log.info({ moved }, `Moved ${moved} files from the data directory into the database`);
+  }
+  return { files, keys: await openServerKeys(handle, config.dataDir) };
 }
 
 /** Visitors' live streams of web-public channels, unless the configuration turns them off. */

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Realm, User } from '../db/schema.js';
@@ -10,30 +8,32 @@ import { avatarUrl } from '../domain/serialize.js';
 import { activeUserIds } from '../lib/access.js';
 import { EMOJI_IMAGE_TYPES, imageFormat } from './realm-emoji.js';
 import { realmSettings } from '../lib/realm.js';
-import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
+import { fileTooLarge, type IncomingFile } from './uploads.js';
 import { userUpdated } from './announce-user.js';
 
 /**
- * Uploaded avatars: one image per person under <dataDir>/avatars/<realm_id>/users/, named by the
- * user id and the image's real format; without one, the person's initials are drawn. Everyone's
- * avatar is public at an unguessable path (domain/avatar-paths.ts), which changes with
+ * Uploaded avatars: one image per person at `avatars/<realm_id>/users/` in the file store, named
+ * by the user id and the image's real format; without one, the person's initials are drawn.
+ * Everyone's avatar is public at an unguessable path (domain/avatar-paths.ts), which changes with
  * `avatar_version` at each change, so caches never show an old image. By id, `/avatar/<id>`
  * answers only people of the organization and, while spectator access is on, spectators.
  */
 
 export const MAX_AVATAR_FILE_MIB = 5;
 
-const avatarsDir = (ctx: AppContext, realmId: number) =>
-  path.join(ctx.config.dataDir, 'avatars', String(realmId), 'users');
+const IMAGE_EXTENSIONS = Object.keys(EMOJI_IMAGE_TYPES);
 
-/** The uploaded image of a user, if they have one: its path and content type. */
+const avatarKey = (realmId: number, userId: number, ext: string) =>
+  `avatars/${realmId}/users/${userId}.${ext}`;
+
+/** The uploaded image of a user, if they have one: the stored file and its content type. */
 export async function uploadedAvatar(ctx: AppContext, realmId: number, userId: number) {
-  for (const [ext, type] of Object.entries(EMOJI_IMAGE_TYPES)) {
-    const file = path.join(avatarsDir(ctx, realmId), `${userId}.${ext}`);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (stat?.isFile()) return { file, type, size: stat.size };
-  }
-  return undefined;
+  const found = await ctx.files.find(
+    IMAGE_EXTENSIONS.map((ext) => avatarKey(realmId, userId, ext)),
+  );
+  if (!found) return undefined;
+  const ext = found.key.slice(found.key.lastIndexOf('.') + 1);
+  return { file: found.file, type: EMOJI_IMAGE_TYPES[ext]! };
 }
 
 /** Whose avatar a request shows: the person's name for drawn initials, and their upload. */
@@ -79,17 +79,16 @@ export async function avatarOfPath(
   file: string,
 ): Promise<AvatarOwner> {
   const realmId = /^\d{1,9}$/.test(realmIdText) ? Number(realmIdText) : NaN;
-  const owner = Number.isSafeInteger(realmId)
-    ? avatarPathOwner(ctx.config.dataDir, realmId, file)
-    : null;
+  const owner = Number.isSafeInteger(realmId) ? avatarPathOwner(ctx.keys, realmId, file) : null;
   const person = owner && (await personInRealm(ctx, realmId, owner.userId));
   if (!person || person.avatar_version !== owner.version) throw notFound();
   return person;
 }
 
-async function removeUploaded(ctx: AppContext, realmId: number, userId: number) {
-  for (const ext of Object.keys(EMOJI_IMAGE_TYPES))
-    await fs.promises.rm(path.join(avatarsDir(ctx, realmId), `${userId}.${ext}`), { force: true });
+/** Removes the person's uploaded image, in every format but `keep`. */
+async function removeUploaded(ctx: AppContext, realmId: number, userId: number, keep?: string) {
+  for (const ext of IMAGE_EXTENSIONS)
+    if (ext !== keep) await ctx.files.remove(avatarKey(realmId, userId, ext));
 }
 
 function checkAllowed(realm: Realm, user: User) {
@@ -139,11 +138,10 @@ export async function uploadAvatar(
     throw fileTooLarge(MAX_AVATAR_FILE_MIB);
   const format = await imageFormat(file.tmpPath);
   if (!format) throw badRequest('Invalid image format');
-  const dir = avatarsDir(ctx, realm.id);
-  await fs.promises.mkdir(dir, { recursive: true });
-  await syncFile(file.tmpPath);
-  await removeUploaded(ctx, realm.id, user.id);
-  await fs.promises.rename(file.tmpPath, path.join(dir, `${user.id}.${format.ext}`));
+  // The new image replaces one of its format; one of another format goes after it, so that the
+  // person is never without an image meanwhile.
+  await ctx.files.put(avatarKey(realm.id, user.id, format.ext), file.tmpPath);
+  await removeUploaded(ctx, realm.id, user.id, format.ext);
   return avatarChanged(ctx, realm, user, 'U');
 }
 

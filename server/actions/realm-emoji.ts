@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Database } from '../db/index.js';
@@ -11,7 +10,7 @@ import { emojiCodeForName } from '../markdown/index.js';
 import { activeUserIds } from '../lib/access.js';
 import { passesPolicy } from '../lib/admin-checks.js';
 import { realmSettings } from '../lib/realm.js';
-import { fileTooLarge, syncFile, type IncomingFile } from './uploads.js';
+import { fileTooLarge, type IncomingFile } from './uploads.js';
 
 /**
  * Custom ("realm") emoji: an image and a name. Deactivating keeps the row and the image, since old
@@ -51,8 +50,13 @@ export const EMOJI_IMAGE_TYPES: Record<string, string> = Object.fromEntries(
   IMAGE_SIGNATURES.map((s) => [s.ext, s.type]),
 );
 
-export const emojiImagesDir = (ctx: AppContext, realmId: number) =>
-  path.join(ctx.config.dataDir, 'avatars', String(realmId), 'emoji', 'images');
+/** Where the file store keeps an emoji's image, named `<id>.<ext>` (served as `sourceUrl` says). */
+const emojiImageKey = (realmId: number, fileName: string) =>
+  `avatars/${realmId}/emoji/images/${fileName}`;
+
+/** The stored image at /user_avatars/<realm_id>/emoji/images/<fileName>, if there is one. */
+export const emojiImage = (ctx: AppContext, realmId: number, fileName: string) =>
+  ctx.files.get(emojiImageKey(realmId, fileName));
 
 const sourceUrl = (e: RealmEmoji) => `/user_avatars/${e.realm_id}/emoji/images/${e.file_name}`;
 
@@ -173,9 +177,8 @@ export async function addRealmEmoji(
     throw fileTooLarge(MAX_EMOJI_FILE_MIB);
   const format = await imageFormat(file.tmpPath);
   if (!format) throw badRequest('Invalid image format');
-  const dir = emojiImagesDir(ctx, realm.id);
-  await fs.promises.mkdir(dir, { recursive: true });
-  await syncFile(file.tmpPath);
+  // Made durable before the write lock is taken, so that the lock is not held while the disk works.
+  await ctx.files.prepare(file.tmpPath);
   return transact(ctx, async (trx, events) => {
     if (await activeEmojiNamed(trx, realm.id, name)) throw taken();
     const { id } = await trx
@@ -184,7 +187,8 @@ export async function addRealmEmoji(
       .returning('id')
       .executeTakeFirstOrThrow();
     const fileName = `${id}.${format.ext}`;
-    await fs.promises.rename(file.tmpPath, path.join(dir, fileName));
+    // In the database store, the image commits with the emoji's row.
+    await ctx.files.put(emojiImageKey(realm.id, fileName), file.tmpPath, trx);
     await trx
       .updateTable('realm_emoji')
       .set({ file_name: fileName })

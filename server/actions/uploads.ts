@@ -5,7 +5,8 @@ import type { AppContext } from '../context.js';
 import { transact } from '../context.js';
 import type { Attachment, Realm, User } from '../db/schema.js';
 import { badRequest } from '../domain/errors.js';
-import { fileNotFound, storedPath, uploadsDir } from '../lib/upload-files.js';
+import type { StoredFile } from '../domain/file-store.js';
+import { fileNotFound, incomingDir, uploadKey } from '../lib/upload-files.js';
 
 /**
  * Uploaded files, as Zulip stores them: `/user_uploads/<realm>/<2 hex>/<24 random>/<name>`. Who
@@ -28,9 +29,6 @@ export interface IncomingFile {
   /** more bytes arrived than the upload limit; the temporary file holds only a prefix */
   tooLarge: boolean;
 }
-
-/** Files being received; beside the uploads so a rename moves them into place. */
-export const incomingDir = (ctx: AppContext) => path.join(uploadsDir(ctx), '.incoming');
 
 const EXTENSION_TYPES: Record<string, string> = {
   '.apng': 'image/apng',
@@ -145,16 +143,6 @@ function randomPathId(realmId: number, name: string): string {
   return `${realmId}/${shard}/${token}/${sanitizeFilename(name)}`;
 }
 
-/** Writes the file's data to the disk before the database row that promises it exists. */
-export async function syncFile(file: string) {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 export const fileTooLarge = (mib: number) =>
   badRequest(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
 
@@ -165,11 +153,10 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
   const file = files[0]!;
   if (file.tooLarge || file.size > MAX_FILE_UPLOAD_BYTES) throw fileTooLarge(MAX_FILE_UPLOAD_MIB);
   const pathId = randomPathId(realm.id, file.filename);
-  const target = storedPath(ctx, pathId);
-  if (!target) throw badRequest('Invalid file name');
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
-  await syncFile(file.tmpPath);
-  await fs.promises.rename(file.tmpPath, target);
+  const key = uploadKey(pathId);
+  if (!key) throw badRequest('Invalid file name');
+  // The file is stored before the row that promises it exists.
+  await ctx.files.put(key, file.tmpPath);
   // PostgreSQL cannot store NUL in text; the real server drops it from the name too.
   const filename = file.filename.replace(/\u0000/g, '');
   try {
@@ -191,7 +178,8 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
       })
       .execute();
   } catch (err) {
-    await fs.promises.rm(target, { force: true });
+    // The row's failure is the one to report; a file left behind is unreachable, and harmless.
+    await ctx.files.remove(key).catch(() => {});
     throw err;
   }
   const url = `/user_uploads/${pathId}`;
@@ -199,8 +187,7 @@ export async function uploadFile(ctx: AppContext, realm: Realm, user: User, file
 }
 
 export interface ServedFile {
-  file: string;
-  size: number;
+  stored: StoredFile;
   contentType: string;
   /** false: may be shown in the browser; true: download only */
   attachment: boolean;
@@ -209,13 +196,12 @@ export interface ServedFile {
 }
 
 export async function servedFile(ctx: AppContext, attachment: Attachment): Promise<ServedFile> {
-  const file = storedPath(ctx, attachment.path_id);
-  const stat = file ? await fs.promises.stat(file).catch(() => null) : null;
-  if (!file || !stat?.isFile()) throw fileNotFound();
+  const key = uploadKey(attachment.path_id);
+  const stored = key ? await ctx.files.get(key) : null;
+  if (!stored) throw fileNotFound();
   const bare = attachment.content_type.split(';')[0]!.trim();
   return {
-    file,
-    size: stat.size,
+    stored,
     contentType: attachment.content_type,
     attachment: !INLINE_TYPES.has(bare),
     downloadName: attachment.path_id.split('/').pop()!,
@@ -257,7 +243,7 @@ export async function deleteOwnAttachment(ctx: AppContext, realm: Realm, user: U
     await trx.deleteFrom('attachments').where('id', '=', id).execute();
     return found;
   });
-  const file = storedPath(ctx, attachment.path_id);
-  if (file) await fs.promises.rm(file, { force: true });
+  const key = uploadKey(attachment.path_id);
+  if (key) await ctx.files.remove(key);
   return {};
 }

@@ -807,6 +807,35 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0025_stored_files': {
+      async up(db: Kysely<any>) {
+        // Files kept in the database (PARLEY_FILE_STORE=database, PostgreSQL's default), so that
+        // every server process serves every upload, avatar and custom emoji: one row per file by
+        // its path in the data directory's layout, its bytes in chunks that are read one at a
+        // time, so that a download or a range holds one chunk in memory, never the whole file.
+        await db.schema
+          .createTable('stored_files')
+          .addColumn('id', idType, id)
+          .addColumn('key', 'text', (c) => c.notNull().unique())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('created', 'integer', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('stored_file_chunks')
+          .addColumn('file_id', 'integer', (c) => c.notNull())
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('data', dialect === 'sqlite' ? 'blob' : 'bytea', (c) => c.notNull())
+          .addPrimaryKeyConstraint('stored_file_chunks_pkey', ['file_id', 'seq'])
+          .execute();
+        // The installation's secrets on PostgreSQL, where processes share no data directory:
+        // a URL one signs, another verifies.
+        await db.schema
+          .createTable('server_keys')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -43,6 +43,34 @@ export interface DB {
   mail_queue: MailQueueTable;
   password_resets: PasswordResetTable;
   email_notifications: EmailNotificationTable;
+  stored_files: StoredFileTable;
+  stored_file_chunks: StoredFileChunkTable;
+  server_keys: ServerKeyTable;
+}
+
+/**
+ * A file kept in the database (db/file-store.ts): an upload, an avatar or a custom emoji image,
+ * named by its path in the data directory's layout (`uploads/<path_id>`, `avatars/...`).
+ */
+export interface StoredFileTable {
+  id: Generated<number>;
+  key: string;
+  size: number;
+  /** seconds; the file's Last-Modified and part of its ETag */
+  created: number;
+}
+
+/** A stored file's bytes, in chunks numbered from 0, each but the last of the same size. */
+export interface StoredFileChunkTable {
+  file_id: number;
+  seq: number;
+  data: Buffer;
+}
+
+/** A secret of the installation on PostgreSQL (domain/server-keys.ts), 32 bytes in hex. */
+export interface ServerKeyTable {
+  name: string;
+  value: string;
 }
 
 /**
@@ -455,7 +483,7 @@ export interface PresenceTable {
   update_id: number;
 }
 
-/** An uploaded file; the bytes live under `<dataDir>/uploads/<path_id>`. */
+/** An uploaded file; its bytes are kept at `uploads/<path_id>` of the file store (AppContext.files). */
 export interface AttachmentTable {
   id: Generated<number>;
   realm_id: number;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { serverKey } from './server-keys.js';
+import type { ServerKeys } from './server-keys.js';
 
 /**
  * Where a person's avatar is served: `/user_avatars/<realm_id>/<user_id>-<version>-<mac>`, the
@@ -9,32 +9,33 @@ import { serverKey } from './server-keys.js';
  * as upstream's are, so that an <img> shows them without credentials; walking ids finds nothing.
  */
 
-const KEY_NAME = 'avatar-path.key';
 const MAC_HEX = 32;
 const FILE = /^(\d{1,10})-(\d{1,10})-([0-9a-f]{32})$/;
 
-function mac(dataDir: string, realmId: number, userId: number, version: number): string {
+function mac(keys: ServerKeys, realmId: number, userId: number, version: number): string {
   return crypto
-    .createHmac('sha256', serverKey(dataDir, KEY_NAME))
+    .createHmac('sha256', keys.key('avatar-path.key'))
     .update(`avatar/${realmId}/${userId}/${version}`)
     .digest('hex')
     .slice(0, MAC_HEX);
 }
 
-/** Paths computed recently: every message record carries its sender's. */
-const known = new Map<string, string>();
+/** Paths computed recently, per installation's keys: every message record carries its sender's. */
+const knownByKeys = new WeakMap<ServerKeys, Map<string, string>>();
 const MAX_KNOWN = 10_000;
 
 export function avatarPath(
-  dataDir: string,
+  keys: ServerKeys,
   realmId: number,
   userId: number,
   version: number,
 ): string {
-  const key = `${dataDir}\u0000${realmId}/${userId}/${version}`;
+  let known = knownByKeys.get(keys);
+  if (!known) knownByKeys.set(keys, (known = new Map()));
+  const key = `${realmId}/${userId}/${version}`;
   let found = known.get(key);
   if (found === undefined) {
-    found = `/user_avatars/${realmId}/${userId}-${version}-${mac(dataDir, realmId, userId, version)}`;
+    found = `/user_avatars/${realmId}/${userId}-${version}-${mac(keys, realmId, userId, version)}`;
     if (known.size >= MAX_KNOWN) known.clear();
     known.set(key, found);
   }
@@ -43,7 +44,7 @@ export function avatarPath(
 
 /** The person and avatar version a file name under `/user_avatars/<realm_id>/` was made for, if any. */
 export function avatarPathOwner(
-  dataDir: string,
+  keys: ServerKeys,
   realmId: number,
   file: string,
 ): { userId: number; version: number } | null {
@@ -51,7 +52,7 @@ export function avatarPathOwner(
   if (!m) return null;
   const userId = Number(m[1]);
   const version = Number(m[2]);
-  const expected = Buffer.from(mac(dataDir, realmId, userId, version));
+  const expected = Buffer.from(mac(keys, realmId, userId, version));
   if (!crypto.timingSafeEqual(expected, Buffer.from(m[3]!))) return null;
   return { userId, version };
 }

@@ -17,9 +17,7 @@ import type { EditHistoryEntry } from '../../src/api/model/message.js';
 export const avatarUrl = (
   ctx: AppContext,
   user: Pick<User, 'id' | 'realm_id' | 'avatar_version'>,
-) =>
-  ctx.config.externalUrl +
-  avatarPath(ctx.config.dataDir, user.realm_id, user.id, user.avatar_version);
+) => ctx.config.externalUrl + avatarPath(ctx.keys, user.realm_id, user.id, user.avatar_version);
 
 /** A user as GET /users and realm_users present it to `viewer`. */
 export function userToApi(

@@ -3,7 +3,7 @@ import type { Attachment, Realm, User } from '../db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { accessibleMessage } from './message-access.js';
 import { realmSettings } from './realm.js';
-import { fileNotFound, storedPath, temporaryUrlFor } from './upload-files.js';
+import { fileNotFound, temporaryUrlFor, uploadKey } from './upload-files.js';
 
 /**
  * Who may read an upload, as the reference server decides it: its owner, and whoever may read a
@@ -104,7 +104,7 @@ export async function readableUpload(
       401,
     );
   const pathId = `${realmIdText}/${rest}`;
-  if (pathId.includes('\u0000') || !storedPath(ctx, pathId)) throw fileNotFound();
+  if (pathId.includes('\u0000') || !uploadKey(pathId)) throw fileNotFound();
   const attachment = await ctx.db
     .selectFrom('attachments')
     .selectAll()

@@ -3,33 +3,31 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { Attachment } from '../db/schema.js';
 import { DomainError, badRequest } from '../domain/errors.js';
-import { serverKey } from '../domain/server-keys.js';
+import { isStoreKey } from '../domain/file-store.js';
 
-/** Where uploads are kept and how a stored one is named, found and reached without credentials. */
+/** How an upload is named in the file store, found, and reached without credentials. */
 
 /** How long a URL from GET /user_uploads/{realm_id}/{filename} works without credentials. */
 export const TEMPORARY_URL_SECONDS = 60;
 
-export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
+/**
+ * Where files being received wait, whichever the file store: beside the uploads, so that the disk
+ * store's rename moves them into place.
+ */
+export const incomingDir = (ctx: AppContext) =>
+  path.join(ctx.config.dataDir, 'uploads', '.incoming');
 
-/** The absolute path of an upload, or null for an id that would leave the uploads directory. */
-export function storedPath(ctx: AppContext, pathId: string): string | null {
-  const root = uploadsDir(ctx);
-  const full = path.resolve(root, pathId);
-  return full.startsWith(root + path.sep) &&
-    !pathId.split('/').some((p) => p === '' || p === '.' || p === '..')
-    ? full
-    : null;
+/** The file store's key of an upload, or null for a path id that could name no file there. */
+export function uploadKey(pathId: string): string | null {
+  const key = `uploads/${pathId}`;
+  return isStoreKey(key) ? key : null;
 }
 
 export const fileNotFound = () => new DomainError('File not found', 'BAD_REQUEST', 404);
 
-/** Temporary URLs are signed with a secret of their own, one per data directory. */
+/** Temporary URLs are signed with a secret of their own, the same in every process. */
 const signature = (ctx: AppContext, payload: string) =>
-  crypto
-    .createHmac('sha256', serverKey(ctx.config.dataDir, 'upload-url.key'))
-    .update(payload)
-    .digest('base64url');
+  crypto.createHmac('sha256', ctx.keys.key('upload-url.key')).update(payload).digest('base64url');
 
 /** A URL for the upload that works for a minute without credentials (for someone who may read it). */
 export function temporaryUrlFor(ctx: AppContext, attachment: Attachment) {

@@ -12,7 +12,8 @@ import {
 
 /**
  * The files of a data directory that a backup carries: everything a server wrote there (uploads,
- * avatars and custom emoji, the upload-URL signing key, whatever comes later)
+ * avatars and custom emoji with the disk file store, the keys on SQLite, whatever comes later;
+ * the database file store's files and PostgreSQL's keys are in the database's copy)
  * except the database, which is copied through its own means, and what is not data: the lock,
  * files still being received, copies made before migrations, and the work and set-aside
  * directories of backups and restores.

@@ -1,15 +1,15 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RoutesOptions } from '../http/route.js';
 import { DomainError } from '../domain/errors.js';
 import { avatarOfId, avatarOfPath, uploadedAvatar, type AvatarOwner } from '../actions/avatars.js';
-import { EMOJI_IMAGE_TYPES, emojiImagesDir } from '../actions/realm-emoji.js';
+import { EMOJI_IMAGE_TYPES, emojiImage } from '../actions/realm-emoji.js';
 import { realmForIcon } from '../lib/realm-icons.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { checkRateLimit } from '../http/rate-limit.js';
 import { storedFiles } from '../http/static.js';
+import { sendStoredFile } from '../http/stored-file.js';
 import { EMOJI_DATA_PATH, emojiCodeToNames } from '../markdown/index.js';
 import { badgeSvg, initials } from '../pages/badge.js';
 
@@ -25,18 +25,19 @@ async function sendAvatar(
   if (uploaded)
     return reply
       .type(uploaded.type)
-      .header('Content-Length', String(uploaded.size))
+      .header('Content-Length', String(uploaded.file.size))
       .header('Content-Security-Policy', "default-src 'none'; sandbox")
       .header('X-Content-Type-Options', 'nosniff')
-      .send(fs.createReadStream(uploaded.file));
+      .send(uploaded.file.open());
   reply.type('image/svg+xml');
   return reply.send(badgeSvg(person ? initials(person.full_name) : '?', person?.id ?? 0, 12));
 }
 
 /**
  * Custom emoji images, public as upstream serves them:
- * /user_avatars/<realm_id>/emoji/images/<id>.<ext>. `scope` sends stored files (http/static.ts
- * `storedFiles`).
+ * /user_avatars/<realm_id>/emoji/images/<id>.<ext>. `scope` sends files on disk (http/static.ts
+ * `storedFiles`); those in the database go through `sendStoredFile`, with the same ranges and
+ * conditional requests.
  */
 function emojiImages(scope: FastifyInstance, ctx: AppContext) {
   scope.get(
@@ -47,15 +48,18 @@ function emojiImages(scope: FastifyInstance, ctx: AppContext) {
       const m = /^(\d{1,9})\.([a-z]{3,4})$/.exec(file);
       const type = m ? EMOJI_IMAGE_TYPES[m[2]!] : undefined;
       if (!/^\d{1,9}$/.test(realmId) || !type) throw new DomainError('Not Found', 'NOT_FOUND', 404);
-      const dir = emojiImagesDir(ctx, Number(realmId));
-      const stat = await fs.promises.stat(path.join(dir, file)).catch(() => null);
-      if (!stat?.isFile()) throw new DomainError('Not Found', 'NOT_FOUND', 404);
+      const image = await emojiImage(ctx, Number(realmId), file);
+      if (!image) throw new DomainError('Not Found', 'NOT_FOUND', 404);
       reply
         .type(type)
         .header('Cache-Control', 'public, max-age=86400')
         .header('Content-Security-Policy', "default-src 'none'; sandbox")
         .header('X-Content-Type-Options', 'nosniff');
-      return reply.sendFile(file, dir, { contentType: false, cacheControl: false });
+      if (image.path === undefined) return sendStoredFile(request, reply, image);
+      return reply.sendFile(path.basename(image.path), path.dirname(image.path), {
+        contentType: false,
+        cacheControl: false,
+      });
     },
   );
 }

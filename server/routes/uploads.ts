@@ -1,10 +1,11 @@
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptFiles, filesOf } from '../http/multipart.js';
 import { authenticate, realmForRequest } from '../http/auth.js';
 import { DomainError } from '../domain/errors.js';
 import { knownRoutes, route, type RoutesOptions } from '../http/route.js';
 import { storedFiles } from '../http/static.js';
+import { sendStoredFile } from '../http/stored-file.js';
 import {
   deleteOwnAttachment,
   servedFile,
@@ -26,8 +27,12 @@ const UPLOAD_SEND_OPTIONS = {
   dotfiles: 'allow',
 } as const;
 
-/** Headers for user content: never run as part of our origin, whatever the bytes are. */
-function sendUpload(reply: FastifyReply, served: ServedFile) {
+/**
+ * Headers for user content: never run as part of our origin, whatever the bytes are. A file on
+ * disk goes through @fastify/send, one in the database through `sendStoredFile`, which answers
+ * the same ranges and conditional requests.
+ */
+function sendUpload(request: FastifyRequest, reply: FastifyReply, served: ServedFile) {
   const name = served.downloadName;
   const ascii = /^[\x20-\x7e]*$/.test(name);
   const disposition = ascii
@@ -42,7 +47,9 @@ function sendUpload(reply: FastifyReply, served: ServedFile) {
     )
     .header('X-Content-Type-Options', 'nosniff')
     .header('Cache-Control', 'private, max-age=86400, immutable');
-  return reply.sendFile(path.basename(served.file), path.dirname(served.file), UPLOAD_SEND_OPTIONS);
+  const file = served.stored.path;
+  if (file === undefined) return sendStoredFile(request, reply, served.stored);
+  return reply.sendFile(path.basename(file), path.dirname(file), UPLOAD_SEND_OPTIONS);
 }
 
 /**
@@ -69,7 +76,7 @@ async function uploadsAndFiles(scope: FastifyInstance, { ctx }: RoutesOptions) {
       slash < 0 ? rest : rest.slice(0, slash),
       slash < 0 ? '' : rest.slice(slash + 1),
     );
-    return sendUpload(reply, await servedFile(ctx, attachment));
+    return sendUpload(request, reply, await servedFile(ctx, attachment));
   });
 
   scope.get('/user_uploads/:realm_id/*', { compress: false }, async (request, reply) => {
@@ -85,7 +92,7 @@ async function uploadsAndFiles(scope: FastifyInstance, { ctx }: RoutesOptions) {
       params.realm_id ?? '',
       params['*'] ?? '',
     );
-    return sendUpload(reply, await servedFile(ctx, attachment));
+    return sendUpload(request, reply, await servedFile(ctx, attachment));
   });
 }
 

@@ -173,6 +173,13 @@ describe.each(DATABASES)('backup and restore (%s)', (db) => {
       );
       expect(senders.acked.some((a) => a.at > started && a.at < ended)).toBe(true);
       expect(before.length).toBeGreaterThan(20);
+      // The upload's bytes travel with the database where the database keeps them (PostgreSQL's
+      // default store), among the data directory's files otherwise.
+      const uploadsInFiles = (await tarOutput(['-tf', file]))
+        .split('\n')
+        .some((entry) => entry.startsWith('files/uploads/') && entry.endsWith('/notes.txt'));
+      expect(uploadsInFiles).toBe(server.ctx.files.kind === 'disk');
+      expect(server.ctx.files.kind).toBe(db === 'postgres' ? 'database' : 'disk');
 
       const config = server.ctx.config;
       running = false;

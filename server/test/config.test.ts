@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configFromEnv } from '../config.js';
+import { ConfigError, configFromEnv, fileStoreKind } from '../config.js';
 import { ServerProcess, removeDataDir, tempDataDir } from './process.js';
 
 describe('the configuration', () => {
@@ -12,6 +12,7 @@ describe('the configuration', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       redisPrefix: 'parley:',
+      fileStore: undefined,
       demo: true,
       demoPassword: 'parley-demo',
       clientDir: path.resolve('dist'),
@@ -44,6 +45,7 @@ describe('the configuration', () => {
       PARLEY_DATA_DIR: '/srv/parley',
       DATABASE_URL: 'postgres://parley:secret@db:5432/parley',
       REDIS_URL: 'redis://cache:6379',
+      PARLEY_FILE_STORE: ' Disk ',
       PARLEY_DEMO: '0',
       PARLEY_DEMO_PASSWORD: ' spaced out ',
       PARLEY_CLIENT_DIR: '/srv/client',
@@ -71,6 +73,7 @@ describe('the configuration', () => {
       databaseUrl: 'postgres://parley:secret@db:5432/parley',
       redisUrl: 'redis://cache:6379',
       redisPrefix: 'parley:',
+      fileStore: 'disk',
       demo: false,
       demoPassword: ' spaced out ',
       clientDir: '/srv/client',
@@ -96,6 +99,12 @@ describe('the configuration', () => {
     });
     expect(configFromEnv({ HOST: '::1', PORT: '' }).externalUrl).toBe('http://[::1]:9991');
     expect(configFromEnv({ PARLEY_QUIET: '1' }).logLevel).toBe('warn');
+    // Files go into the database on PostgreSQL unless told otherwise, onto the disk on SQLite.
+    const postgres = { DATABASE_URL: 'postgres://parley@db/parley' };
+    expect(fileStoreKind(configFromEnv(postgres))).toBe('database');
+    expect(fileStoreKind(configFromEnv({ ...postgres, PARLEY_FILE_STORE: 'disk' }))).toBe('disk');
+    expect(fileStoreKind(configFromEnv({}))).toBe('disk');
+    expect(fileStoreKind(configFromEnv({ PARLEY_FILE_STORE: 'database' }))).toBe('database');
     expect(configFromEnv({ PARLEY_QUIET: '1', LOG_LEVEL: 'error' }).logLevel).toBe('error');
   });
 
@@ -122,6 +131,7 @@ describe('the configuration', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug'],
     [{ PARLEY_QUIET: 'shh' }, 'PARLEY_QUIET must be 1'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ PARLEY_FILE_STORE: 's3' }, 'PARLEY_FILE_STORE must be one of disk, database, not "s3"'],
     [{ PARLEY_SMTP_URL: 'mail.example.com:25' }, 'PARLEY_SMTP_URL must be an smtp://'],
     [{ PARLEY_NOREPLY_EMAIL: 'noreply' }, 'PARLEY_NOREPLY_EMAIL must be an email address'],
     [{ PARLEY_WEB_PUBLIC_EVENTS: 'sometimes' }, 'PARLEY_WEB_PUBLIC_EVENTS must be 1'],

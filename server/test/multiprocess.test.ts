@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import { configFromEnv, type Config } from '../config.js';
 import { seedDemo } from '../demo/seed.js';
 import { startServer, type RunningServer } from '../server.js';
 import { TestClient } from './client.js';
+import { PNG } from './endpoints.js';
 import { DEMO_PASSWORD } from './harness.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -219,5 +221,97 @@ describe.skipIf(!available)('several server processes', () => {
     expect((await admins.get('/events', { queue_id: q, dont_block: true })).body.code).toBe(
       'BAD_EVENT_QUEUE_ID',
     );
+  });
+
+  describe('files, kept where every process reads them', () => {
+    const bytes = async (res: Response) => Buffer.from(await res.arrayBuffer());
+    /** GET a path of the site root from `server`, with the client's credentials or none. */
+    const fetchFrom = (server: RunningServer, url: string, as?: TestClient, headers = {}) =>
+      fetch(new URL(new URL(url, server.url).pathname, server.url), {
+        headers: { ...(as ? as.headers() : {}), ...headers },
+      });
+
+    it('keeps them in the database, not in either data directory', () => {
+      expect(a.ctx.files.kind).toBe('database');
+      expect(b.ctx.files.kind).toBe('database');
+    });
+
+    it('serves through B, byte for byte, a file uploaded through A, at its URL and at a temporary URL A signed', async () => {
+      const viaA = await TestClient.login(a.url, 'hamlet@example.com', DEMO_PASSWORD);
+      const viaB = new TestClient(b.url, viaA.email, viaA.apiKey);
+      // Larger than one chunk of the database store, and not text.
+      const data = crypto.randomBytes(1_300_000);
+      const uploaded = await viaA.post('/user_uploads', {
+        file: new File([new Uint8Array(data)], 'recording.bin', {
+          type: 'application/octet-stream',
+        }),
+      });
+      expect(uploaded.status).toBe(200);
+      const url: string = uploaded.body.url;
+
+      const whole = await fetchFrom(b, url, viaB);
+      expect(whole.status).toBe(200);
+      expect((await bytes(whole)).equals(data)).toBe(true);
+      expect(whole.headers.get('content-disposition')).toBe('attachment; filename="recording.bin"');
+      const part = await fetchFrom(b, url, viaB, { Range: 'bytes=524000-525000' });
+      expect(part.status).toBe(206);
+      expect((await bytes(part)).equals(data.subarray(524000, 525001))).toBe(true);
+      // Both processes describe the file alike, so a cache in front of them sees one file.
+      const fromA = await fetchFrom(a, url, viaA);
+      await fromA.arrayBuffer();
+      expect(fromA.headers.get('etag')).toBe(whole.headers.get('etag'));
+
+      const temporary = (await viaA.get(`/user_uploads/${url.slice('/user_uploads/'.length)}`)).body
+        .url as string;
+      expect(temporary).toMatch(/^\/user_uploads\/temporary\//);
+      const signedByA = await fetchFrom(b, temporary);
+      expect(signedByA.status).toBe(200);
+      expect((await bytes(signedByA)).equals(data)).toBe(true);
+
+      // Deleted through B: gone for A too.
+      const id = (await viaB.get('/attachments')).body.attachments.find(
+        (f: { path_id: string }) => `/user_uploads/${f.path_id}` === url,
+      ).id;
+      expect((await viaB.delete(`/attachments/${id}`)).status).toBe(200);
+      expect((await fetchFrom(a, url, viaA)).status).toBe(404);
+    });
+
+    it('serves through B a custom emoji added through A', async () => {
+      const iago = await TestClient.login(a.url, 'iago@example.com', DEMO_PASSWORD);
+      const added = await iago.post('/realm/emoji/across_processes', {
+        filename: new File([new Uint8Array(PNG)], 'emoji.png', { type: 'image/png' }),
+      });
+      expect(added.status).toBe(200);
+      const viaB = new TestClient(b.url, iago.email, iago.apiKey);
+      const emoji = Object.values((await viaB.get('/realm/emoji')).body.emoji as object).find(
+        (e: { name: string }) => e.name === 'across_processes',
+      ) as { source_url: string };
+      const image = await fetchFrom(b, emoji.source_url);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect((await bytes(image)).equals(PNG)).toBe(true);
+    });
+
+    it('serves through B an avatar uploaded through A, at the path A named', async () => {
+      const viaA = await TestClient.login(a.url, 'othello@example.com', DEMO_PASSWORD);
+      const uploaded = await viaA.post('/users/me/avatar', {
+        file: new File([new Uint8Array(PNG)], 'me.png', { type: 'image/png' }),
+      });
+      expect(uploaded.status).toBe(200);
+      const avatarPath = new URL(uploaded.body.avatar_url as string).pathname;
+      // B names the avatar with the same key, so either process's URL works everywhere.
+      const viaB = new TestClient(b.url, viaA.email, viaA.apiKey);
+      expect(new URL((await viaB.get('/users/me')).body.avatar_url).pathname).toBe(avatarPath);
+      const image = await fetchFrom(b, avatarPath);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect((await bytes(image)).equals(PNG)).toBe(true);
+      const byId = await fetchFrom(
+        b,
+        `/avatar/${(await viaB.get('/users/me')).body.user_id}`,
+        viaB,
+      );
+      expect((await bytes(byId)).equals(PNG)).toBe(true);
+    });
   });
 });

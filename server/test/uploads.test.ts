@@ -83,6 +83,18 @@ describe.each(databases('both'))('file uploads on %s', (db) => {
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   };
 
+  /** What the file store holds for an upload (null: nothing), and whether it is on disk. */
+  const kept = async (pathId: string) => {
+    const file = await w.server.ctx.files.get(`uploads/${pathId}`);
+    const onDisk = fs.existsSync(path.join(w.server.dataDir, 'uploads', pathId));
+    if (!file) return { text: null, onDisk };
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.open()) chunks.push(chunk as Buffer);
+    return { text: Buffer.concat(chunks).toString('utf8'), onDisk };
+  };
+  // SQLite keeps files in the data directory, PostgreSQL in the database (PARLEY_FILE_STORE).
+  const onDisk = db === 'sqlite';
+
   it('stores an upload with its owner, size and type, and lets the owner download it', async () => {
     const r = await upload(w.server, hamlet, {
       name: 'notes.txt',
@@ -114,9 +126,7 @@ describe.each(databases('both'))('file uploads on %s', (db) => {
       file_name: 'notes.txt',
     });
     expect(Math.abs(row.create_time - Date.now() / 1000)).toBeLessThan(60);
-    expect(fs.readFileSync(path.join(w.server.dataDir, 'uploads', pathId), 'utf8')).toBe(
-      'to be, or not to be\n',
-    );
+    expect(await kept(pathId)).toEqual({ text: 'to be, or not to be\n', onDisk });
 
     const res = await download(w.server, r.body.url, hamlet);
     expect(res.status).toBe(200);
@@ -150,11 +160,10 @@ describe.each(databases('both'))('file uploads on %s', (db) => {
     expect(his.body.attachments.some((a: any) => a.id === mine.id)).toBe(false);
     const refused = await othello.delete(`/attachments/${mine.id}`);
     expect(refused.body).toMatchObject({ result: 'error', msg: 'Invalid attachment' });
-    const file = path.join(w.server.dataDir, 'uploads', pathId);
-    expect(fs.existsSync(file)).toBe(true);
+    expect(await kept(pathId)).toEqual({ text: 'twelve bytes', onDisk });
 
     expect((await hamlet.delete(`/attachments/${mine.id}`)).status).toBe(200);
-    expect(fs.existsSync(file)).toBe(false);
+    expect(await kept(pathId)).toEqual({ text: null, onDisk: false });
     const after = await hamlet.get('/attachments');
     expect(after.body.attachments.some((a: any) => a.id === mine.id)).toBe(false);
     expect(after.body.upload_space_used).toBe(listed.body.upload_space_used - 12);
