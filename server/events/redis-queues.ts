@@ -154,18 +154,20 @@ export class RedisQueues implements EventQueues {
       allPublicStreams: opts.allPublicStreams,
       capabilities: opts.capabilities,
     };
-    await this.redis.parleyCreate(
-      this.key(id),
-      this.userSet(opts.realmId, opts.userId),
-      opts.allPublicStreams ? this.publicSet(opts.realmId) : `${this.prefix}none`,
-      this.accessed,
-      this.epoch,
-      id,
-      JSON.stringify(stored),
-      Date.now(),
-      opts.allPublicStreams ? 1 : 0,
-      opts.userId,
-      opts.realmId,
+    await reachable(() =>
+      this.redis.parleyCreate(
+        this.key(id),
+        this.userSet(opts.realmId, opts.userId),
+        opts.allPublicStreams ? this.publicSet(opts.realmId) : `${this.prefix}none`,
+        this.accessed,
+        this.epoch,
+        id,
+        JSON.stringify(stored),
+        Date.now(),
+        opts.allPublicStreams ? 1 : 0,
+        opts.userId,
+        opts.realmId,
+      ),
     );
     this.views.set(id, Promise.resolve({ id, opts, ...stored }));
     this.counted++;
@@ -179,15 +181,17 @@ export class RedisQueues implements EventQueues {
     waitMs: number,
     gone: ClientGone,
   ): Promise<RawJson | QueueRefusal> {
-    const [status, ...events] = await this.redis.parleyFetch(
-      this.key(queueId),
-      this.accessed,
-      this.epoch,
-      queueId,
-      userId,
-      lastEventId ?? '',
-      Date.now(),
-      this.prefix,
+    const [status, ...events] = await reachable(() =>
+      this.redis.parleyFetch(
+        this.key(queueId),
+        this.accessed,
+        this.epoch,
+        queueId,
+        userId,
+        lastEventId ?? '',
+        Date.now(),
+        this.prefix,
+      ),
     );
     if (status !== 'ok') return status as QueueRefusal;
     if (events.length || waitMs <= 0 || this.stopping) return eventsJson(events);
@@ -231,12 +235,8 @@ export class RedisQueues implements EventQueues {
   }
 
   async remove(queueId: string, userId: number): Promise<QueueRefusal | null> {
-    const status = await this.redis.parleyDelete(
-      this.key(queueId),
-      this.accessed,
-      queueId,
-      userId,
-      this.prefix,
+    const status = await reachable(() =>
+      this.redis.parleyDelete(this.key(queueId), this.accessed, queueId, userId, this.prefix),
     );
     this.forget(queueId);
     return status === 'ok' ? null : (status as QueueRefusal);
@@ -467,6 +467,21 @@ export class RedisQueues implements EventQueues {
       this.forget(queueId);
     }
     this.counted = await this.redis.zcard(this.accessed);
+  }
+}
+
+/**
+ * Runs a request to Redis; a failure (Redis stopped, unreachable) is marked as the queues being
+ * unreachable, which the API answers with 503 STORAGE_UNAVAILABLE and Retry-After rather than a
+ * bare 500: clients try again, as after any lost connection.
+ */
+async function reachable<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw Object.assign(new Error('The event queues (Redis) cannot be reached', { cause: error }), {
+      code: 'PARLEY_QUEUES_UNREACHABLE',
+    });
   }
 }
 

@@ -66,6 +66,8 @@ export function storageUnavailable(err: unknown): string | null {
     return 'The server cannot write to its storage now (the disk is full or read-only); nothing was changed. Try again later.';
   if (PG_CONNECTION_LOST.test(code) || CONNECTION_MESSAGES.test(err.message))
     return 'The server lost its connection to the database; nothing was changed. Try again.';
+  if (code === 'PARLEY_QUEUES_UNREACHABLE')
+    return 'The server cannot reach its event queues now; nothing was changed. Try again.';
   return null;
 }
 

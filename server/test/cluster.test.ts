@@ -16,8 +16,10 @@ import { DEMO_PASSWORD } from './harness.js';
  * going on through the other processes without registering anew.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => fs.existsSync(p));
+const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/sbin/redis-server'].find((p) =>
+  fs.existsSync(p),
+);
 
 async function reachable(url: string, fallbackPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -28,10 +30,9 @@ async function reachable(url: string, fallbackPort: number): Promise<boolean> {
   });
 }
 
-const available =
-  !!process.env.TEST_DATABASE_URL && !!HAPROXY && (await reachable(REDIS_URL, 6379));
+const available = !!process.env.TEST_DATABASE_URL && !!HAPROXY && !!REDIS_SERVER;
 if (!available)
-  console.warn('cluster test: needs TEST_DATABASE_URL, Redis and HAProxy; stepping aside');
+  console.warn('cluster test: needs TEST_DATABASE_URL, redis-server and HAProxy; stepping aside');
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -43,8 +44,25 @@ const freePort = () =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A Redis of the test's own, keeping nothing on disk, so that the test may stop it. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn(
+    REDIS_SERVER!,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const until = Date.now() + 10_000;
+  while (!(await reachable(`redis://127.0.0.1:${port}`, port))) {
+    if (Date.now() > until) throw new Error('redis-server did not start');
+    await sleep(50);
+  }
+  return redis;
+}
+
 describe.skipIf(!available)('npm run cluster', () => {
   let cluster: ChildProcess;
+  let redis: ChildProcess;
+  let redisPort: number;
   let url: string;
   let database: string;
   let output = '';
@@ -64,6 +82,8 @@ describe.skipIf(!available)('npm run cluster', () => {
     dbUrl.pathname = `/${database}`;
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
+    redisPort = await freePort();
+    redis = await startRedis(redisPort);
     cluster = spawn(process.execPath, ['scripts/cluster.mjs', '--processes', '3'], {
       cwd: ROOT,
       env: {
@@ -71,8 +91,7 @@ describe.skipIf(!available)('npm run cluster', () => {
         PORT: String(port),
         HOST: '127.0.0.1',
         DATABASE_URL: dbUrl.toString(),
-        REDIS_URL,
-        PARLEY_REDIS_PREFIX: `${database}:`,
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
         PARLEY_DATA_DIR: dataDir,
         PARLEY_DEMO_PASSWORD: DEMO_PASSWORD,
         PARLEY_SCRYPT_COST: '1024',
@@ -102,6 +121,7 @@ describe.skipIf(!available)('npm run cluster', () => {
       cluster.kill('SIGTERM');
       await new Promise((r) => cluster.once('exit', r));
     }
+    redis?.kill('SIGKILL');
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -112,40 +132,41 @@ describe.skipIf(!available)('npm run cluster', () => {
       new Map<number, number>(),
     );
 
-  it('keeps every acknowledged message and every client live through a kill -9 of one process', async () => {
-    const senders = await Promise.all(
-      ['hamlet', 'iago', 'cordelia', 'desdemona'].map((name) =>
-        TestClient.login(url, `${name}@example.com`, DEMO_PASSWORD),
-      ),
-    );
-    const readers = await Promise.all(
-      ['othello', 'polonius', 'shiva'].map((name) =>
-        TestClient.login(url, `${name}@example.com`, DEMO_PASSWORD),
-      ),
-    );
-    const topic = `through a crash ${Date.now()}`;
+  /**
+   * Four people send and three long-poll (through HAProxy) while `fault` happens; then sending
+   * stops, and the readers poll until they have every acknowledged message or 20 s passed. A
+   * reader whose queue is refused registers anew, as the clients do.
+   */
+  async function traffic(topic: string, fault: () => Promise<void>) {
+    const login = (name: string) => TestClient.login(url, `${name}@example.com`, DEMO_PASSWORD);
+    const senders = await Promise.all(['hamlet', 'iago', 'cordelia', 'desdemona'].map(login));
+    const readers = await Promise.all(['othello', 'polonius', 'shiva'].map(login));
+    const acknowledged = new Map<number, number>(); // message id -> when its answer came
     let sending = true;
-    const acknowledged: number[] = [];
-    const refused: number[] = [];
     const sendLoop = async (client: TestClient, n: number) => {
       for (let i = 0; sending; i++) {
         const res = await client
           .post('/messages', { type: 'stream', to: 'general', topic, content: `${n}.${i}` })
           .catch(() => null);
-        if (res?.status === 200) acknowledged.push(res.body.id);
-        else refused.push(res?.status ?? 0);
+        if (res?.status === 200) acknowledged.set(res.body.id, Date.now());
         await sleep(40);
       }
     };
     const received = readers.map(() => new Set<number>());
-    const registrations = readers.map(() => 0);
-    let polling = true;
+    const registered = readers.map(() => [] as number[]); // when each queue was made
     const register = async (client: TestClient, r: number) => {
-      registrations[r]++;
-      return (await client.post('/register', { event_types: ['message'] })).body;
+      for (;;) {
+        const res = await client.post('/register', { event_types: ['message'] }).catch(() => null);
+        if (res?.status === 200) {
+          registered[r].push(Date.now());
+          return res.body;
+        }
+        await sleep(200);
+      }
     };
     // Every queue exists before the first message is sent.
     const queues = await Promise.all(readers.map(register));
+    let polling = true;
     const pollLoop = async (client: TestClient, r: number) => {
       let queue = queues[r];
       let last = queue.last_event_id;
@@ -161,29 +182,31 @@ describe.skipIf(!available)('npm run cluster', () => {
         } else if (res?.body?.code === 'BAD_EVENT_QUEUE_ID') {
           queue = await register(client, r);
           last = queue.last_event_id;
-        } else await sleep(200); // the process answering it went away: poll again
+        } else await sleep(200); // the process or Redis is away: poll again
       }
     };
     const polls = readers.map(pollLoop);
     const sends = senders.map(sendLoop);
     await sleep(1500);
-    const victim = pids().get(2)!;
-    process.kill(victim, 'SIGKILL');
-    await sleep(3000);
+    await fault();
+    await sleep(2000);
     sending = false;
     await Promise.all(sends);
-    // Every acknowledged message reaches every reader (polls answer within PARLEY_LONGPOLL_SECONDS).
+    // Until each reader has each message, or registered anew after it (the snapshot has it).
+    const missing = (r: number) =>
+      [...acknowledged].filter(
+        ([id, at]) => !received[r].has(id) && !registered[r].some((t) => t > at),
+      );
     const until = Date.now() + 20_000;
-    while (Date.now() < until && received.some((got) => acknowledged.some((id) => !got.has(id))))
-      await sleep(100);
+    while (Date.now() < until && readers.some((_, r) => missing(r).length)) await sleep(100);
     polling = false;
+    await Promise.all(polls);
+    return { senders, acknowledged, received, registered, missing };
+  }
 
-    expect(acknowledged.length).toBeGreaterThan(40);
-    for (const got of received) expect(acknowledged.filter((id) => !got.has(id))).toEqual([]);
-    // No client had to start over: each kept the queue it registered first.
-    expect(registrations).toEqual([1, 1, 1]);
-    // Everything acknowledged is in the database, once.
-    const history = await senders[0].get('/messages', {
+  /** The acknowledged messages in the database, of one topic. */
+  async function stored(client: TestClient, topic: string) {
+    const history = await client.get('/messages', {
       anchor: 'newest',
       num_before: 1000,
       num_after: 0,
@@ -192,11 +215,49 @@ describe.skipIf(!available)('npm run cluster', () => {
         { operator: 'topic', operand: topic },
       ]),
     });
-    const stored = new Set<number>(history.body.messages.map((m: { id: number }) => m.id));
-    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    return new Set<number>(history.body.messages.map((m: { id: number }) => m.id));
+  }
+
+  it('keeps every acknowledged message and every client live through a kill -9 of one process', async () => {
+    const topic = `through a crash ${Date.now()}`;
+    let victim = 0;
+    const run = await traffic(topic, async () => {
+      victim = pids().get(2)!;
+      process.kill(victim, 'SIGKILL');
+    });
+    const ids = [...run.acknowledged.keys()];
+    expect(ids.length).toBeGreaterThan(40);
+    for (const got of run.received) expect(ids.filter((id) => !got.has(id))).toEqual([]);
+    // No client had to start over: each kept the queue it registered first.
+    expect(run.registered.map((times) => times.length)).toEqual([1, 1, 1]);
+    const inDatabase = await stored(run.senders[0], topic);
+    expect(ids.filter((id) => !inDatabase.has(id))).toEqual([]);
     // The killed process was started again, and serves.
     await expect.poll(() => pids().get(2), { timeout: 30_000 }).not.toBe(victim);
-    void polls;
+  }, 120_000);
+
+  it('never leaves a client with a silent gap when Redis is stopped and started again', async () => {
+    const topic = `through a Redis restart ${Date.now()}`;
+    const before = [...pids().values()];
+    const logFrom = output.length;
+    const run = await traffic(topic, async () => {
+      redis.kill('SIGKILL');
+      await new Promise((r) => redis.once('exit', r));
+      await sleep(1500);
+      redis = await startRedis(redisPort); // empty: every queue is gone
+    });
+    const ids = [...run.acknowledged.keys()];
+    expect(ids.length).toBeGreaterThan(20);
+    // Each message reached each reader, or the reader registered anew after it was sent (its
+    // snapshot holds it): never missed without a resync.
+    for (const r of [0, 1, 2]) expect(run.missing(r)).toEqual([]);
+    // The queues died with Redis: every reader registered anew, and is live again.
+    for (const times of run.registered) expect(times.length).toBeGreaterThan(1);
+    const inDatabase = await stored(run.senders[0], topic);
+    expect(ids.filter((id) => !inDatabase.has(id))).toEqual([]);
+    // No process ended.
+    expect([...pids().values()]).toEqual(before);
+    expect(output.slice(logFrom)).not.toMatch(/ended \(/);
   }, 120_000);
 });
 
