@@ -69,7 +69,7 @@ function haproxyConfig(port, ports) {
   const shipped = fs.readFileSync(path.join(root, 'deploy/haproxy/parley.cfg'), 'utf8');
   const servers = ports.map((p, i) => `    server parley${i + 1} 127.0.0.1:${p}`).join('\n');
   const config = shipped
-    .replace(/^( *bind )\S+$/m, `$1${process.env.HOST ?? '0.0.0.0'}:${port}`)
+    .replace(/^( *bind )\S+$/m, `$1${listenHost}:${port}`)
     .replace(
       /( {4}# servers \(replaced by `npm run cluster`\)\n)[\s\S]*?( {4}# end of servers)/,
       `$1${servers}\n$2`,
@@ -87,6 +87,8 @@ const haproxy = haproxyBinary();
 const dataRoot = path.resolve(process.env.PARLEY_DATA_DIR ?? path.join(root, 'data'));
 const serverCommand = process.env.PARLEY_CLUSTER_SERVER ?? `${process.execPath} scripts/start.mjs`;
 
+const listenHost = process.env.HOST ?? '0.0.0.0';
+const publicUrl = `http://${['0.0.0.0', '::'].includes(listenHost) ? '127.0.0.1' : listenHost}:${port}`;
 const ports = [];
 for (let i = 0; i < count; i++) ports.push(await freePort());
 const children = new Array(count).fill(null);
@@ -102,6 +104,8 @@ function startProcess(i) {
     PARLEY_DATA_DIR: path.join(dataRoot, `cluster-${i + 1}`),
     // The client's address comes from HAProxy's X-Forwarded-For.
     PARLEY_TRUSTED_PROXIES: process.env.PARLEY_TRUSTED_PROXIES ?? 'loopback',
+    // Links the processes write (icons, mails) name HAProxy's address, not their own.
+    PARLEY_EXTERNAL_URL: process.env.PARLEY_EXTERNAL_URL ?? publicUrl,
   };
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   children[i] = child;
@@ -152,6 +156,6 @@ if (!(await startProcess(0))) {
         stopAll(1);
       }
     });
-    console.log(`Parley: ${count} processes behind HAProxy on http://127.0.0.1:${port}`);
+    console.log(`Parley: ${count} processes behind HAProxy on ${publicUrl}`);
   }
 }

@@ -42,6 +42,8 @@ const freePort = () =>
     });
   });
 
+const fetchJson = async (address: string) => (await fetch(address)).json() as Promise<unknown>;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A Redis of the test's own, keeping nothing on disk, so that the test may stop it. */
@@ -217,6 +219,13 @@ describe.skipIf(!available)('npm run cluster', () => {
     });
     return new Set<number>(history.body.messages.map((m: { id: number }) => m.id));
   }
+
+  it('gives links to the balancer’s port rather than to a process’s', async () => {
+    const settings = (await fetchJson(`${url}/api/v1/server_settings`)) as { realm_icon: string };
+    expect(settings.realm_icon.startsWith(`${url}/`)).toBe(true);
+    const icon = await fetch(settings.realm_icon);
+    expect(icon.status).toBe(200);
+  });
 
   it('keeps every acknowledged message and every client live through a kill -9 of one process', async () => {
     const topic = `through a crash ${Date.now()}`;
