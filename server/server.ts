@@ -64,8 +64,9 @@ async function openLimits(config: Config): Promise<{
       config.redisUrl,
       config.loginAttempts,
       config.loginWindowSeconds,
+      config.redisPrefix,
     ),
-    rateLimits: await RedisRateLimits.connect(config.redisUrl),
+    rateLimits: await RedisRateLimits.connect(config.redisUrl, config.redisPrefix),
   };
 }
 

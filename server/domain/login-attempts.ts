@@ -106,23 +106,26 @@ export class RedisLoginAttempts implements LoginAttempts {
     private readonly redis: Redis,
     private readonly limit: number,
     windowSeconds: number,
+    private readonly prefix: string,
   ) {
     this.windowMs = windowSeconds * 1000;
   }
 
+  /** `prefix` starts every key (PARLEY_REDIS_PREFIX). */
   static async connect(
     url: string,
     limit: number,
     windowSeconds: number,
+    prefix = 'parley:',
   ): Promise<RedisLoginAttempts> {
     const Redis = await loadRedis(); // only when Redis is configured
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await redis.connect();
-    return new RedisLoginAttempts(redis, limit, windowSeconds);
+    return new RedisLoginAttempts(redis, limit, windowSeconds, prefix);
   }
 
   async begin(realmId: number, loginName: string): Promise<PasswordAttempt> {
-    const key = `parley:login-attempts:${accountKey(realmId, loginName)}`;
+    const key = `${this.prefix}login-attempts:${accountKey(realmId, loginName)}`;
     const id = `${Date.now()}:${crypto.randomBytes(6).toString('hex')}`;
     const wait = Number(
       await this.redis.eval(BEGIN_SCRIPT, 1, key, Date.now(), this.windowMs, this.limit, id),

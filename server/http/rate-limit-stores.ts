@@ -58,15 +58,17 @@ export class RedisRateLimits implements RateLimits {
   private constructor(
     private readonly redis: Redis,
     private readonly flexible: typeof import('rate-limiter-flexible'),
+    private readonly prefix: string,
   ) {}
 
-  static async connect(url: string): Promise<RedisRateLimits> {
+  /** `prefix` starts every key (PARLEY_REDIS_PREFIX). */
+  static async connect(url: string, prefix = 'parley:'): Promise<RedisRateLimits> {
     const Redis = await loadRedis(); // only when Redis is configured
     const flexible = withNamedExports(await import('rate-limiter-flexible'));
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     redis.on('error', () => {}); // the insurance limiter answers meanwhile; ioredis reconnects
     await redis.connect();
-    return new RedisRateLimits(redis, flexible);
+    return new RedisRateLimits(redis, flexible, prefix);
   }
 
   private limiter(limit: number) {
@@ -75,7 +77,7 @@ export class RedisRateLimits implements RateLimits {
       const duration = WINDOW_MS / 1000;
       limiter = new this.flexible.RateLimiterRedis({
         storeClient: this.redis,
-        keyPrefix: `parley:rate:${limit}`,
+        keyPrefix: `${this.prefix}rate:${limit}`,
         points: limit,
         duration,
         insuranceLimiter: new this.flexible.RateLimiterMemory({ points: limit, duration }),
