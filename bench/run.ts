@@ -391,7 +391,7 @@ async function deliveryFigures(
       detail: { p50_ms: delivery.latency.p50_ms, rss_added_mb: delivery.rssAddedMb,
         polls_in: delivery.pollsIn } }); // prettier-ignore
     record({ db, name: `park_${waiters}_polls_ms`, value: delivery.parkMs, unit: 'ms',
-      floor: null, goal: waiters >= 10_000 ? { max: 10_000 } : null }); // prettier-ignore
+      floor: null, goal: waiters > 1_000 ? { max: 10_000 } : null }); // prettier-ignore
     if (waiters === most) {
       // The process's whole memory with 50,000 polls parked: measured, or projected from `most`.
       const perPoll = delivery.rssAddedMb / waiters;
