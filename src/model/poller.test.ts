@@ -12,6 +12,8 @@ class FakePollerApi implements PollerApi {
   registers: (RegisterResponse | ApiRequestError)[] = [];
   polls: Step[] = [];
   calls: string[] = [];
+  /** whether each fetch asked to be answered at once */
+  dontBlock: boolean[] = [];
 
   async register() {
     this.calls.push('register');
@@ -21,8 +23,9 @@ class FakePollerApi implements PollerApi {
     return next;
   }
 
-  getEvents(queueId: string, lastEventId: number, signal: AbortSignal) {
+  getEvents(queueId: string, lastEventId: number, signal: AbortSignal, dontBlock?: boolean) {
     this.calls.push(`events ${queueId} ${lastEventId}`);
+    this.dontBlock.push(dontBlock ?? false);
     const step = this.polls.shift() ?? 'hang';
     if (step === 'hang') {
       return new Promise<unknown[]>((_, reject) =>
@@ -103,6 +106,20 @@ describe('EventPoller', () => {
     expect(poller.state.kind).toBe('polling');
     expect(api.calls.filter((c) => c === 'register')).toHaveLength(1);
     expect(states.map((s) => s.kind)).toEqual(['polling', 'backing-off', 'backing-off', 'polling']);
+    poller.stop();
+    await done;
+  });
+
+  it('after a failure, asks for an answer at once, so that being back shows without waiting for an event', async () => {
+    const { api, poller } = setup();
+    api.registers.push(eg.registerResponse({ queue_id: 'abc', last_event_id: 0 }));
+    // The retry finds nothing new: a long-poll would park until the next event or heartbeat.
+    api.polls.push({ error: networkError() }, { events: [] });
+    const done = poller.start();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(poller.state.kind).toBe('polling');
+    // The first fetch long-polls, the retry does not, and the one after long-polls again.
+    expect(api.dontBlock).toEqual([false, true, false]);
     poller.stop();
     await done;
   });

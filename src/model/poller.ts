@@ -29,7 +29,13 @@ export type PollerState =
 /** The two requests the poller makes; a seam for tests. */
 export interface PollerApi {
   register(signal: AbortSignal): Promise<RegisterResponse>;
-  getEvents(queueId: string, lastEventId: number, signal: AbortSignal): Promise<unknown[]>;
+  /** `dontBlock`: answered at once, with no events if there are none */
+  getEvents(
+    queueId: string,
+    lastEventId: number,
+    signal: AbortSignal,
+    dontBlock?: boolean,
+  ): Promise<unknown[]>;
 }
 
 export interface PollerOwner {
@@ -66,9 +72,14 @@ export const REGISTER_OPTIONS = {
 export function pollerApiFor(connection: ApiConnection): PollerApi {
   return {
     register: (signal) => registerQueue(connection, REGISTER_OPTIONS, { signal }),
-    getEvents: async (queueId, lastEventId, signal) =>
-      (await getEvents(connection, { queue_id: queueId, last_event_id: lastEventId }, { signal }))
-        .events,
+    getEvents: async (queueId, lastEventId, signal, dontBlock) =>
+      (
+        await getEvents(
+          connection,
+          { queue_id: queueId, last_event_id: lastEventId, ...(dontBlock && { dont_block: true }) },
+          { signal },
+        )
+      ).events,
   };
 }
 
@@ -159,7 +170,11 @@ export class EventPoller {
   }
 
   private async poll(queueId: string, lastEventId: number): Promise<number> {
-    const raw = await this.api.getEvents(queueId, lastEventId, this.abort.signal);
+    // Not known to be connected (after a failure, or a queue taken over): this fetch is answered
+    // at once, so that the connection shows as back (and waiting messages leave) now, rather
+    // than when the next event or heartbeat ends a long-poll that may wait a minute.
+    const dontBlock = this.currentState.kind !== 'polling';
+    const raw = await this.api.getEvents(queueId, lastEventId, this.abort.signal, dontBlock);
     if (this.isStopped()) return lastEventId;
     // Only a successful fetch proves we are connected again.
     if (this.currentState.kind !== 'polling') this.setState({ kind: 'polling', queueId });
