@@ -3,7 +3,9 @@ import type { Redis as RedisClient } from 'ioredis';
 /**
  * ioredis's client class, loaded only when Redis is configured. In the server's bundle (what
  * `npm start` runs) the package is a CommonJS chunk whose module has a default export only, so
- * `const { Redis } = await import('ioredis')` found nothing there: look in both places.
+ * `const { Redis } = await import('ioredis')` found nothing there: look in both places. (Not
+ * withNamedExports: copying the module's exports would run ioredis's deprecated `Promise`
+ * getter, which prints a warning.)
  */
 export async function loadRedis(): Promise<typeof RedisClient> {
   const loaded = await import('ioredis');

@@ -347,6 +347,7 @@ export class RedisQueues implements EventQueues {
     const events = deliveries.filter((d): d is EventDelivery => !d.control);
     if (!events.length) return;
     const ids = await this.queueIdsFor(events);
+    await this.readViews(new Set([...ids.values()].flat()));
     const appended = new Map<string, string[]>();
     for (const d of events) await this.shape(d, ids, appended);
     if (!appended.size) return;
@@ -423,7 +424,32 @@ export class RedisQueues implements EventQueues {
   }
 
   private async readView(queueId: string): Promise<(QueueView & StoredOptions) | null> {
-    const json = await this.redis.hget(this.key(queueId), 'o');
+    return this.viewFrom(queueId, await this.redis.hget(this.key(queueId), 'o'));
+  }
+
+  /**
+   * The options of the queues not read before, in one round trip: a publication reaching
+   * thousands of queues made by other processes would otherwise read them one by one.
+   */
+  private async readViews(queueIds: Set<string>) {
+    const unknown = [...queueIds].filter((id) => !this.views.has(id));
+    if (!unknown.length) return;
+    const pipeline = this.redis.pipeline();
+    for (const queueId of unknown) pipeline.hget(this.key(queueId), 'o');
+    const answers = (await pipeline.exec()) ?? [];
+    unknown.forEach((queueId, i) => {
+      const [error, json] = answers[i] ?? [null, null];
+      if (error) throw error;
+      const view = this.viewFrom(queueId, json as string | null);
+      this.views.set(queueId, view);
+      void view.then((found) => found || this.views.delete(queueId));
+    });
+  }
+
+  private async viewFrom(
+    queueId: string,
+    json: string | null,
+  ): Promise<(QueueView & StoredOptions) | null> {
     if (!json) return null;
     const stored = JSON.parse(json) as StoredOptions;
     const narrow =
