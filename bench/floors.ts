@@ -14,6 +14,7 @@ import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { openDatabase } from '../server/db/index.js';
 import { registerSearchFunctions } from '../server/db/search.js';
+import { oneListener } from '../server/http/listener.js';
 import { clockMs, type Poller } from './pollers.js';
 import { sendFromChild, type SendPlan } from './senders.js';
 import { stats, timeEach, type Stats } from './stats.js';
@@ -179,7 +180,8 @@ export async function sameWritesInsert(
  * GETs are sent by `poller` (this process, or a child when descriptors are short).
  */
 export async function barePublish(waiters: number, rounds: number, poller: Poller): Promise<Stats> {
-  const app = Fastify();
+  // HTTP/1.1 and HTTP/2 on one port, as the server (whichever the poller speaks).
+  const app = Fastify({ serverFactory: oneListener({ longPollSeconds: 60 }) });
   let parked: ((value: unknown) => void)[] = [];
   app.get('/wait', () => new Promise((resolve) => parked.push(resolve)));
   app.post('/publish', async () => {

@@ -3,9 +3,10 @@
  * all at once and answers with the time each was answered; it exits when its parent
  * disconnects, closing every socket it held.
  */
-import { RawPolls, type PollRequest } from './pollers.js';
+import { H2Polls, RawPolls, type PollRequest } from './pollers.js';
 
-const polls = new RawPolls();
+/** HTTP/1.1 connections of their own, or a load balancer's HTTP/2 streams (argument `h2`). */
+const polls = process.argv[2] === 'h2' ? new H2Polls() : new RawPolls();
 
 process.on('message', (msg: { requests: PollRequest[] }) => {
   polls.pollAll(msg.requests).then(

@@ -12,6 +12,7 @@
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import http2 from 'node:http2';
 import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -32,7 +33,7 @@ export interface PollAnswer {
 }
 
 export interface Poller {
-  readonly where: 'this process' | 'child process';
+  readonly where: 'this process' | 'child process' | 'child process, HTTP/2';
   /** Sends every request at once; resolves, in order, once all are answered. */
   poll(requests: PollRequest[]): Promise<PollAnswer[]>;
   close(): Promise<void>;
@@ -217,6 +218,80 @@ export class RawPolls {
   }
 }
 
+/** How many polls a load balancer's HTTP/2 connection carries in the bench (`H2Polls`). */
+export const STREAMS_PER_CONNECTION = 1_000;
+
+/**
+ * Long-polls as a load balancer speaking HTTP/2 to the process sends them (HAProxy's `proto h2`,
+ * deploy/haproxy/parley.cfg): a thousand streams on each connection, so that 50,000 polls take
+ * 50 descriptors rather than 50,000. The answers' windows are large, as a balancer's are, so that
+ * no answer waits for a window update.
+ */
+export class H2Polls {
+  private sessions = new Map<string, http2.ClientHttp2Session[]>();
+
+  private session(origin: string, i: number): http2.ClientHttp2Session {
+    let list = this.sessions.get(origin);
+    if (!list) this.sessions.set(origin, (list = []));
+    const slot = Math.floor(i / STREAMS_PER_CONNECTION);
+    const open = list[slot];
+    if (open && !open.closed && !open.destroyed) return open;
+    const session = http2.connect(origin, {
+      settings: { initialWindowSize: 1 << 20, enablePush: false },
+      maxSessionMemory: 512,
+      // The default allows 10,000 streams waiting for the server's acknowledgement of settings
+      peerMaxConcurrentStreams: 100_000,
+    });
+    session.on('error', () => {}); // each stream reports its own failure
+    session.once('connect', () => session.setLocalWindowSize(64 << 20));
+    list[slot] = session;
+    return session;
+  }
+
+  /** Sends every request at once; resolves, in order, once all are answered. */
+  pollAll(requests: PollRequest[]): Promise<PollAnswer[]> {
+    return Promise.all(
+      requests.map((request, i) => {
+        const url = new URL(request.url);
+        const stream = this.session(url.origin, i).request({
+          ':path': url.pathname + url.search,
+          'accept-encoding': 'gzip',
+          ...request.headers,
+        });
+        return new Promise<PollAnswer>((resolve, reject) => {
+          let status = 0;
+          let gzip = false;
+          const chunks: Buffer[] = [];
+          stream.on('response', (headers) => {
+            status = Number(headers[':status']);
+            gzip = headers['content-encoding'] === 'gzip';
+          });
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            const at = clockMs();
+            try {
+              const body = Buffer.concat(chunks);
+              const text = (gzip ? zlib.gunzipSync(body) : body).toString();
+              if (status < 200 || status > 299) throw new Error(`poll answered ${status}: ${text}`);
+              const events = (JSON.parse(text) as { events?: { id: number }[] }).events ?? [];
+              resolve({ at, lastEventId: events.length ? events[events.length - 1]!.id : undefined }); // prettier-ignore
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          });
+          stream.end();
+        });
+      }),
+    );
+  }
+
+  close() {
+    for (const list of this.sessions.values()) for (const session of list) session.destroy();
+    this.sessions.clear();
+  }
+}
+
 /** Polls from this process, sharing its event loop with whatever else runs here. */
 export function inProcessPoller(): Poller {
   const polls = new RawPolls();
@@ -228,10 +303,10 @@ export function inProcessPoller(): Poller {
 }
 
 /** A child process that sends the polls; one batch at a time. Closing it closes its sockets. */
-export function childPoller(): Poller {
+export function childPoller(protocol: 'http1' | 'h2' = 'http1'): Poller {
   const worker = path.join(path.dirname(new URL(import.meta.url).pathname), 'poll-worker.ts');
   // tsx's loader runs the TypeScript, whatever ran this process (npm run bench, vitest).
-  const child = fork(worker, [], {
+  const child = fork(worker, [protocol], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -249,7 +324,7 @@ export function childPoller(): Poller {
   });
   child.on('exit', (code) => failed(new Error(`the poll worker exited (${code})`)));
   return {
-    where: 'child process',
+    where: protocol === 'h2' ? 'child process, HTTP/2' : 'child process',
     poll(requests) {
       if (pending) throw new Error('one batch of polls at a time');
       return new Promise((resolve, reject) => {
@@ -283,8 +358,15 @@ export function openFileLimit(): number | null {
  * nowhere (null) when the open-file limit cannot hold them there. Each call of the answer gives a
  * poller to use and close.
  */
-export function pollerFor(waiters: number, mode: 'auto' | 'same' | 'child'): (() => Poller) | null {
+export function pollerFor(
+  waiters: number,
+  mode: 'auto' | 'same' | 'child' | 'h2',
+): (() => Poller) | null {
   const limit = openFileLimit() ?? Infinity;
   if (mode === 'same') return limit >= waiters * 2 + 1_000 ? inProcessPoller : null;
+  if (mode === 'h2') return h2ChildPoller;
   return limit >= waiters + 1_000 ? childPoller : null;
 }
+
+/** A child process that sends its polls as a load balancer's HTTP/2 streams (`H2Polls`). */
+export const h2ChildPoller = () => childPoller('h2');

@@ -17,6 +17,7 @@ import { securityHeaders } from './http/static.js';
 import { clientFiles } from './routes/client-app.js';
 import { registerRoutes } from './routes/index.js';
 import type { Logger } from './logging.js';
+import { oneListener } from './http/listener.js';
 
 export { COMPRESS_THRESHOLD } from './http/compression.js';
 
@@ -47,6 +48,8 @@ export function serverOptions(config: Config, logger?: Logger): FastifyServerOpt
     forceCloseConnections: true,
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
+    // HTTP/1.1, and HTTP/2 from a load balancer, on the one port (http/listener.ts).
+    serverFactory: oneListener({ longPollSeconds: config.longPollSeconds }),
   };
 }
 

@@ -155,12 +155,14 @@ describe.skipIf(!available)('npm run cluster', () => {
       }
     };
     const received = readers.map(() => new Set<number>());
-    const registered = readers.map(() => [] as number[]); // when each queue was made
+    // The newest message each queue's snapshot knows of (its max_message_id): a client that
+    // registers anew fetches the messages up to it, so those it holds without an event.
+    const registered = readers.map(() => [] as number[]);
     const register = async (client: TestClient, r: number) => {
       for (;;) {
         const res = await client.post('/register', { event_types: ['message'] }).catch(() => null);
         if (res?.status === 200) {
-          registered[r].push(Date.now());
+          registered[r].push(res.body.max_message_id);
           return res.body;
         }
         await sleep(200);
@@ -196,8 +198,8 @@ describe.skipIf(!available)('npm run cluster', () => {
     await Promise.all(sends);
     // Until each reader has each message, or registered anew after it (the snapshot has it).
     const missing = (r: number) =>
-      [...acknowledged].filter(
-        ([id, at]) => !received[r].has(id) && !registered[r].some((t) => t > at),
+      [...acknowledged.keys()].filter(
+        (id) => !received[r].has(id) && !registered[r].some((newest) => newest >= id),
       );
     const until = Date.now() + 20_000;
     while (Date.now() < until && readers.some((_, r) => missing(r).length)) await sleep(100);

@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
@@ -16,6 +17,36 @@ const poll = async (c: TestClient, queueId: string, lastEventId = -1, dontBlock 
   if (r.status !== 200) throw new Error(`GET /events: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.events as Event[];
 };
+/** One request over an HTTP/2 session, as a load balancer speaking `proto h2` sends it. */
+const h2Request = (
+  session: http2.ClientHttp2Session,
+  client: TestClient,
+  method: string,
+  path: string,
+  body?: Record<string, string>,
+) =>
+  new Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: any; stream: http2.ClientHttp2Stream }> // prettier-ignore
+  ((resolve, reject) => {
+    const stream = session.request({
+      ':method': method,
+      ':path': `/api/v1${path}`,
+      authorization: h2Auth(client),
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    });
+    let headers: http2.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => (headers = h));
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      const text = Buffer.concat(chunks).toString();
+      resolve({ status: Number(headers[':status']), headers, body: JSON.parse(text), stream });
+    });
+    stream.on('error', reject);
+    stream.end(body ? new URLSearchParams(body).toString() : undefined);
+  });
+
+const h2Auth = (client: TestClient) =>
+  'Basic ' + Buffer.from(`${client.email}:${client.apiKey}`).toString('base64');
 const messageIds = (events: Event[]) =>
   events.filter((e) => e.type === 'message').map((e) => e.message.id as number);
 
@@ -345,6 +376,59 @@ describe.each(databases('both'))('event queues on %s', (db) => {
       expect(refused.status, JSON.stringify(narrow)).toBeGreaterThanOrEqual(400);
       expect(refused.status).toBeLessThan(500);
       expect(refused.body.result).toBe('error');
+    }
+  });
+  it('serves HTTP/2 from a load balancer on the same port: many long-polls on one connection', async () => {
+    const session = http2.connect(w.server.url);
+    try {
+      // 40 queues of othello's, each parked by a stream of the one connection.
+      const queues: string[] = [];
+      for (let i = 0; i < 40; i++) queues.push((await register(othello, { event_types: ['message'] })).queue_id); // prettier-ignore
+      // Each polls until a message comes (the test server's long-polls end in 2 s with a heartbeat).
+      const untilMessage = async (q: string) => {
+        for (let last = -1; ;) {
+          const r = await h2Request(session, othello, 'GET', `/events?queue_id=${q}&last_event_id=${last}`); // prettier-ignore
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          if (messageIds(r.body.events).length) return r;
+          last = Math.max(last, ...r.body.events.map((e: Event) => e.id));
+        }
+      };
+      const polls = queues.map(untilMessage);
+      for (const q of queues) await pending(q, w.id.othello);
+      // A poll whose stream the balancer resets (its client left) stops waiting.
+      const gone = (await register(othello, { event_types: ['message'] })).queue_id;
+      const left = session.request({
+        ':path': `/api/v1/events?queue_id=${gone}&last_event_id=-1`,
+        authorization: h2Auth(othello),
+      });
+      left.on('error', () => {});
+      await pending(gone, w.id.othello);
+      left.close(http2.constants.NGHTTP2_CANCEL);
+      while (localQueues(w.server.ctx).get(gone, w.id.othello)?.isWaiting)
+        await new Promise((r) => setTimeout(r, 5));
+      // A message sent over HTTP/2 too (a form body), which every parked stream then receives.
+      const sent = await h2Request(session, hamlet, 'POST', '/messages', {
+        type: 'stream', to: 'general', topic: 'over h2', content: 'multiplexed',
+      }); // prettier-ignore
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      expect(sent.headers.connection).toBeUndefined();
+      for (const answer of await Promise.all(polls)) {
+        expect(answer.status).toBe(200);
+        expect(messageIds(answer.body.events)).toEqual([sent.body.id]);
+      }
+      // The reset poll's queue kept the message for its next poll.
+      expect(messageIds(await poll(othello, gone))).toEqual([sent.body.id]);
+      // Errors keep the API's envelope over HTTP/2.
+      const bad = await h2Request(
+        session,
+        othello,
+        'GET',
+        '/events?queue_id=nope&last_event_id=-1',
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ result: 'error', code: 'BAD_EVENT_QUEUE_ID' });
+    } finally {
+      session.close();
     }
   });
 });
