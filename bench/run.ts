@@ -19,6 +19,8 @@ import inspector from 'node:inspector/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -373,7 +375,9 @@ async function deliveryFigures(
     ...(most < 50_000 ? [{ waiters: most, mode: pollMode }] : []),
     { waiters: 50_000, mode: 'h2' as const },
   ];
-  for (const { waiters, mode } of rounds) {
+  // BENCH_POLLS=50000 (say): only those counts, in a process that has done nothing else.
+  const only = process.env.BENCH_POLLS?.split(',').map(Number);
+  for (const { waiters, mode } of rounds.filter((r) => !only || only.includes(r.waiters))) {
     const pollers = pollerFor(waiters, mode);
     if (!pollers) {
       console.log(
@@ -421,6 +425,7 @@ async function longPollDelivery(
   const sender = await TestClient.login(url, 'admin@populated.example', 'parley-demo');
   const samples: number[] = [];
   let parkMs = Number.NaN;
+  collectGarbage();
   const rssBefore = process.memoryUsage().rss;
   let rssParked = rssBefore;
   const poller = pollers();
@@ -445,6 +450,8 @@ async function longPollDelivery(
         parkMs = performance.now() - pollsSent;
       }
       await untilParked(server, queues, 500 + waiters / 10);
+      // What the parked polls hold, not what earlier work left for the collector to take.
+      collectGarbage();
       rssParked = Math.max(rssParked, process.memoryUsage().rss);
       const profile = await startProfile();
       const sent = clockMs();
@@ -491,6 +498,12 @@ async function longPollDelivery(
     rssParkedMb: Math.round(rssParked / 1e6),
     parkMs: Math.round(parkMs),
   };
+}
+
+/** A full garbage collection now (V8's `gc`, exposed for this process at its first use). */
+function collectGarbage() {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }
 
 /** Queues for `waiters` people, registered fifty at a time; each waits for any public message. */
