@@ -1,13 +1,21 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childPoller, clockMs, inProcessPoller, pollerFor } from '../../bench/pollers.js';
+import {
+  childPoller,
+  clockMs,
+  h2ChildPoller,
+  inProcessPoller,
+  pollerFor,
+} from '../../bench/pollers.js';
+import { oneListener } from '../http/listener.js';
 
 /**
  * The benchmark's delivery figures hold their parked polls here or in a child process; either
  * way each answer's time is read on the clock the sender reads, after the release.
  */
 describe('the benchmark pollers', () => {
-  const app = Fastify();
+  // HTTP/1.1 and HTTP/2 on one port, as the server serves them.
+  const app = Fastify({ serverFactory: oneListener({ longPollSeconds: 60 }) });
   let parked: ((value: unknown) => void)[] = [];
   let url = '';
   beforeAll(async () => {
@@ -30,6 +38,7 @@ describe('the benchmark pollers', () => {
   for (const [where, make] of [
     ['this process', inProcessPoller],
     ['a child process', childPoller],
+    ['a child process over HTTP/2, as the balancer', h2ChildPoller],
   ] as const) {
     it(`answers every poll, after the release, from ${where}`, async () => {
       const poller = make();
@@ -51,11 +60,13 @@ describe('the benchmark pollers', () => {
   }
 
   it('refuses a failed poll rather than timing it', async () => {
-    const poller = childPoller();
-    try {
-      await expect(poller.poll([{ url: `${url}/nowhere` }])).rejects.toThrow(/404/);
-    } finally {
-      await poller.close();
+    for (const make of [childPoller, h2ChildPoller]) {
+      const poller = make();
+      try {
+        await expect(poller.poll([{ url: `${url}/nowhere` }])).rejects.toThrow(/404/);
+      } finally {
+        await poller.close();
+      }
     }
   });
 
@@ -65,5 +76,7 @@ describe('the benchmark pollers', () => {
     expect(pollerFor(10, 'same')).toBe(inProcessPoller);
     expect(pollerFor(1e9, 'auto')).toBeNull();
     expect(pollerFor(1e9, 'same')).toBeNull();
+    // HTTP/2 streams share connections: no count is past the limit.
+    expect(pollerFor(1e9, 'h2')).toBe(h2ChildPoller);
   });
 });

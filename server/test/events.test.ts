@@ -1,4 +1,5 @@
 import http2 from 'node:http2';
+import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
 import { databases, useServer } from './fixtures.js';
@@ -418,6 +419,11 @@ describe.each(databases('both'))('event queues on %s', (db) => {
       }
       // The reset poll's queue kept the message for its next poll.
       expect(messageIds(await poll(othello, gone))).toEqual([sent.body.id]);
+      // A connection reset before its first byte (when neither protocol has it) harms nothing.
+      const early = net.connect(Number(new URL(w.server.url).port), '127.0.0.1');
+      await new Promise((resolve) => early.once('connect', resolve));
+      early.resetAndDestroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
       // Errors keep the API's envelope over HTTP/2.
       const bad = await h2Request(
         session,
