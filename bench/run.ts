@@ -402,6 +402,7 @@ async function deliveryFigures(
     }
     record({ db, name, value: delivery.latency.p99_ms, unit: 'ms', floor: delivery.floor.p99_ms,
       goal, detail: { p50_ms: delivery.latency.p50_ms, rss_added_mb: delivery.rssAddedMb,
+        heap_added_mb: delivery.heapAddedMb,
         polls_in: delivery.pollsIn } }); // prettier-ignore
     record({ db, name: `park_${waiters}_${mode === 'h2' ? 'h2_' : ''}polls_ms`, value: delivery.parkMs,
       unit: 'ms', floor: null, goal: waiters > 1_000 ? { max: 10_000 } : null }); // prettier-ignore
@@ -461,6 +462,10 @@ async function longPollDelivery(
   collectGarbage();
   const rssBefore = process.memoryUsage().rss;
   let rssParked = rssBefore;
+  // The live objects the parked polls hold (after a full collection): what RSS, which V8 does not
+  // give back at once, does not show when earlier work left room in the heap.
+  const heapBefore = process.memoryUsage().heapUsed;
+  let heapParked = heapBefore;
   const poller = pollers();
   try {
     // Round -1 warms up (as timeEach does for the other figures) and is not counted.
@@ -486,6 +491,7 @@ async function longPollDelivery(
       // What the parked polls hold, not what earlier work left for the collector to take.
       collectGarbage();
       rssParked = Math.max(rssParked, process.memoryUsage().rss);
+      heapParked = Math.max(heapParked, process.memoryUsage().heapUsed);
       const profile = await startProfile();
       const sent = clockMs();
       await sender.post('/messages', {
@@ -528,6 +534,7 @@ async function longPollDelivery(
     latency: stats(samples),
     floor,
     rssAddedMb: Math.round((rssParked - rssBefore) / 1e6),
+    heapAddedMb: Math.round((heapParked - heapBefore) / 1e6),
     rssParkedMb: Math.round(rssParked / 1e6),
     parkMs: Math.round(parkMs),
   };
