@@ -99,11 +99,15 @@ function route(socket: Socket, toHttp1: (socket: Socket) => void, h2: http2.Http
   // Until a server has it, nobody else listens for its errors (a reset would end the process).
   const ignore = () => socket.destroy();
   socket.on('error', ignore);
-  socket.setTimeout(FIRST_BYTES_MS, () => socket.destroy());
+  socket.setTimeout(FIRST_BYTES_MS);
+  socket.once('timeout', ignore);
   socket.once('data', (chunk: Buffer) => {
     socket.pause();
     socket.unshift(chunk);
+    // The server that takes it sets its own timeouts (Node's HTTP/1 server its keep-alive one,
+    // which must not find this listener still there).
     socket.setTimeout(0);
+    socket.removeListener('timeout', ignore);
     socket.removeListener('error', ignore);
     if (startsHttp2(chunk)) {
       // Node's HTTP/1 server turns Nagle's algorithm off for its connections (its `noDelay`),
