@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect, test } from '@playwright/test';
+import { startCluster, type RunningCluster } from '../server/test/process';
 import { apiClient, logIn } from './helpers';
 
 /**
@@ -13,13 +12,11 @@ import { apiClient, logIn } from './helpers';
  * PostgreSQL (TEST_DATABASE_URL, a database of its own is made), Redis (keys of its own) and
  * Debian's HAProxy; steps aside without them. The server and client are the built ones.
  */
-const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].some((p) => fs.existsSync(p));
 const available = !!process.env.TEST_DATABASE_URL && HAPROXY;
 
 const database = `parley_e2e_cluster_${process.pid}`;
-let cluster: ChildProcess | null = null;
-let output = '';
+let cluster: RunningCluster | null = null;
 let url = '';
 
 async function admin(sql: string) {
@@ -29,14 +26,6 @@ async function admin(sql: string) {
   await client.end();
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 test.skip(!available, 'needs TEST_DATABASE_URL and HAProxy');
 
 test.beforeAll(async () => {
@@ -45,46 +34,21 @@ test.beforeAll(async () => {
   await admin(`CREATE DATABASE ${database}`);
   const dbUrl = new URL(process.env.TEST_DATABASE_URL!);
   dbUrl.pathname = `/${database}`;
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  cluster = spawn(process.execPath, ['scripts/cluster.mjs', '--processes', '3'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl.toString(),
-      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      PARLEY_REDIS_PREFIX: `${database}:`,
-      PARLEY_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-cluster-')),
-      PARLEY_CLUSTER_SERVER: `${process.execPath} dist-server/main.js`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  cluster = await startCluster(3, {
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    PARLEY_REDIS_PREFIX: `${database}:`,
+    PARLEY_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-cluster-')),
+    PARLEY_CLUSTER_SERVER: `${process.execPath} dist-server/main.js`,
+    LOG_LEVEL: 'warn',
   });
-  cluster.stdout!.on('data', (chunk) => (output += chunk));
-  cluster.stderr!.on('data', (chunk) => (output += chunk));
-  const until = Date.now() + 150_000;
-  while ((await fetch(`${url}/ready`).catch(() => null))?.status !== 200) {
-    if (cluster.exitCode !== null || Date.now() > until)
-      throw new Error(`the cluster did not start:\n${output.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  url = cluster.url;
 });
 
 test.afterAll(async () => {
-  if (cluster && cluster.exitCode === null) {
-    cluster.kill('SIGTERM');
-    await new Promise((r) => cluster!.once('exit', r));
-  }
+  await cluster?.stop();
   await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
 });
-
-/** The pid the cluster last started for process `n`. */
-function pidOf(n: number): number {
-  const started = [...output.matchAll(new RegExp(`process ${n}: pid (\\d+)`, 'g'))];
-  return Number(started[started.length - 1]![1]);
-}
 
 test('two people chat through three processes while two of them are killed', async ({
   browser,
@@ -103,7 +67,7 @@ test('two people chat through three processes while two of them are killed', asy
   await say(hamlet, 'Before any crash.');
   await expect(othello.getByText('Before any crash.')).toBeVisible();
   for (const n of [2, 3]) {
-    process.kill(pidOf(n), 'SIGKILL');
+    process.kill(cluster!.pidOf(n)!, 'SIGKILL');
     await say(hamlet, `Process ${n} is gone.`);
     // Live, without a reload: the next poll goes to a process still standing.
     await expect(othello.getByText(`Process ${n} is gone.`)).toBeVisible({ timeout: 15_000 });
@@ -121,5 +85,7 @@ test('two people chat through three processes while two of them are killed', asy
   expect(icon).toBeGreaterThan(0);
   await othello.screenshot({ path: 'test-results/cluster-after-crashes.png' });
   // Each killed process was started again.
-  await expect.poll(() => output.match(/ended \(SIGKILL\): starting it again/g)?.length).toBe(2);
+  await expect
+    .poll(() => cluster!.output().match(/ended \(SIGKILL\): starting it again/g)?.length)
+    .toBe(2);
 });

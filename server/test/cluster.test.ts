@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './client.js';
 import { DEMO_PASSWORD } from './harness.js';
+import { freePort, startCluster, type RunningCluster } from './process.js';
 
 /**
  * `npm run cluster -- --processes 3` (scripts/cluster.mjs): three processes behind Debian's
@@ -34,14 +35,6 @@ const available = !!process.env.TEST_DATABASE_URL && !!HAPROXY && !!REDIS_SERVER
 if (!available)
   console.warn('cluster test: needs TEST_DATABASE_URL, redis-server and HAProxy; stepping aside');
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 const fetchJson = async (address: string) => (await fetch(address)).json() as Promise<unknown>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,12 +55,11 @@ async function startRedis(port: number): Promise<ChildProcess> {
 }
 
 describe.skipIf(!available)('npm run cluster', () => {
-  let cluster: ChildProcess;
+  let cluster: RunningCluster;
   let redis: ChildProcess;
   let redisPort: number;
   let url: string;
   let database: string;
-  let output = '';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-cluster-test-'));
 
   const admin = async (sql: string) => {
@@ -82,57 +74,27 @@ describe.skipIf(!available)('npm run cluster', () => {
     await admin(`CREATE DATABASE ${database}`);
     const dbUrl = new URL(process.env.TEST_DATABASE_URL!);
     dbUrl.pathname = `/${database}`;
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     redisPort = await freePort();
     redis = await startRedis(redisPort);
-    cluster = spawn(process.execPath, ['scripts/cluster.mjs', '--processes', '3'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: dbUrl.toString(),
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-        PARLEY_DATA_DIR: dataDir,
-        PARLEY_DEMO_PASSWORD: DEMO_PASSWORD,
-        PARLEY_SCRYPT_COST: '1024',
-        PARLEY_RATE_LIMIT: '100000',
-        PARLEY_LONGPOLL_SECONDS: '10',
-        PARLEY_CLUSTER_SERVER: `${process.execPath} --import tsx server/main.ts`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    cluster = await startCluster(3, {
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      PARLEY_DATA_DIR: dataDir,
+      PARLEY_DEMO_PASSWORD: DEMO_PASSWORD,
+      PARLEY_SCRYPT_COST: '1024',
+      PARLEY_RATE_LIMIT: '100000',
+      PARLEY_LONGPOLL_SECONDS: '10',
+      PARLEY_CLUSTER_SERVER: `${process.execPath} --import tsx server/main.ts`,
     });
-    cluster.stdout!.on('data', (chunk) => (output += chunk));
-    cluster.stderr!.on('data', (chunk) => (output += chunk));
-    const until = Date.now() + 150_000;
-    while (!output.includes('behind HAProxy on')) {
-      if (cluster.exitCode !== null || Date.now() > until)
-        throw new Error(`the cluster did not start:\n${output.slice(-3000)}`);
-      await sleep(200);
-    }
-    // HAProxy itself listens a moment after it is started.
-    while ((await fetch(`${url}/ready`).catch(() => null))?.status !== 200) {
-      if (Date.now() > until) throw new Error('HAProxy never answered');
-      await sleep(100);
-    }
+    url = cluster.url;
   }, 180_000);
 
   afterAll(async () => {
-    if (cluster && cluster.exitCode === null) {
-      cluster.kill('SIGTERM');
-      await new Promise((r) => cluster.once('exit', r));
-    }
+    await cluster?.stop();
     redis?.kill('SIGKILL');
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-
-  const pids = () =>
-    [...output.matchAll(/process (\d+): pid (\d+)/g)].reduce(
-      (byProcess, [, n, pid]) => byProcess.set(Number(n), Number(pid)),
-      new Map<number, number>(),
-    );
 
   /**
    * Four people send and three long-poll (through HAProxy) while `fault` happens; then sending
@@ -233,7 +195,7 @@ describe.skipIf(!available)('npm run cluster', () => {
     const topic = `through a crash ${Date.now()}`;
     let victim = 0;
     const run = await traffic(topic, async () => {
-      victim = pids().get(2)!;
+      victim = cluster.pids().get(2)!;
       process.kill(victim, 'SIGKILL');
     });
     const ids = [...run.acknowledged.keys()];
@@ -244,13 +206,13 @@ describe.skipIf(!available)('npm run cluster', () => {
     const inDatabase = await stored(run.senders[0], topic);
     expect(ids.filter((id) => !inDatabase.has(id))).toEqual([]);
     // The killed process was started again, and serves.
-    await expect.poll(() => pids().get(2), { timeout: 30_000 }).not.toBe(victim);
+    await expect.poll(() => cluster.pids().get(2), { timeout: 30_000 }).not.toBe(victim);
   }, 120_000);
 
   it('never leaves a client with a silent gap when Redis is stopped and started again', async () => {
     const topic = `through a Redis restart ${Date.now()}`;
-    const before = [...pids().values()];
-    const logFrom = output.length;
+    const before = [...cluster.pids().values()];
+    const logFrom = cluster.output().length;
     const run = await traffic(topic, async () => {
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));
@@ -267,8 +229,8 @@ describe.skipIf(!available)('npm run cluster', () => {
     const inDatabase = await stored(run.senders[0], topic);
     expect(ids.filter((id) => !inDatabase.has(id))).toEqual([]);
     // No process ended.
-    expect([...pids().values()]).toEqual(before);
-    expect(output.slice(logFrom)).not.toMatch(/ended \(/);
+    expect([...cluster.pids().values()]).toEqual(before);
+    expect(cluster.output().slice(logFrom)).not.toMatch(/ended \(/);
   }, 120_000);
 });
 

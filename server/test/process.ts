@@ -106,3 +106,58 @@ export async function probe(
     return undefined;
   }
 }
+
+/** `npm run cluster` running in a child process (startCluster). */
+export interface RunningCluster {
+  /** HAProxy's address: the one port of the cluster */
+  url: string;
+  child: ChildProcess;
+  /** what the command and its processes have written so far */
+  output(): string;
+  /** the pid the cluster last started for process `n` (1, 2…) */
+  pidOf(n: number): number | undefined;
+  /** every process's last pid, by its number */
+  pids(): Map<number, number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm run cluster -- --processes N` with `env` over this process's (DATABASE_URL, REDIS_URL,
+ * PARLEY_CLUSTER_SERVER…) on a free port; resolves once HAProxy answers /ready with 200, and
+ * throws with the end of the output if the cluster ends or has not started in 150 s.
+ */
+export async function startCluster(
+  processes: number,
+  env: Record<string, string>,
+): Promise<RunningCluster> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['scripts/cluster.mjs', '--processes', String(processes)], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const pids = () =>
+    [...output.matchAll(/process (\d+): pid (\d+)/g)].reduce(
+      (byProcess, [, n, pid]) => byProcess.set(Number(n), Number(pid)),
+      new Map<number, number>(),
+    );
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const until = Date.now() + 150_000;
+  while ((await fetch(`${url}/ready`).catch(() => null))?.status !== 200) {
+    if (child.exitCode !== null || Date.now() > until) {
+      await stop();
+      throw new Error(`the cluster did not start:\n${output.slice(-3000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, child, output: () => output, pidOf: (n) => pids().get(n), pids, stop };
+}
